@@ -1,0 +1,75 @@
+/**
+ * The one error type of fuzzpatch. Every failure, from a parser, the matcher
+ * or the file layer, is an `EditError` with a stable `code` that programs can
+ * branch on, structured `detail` for tools, and a `message` written for the
+ * model that produced the edit: what was searched, what is closest, what to
+ * send next.
+ */
+
+export type EditErrorCode =
+  /** The text to find is not in the document (not even approximately). */
+  | "NOT_FOUND"
+  /** The text to find matches several places equally well. */
+  | "AMBIGUOUS"
+  /** The edit would not change anything (old text equals new text). */
+  | "NO_CHANGE"
+  /** The edit text cannot be parsed (bad markers, malformed hunk, ...). */
+  | "PARSE"
+  /** Two edits touch the same lines and disagree. */
+  | "CONFLICT"
+  /** A path is absolute, escapes the root, crosses a symlink out of it, or points into `.git/`. */
+  | "UNSAFE_PATH"
+  /** The file changed since the model read it. */
+  | "STALE"
+  /** The file holds NUL bytes or is not valid UTF-8. */
+  | "BINARY"
+  /** The file is larger than the configured limit. */
+  | "TOO_LARGE"
+  /** An argument is invalid (empty old text on a non-empty file, bad option, ...). */
+  | "INVALID_INPUT"
+  /** Reading or writing a file failed. */
+  | "IO";
+
+/** A place in the document, 1-based inclusive line numbers. */
+export interface LineRange {
+  startLine: number;
+  endLine: number;
+}
+
+/** Structured detail; every field is optional, codes fill what they know. */
+export interface EditErrorDetail {
+  /** Candidate ranges, for AMBIGUOUS and CONFLICT. */
+  candidates?: (LineRange & { strategy?: string; score?: number })[];
+  /** The closest region, for NOT_FOUND. */
+  closest?: LineRange & { similarity: number; text: string };
+  /** Strategies that were tried, in order. */
+  strategies?: string[];
+  /** 1-based line in the edit text, for PARSE. */
+  line?: number;
+  /** File path, for file-layer errors. */
+  path?: string;
+  /** Which edit (block, hunk) of a multi-edit input failed, 0-based. */
+  index?: number;
+  [key: string]: unknown;
+}
+
+export class EditError extends Error {
+  override readonly name = "EditError";
+  readonly code: EditErrorCode;
+  readonly detail: EditErrorDetail;
+
+  constructor(code: EditErrorCode, message: string, detail: EditErrorDetail = {}) {
+    super(message);
+    this.code = code;
+    this.detail = detail;
+  }
+
+  /** `CODE: message`, the form the CLI prints. */
+  override toString(): string {
+    return `${this.code}: ${this.message}`;
+  }
+}
+
+export function isEditError(value: unknown): value is EditError {
+  return value instanceof EditError;
+}

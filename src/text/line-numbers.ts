@@ -1,0 +1,62 @@
+/**
+ * Line-number prefixes that models paste in from a numbered file view.
+ *
+ * Forms recognised (each seen in agent transcripts):
+ * - `12 | code`   numbered views of SEARCH/REPLACE tools (`N | `)
+ * - `  12→code`   `cat -n`-like views with an arrow
+ * - `12:\tcode`, `12\tcode`   grep -n / cat -n output
+ *
+ * A prefix is only stripped when *every* non-blank line carries one: a single
+ * numbered-looking line (`1 | 2` in a truth table) is real content.
+ */
+
+// Anchored, no nested quantifiers: linear on any input.
+const STANDARD = /^[ \t]*\d+[ \t]*(?:\||→|:\t|\t)/;
+// The aggressive pass also takes `12: ` and `12 ` forms, used only as a second try.
+const AGGRESSIVE = /^[ \t]*\d+(?:[ \t]*(?:\||→|:)|\t| )/;
+
+function prefixPattern(aggressive: boolean): RegExp {
+  return aggressive ? AGGRESSIVE : STANDARD;
+}
+
+/** True when every non-blank line of `text` starts with a line-number prefix. */
+export function everyLineHasLineNumbers(text: string, aggressive = false): boolean {
+  const pattern = prefixPattern(aggressive);
+  let seen = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    if (!pattern.test(line)) return false;
+    seen++;
+  }
+  return seen > 0;
+}
+
+/**
+ * Removes one line-number prefix from each line, plus the single separator
+ * space after `|` if present (the `N | code` view adds it; the code's own
+ * indentation follows it). The arrow form has no separator space: what
+ * follows `→` is the line exactly.
+ */
+export function stripLineNumbers(text: string, aggressive = false): string {
+  const pattern = prefixPattern(aggressive);
+  return text
+    .split("\n")
+    .map((line) => {
+      const m = pattern.exec(line);
+      if (!m) return line;
+      let rest = line.slice(m[0].length);
+      const sep = m[0].trimEnd().slice(-1);
+      if (sep === "|" && rest.startsWith(" ")) rest = rest.slice(1);
+      return rest;
+    })
+    .join("\n");
+}
+
+/** The number on the first numbered line, used as a line hint. */
+export function firstLineNumber(text: string): number | undefined {
+  for (const line of text.split("\n")) {
+    const m = /^[ \t]*(\d+)/.exec(line);
+    if (m?.[1]) return Number.parseInt(m[1], 10);
+  }
+  return undefined;
+}

@@ -1,0 +1,131 @@
+/**
+ * Reads a target file as text for editing, refusing what must not be edited
+ * as text: files over the size limit, binary files (NUL bytes) and bytes that
+ * are not valid UTF-8 (decoding would replace them and the write would
+ * corrupt the file).
+ *
+ * The text handed to the core is normalised so that every format sees the
+ * same thing: the BOM is removed and a file whose line endings are all CRLF
+ * is read as LF. `encodeText` puts both back, so untouched bytes round-trip.
+ */
+
+import { createHash } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
+import { EditError } from "../errors.ts";
+import { describeIoError } from "./safe-path.ts";
+
+export interface ReadOptions {
+  /**
+   * Largest file, in bytes, that is read for editing.
+   * @default 10485760 (10 MiB)
+   */
+  maxBytes?: number;
+  /**
+   * Edit files that hold NUL bytes or invalid UTF-8 anyway (invalid bytes
+   * are decoded as U+FFFD and written back as such).
+   * @default false
+   */
+  allowBinary?: boolean;
+}
+
+export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+
+/** How the file's bytes were laid out, to restore on write. */
+export interface TextLayout {
+  bom: boolean;
+  /** True when every line ending was CRLF and the text was converted to LF. */
+  crlf: boolean;
+}
+
+export interface LoadedFile {
+  exists: boolean;
+  /** Text for the core: no BOM, LF when the file was uniformly CRLF. */
+  text: string;
+  layout: TextLayout;
+  /** The file's bytes as read (empty when it does not exist). */
+  bytes: Buffer;
+  /** Permission bits, to keep on write. */
+  mode?: number;
+  /** sha256 of the bytes, hex. */
+  hash: string;
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+export function hashBytes(bytes: Uint8Array | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+export async function loadTextFile(abs: string, rel: string, options: ReadOptions = {}): Promise<LoadedFile> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  let size: number;
+  let mode: number;
+  try {
+    const stats = await stat(abs);
+    if (stats.isDirectory()) {
+      throw new EditError("INVALID_INPUT", `${rel} is a directory, not a file. Name a file to edit.`, { path: rel });
+    }
+    if (!stats.isFile()) {
+      throw new EditError("UNSAFE_PATH", `${rel} is not a regular file (device, socket or pipe); refusing to edit it.`, { path: rel });
+    }
+    size = stats.size;
+    mode = stats.mode & 0o7777;
+  } catch (error) {
+    if (error instanceof EditError) throw error;
+    if ((error as { code?: string }).code === "ENOENT") {
+      return { exists: false, text: "", layout: { bom: false, crlf: false }, bytes: Buffer.alloc(0), hash: hashBytes("") };
+    }
+    throw new EditError("IO", `Cannot read ${rel}: ${describeIoError(error)}.`, { path: rel });
+  }
+  if (size > maxBytes) {
+    throw new EditError("TOO_LARGE", `${rel} is ${size} bytes, over the limit of ${maxBytes} bytes; refusing to edit it.`, {
+      path: rel,
+      size,
+      limit: maxBytes,
+    });
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(abs);
+  } catch (error) {
+    throw new EditError("IO", `Cannot read ${rel}: ${describeIoError(error)}.`, { path: rel });
+  }
+  const { text, layout } = decodeText(bytes, rel, options.allowBinary ?? false);
+  return { exists: true, text, layout, bytes, mode, hash: hashBytes(bytes) };
+}
+
+export function decodeText(bytes: Buffer, rel: string, allowBinary: boolean): { text: string; layout: TextLayout } {
+  const bom = bytes.length >= 3 && bytes.subarray(0, 3).equals(UTF8_BOM);
+  const body = bom ? bytes.subarray(3) : bytes;
+  if (!allowBinary && body.includes(0)) {
+    throw new EditError("BINARY", `${rel} holds NUL bytes (a binary file); refusing to edit it as text.`, { path: rel });
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: !allowBinary, ignoreBOM: true }).decode(body);
+  } catch {
+    throw new EditError("BINARY", `${rel} is not valid UTF-8; refusing to edit it as text.`, { path: rel });
+  }
+  // Only a uniformly CRLF file is converted: a mixed file is passed through
+  // as is, so its lone LFs and CRLFs stay exactly where they are.
+  const crlfCount = countOf(text, "\r\n");
+  const lfCount = countOf(text, "\n");
+  const crlf = crlfCount > 0 && crlfCount === lfCount;
+  if (crlf) text = text.replace(/\r\n/g, "\n");
+  return { text, layout: { bom, crlf } };
+}
+
+/** Turns edited text back into bytes in the file's original layout. */
+export function encodeText(text: string, layout: TextLayout): Buffer {
+  // Text from the model may carry CRLF of its own; normalise before
+  // converting so a CRLF file never gets CR CR LF.
+  const body = layout.crlf ? text.replace(/\r\n/g, "\n").replace(/\n/g, "\r\n") : text;
+  const encoded = Buffer.from(body, "utf8");
+  return layout.bom ? Buffer.concat([UTF8_BOM, encoded]) : encoded;
+}
+
+function countOf(text: string, needle: string): number {
+  let count = 0;
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) count++;
+  return count;
+}

@@ -1,0 +1,90 @@
+/**
+ * Writes a set of planned file changes as one unit. Each file is replaced
+ * atomically; if any write fails, the files already written are put back
+ * (original bytes and mode, created files removed, deleted files restored),
+ * so a failure midway leaves the tree as it was.
+ */
+
+import { rm } from "node:fs/promises";
+import { EditError } from "../errors.ts";
+import { removeDirs, writeFileAtomic } from "./atomic-write.ts";
+import { describeIoError } from "./safe-path.ts";
+
+export interface PlannedChange {
+  /** Relative path, for messages. */
+  rel: string;
+  abs: string;
+  kind: "write" | "create" | "delete";
+  /** New bytes (unused for delete). */
+  bytes: Uint8Array;
+  /** The bytes before the change (empty for create). */
+  original: Uint8Array;
+  /** Mode to keep (the original file's), if it existed. */
+  mode?: number;
+}
+
+export interface TransactionHooks {
+  /**
+   * Called before each file is written or deleted; throwing fails that write.
+   * Exists so tests can inject a failure midway (the tests run as root, for
+   * whom permission bits do not make writes fail).
+   * @default undefined
+   */
+  beforeWrite?: (change: PlannedChange, index: number) => void | Promise<void>;
+}
+
+interface Done {
+  change: PlannedChange;
+  createdDirs: string[];
+}
+
+/**
+ * Applies every change or none. Throws an `IO` EditError naming the file
+ * whose write failed (and any file that could not be restored).
+ */
+export async function commitChanges(changes: readonly PlannedChange[], hooks: TransactionHooks = {}): Promise<void> {
+  const done: Done[] = [];
+  for (const [index, change] of changes.entries()) {
+    try {
+      await hooks.beforeWrite?.(change, index);
+      if (change.kind === "delete") {
+        await rm(change.abs);
+        done.push({ change, createdDirs: [] });
+      } else {
+        const createdDirs = await writeFileAtomic(change.abs, change.bytes, { mode: change.mode });
+        done.push({ change, createdDirs });
+      }
+    } catch (error) {
+      const unrestored = await rollBack(done);
+      const restoredNote =
+        done.length === 0
+          ? "Nothing was written."
+          : unrestored.length === 0
+            ? `The ${done.length} file(s) already written were restored; nothing changed.`
+            : `Could not restore: ${unrestored.join(", ")}.`;
+      throw new EditError("IO", `Writing ${change.rel} failed: ${describeIoError(error)}. ${restoredNote}`, {
+        path: change.rel,
+        index,
+        unrestored,
+      });
+    }
+  }
+}
+
+/** Undoes completed changes, last first; returns the paths that could not be restored. */
+async function rollBack(done: readonly Done[]): Promise<string[]> {
+  const unrestored: string[] = [];
+  for (const { change, createdDirs } of [...done].reverse()) {
+    try {
+      if (change.kind === "create") {
+        await rm(change.abs, { force: true });
+        await removeDirs(createdDirs);
+      } else {
+        await writeFileAtomic(change.abs, change.original, { mode: change.mode });
+      }
+    } catch {
+      unrestored.push(change.rel);
+    }
+  }
+  return unrestored;
+}

@@ -1,0 +1,18 @@
+/**
+ * The file-system entry of fuzzpatch (Node only). The pure core is
+ * `src/index.ts`; this adds reading, checking and atomically writing files.
+ */
+
+export { applyEdits } from "./fs/apply-edits.ts";
+export { hashBytes } from "./fs/read-file.ts";
+export type {
+  AmbiguityChoice,
+  ApplyEditsOptions,
+  ApplyEditsResult,
+  EditReport,
+  ExpectedFile,
+  FileReport,
+  FileStatus,
+} from "./fs/apply-edits.ts";
+export type { EditFormat, ResponseFormat, StructuredEdit } from "./fs/detect-response.ts";
+export type { TransactionHooks, PlannedChange } from "./fs/transaction.ts";

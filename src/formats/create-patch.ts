@@ -1,0 +1,333 @@
+/**
+ * Writes a unified diff from two texts: the fuzzy form (`@@ @@`, every hunk
+ * unique in the old text) by default, or the standard form with correct
+ * `@@ -a,b +c,d @@` numbers.
+ *
+ * Decisions:
+ * - Line endings: both texts are diffed as LF-normalised lines (`\r\n` ->
+ *   `\n`), and the patch itself always uses `\n`. A file whose only change is
+ *   CRLF -> LF therefore yields an empty patch; the applier restores the
+ *   target file's own line endings. (A lone `\r` inside a line is content.)
+ * - Final newline: a text that does not end with `\n` gets
+ *   `\ No newline at end of file` after its last line, on the side it belongs
+ *   to, exactly as diff(1) writes it; adding or removing the final newline is
+ *   a change of that last line.
+ * - Headers: `--- <oldPath>` / `+++ <newPath>` are written only when a path
+ *   is given (one given path is used for both sides), verbatim: pass
+ *   `a/x` / `b/x` for git style or `/dev/null` for a created or deleted
+ *   file. Without paths the patch is hunks only, which is what `applyPatch`
+ *   takes for one file.
+ * - Identical texts give the empty string (no hunks).
+ * - A change block is written removals first, then additions, except when
+ *   its last removed line starts with `--` and its first added line with
+ *   `++`: written in that order they would read as a `---`/`+++` file header,
+ *   so such a block is written additions first (same meaning in a unified
+ *   diff, and the parser keeps it as one hunk).
+ */
+
+import { diffArrays } from "diff";
+
+/** Options for {@link createPatch}. */
+export interface CreatePatchOptions {
+  /**
+   * Unchanged lines written before and after each change. Hunks whose
+   * context would overlap or touch are merged. In fuzzy mode this is the
+   * minimum: context grows until the hunk is unique.
+   * @default 3
+   */
+  context?: number;
+  /**
+   * Write the fuzzy unified diff: `@@ @@` headers without numbers, and each
+   * hunk's context grown until its old side (context and removed lines)
+   * occurs exactly once in the old text, comparing lines with surrounding
+   * whitespace trimmed, so even a whitespace-tolerant applier finds one
+   * place. `false` writes a standard diff with `@@ -a,b +c,d @@` numbers.
+   * @default true
+   */
+  fuzzy?: boolean;
+  /**
+   * Path written on the `---` line. When neither path is given, no file
+   * headers are written.
+   * @default undefined
+   */
+  oldPath?: string;
+  /**
+   * Path written on the `+++` line; defaults to `oldPath` when only that is given.
+   * @default undefined
+   */
+  newPath?: string;
+}
+
+interface ResolvedOptions {
+  context: number;
+  fuzzy: boolean;
+  oldPath: string | undefined;
+  newPath: string | undefined;
+}
+
+const DEFAULTS: Readonly<ResolvedOptions> = Object.freeze({
+  context: 3,
+  fuzzy: true,
+  oldPath: undefined,
+  newPath: undefined,
+});
+
+function resolveOptions(options: CreatePatchOptions | undefined): ResolvedOptions {
+  const o = { ...DEFAULTS, ...options };
+  const context = Number.isFinite(o.context) && o.context >= 0 ? Math.floor(o.context) : DEFAULTS.context;
+  return {
+    context,
+    fuzzy: o.fuzzy !== false,
+    oldPath: o.oldPath ?? o.newPath,
+    newPath: o.newPath ?? o.oldPath,
+  };
+}
+
+/** A line with whether it is the text's last line lacking a final newline. */
+interface Line {
+  text: string;
+  noEol: boolean;
+}
+
+function splitText(text: string): Line[] {
+  if (text === "") return [];
+  const normalised = text.replace(/\r\n/g, "\n");
+  const endsWithNewline = normalised.endsWith("\n");
+  const parts = (endsWithNewline ? normalised.slice(0, -1) : normalised).split("\n");
+  return parts.map((t, i) => ({ text: t, noEol: !endsWithNewline && i === parts.length - 1 }));
+}
+
+/** A maximal run of changed lines: old [oldStart, oldEnd) replaced by new [newStart, newEnd). */
+interface Region {
+  oldStart: number;
+  oldEnd: number;
+  newStart: number;
+  newEnd: number;
+}
+
+function findRegions(oldLines: Line[], newLines: Line[]): Region[] {
+  const changes = diffArrays(oldLines, newLines, {
+    comparator: (a, b) => a.text === b.text && a.noEol === b.noEol,
+  });
+  const regions: Region[] = [];
+  let o = 0;
+  let n = 0;
+  let open: Region | undefined;
+  for (const c of changes) {
+    const count = c.value.length;
+    if (!c.added && !c.removed) {
+      open = undefined;
+      o += count;
+      n += count;
+      continue;
+    }
+    if (!open) {
+      open = { oldStart: o, oldEnd: o, newStart: n, newEnd: n };
+      regions.push(open);
+    }
+    if (c.removed) {
+      o += count;
+      open.oldEnd = o;
+    } else {
+      n += count;
+      open.newEnd = n;
+    }
+  }
+  return regions;
+}
+
+/** A hunk to write: old window [start, end) holding `regions`. */
+interface Window {
+  start: number;
+  end: number;
+  regions: Region[];
+}
+
+function groupRegions(regions: Region[], context: number, oldCount: number): Window[] {
+  const windows: Window[] = [];
+  for (const r of regions) {
+    const start = Math.max(0, r.oldStart - context);
+    const end = Math.min(oldCount, r.oldEnd + context);
+    const last = windows[windows.length - 1];
+    if (last && start <= last.end) {
+      last.end = Math.max(last.end, end);
+      last.regions.push(r);
+    } else {
+      windows.push({ start, end, regions: [r] });
+    }
+  }
+  return windows;
+}
+
+/**
+ * Finds every place the old-side line sequence [start, end) occurs, by ids of
+ * trimmed lines, starting from the rarest line of the window so repetitive
+ * files do not make the first search quadratic.
+ */
+class UniquenessIndex {
+  private readonly ids: number[];
+  private readonly positions = new Map<number, number[]>();
+
+  constructor(lines: Line[]) {
+    const idOf = new Map<string, number>();
+    this.ids = lines.map((l) => {
+      const key = l.text.trim();
+      let id = idOf.get(key);
+      if (id === undefined) {
+        id = idOf.size;
+        idOf.set(key, id);
+      }
+      return id;
+    });
+    this.ids.forEach((id, i) => {
+      const list = this.positions.get(id);
+      if (list) list.push(i);
+      else this.positions.set(id, [i]);
+    });
+  }
+
+  /** Start positions where the window's lines occur (the window's own start included). */
+  occurrences(start: number, end: number): number[] {
+    let anchor = start;
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = start; i < end; i++) {
+      const n = this.positions.get(this.ids[i] ?? -1)?.length ?? 0;
+      if (n < best) {
+        best = n;
+        anchor = i;
+      }
+      if (best === 1) break;
+    }
+    const offset = anchor - start;
+    const len = end - start;
+    const found: number[] = [];
+    for (const p of this.positions.get(this.ids[anchor] ?? -1) ?? []) {
+      const s = p - offset;
+      if (s < 0 || s + len > this.ids.length) continue;
+      if (this.matchesAt(s, start, len)) found.push(s);
+    }
+    return found;
+  }
+
+  matchesAt(s: number, start: number, len: number): boolean {
+    for (let k = 0; k < len; k++) if (this.ids[s + k] !== this.ids[start + k]) return false;
+    return true;
+  }
+
+  lineId(i: number): number {
+    return this.ids[i] ?? -1;
+  }
+}
+
+/**
+ * Grows the window one line on each side at a time until its lines occur
+ * once. Candidates only shrink as the window grows, so after the first search
+ * each step filters the surviving candidates instead of searching again.
+ */
+function growUntilUnique(w: Window, index: UniquenessIndex, oldCount: number): void {
+  if (oldCount === 0) return;
+  // An empty old side (pure insertion with no context) occurs everywhere: take a line first.
+  if (w.start === w.end) {
+    if (w.start > 0) w.start--;
+    else w.end++;
+  }
+  let candidates = index.occurrences(w.start, w.end);
+  while (candidates.length > 1 && (w.start > 0 || w.end < oldCount)) {
+    if (w.start > 0) {
+      w.start--;
+      const id = index.lineId(w.start);
+      candidates = candidates.filter((s) => s > 0 && index.lineId(s - 1) === id).map((s) => s - 1);
+    }
+    if (candidates.length > 1 && w.end < oldCount) {
+      const id = index.lineId(w.end);
+      const len = w.end - w.start;
+      w.end++;
+      candidates = candidates.filter((s) => s + len < oldCount && index.lineId(s + len) === id);
+    }
+  }
+}
+
+/** Merges windows that overlap or touch after growing; the union of a unique window is unique. */
+function mergeWindows(windows: Window[]): Window[] {
+  // Growing left can carry a window past earlier ones, so merge as sorted intervals.
+  const sorted = [...windows].sort((a, b) => a.start - b.start);
+  const merged: Window[] = [];
+  for (const w of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && w.start <= last.end) {
+      last.end = Math.max(last.end, w.end);
+      last.regions.push(...w.regions);
+      last.regions.sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart);
+    } else {
+      merged.push({ start: w.start, end: w.end, regions: [...w.regions] });
+    }
+  }
+  return merged;
+}
+
+const NO_NEWLINE = "\\ No newline at end of file";
+
+function pushLine(out: string[], prefix: string, line: Line): void {
+  out.push(prefix + line.text);
+  if (line.noEol) out.push(NO_NEWLINE);
+}
+
+function writeHunk(w: Window, oldLines: Line[], newLines: Line[], fuzzy: boolean): string[] {
+  const first = w.regions[0];
+  // Lines before the first region are equal on both sides, so the new side starts as far before it.
+  const newStart = first ? first.newStart - (first.oldStart - w.start) : w.start;
+  const body: string[] = [];
+  let o = w.start;
+  let n = newStart;
+  for (const r of w.regions) {
+    for (; o < r.oldStart; o++, n++) pushLine(body, " ", oldLines[o] as Line);
+    const removed = oldLines.slice(r.oldStart, r.oldEnd);
+    const added = newLines.slice(r.newStart, r.newEnd);
+    const lastRemoved = removed[removed.length - 1];
+    const firstAdded = added[0];
+    const looksLikeHeader = lastRemoved?.text.startsWith("--") && !lastRemoved.noEol && firstAdded?.text.startsWith("++");
+    if (looksLikeHeader) {
+      for (const l of added) pushLine(body, "+", l);
+      for (const l of removed) pushLine(body, "-", l);
+    } else {
+      for (const l of removed) pushLine(body, "-", l);
+      for (const l of added) pushLine(body, "+", l);
+    }
+    o = r.oldEnd;
+    n = r.newEnd;
+  }
+  for (; o < w.end; o++, n++) pushLine(body, " ", oldLines[o] as Line);
+  const oldCount = w.end - w.start;
+  const newCount = n - newStart;
+  if (fuzzy) return ["@@ @@", ...body];
+  // diff(1) convention: an empty side names the line before it (0 at the top of the file).
+  const oldFrom = oldCount === 0 ? w.start : w.start + 1;
+  const newFrom = newCount === 0 ? newStart : newStart + 1;
+  return [`@@ -${oldFrom},${oldCount} +${newFrom},${newCount} @@`, ...body];
+}
+
+/**
+ * Creates a unified diff turning `oldText` into `newText`: by default the
+ * fuzzy form (`@@ @@`, hunks unique in the old text), with `fuzzy: false` the
+ * standard form with line numbers. Returns "" when the texts are equal (after
+ * CRLF normalisation). The patch uses "\n" and ends with a newline.
+ */
+export function createPatch(oldText: string, newText: string, options?: CreatePatchOptions): string {
+  const opts = resolveOptions(options);
+  const oldLines = splitText(oldText);
+  const newLines = splitText(newText);
+  const regions = findRegions(oldLines, newLines);
+  if (regions.length === 0) return "";
+  let windows = groupRegions(regions, opts.context, oldLines.length);
+  if (opts.fuzzy) {
+    const index = new UniquenessIndex(oldLines);
+    for (const w of windows) growUntilUnique(w, index, oldLines.length);
+    windows = mergeWindows(windows);
+  }
+  const out: string[] = [];
+  if (opts.oldPath !== undefined && opts.newPath !== undefined) {
+    out.push(`--- ${opts.oldPath}`, `+++ ${opts.newPath}`);
+  }
+  for (const w of windows) out.push(...writeHunk(w, oldLines, newLines, opts.fuzzy));
+  return `${out.join("\n")}\n`;
+}

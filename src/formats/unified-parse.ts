@@ -1,0 +1,537 @@
+/**
+ * Parser for unified diffs, with or without line numbers (the fuzzy unified
+ * diff writes `@@ @@`). It only reads the text into hunks; locating and
+ * applying them is the matcher's job.
+ *
+ * Grammar (one line per item; `\n` separates lines, a trailing `\r` is dropped):
+ *
+ *   patch       := { prose | file }
+ *   file        := [ git-header ] [ file-header ] { hunk }
+ *   git-header  := "diff --git " old " " new  { git-extra }
+ *   git-extra   := "new file mode …" | "deleted file mode …" | "rename from P"
+ *                | "rename to P" | "index …" | other prose
+ *   file-header := "---" SP path   followed directly by   "+++" SP path
+ *   path        := [ "filename:" ] ( "/dev/null" | [ "a/" | "b/" ] name ) [ TAB timestamp ]
+ *   hunk        := hunk-header { body-line }
+ *   hunk-header := "@@" [ SP "-" a [ "," b ] SP "+" c [ "," d ] ] SP "@@" [ anything ]
+ *   body-line   := " " text      context (unchanged) line
+ *                | "-" text      line removed from the old file
+ *                | "+" text      line added in the new file
+ *                | "\ No newline at end of file"   (any text after "\"):
+ *                                the line above is the last of its side and
+ *                                has no final newline
+ *
+ * A hunk ends at the next hunk header, file header, `diff --git` line, code
+ * fence, end of text, or at a line that fits none of the body forms (prose).
+ * Everything outside hunks and headers is prose and is ignored.
+ *
+ * The hunk header numbers are hints only: they are kept on the `Hunk` for the
+ * applier to use as a tie-breaker, but the body alone says what the hunk is.
+ *
+ * Leniencies, each for a habit seen in model output:
+ *
+ * 1. Blank line inside a hunk = blank context line. Models (and editors that
+ *    strip trailing whitespace) drop the single space of an empty unchanged
+ *    line: `" foo()\n\n-bar()"` reads as context `foo()`, context ``, delete
+ *    `bar()`. Blank lines at the *end* of a hunk are taken as context only as
+ *    far as the header counts ask for them (`@@ -1,3 +1,3 @@` with two body
+ *    lines and a blank line after); otherwise they are the gap before prose.
+ * 2. Header counts that disagree with the body are ignored: a model writes
+ *    `@@ -10,4 +10,5 @@` over a body of 6 old lines. The body wins.
+ * 3. Missing hunk header after the file headers: `--- a/x\n+++ b/x\n-old\n+new`
+ *    is read as if `@@ @@` stood after `+++ b/x`. The hunk's `line` is then
+ *    the line of its first body line.
+ * 4. Anything after the second `@@` is ignored (`@@ -3,7 +3,7 @@ fn main() {`,
+ *    trailing spaces), and a header without numbers or without a closing
+ *    `@@` (`@@`, `@@ fn main`) is a hunk header without hints.
+ * 5. CRLF line endings in the patch text (a patch pasted from Windows):
+ *    every line loses its trailing `\r`. Hunk text is LF-normalised; the
+ *    applier restores the target file's own line endings.
+ * 6. Prose and code fences around the patch: "Here is the fix:\n```diff\n…\n```"
+ *    parse as the patch inside. A `---` line not followed by `+++` outside a
+ *    hunk (a markdown rule) is prose.
+ * 7. `--- filename: x` / `+++ filename: x` (the fuzzy-diff spec's header) and
+ *    git's `a/` `b/` prefixes and tab-separated timestamps are reduced to the
+ *    path; `/dev/null` marks a created or deleted file.
+ *
+ * Strictness, because a wrong edit is worse than a refusal:
+ *
+ * - Inside a hunk, `---` followed directly by `+++` is a file header; any
+ *   other `---x` / `+++x` line is the removed line `--x` / added line `++x`,
+ *   never dropped. One exception follows the hints: while a hunk with header
+ *   counts still lacks both old and new lines, the pair is a removal and an
+ *   addition (a git diff of a SQL file removing `-- a` and adding `++ b`).
+ * - A line that fits no body form ends the hunk only if no `-` or `+` line
+ *   follows it before the next header, fence or end of text. Otherwise it is
+ *   a PARSE error: the model forgot a prefix (`fn main() {` for ` fn main() {`,
+ *   or a `-` on a line it meant to delete), and guessing could drop or keep
+ *   the wrong line.
+ * - `\ No newline at end of file` must follow a hunk line, and the side it
+ *   marks must not continue after it.
+ * - A file header with no hunk after it, an empty hunk, and a text with no
+ *   hunk at all are PARSE errors.
+ */
+
+import { EditError } from "../errors.ts";
+
+/** One line of a hunk body, without its prefix character. */
+export interface HunkLine {
+  kind: "context" | "delete" | "add";
+  text: string;
+}
+
+export interface Hunk {
+  /** 0-based position of the hunk in its file. */
+  index: number;
+  /** 1-based line of the `@@` header in the patch text (of the first body line when the header was missing). */
+  line: number;
+  /** Header hints, present only when the header had numbers. Not checked against the body. */
+  oldStart?: number;
+  oldLines?: number;
+  newStart?: number;
+  newLines?: number;
+  lines: HunkLine[];
+  /** The last old-side line has no final newline (`\ No newline at end of file`). */
+  oldEofNoNewline: boolean;
+  /** The last new-side line has no final newline. */
+  newEofNoNewline: boolean;
+}
+
+export interface FilePatch {
+  /** Path of the file before the change; absent for created files and headerless patches. */
+  oldPath?: string;
+  /** Path of the file after the change; absent for deleted files and headerless patches. */
+  newPath?: string;
+  isNew: boolean;
+  isDeleted: boolean;
+  hunks: Hunk[];
+}
+
+/** Old side of a hunk (context and removed lines), joined with "\n". */
+export function hunkOldText(h: Hunk): string {
+  return h.lines
+    .filter((l) => l.kind !== "add")
+    .map((l) => l.text)
+    .join("\n");
+}
+
+/** New side of a hunk (context and added lines), joined with "\n". */
+export function hunkNewText(h: Hunk): string {
+  return h.lines
+    .filter((l) => l.kind !== "delete")
+    .map((l) => l.text)
+    .join("\n");
+}
+
+const NUMBERED_HEADER = /^@@ *-(\d+)(?:,(\d+))? +\+(\d+)(?:,(\d+))? *@@/;
+const BODY_HINT = "every hunk line must start with ' ' (unchanged context line), '-' (removed line) or '+' (added line), or be '\\ No newline at end of file'";
+
+function splitPatchLines(text: string): string[] {
+  const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  const lines = body.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  // "a\n" splits into ["a", ""]: the empty string is not a line.
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+function isHunkHeader(line: string): boolean {
+  return line.startsWith("@@");
+}
+
+function isFence(line: string): boolean {
+  const t = line.trimStart();
+  return t.startsWith("```") || t.startsWith("~~~");
+}
+
+function isGitHeader(line: string): boolean {
+  return line.startsWith("diff --git ");
+}
+
+function isHeaderPairAt(lines: string[], i: number): boolean {
+  return (lines[i] ?? "").startsWith("---") && (lines[i + 1] ?? "").startsWith("+++");
+}
+
+/** A line that ends any hunk regardless of content: the things that start something new. */
+function isTerminator(lines: string[], i: number): boolean {
+  const line = lines[i] ?? "";
+  return isHunkHeader(line) || isGitHeader(line) || isFence(line) || isHeaderPairAt(lines, i);
+}
+
+function isBodyStart(line: string): boolean {
+  const c = line[0];
+  return c === " " || c === "-" || c === "+";
+}
+
+function quote(line: string): string {
+  const shown = line.length > 80 ? `${line.slice(0, 77)}...` : line;
+  return JSON.stringify(shown);
+}
+
+interface PathInfo {
+  path?: string;
+  devNull: boolean;
+}
+
+/** `--- a/x\t2024-01-01` -> raw path text; `/dev/null` recognised. Prefix stripping happens per pair. */
+function readHeaderPath(rest: string): PathInfo {
+  let p = rest.trim();
+  if (/^filename:/i.test(p)) p = p.slice("filename:".length).trim();
+  const tab = p.indexOf("\t");
+  if (tab >= 0) p = p.slice(0, tab).trim();
+  if (p.length >= 2 && p.startsWith('"') && p.endsWith('"')) p = unquoteC(p.slice(1, -1));
+  if (p === "/dev/null") return { devNull: true };
+  return p === "" ? { devNull: false } : { path: p, devNull: false };
+}
+
+/** git quotes paths with special characters C-style: `"a/sp\303\244ce"`. */
+function unquoteC(s: string): string {
+  const bytes: number[] = [];
+  const enc = new TextEncoder();
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i] ?? "";
+    if (ch !== "\\" || i + 1 >= s.length) {
+      bytes.push(...enc.encode(ch));
+      continue;
+    }
+    const next = s[i + 1] ?? "";
+    const oct = /^[0-7]{3}/.exec(s.slice(i + 1, i + 4));
+    if (oct) {
+      bytes.push(Number.parseInt(oct[0], 8) & 0xff);
+      i += 3;
+      continue;
+    }
+    const simple: Record<string, string> = { n: "\n", t: "\t", '"': '"', "\\": "\\", r: "\r" };
+    bytes.push(...enc.encode(simple[next] ?? next));
+    i += 1;
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
+}
+
+/** Strips git's `a/` and `b/` when both sides (or the one that is not /dev/null) carry them. */
+function stripGitPrefixes(oldP: PathInfo, newP: PathInfo): { oldPath?: string; newPath?: string } {
+  const oldOk = oldP.devNull || oldP.path === undefined || oldP.path.startsWith("a/");
+  const newOk = newP.devNull || newP.path === undefined || newP.path.startsWith("b/");
+  const any = oldP.path !== undefined || newP.path !== undefined;
+  const strip = oldOk && newOk && any;
+  const out: { oldPath?: string; newPath?: string } = {};
+  if (oldP.path !== undefined) out.oldPath = strip ? oldP.path.slice(2) : oldP.path;
+  if (newP.path !== undefined) out.newPath = strip ? newP.path.slice(2) : newP.path;
+  return out;
+}
+
+interface FileBuilder {
+  patch: FilePatch;
+  fromGit: boolean;
+  /** 1-based line of the `---` header, when there was one. */
+  headerLine?: number;
+}
+
+interface HunkBuilder {
+  hunk: Hunk;
+  /** Blank lines seen but not yet known to be context (they may be the gap before prose). */
+  pendingBlanks: number;
+  /** Line of the `\` marker per side, for the error when a side continues after it. */
+  oldMarkLine?: number;
+  newMarkLine?: number;
+  oldCount: number;
+  newCount: number;
+  /** The previous line was a non-blank body line. */
+  lastWasBody: boolean;
+}
+
+function parseError(message: string, line: number, extra: Record<string, unknown> = {}): EditError {
+  return new EditError("PARSE", message, { line, ...extra });
+}
+
+/**
+ * Parses a unified or fuzzy unified diff (one or more files, possibly wrapped
+ * in prose and code fences) into file patches and hunks.
+ * Throws `EditError` with code `PARSE` (and `detail.line`) on malformed input.
+ */
+export function parsePatch(text: string): FilePatch[] {
+  if (typeof text !== "string") {
+    throw new EditError("INVALID_INPUT", "The patch must be a string holding a unified diff.");
+  }
+  const lines = splitPatchLines(text);
+  const files: FileBuilder[] = [];
+  let file: FileBuilder | undefined;
+  let hb: HunkBuilder | undefined;
+  /** After a `---`/`+++` pair: a body line may start a hunk without `@@`. */
+  let afterFileHeader = false;
+
+  const newFile = (fromGit: boolean): FileBuilder => {
+    const f: FileBuilder = { patch: { isNew: false, isDeleted: false, hunks: [] }, fromGit };
+    files.push(f);
+    return f;
+  };
+
+  const openHunk = (lineNo: number, header: string | undefined): void => {
+    if (!file) file = newFile(false);
+    const hunk: Hunk = {
+      index: file.patch.hunks.length,
+      line: lineNo,
+      lines: [],
+      oldEofNoNewline: false,
+      newEofNoNewline: false,
+    };
+    const m = header === undefined ? null : NUMBERED_HEADER.exec(header);
+    if (m) {
+      hunk.oldStart = Number(m[1]);
+      hunk.oldLines = m[2] === undefined ? 1 : Number(m[2]);
+      hunk.newStart = Number(m[3]);
+      hunk.newLines = m[4] === undefined ? 1 : Number(m[4]);
+    }
+    file.patch.hunks.push(hunk);
+    hb = { hunk, pendingBlanks: 0, oldCount: 0, newCount: 0, lastWasBody: false };
+  };
+
+  const addLine = (b: HunkBuilder, kind: HunkLine["kind"], lineText: string, lineNo: number): void => {
+    if (kind !== "add" && b.oldMarkLine !== undefined) {
+      throw parseError(
+        `Line ${lineNo} continues the old side of hunk ${b.hunk.index + 1} after '\\ No newline at end of file' at line ${b.oldMarkLine}. That marker may only follow the last old-side line of the file; remove it or move it below the last ' ' or '-' line.`,
+        lineNo,
+        { index: b.hunk.index },
+      );
+    }
+    if (kind !== "delete" && b.newMarkLine !== undefined) {
+      throw parseError(
+        `Line ${lineNo} continues the new side of hunk ${b.hunk.index + 1} after '\\ No newline at end of file' at line ${b.newMarkLine}. That marker may only follow the last new-side line of the file; remove it or move it below the last ' ' or '+' line.`,
+        lineNo,
+        { index: b.hunk.index },
+      );
+    }
+    b.hunk.lines.push({ kind, text: lineText });
+    if (kind !== "add") b.oldCount++;
+    if (kind !== "delete") b.newCount++;
+  };
+
+  const flushBlanks = (b: HunkBuilder, lineNo: number): void => {
+    while (b.pendingBlanks > 0) {
+      b.pendingBlanks--;
+      addLine(b, "context", "", lineNo - b.pendingBlanks - 1);
+    }
+  };
+
+  const closeHunk = (): void => {
+    const b = hunkOrUndefined();
+    if (!b) return;
+    const h = b.hunk;
+    // Leniency 1: trailing blank lines are context only as far as the counts ask.
+    if (b.pendingBlanks > 0 && h.oldLines !== undefined && h.newLines !== undefined) {
+      const missingOld = h.oldLines - b.oldCount;
+      const missingNew = h.newLines - b.newCount;
+      const take = missingOld === missingNew ? Math.min(missingOld, b.pendingBlanks) : 0;
+      for (let k = 0; k < take; k++) h.lines.push({ kind: "context", text: "" });
+    }
+    if (h.lines.length === 0) {
+      throw parseError(
+        `Hunk ${h.index + 1} at line ${h.line} has no lines. After '@@ @@' write the hunk body: ${BODY_HINT}.`,
+        h.line,
+        { index: h.index },
+      );
+    }
+    hb = undefined;
+  };
+  // TypeScript narrows `hb` to `undefined` inside closures otherwise.
+  const hunkOrUndefined = (): HunkBuilder | undefined => hb;
+
+  const startFileHeader = (i: number): void => {
+    const oldP = readHeaderPath((lines[i] ?? "").slice(3));
+    const newP = readHeaderPath((lines[i + 1] ?? "").slice(3));
+    let target = file;
+    if (!(target?.fromGit && target.headerLine === undefined && target.patch.hunks.length === 0)) {
+      target = newFile(false);
+    }
+    file = target;
+    target.headerLine = i + 1;
+    const paths = stripGitPrefixes(oldP, newP);
+    if (paths.oldPath !== undefined) target.patch.oldPath = paths.oldPath;
+    else delete target.patch.oldPath;
+    if (paths.newPath !== undefined) target.patch.newPath = paths.newPath;
+    else delete target.patch.newPath;
+    if (oldP.devNull) target.patch.isNew = true;
+    if (newP.devNull) target.patch.isDeleted = true;
+    afterFileHeader = true;
+  };
+
+  const startGitFile = (line: string): void => {
+    const f = newFile(true);
+    file = f;
+    const m = /^diff --git "?a\/(.+?)"? "?b\/(.+?)"?$/.exec(line);
+    if (m?.[1] !== undefined && m[2] !== undefined) {
+      f.patch.oldPath = m[1];
+      f.patch.newPath = m[2];
+    }
+    afterFileHeader = false;
+  };
+
+  const readGitExtra = (line: string): void => {
+    if (!file?.fromGit || file.headerLine !== undefined || file.patch.hunks.length > 0) return;
+    if (line.startsWith("new file mode")) {
+      file.patch.isNew = true;
+      delete file.patch.oldPath;
+    } else if (line.startsWith("deleted file mode")) {
+      file.patch.isDeleted = true;
+      delete file.patch.newPath;
+    } else if (line.startsWith("rename from ")) {
+      file.patch.oldPath = line.slice("rename from ".length).trim();
+    } else if (line.startsWith("rename to ")) {
+      file.patch.newPath = line.slice("rename to ".length).trim();
+    }
+  };
+
+  /** Index of the first `-`/`+` line after `from`, before the next terminator; -1 if none. */
+  const findStrayChange = (from: number): number => {
+    for (let j = from; j < lines.length; j++) {
+      if (isTerminator(lines, j)) return -1;
+      const c = (lines[j] ?? "")[0];
+      if (c === "-" || c === "+") return j;
+    }
+    return -1;
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    const lineNo = i + 1;
+    const b = hunkOrUndefined();
+
+    if (b) {
+      if (isHunkHeader(line)) {
+        closeHunk();
+        openHunk(lineNo, line);
+        continue;
+      }
+      if (isHeaderPairAt(lines, i)) {
+        const h = b.hunk;
+        const wantsBoth =
+          h.oldLines !== undefined && h.newLines !== undefined && b.oldCount + b.pendingBlanks < h.oldLines && b.newCount + b.pendingBlanks < h.newLines;
+        if (!wantsBoth) {
+          closeHunk();
+          startFileHeader(i);
+          i++;
+          continue;
+        }
+      }
+      if (isGitHeader(line) || isFence(line)) {
+        closeHunk();
+        // fall through to the outside handling below
+      } else if (line === "") {
+        b.pendingBlanks++;
+        b.lastWasBody = false;
+        continue;
+      } else if (isBodyStart(line)) {
+        flushBlanks(b, lineNo);
+        const kind = line[0] === " " ? "context" : line[0] === "-" ? "delete" : "add";
+        addLine(b, kind, line.slice(1), lineNo);
+        b.lastWasBody = true;
+        continue;
+      } else if (line.startsWith("\\")) {
+        flushBlanks(b, lineNo);
+        const last = b.hunk.lines[b.hunk.lines.length - 1];
+        if (!last) {
+          throw parseError(
+            `Line ${lineNo}: '\\ No newline at end of file' must directly follow the hunk line it refers to, but hunk ${b.hunk.index + 1} has no line before it.`,
+            lineNo,
+            { index: b.hunk.index },
+          );
+        }
+        if (last.kind !== "add" && b.oldMarkLine === undefined) {
+          b.hunk.oldEofNoNewline = true;
+          b.oldMarkLine = lineNo;
+        }
+        if (last.kind !== "delete" && b.newMarkLine === undefined) {
+          b.hunk.newEofNoNewline = true;
+          b.newMarkLine = lineNo;
+        }
+        continue;
+      } else {
+        // A line with no body prefix: prose after the hunk, or a forgotten prefix.
+        const stray = findStrayChange(i + 1);
+        if (stray >= 0) {
+          throw parseError(
+            `Line ${lineNo} is inside hunk ${b.hunk.index + 1} (header at line ${b.hunk.line}) but does not start with a hunk prefix: ${quote(line)}. ${BODY_HINT[0]?.toUpperCase()}${BODY_HINT.slice(1)}. Line ${stray + 1} below it still changes the file, so the line cannot be skipped as prose. If it is an unchanged line, prefix it with one space; if it was meant to be removed, prefix it with '-'; to start a new hunk, write '@@ @@' first; put prose outside a \`\`\`diff fence.`,
+            lineNo,
+            { index: b.hunk.index, hunkLine: b.hunk.line, strayLine: stray + 1 },
+          );
+        }
+        closeHunk();
+      }
+    }
+
+    // Outside any hunk.
+    if (isHunkHeader(line)) {
+      afterFileHeader = false;
+      openHunk(lineNo, line);
+      continue;
+    }
+    if (isGitHeader(line)) {
+      startGitFile(line);
+      continue;
+    }
+    if (isHeaderPairAt(lines, i)) {
+      startFileHeader(i);
+      i++;
+      continue;
+    }
+    if (afterFileHeader) {
+      if (line === "") continue;
+      if (isBodyStart(line)) {
+        // Leniency 3: the hunk header is missing after the file headers.
+        afterFileHeader = false;
+        openHunk(lineNo, undefined);
+        const nb = hunkOrUndefined();
+        if (nb) {
+          const kind = line[0] === " " ? "context" : line[0] === "-" ? "delete" : "add";
+          addLine(nb, kind, line.slice(1), lineNo);
+          nb.lastWasBody = true;
+        }
+        continue;
+      }
+      afterFileHeader = false;
+    }
+    readGitExtra(line);
+  }
+  closeHunk();
+
+  for (const f of files) {
+    if (f.headerLine !== undefined && f.patch.hunks.length === 0) {
+      const name = f.patch.newPath ?? f.patch.oldPath ?? "the file";
+      throw parseError(
+        `The file header at line ${f.headerLine} (for ${name}) is not followed by any hunk. After the '---' and '+++' lines write '@@ @@' and then the hunk body: ${BODY_HINT}.`,
+        f.headerLine,
+        name === "the file" ? {} : { path: name },
+      );
+    }
+  }
+  if (!files.some((f) => f.patch.hunks.length > 0 || f.fromGit)) {
+    throw parseError(
+      `No hunk found in the patch (${lines.length} lines). A unified diff needs at least one hunk: a line '@@ @@' (or '@@ -a,b +c,d @@') followed by the changed lines, where ${BODY_HINT}.`,
+      1,
+    );
+  }
+  return files.map((f) => f.patch);
+}
+
+/**
+ * True when `text` holds something that reads as a unified diff: a hunk
+ * header followed by a body line, or a `---`/`+++` pair followed by a hunk
+ * header or body line. Used for format detection; cheap and never throws.
+ */
+export function looksLikeUnifiedDiff(text: string): boolean {
+  if (typeof text !== "string") return false;
+  const lines = splitPatchLines(text);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    const next = lines[i + 1];
+    if (next === undefined) break;
+    if (isHunkHeader(line) && (isBodyStart(next) || next === "")) {
+      // "@@ @@" or numbered; a bare "@@" on a line by itself also counts.
+      if (/^@@ *(?:-\d+(?:,\d+)? +\+\d+(?:,\d+)? *)?@@/.test(line) || line.trim() === "@@") return true;
+    }
+    if (isHeaderPairAt(lines, i) && line.startsWith("--- ") && next.startsWith("+++ ")) {
+      const after = lines[i + 2];
+      if (after !== undefined && (isHunkHeader(after) || isBodyStart(after))) return true;
+    }
+  }
+  return false;
+}

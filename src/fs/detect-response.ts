@@ -173,7 +173,14 @@ export function detectEdits(input: string, format: ResponseFormat, engine: CoreE
       try {
         for (const file of engine.parseSearchReplaceFiles(rest)) {
           for (const d of file.diffs) {
-            out.edits.push({ format: "search-replace", path: file.path, diff: d.content, startLine: d.startLine });
+            const line = lineOf(rest, d.content);
+            out.edits.push({
+              format: "search-replace",
+              path: file.path,
+              diff: d.content,
+              ...(d.startLine !== undefined && { startLine: d.startLine }),
+              ...(line !== undefined && { line }),
+            });
           }
         }
       } catch (error) {
@@ -181,7 +188,28 @@ export function detectEdits(input: string, format: ResponseFormat, engine: CoreE
       }
     }
   }
+  // Edits to one file apply in the order the response gives them, whatever
+  // their format; the sort is stable for edits without a known line.
+  out.edits.sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER));
   return out;
+}
+
+/**
+ * 1-based line of `rest` where a SEARCH/REPLACE diff starts: where its whole
+ * text occurs, else where its first content line (after the SEARCH marker)
+ * does. Marker lines alone would match every block.
+ */
+function lineOf(text: string, diff: string): number | undefined {
+  let at = text.indexOf(diff);
+  if (at === -1) {
+    const content = diff.split("\n").find((l) => l.trim() !== "" && !/^\s*(<{5,}|={5,}|>{5,}|:start_line:|-{3,}$)/.test(l));
+    if (content === undefined) return undefined;
+    at = text.indexOf(content);
+    if (at === -1) return undefined;
+  }
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) n++;
+  return n;
 }
 
 /** Turns structured edits into file edits (no text detection involved). */

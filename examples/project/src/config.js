@@ -1,0 +1,5 @@
+export const config = {
+  name: "example",
+  retries: 3,
+  verbose: false,
+};

@@ -1,0 +1,75 @@
+/** `fuzzpatch replace FILE --old TEXT --new TEXT`: one str_replace edit on one file. */
+
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { EditError } from "../errors.ts";
+import { applyEdits } from "../fs/apply-edits.ts";
+import { colorDiff, colorsFor, errorToJson, type Streams, writeError } from "./output.ts";
+
+export interface ReplaceCommandOptions {
+  old?: string;
+  new?: string;
+  oldFile?: string;
+  newFile?: string;
+  all: boolean;
+  dryRun: boolean;
+  json: boolean;
+}
+
+export async function runReplace(file: string, options: ReplaceCommandOptions, streams: Streams): Promise<number> {
+  let oldString: string;
+  let newString: string;
+  try {
+    oldString = await pickText("old", options.old, options.oldFile);
+    newString = await pickText("new", options.new, options.newFile);
+  } catch (error) {
+    writeError(streams, error as EditError);
+    return 2;
+  }
+  // The user names the file on the command line, so the root is its own
+  // directory: the path checks guard against models, not against the user.
+  const abs = path.resolve(file);
+  const result = await applyEdits(path.dirname(abs), [{ path: path.basename(abs), oldString, newString, replaceAll: options.all }], {
+    format: "str-replace",
+    dryRun: options.dryRun,
+  });
+  const report = result.files[0];
+  if (options.json) {
+    streams.out.write(
+      `${JSON.stringify(
+        {
+          ok: result.ok,
+          written: result.written,
+          diff: result.diff,
+          edits: report?.edits.map((e) => ({ ...e, ...(e.error && { error: errorToJson(e.error) }) })) ?? [],
+          errors: result.errors.map(errorToJson),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } else {
+    const c = colorsFor(streams.out, streams.env);
+    if (result.diff !== "") streams.out.write(colorDiff(result.diff, c));
+    for (const e of report?.edits ?? []) {
+      if (e.error) writeError(streams, e.error, `${file}: `);
+      else if (e.fuzzy) streams.out.write(`${c.yellow("warning:")} ${file}: matched fuzzily (${e.strategy}${e.score !== undefined ? `, score ${e.score.toFixed(2)}` : ""}, lines ${e.startLine}-${e.endLine}); review the change\n`);
+      else streams.out.write(`${c.green("applied:")} ${file}: ${e.strategy ?? "exact"}${e.startLine !== undefined ? `, lines ${e.startLine}-${e.endLine}` : ""}\n`);
+    }
+    for (const e of result.errors) writeError(streams, e);
+  }
+  return result.ok ? 0 : 1;
+}
+
+async function pickText(name: string, inline: string | undefined, file: string | undefined): Promise<string> {
+  if (inline !== undefined && file !== undefined) {
+    throw new EditError("INVALID_INPUT", `Give either --${name} or --${name}-file, not both.`);
+  }
+  if (inline !== undefined) return inline;
+  if (file === undefined) throw new EditError("INVALID_INPUT", `Missing --${name} TEXT (or --${name}-file FILE).`);
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    throw new EditError("IO", `Cannot read --${name}-file ${file}: ${(error as Error).message}`, { path: file });
+  }
+}

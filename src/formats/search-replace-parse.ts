@@ -123,7 +123,7 @@ export function classifyMarkerLine(line: string): MarkerLineKind {
   if (SEPARATOR.test(t)) return "separator";
   if (RULE.test(t)) return "rule";
   if (HINT.test(line)) return "hint";
-  if (CONFLICT.test(line)) return "conflict";
+  if (CONFLICT.test(t)) return "conflict";
   return "text";
 }
 

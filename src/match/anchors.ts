@@ -1,0 +1,138 @@
+/**
+ * Candidate search starts from anchors: a selective piece of the find text
+ * located with the native `indexOf` (a few ms over 9 MB), never from a scan
+ * that compares every line of the file. Strategies then verify the few
+ * windows the anchors point at.
+ */
+import type { Document } from "../text/document.ts";
+import { longestWord } from "../text/normalize.ts";
+import type { Candidate, MatchContext, Query, StrategyName, StrategyOptions } from "./types.ts";
+
+export function createContext(doc: Document, options: StrategyOptions): MatchContext {
+  const memo = new Map<string, number[]>();
+  return {
+    doc,
+    options,
+    occurrences(needle: string): readonly number[] {
+      const known = memo.get(needle);
+      if (known) return known;
+      const found: number[] = [];
+      if (needle !== "") {
+        let p = doc.text.indexOf(needle);
+        while (p !== -1) {
+          found.push(p);
+          p = doc.text.indexOf(needle, p + 1);
+        }
+      }
+      memo.set(needle, found);
+      return found;
+    },
+  };
+}
+
+/** Distinct lines that contain `needle`, ascending. */
+export function linesContaining(ctx: MatchContext, needle: string): number[] {
+  const out: number[] = [];
+  let last = -1;
+  for (const offset of ctx.occurrences(needle)) {
+    const line = ctx.doc.lineAt(offset);
+    if (line !== last) out.push(line);
+    last = line;
+  }
+  return out;
+}
+
+/** Lines whose trimmed text is exactly `trimmed` (non-empty). */
+export function linesTrimmedEqual(ctx: MatchContext, trimmed: string): number[] {
+  return linesContaining(ctx, trimmed).filter((i) => ctx.doc.line(i).trim() === trimmed);
+}
+
+/** Index of the query line with the longest trimmed text, or -1 when all are blank. */
+export function longestLineIndex(q: Query): number {
+  let best = -1;
+  for (let j = 0; j < q.trimmed.length; j++) {
+    const len = q.trimmed[j]?.length ?? 0;
+    if (len > 0 && (best === -1 || len > (q.trimmed[best]?.length ?? 0))) best = j;
+  }
+  return best;
+}
+
+/**
+ * Start lines of windows of `q.lines.length` lines where every line equals
+ * the query line under `same`. Windows are proposed by `anchorLines`: file
+ * lines where query line `anchor` may be.
+ */
+export function verifyWindows(
+  ctx: MatchContext,
+  q: Query,
+  anchor: number,
+  anchorLines: readonly number[],
+  same: (fileLine: string, j: number) => boolean,
+): number[] {
+  const { doc } = ctx;
+  const n = q.lines.length;
+  const starts: number[] = [];
+  for (const at of anchorLines) {
+    const start = at - anchor;
+    if (start < 0 || start + n > doc.lineCount) continue;
+    if (starts.length > 0 && starts[starts.length - 1] === start) continue;
+    let ok = true;
+    for (let j = 0; j < n && ok; j++) ok = same(doc.line(start + j), j);
+    if (ok) starts.push(start);
+  }
+  return starts;
+}
+
+/**
+ * Windows found through the longest identifier of the query: for strategies
+ * whose normalisation keeps identifiers intact (whitespace, punctuation).
+ */
+export function windowsByWord(ctx: MatchContext, q: Query, same: (fileLine: string, j: number) => boolean): number[] {
+  const word = longestWord(q.lines);
+  if (word === "") return [];
+  const hits = linesContaining(ctx, word);
+  const starts = new Set<number>();
+  for (let j = 0; j < q.lines.length; j++) {
+    if (!q.lines[j]?.includes(word)) continue;
+    for (const s of verifyWindows(ctx, q, j, hits, same)) starts.add(s);
+  }
+  return [...starts].sort((a, b) => a - b);
+}
+
+/** A candidate covering whole lines [startLine, startLine + count). */
+export function lineCandidate(
+  ctx: MatchContext,
+  q: Query,
+  startLine: number,
+  count: number,
+  strategy: StrategyName,
+  score: number,
+  extra: Partial<Candidate> = {},
+): Candidate {
+  return {
+    start: ctx.doc.lineStart(startLine),
+    end: ctx.doc.lineEnd(startLine + count - 1),
+    startLine,
+    endLine: startLine + count,
+    strategy,
+    score,
+    lineBased: true,
+    query: q,
+    ...extra,
+  };
+}
+
+/** A candidate covering an arbitrary range of the text. */
+export function rangeCandidate(
+  ctx: MatchContext,
+  q: Query,
+  start: number,
+  end: number,
+  strategy: StrategyName,
+  score: number,
+  extra: Partial<Candidate> = {},
+): Candidate {
+  const startLine = ctx.doc.lineAt(start);
+  const endLine = ctx.doc.lineAt(Math.max(start, end - 1)) + 1;
+  return { start, end, startLine, endLine, strategy, score, lineBased: false, query: q, ...extra };
+}

@@ -1,0 +1,100 @@
+/**
+ * Elided (fuzzpatch): the model shortened the find text with an elision
+ * line — `...`, `// ... existing code ...`, `# ... rest unchanged`,
+ * `/* ... *\/`, `<!-- ... -->`. The parts between elisions are matched
+ * trimmed, in order; the region spans from the first part to the last and
+ * the elided lines are kept as they are by the splice.
+ *
+ * Safety: the first part (or, failing that, the last) must occur exactly
+ * once in the file; the other parts are taken at their nearest occurrence
+ * in order, and a part farther than `MAX_GAP` lines from the previous one is
+ * no match.
+ */
+import { lineCandidate, linesTrimmedEqual, longestLineIndex, verifyWindows } from "./anchors.ts";
+import { queryFromLines } from "./query.ts";
+import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
+
+const MAX_GAP = 2000;
+
+// An optional comment opener, an ellipsis, optional words after a space, an
+// optional closer. `...args` (a spread) has no space after the dots and is
+// code, not an elision. Anchored, no nested quantifiers: linear.
+const ELISION = /^(?:\/\/|#|--|;|\/\*|<!--|\{\/\*)?\s*(?:\.\.\.|…)(?:\s[\w\s.,'’()-]*)?(?:\*\/|-->|\*\/\})?$/;
+
+export function isElisionLine(line: string): boolean {
+  const t = line.trim();
+  return t.length > 0 && t.length < 120 && ELISION.test(t);
+}
+
+interface Part {
+  /** Index of the part's first line in the query. */
+  offset: number;
+  query: Query;
+}
+
+function splitParts(q: Query): Part[] {
+  const parts: Part[] = [];
+  let from = 0;
+  for (let j = 0; j <= q.lines.length; j++) {
+    if (j === q.lines.length || isElisionLine(q.lines[j] ?? "")) {
+      const lines = q.lines.slice(from, j);
+      if (lines.some((l) => l.trim() !== "")) parts.push({ offset: from, query: queryFromLines(lines, false) });
+      from = j + 1;
+    }
+  }
+  return parts;
+}
+
+function partStarts(ctx: MatchContext, part: Part): number[] {
+  const anchor = longestLineIndex(part.query);
+  if (anchor === -1) return [];
+  const hits = linesTrimmedEqual(ctx, part.query.trimmed[anchor] ?? "");
+  return verifyWindows(ctx, part.query, anchor, hits, (line, j) => line.trim() === part.query.trimmed[j]);
+}
+
+/** Places parts in order starting from a unique part at index `pivot`, going both ways to the nearest occurrence. */
+function placeFrom(parts: Part[], starts: number[][], pivot: number, at: number): number[] | null {
+  const placed = new Array<number>(parts.length).fill(-1);
+  placed[pivot] = at;
+  for (let k = pivot + 1; k < parts.length; k++) {
+    const prev = parts[k - 1] as Part;
+    const prevEnd = (placed[k - 1] ?? 0) + prev.query.lines.length;
+    const next = (starts[k] ?? []).find((s) => s >= prevEnd);
+    if (next === undefined || next - prevEnd > MAX_GAP) return null;
+    placed[k] = next;
+  }
+  for (let k = pivot - 1; k >= 0; k--) {
+    const part = parts[k] as Part;
+    const nextStart = placed[k + 1] ?? 0;
+    const options = (starts[k] ?? []).filter((s) => s + part.query.lines.length <= nextStart);
+    const prev = options[options.length - 1];
+    if (prev === undefined || nextStart - (prev + part.query.lines.length) > MAX_GAP) return null;
+    placed[k] = prev;
+  }
+  return placed;
+}
+
+export const elided: Strategy = {
+  name: "elided",
+  exact: false,
+  find(ctx, q) {
+    if (!q.lines.some(isElisionLine)) return [];
+    const parts = splitParts(q);
+    if (parts.length === 0) return [];
+    const starts = parts.map((p) => partStarts(ctx, p));
+    if (starts.some((s) => s.length === 0)) return [];
+    const pivot = starts[0]?.length === 1 ? 0 : starts[starts.length - 1]?.length === 1 ? parts.length - 1 : -1;
+    if (pivot === -1) return [];
+    const placed = placeFrom(parts, starts, pivot, starts[pivot]?.[0] ?? 0);
+    if (!placed) return [];
+    const alignment = new Array<number>(q.lines.length).fill(-1);
+    parts.forEach((part, k) => {
+      for (let j = 0; j < part.query.lines.length; j++) alignment[part.offset + j] = (placed[k] ?? 0) + j;
+    });
+    const first = placed[0] ?? 0;
+    const lastPart = parts[parts.length - 1] as Part;
+    const last = (placed[parts.length - 1] ?? 0) + lastPart.query.lines.length;
+    const candidate: Candidate = lineCandidate(ctx, q, first, last - first, "elided", 0.95, { alignment });
+    return [candidate];
+  },
+};

@@ -1,0 +1,35 @@
+/**
+ * 6. EscapeNormalized: the model over-escaped, writing `\n`, `\t` or `\"`
+ * literally where the file has a line break, a tab or a plain quote. The
+ * un-escaped find text is searched exactly, then line by line trimmed; and,
+ * as the specification has it, blocks whose own un-escaped form equals it.
+ * A match found by un-escaping marks the replacement to be un-escaped too.
+ */
+import { unescapeModelText } from "../text/normalize.ts";
+import { lineCandidate, rangeCandidate, windowsByWord } from "./anchors.ts";
+import { trimmedWindows } from "./line-trimmed.ts";
+import { createQuery } from "./query.ts";
+import type { Candidate, Strategy } from "./types.ts";
+
+export const escapeNormalized: Strategy = {
+  name: "escape-normalized",
+  exact: true,
+  find(ctx, q) {
+    if (!q.text.includes("\\")) return [];
+    const u = createQuery(unescapeModelText(q.text));
+    if (u.text === q.text || u.text.trim() === "") return [];
+    const direct: Candidate[] = ctx
+      .occurrences(u.text)
+      .map((at) => rangeCandidate(ctx, u, at, at + u.text.length, "escape-normalized", 1, { rewrite: "unescape" }));
+    if (direct.length > 0) return direct;
+    const trimmed = trimmedWindows(ctx, u).map((s) =>
+      lineCandidate(ctx, u, s, u.lines.length, "escape-normalized", 1, { rewrite: "unescape" }),
+    );
+    if (trimmed.length > 0) return trimmed;
+    // The file itself holds escapes: compare both sides un-escaped.
+    const n = u.lines.length;
+    return windowsByWord(ctx, u, () => true)
+      .filter((s) => unescapeModelText(ctx.doc.lines(s, s + n).join("\n")) === u.text.replace(/\n$/, ""))
+      .map((s) => lineCandidate(ctx, q, s, n, "escape-normalized", 1));
+  },
+};

@@ -1,0 +1,111 @@
+/**
+ * FuzzyBlock (fuzzpatch): the similarity fallback. Windows are proposed by
+ * votes — every exact (trimmed) occurrence of one of the query's most
+ * selective lines votes for the window it implies — and only the most voted
+ * windows are scored by edit distance over the trimmed block, with a few
+ * neighbouring sizes so a line inserted or removed since the model read the
+ * file does not hide the block. This catches a misremembered token on the
+ * first or last line, where BlockAnchor has no anchor.
+ *
+ * `closestRegion` runs the same search without a threshold; NOT_FOUND
+ * errors use it to show the model the nearest text.
+ */
+import { isBlank } from "../text/normalize.ts";
+import { blockSimilarity } from "../text/similarity.ts";
+import { lineCandidate, linesTrimmedEqual } from "./anchors.ts";
+import { selectScored } from "./select.ts";
+import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
+
+const ANCHOR_LINES = 6;
+/** An anchor line with more hits than this says nothing about where the block is. */
+const MAX_HITS_PER_ANCHOR = 2000;
+const WINDOWS_SCORED = 24;
+const WINDOWS_REFINED = 3;
+
+interface Scored {
+  start: number;
+  size: number;
+  score: number;
+}
+
+function anchorIndexes(q: Query): number[] {
+  const idx = q.trimmed.map((t, j) => ({ t, j })).filter(({ t }) => t.length >= 2);
+  idx.sort((a, b) => b.t.length - a.t.length);
+  const chosen = new Set(idx.slice(0, ANCHOR_LINES).map((x) => x.j));
+  const firstNonBlank = q.trimmed.findIndex((t) => t !== "");
+  const lastNonBlank = q.trimmed.length - 1 - [...q.trimmed].reverse().findIndex((t) => t !== "");
+  if (firstNonBlank !== -1) chosen.add(firstNonBlank);
+  if (lastNonBlank < q.trimmed.length) chosen.add(lastNonBlank);
+  return [...chosen];
+}
+
+function scoreWindow(ctx: MatchContext, q: Query, start: number, size: number): number {
+  if (start < 0 || size < 1 || start + size > ctx.doc.lineCount) return -1;
+  return blockSimilarity(ctx.doc.lines(start, start + size), q.lines);
+}
+
+/** The best windows, best first, whatever their score. */
+export function searchWindows(ctx: MatchContext, q: Query): Scored[] {
+  const n = q.lines.length;
+  const votes = new Map<number, number>();
+  for (const j of anchorIndexes(q)) {
+    const hits = linesTrimmedEqual(ctx, q.trimmed[j] ?? "");
+    if (hits.length > MAX_HITS_PER_ANCHOR) continue;
+    for (const at of hits) votes.set(at - j, (votes.get(at - j) ?? 0) + 1);
+  }
+  const top = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, WINDOWS_SCORED);
+  const scored: Scored[] = top
+    .map(([start]) => ({ start, size: n, score: scoreWindow(ctx, q, Math.max(0, start), n) }))
+    .map((w) => ({ ...w, start: Math.max(0, w.start) }))
+    .filter((w) => w.score >= 0);
+  scored.sort((a, b) => b.score - a.score);
+  // Refine the best few: shift by up to two lines and grow or shrink by up to two.
+  const refined = new Map<string, Scored>();
+  for (const w of scored.slice(0, WINDOWS_REFINED)) {
+    let best = w;
+    for (let ds = -2; ds <= 2; ds++) {
+      for (let dn = -2; dn <= 2; dn++) {
+        const score = scoreWindow(ctx, q, w.start + ds, n + dn);
+        if (score > best.score) best = { start: w.start + ds, size: n + dn, score };
+      }
+    }
+    best = trimBlankEdges(ctx, best);
+    refined.set(`${best.start}:${best.size}`, best);
+  }
+  for (const w of scored.slice(WINDOWS_REFINED)) refined.set(`${w.start}:${w.size}`, w);
+  return [...refined.values()].sort((a, b) => b.score - a.score);
+}
+
+/** A window never starts or ends on a blank line the query does not have there. */
+function trimBlankEdges(ctx: MatchContext, w: Scored): Scored {
+  let { start, size } = w;
+  while (size > 1 && isBlank(ctx.doc.line(start))) {
+    start++;
+    size--;
+  }
+  while (size > 1 && isBlank(ctx.doc.line(start + size - 1))) size--;
+  return { ...w, start, size };
+}
+
+export function closestRegion(ctx: MatchContext, q: Query): Scored | undefined {
+  return searchWindows(ctx, q)[0];
+}
+
+export const fuzzyBlock: Strategy = {
+  name: "fuzzy-block",
+  exact: false,
+  find(ctx, q) {
+    // One line is too little evidence for a similarity match.
+    if (q.lines.filter((l) => !isBlank(l)).length < 2) return [];
+    const o = ctx.options;
+    const cands: Candidate[] = searchWindows(ctx, q)
+      .filter((w) => w.score >= o.fuzzyThreshold)
+      .map((w) => lineCandidate(ctx, q, w.start, w.size, "fuzzy-block", w.score));
+    // Overlapping windows around one place are one candidate, not an ambiguity.
+    const distinct: Candidate[] = [];
+    for (const c of cands) {
+      if (!distinct.some((d) => c.startLine < d.endLine && d.startLine < c.endLine)) distinct.push(c);
+    }
+    return selectScored(distinct, o.fuzzyThreshold, o.fuzzyThreshold, o.ambiguityMargin);
+  },
+};

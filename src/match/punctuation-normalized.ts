@@ -1,0 +1,30 @@
+/**
+ * PunctuationNormalized (fuzzpatch): smart quotes, typographic dashes,
+ * non-breaking spaces and `…` compared as the ASCII a programmer types, with
+ * whitespace runs collapsed. Models "typeset" code they quote (`“hello”`,
+ * `a – b`), and sometimes the file is the typeset side (docs, comments).
+ */
+import { collapseWhitespace, hasUnicodePunctuation, normalizePunctuation } from "../text/normalize.ts";
+import { lineCandidate, windowsByWord } from "./anchors.ts";
+import { queryFromLines } from "./query.ts";
+import type { Strategy } from "./types.ts";
+
+const key = (line: string) => collapseWhitespace(normalizePunctuation(line));
+
+export const punctuationNormalized: Strategy = {
+  name: "punctuation-normalized",
+  exact: true,
+  find(ctx, q) {
+    const modelTypeset = hasUnicodePunctuation(q.text);
+    if (!modelTypeset && !hasUnicodePunctuation(ctx.doc.text)) return [];
+    const keys = q.lines.map(key);
+    // Anchor on an identifier of the ASCII form: identifiers survive typesetting.
+    const ascii = queryFromLines(q.lines.map(normalizePunctuation), q.endsWithNewline);
+    return windowsByWord(ctx, ascii, (line, j) => key(line) === keys[j]).map((s) => {
+      const region = ctx.doc.lines(s, s + q.lines.length).join("\n");
+      // Typeset replacement text is turned into ASCII only where the file had none.
+      const rewrite = modelTypeset && !hasUnicodePunctuation(region) ? ("punctuation" as const) : undefined;
+      return lineCandidate(ctx, q, s, q.lines.length, "punctuation-normalized", 1, rewrite ? { rewrite } : {});
+    });
+  },
+};

@@ -1,0 +1,127 @@
+/**
+ * Error messages of the matcher, written for the model that sent the edit:
+ * where the candidates or the closest text are (1-based line numbers), how
+ * they differ, and what to send next.
+ */
+import { diffArrays } from "diff";
+import { EditError } from "../errors.ts";
+import type { Document } from "../text/document.ts";
+import { closestRegion } from "./fuzzy-block.ts";
+import type { Candidate, MatchContext, Query, StrategyName } from "./types.ts";
+
+const MAX_LISTED = 10;
+const MAX_DIFF_LINES = 8;
+/** Below this the closest region is mentioned, not shown: it would mislead more than help. */
+const SHOW_CLOSEST = 0.5;
+
+const clip = (s: string, max = 100) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+const pct = (x: number) => `${Math.floor(x * 100)}%`;
+
+function numbered(doc: Document, from: number, to: number): string {
+  const width = String(to).length;
+  return doc
+    .lines(from, to)
+    .map((l, k) => `${String(from + k + 1).padStart(width)} | ${clip(l, 160)}`)
+    .join("\n");
+}
+
+export function ambiguityError(
+  doc: Document,
+  strategy: StrategyName,
+  cands: readonly Candidate[],
+  replaceAllAllowed: boolean,
+): EditError {
+  const listed = cands.slice(0, MAX_LISTED).map((c) => {
+    const above = c.startLine > 0 ? doc.line(c.startLine - 1).trim() : "";
+    const where = `lines ${c.startLine + 1}-${c.endLine}`;
+    return above ? `- ${where} (the line above is \`${clip(above, 60)}\`)` : `- ${where} (at the start of the file)`;
+  });
+  if (cands.length > MAX_LISTED) listed.push(`- and ${cands.length - MAX_LISTED} more`);
+  const how = strategy === "exact" ? "exactly" : `with the ${strategy} strategy`;
+  const message = [
+    `The text to replace matches ${cands.length} places in the file ${how}:`,
+    ...listed,
+    "Include more surrounding lines in the text to replace (a line above or below that differs between these places) so that it matches exactly one place" +
+      (replaceAllAllowed ? ", or set replaceAll to change every occurrence." : "."),
+  ].join("\n");
+  return new EditError("AMBIGUOUS", message, {
+    strategies: [strategy],
+    candidates: cands.map((c) => ({
+      startLine: c.startLine + 1,
+      endLine: c.endLine,
+      strategy: c.strategy,
+      score: c.score,
+    })),
+  });
+}
+
+/** Side by side: the query lines that differ from the region's, with file line numbers. */
+function differingLines(doc: Document, q: Query, start: number, size: number): string[] {
+  const region = doc.lines(start, start + size);
+  const parts = diffArrays(
+    region.map((l) => l.trim()),
+    q.lines.map((l) => l.trim()),
+  );
+  const out: string[] = [];
+  let fileLine = start;
+  for (let p = 0; p < parts.length && out.length < MAX_DIFF_LINES; p++) {
+    const part = parts[p];
+    if (!part) continue;
+    const count = part.count ?? part.value.length;
+    if (!part.added && !part.removed) {
+      fileLine += count;
+      continue;
+    }
+    if (part.removed) {
+      part.value.forEach((v, k) => {
+        out.push(`  file line ${fileLine + k + 1}: ${clip(v)}`);
+      });
+      fileLine += count;
+    } else {
+      for (const v of part.value) out.push(`  your text:   ${clip(v)}`);
+    }
+  }
+  return out.slice(0, MAX_DIFF_LINES);
+}
+
+export function notFoundError(ctx: MatchContext, q: Query, tried: readonly StrategyName[]): EditError {
+  const triedText = `Tried ${tried.length} strategies: ${tried.join(", ")}.`;
+  const closest = ctx.doc.lineCount > 0 && q.text.trim() !== "" ? closestRegion(ctx, q) : undefined;
+  if (!closest || closest.score < SHOW_CLOSEST) {
+    const hint = closest
+      ? `The most similar text, lines ${closest.start + 1}-${closest.start + closest.size}, is only ${pct(closest.score)} similar.`
+      : "No line of it occurs in the file.";
+    return new EditError(
+      "NOT_FOUND",
+      [
+        "The text to replace was not found in the file.",
+        triedText,
+        hint,
+        "Read the file again and copy the text to replace exactly as it is there (including indentation), or check that this is the right file.",
+      ].join("\n"),
+      { strategies: [...tried] },
+    );
+  }
+  const { doc } = ctx;
+  const from = Math.max(0, closest.start - 2);
+  const to = Math.min(doc.lineCount, closest.start + closest.size + 2);
+  const text = doc.lines(closest.start, closest.start + closest.size).join("\n");
+  const message = [
+    "The text to replace was not found in the file.",
+    triedText,
+    `The closest text is lines ${closest.start + 1}-${closest.start + closest.size} (${pct(closest.score)} similar). Lines that differ:`,
+    ...differingLines(doc, q, closest.start, closest.size),
+    `Lines ${from + 1}-${to} of the file:`,
+    numbered(doc, from, to),
+    "If that is the place, send the edit again with the text to replace copied exactly from these lines.",
+  ].join("\n");
+  return new EditError("NOT_FOUND", message, {
+    strategies: [...tried],
+    closest: {
+      startLine: closest.start + 1,
+      endLine: closest.start + closest.size,
+      similarity: closest.score,
+      text,
+    },
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * 7. TrimmedBoundary: the find text with blank space added or lost at its
+ * ends (a stray leading newline, trailing spaces after the last line).
+ */
+import { lineCandidate, linesTrimmedEqual, longestLineIndex, rangeCandidate, verifyWindows } from "./anchors.ts";
+import { createQuery } from "./query.ts";
+import type { Candidate, Strategy } from "./types.ts";
+
+export const trimmedBoundary: Strategy = {
+  name: "trimmed-boundary",
+  exact: true,
+  find(ctx, q) {
+    const t = createQuery(q.text.trim());
+    if (t.text === q.text || t.text === "") return [];
+    const direct: Candidate[] = ctx
+      .occurrences(t.text)
+      .map((at) => rangeCandidate(ctx, t, at, at + t.text.length, "trimmed-boundary", 1, { rewrite: "trim-boundary" }));
+    if (direct.length > 0) return direct;
+    const anchor = longestLineIndex(t);
+    if (anchor === -1) return [];
+    const n = t.lines.length;
+    const hits = linesTrimmedEqual(ctx, t.trimmed[anchor] ?? "");
+    return verifyWindows(ctx, t, anchor, hits, () => true)
+      .filter((s) => ctx.doc.lines(s, s + n).join("\n").trim() === t.text)
+      .map((s) => lineCandidate(ctx, t, s, n, "trimmed-boundary", 1, { rewrite: "trim-boundary" }));
+  },
+};

@@ -1,0 +1,282 @@
+/**
+ * Applying a located edit.
+ *
+ * A range match (exact text, a span inside a line) takes the replacement
+ * literally. A line match applies *the edit*, not the model's copy of the
+ * text: the find text is diffed against the replacement line by line, and
+ * only the changed lines are carried into the matched region. Lines the edit
+ * does not change keep the file's own bytes (indentation, spacing, quotes,
+ * and any change made since the model read the file); lines of the region
+ * the model did not show (elided, extra blank lines) stay where they are.
+ * Added lines are re-indented from the nearest line they replace or follow,
+ * scaled to the file's indentation and written in its own unit.
+ *
+ * `renderSplices` writes the splices into the raw text: bytes outside the
+ * spliced ranges never change, and inserted line breaks take the ending of
+ * the line where they land (CRLF stays CRLF, even in a mixed file).
+ */
+import { diffArrays } from "diff";
+import { EditError } from "./errors.ts";
+import type { Candidate } from "./match/types.ts";
+import { type Document, detectIndentUnit } from "./text/document.ts";
+import { everyLineHasLineNumbers, stripLineNumbers } from "./text/line-numbers.ts";
+import {
+  collapseWhitespace,
+  isBlank,
+  leadingWhitespace,
+  normalizePunctuation,
+  unescapeModelText,
+} from "./text/normalize.ts";
+
+/** Replace `text` (LF line breaks) over [start, end) of `Document.text`. */
+export interface Splice {
+  start: number;
+  end: number;
+  text: string;
+}
+
+const TAB_WIDTH = 4;
+
+/** The replacement as the find text was read: un-escaped, without line numbers, ... */
+function rewriteReplacement(text: string, cand: Candidate): string {
+  switch (cand.rewrite) {
+    case "unescape":
+      return unescapeModelText(text);
+    case "strip-line-numbers":
+    case "strip-line-numbers-aggressive": {
+      const aggressive = cand.rewrite === "strip-line-numbers-aggressive";
+      return everyLineHasLineNumbers(text, aggressive) ? stripLineNumbers(text, aggressive) : text;
+    }
+    case "trim-boundary":
+      return text.trim();
+    default:
+      return text;
+  }
+}
+
+export function planSplice(doc: Document, cand: Candidate, newString: string): Splice {
+  const replacement = rewriteReplacement(newString.replaceAll("\r\n", "\n"), cand);
+  if (!cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
+  const q = cand.query;
+  let body = replacement;
+  if (q.endsWithNewline && body.endsWith("\n")) body = body.slice(0, -1);
+  const repl = replacement === "" ? [] : body.split("\n");
+  const merged = mergeLines(doc, cand, repl);
+  if (merged.length === 0) return deleteLines(doc, cand.start, cand.end);
+  return { start: cand.start, end: cand.end, text: merged.join("\n") };
+}
+
+/** Literal replacement; deleting whole lines also removes their line break. */
+function literalSplice(doc: Document, start: number, end: number, text: string): Splice {
+  const t = doc.text;
+  const wholeLines = end > start && (start === 0 || t[start - 1] === "\n") && (end === t.length || t[end] === "\n");
+  if (text === "" && wholeLines && t[end - 1] !== "\n") return deleteLines(doc, start, end);
+  return { start, end, text };
+}
+
+/** Removes [start, end) and one adjacent line break: the following one, or the preceding one at the end of the file. */
+function deleteLines(doc: Document, start: number, end: number): Splice {
+  if (doc.text[end] === "\n") return { start, end: end + 1, text: "" };
+  if (start > 0 && doc.text[start - 1] === "\n") return { start: start - 1, end, text: "" };
+  return { start, end, text: "" };
+}
+
+/** For each query line, the document line it stands for (-1: none). */
+function alignmentOf(doc: Document, cand: Candidate): number[] {
+  if (cand.alignment) return cand.alignment;
+  const find = cand.query.lines;
+  const size = cand.endLine - cand.startLine;
+  if (size === find.length) return find.map((_, j) => cand.startLine + j);
+  // Sizes differ (a similarity match): align equal lines, then pair changed runs in order.
+  const region = doc.lines(cand.startLine, cand.endLine);
+  const parts = diffArrays(region.map(collapseWhitespace), find.map(collapseWhitespace));
+  const alignment: number[] = [];
+  let f = cand.startLine;
+  let pendingRemoved: number[] = [];
+  for (const part of parts) {
+    const count = part.count ?? part.value.length;
+    if (part.removed) {
+      pendingRemoved = Array.from({ length: count }, (_, k) => f + k);
+      f += count;
+    } else if (part.added) {
+      for (let k = 0; k < count; k++) alignment.push(pendingRemoved[k] ?? -1);
+      pendingRemoved = [];
+    } else {
+      for (let k = 0; k < count; k++) alignment.push(f + k);
+      f += count;
+      pendingRemoved = [];
+    }
+  }
+  return alignment;
+}
+
+interface Insertion {
+  /** Query line the lines follow (-1: before the first). */
+  after: number;
+  lines: string[];
+  /** Per line, the query line whose indentation it is measured against. */
+  anchors: number[];
+}
+
+/** The edit as the model wrote it: which query lines stay, which go, what comes in where. */
+function editScript(find: readonly string[], repl: readonly string[]) {
+  const removed = new Array<boolean>(find.length).fill(false);
+  const inserts: Insertion[] = [];
+  let j = 0;
+  let lastRemoved: number[] = [];
+  for (const part of diffArrays([...find], [...repl])) {
+    const count = part.count ?? part.value.length;
+    if (part.removed) {
+      lastRemoved = Array.from({ length: count }, (_, k) => j + k);
+      for (const r of lastRemoved) removed[r] = true;
+      j += count;
+    } else if (part.added) {
+      const after = j - 1;
+      // Measure each added line against the line it replaces, else the line it follows, else the next.
+      const fallback = after >= 0 ? after : Math.min(j, find.length - 1);
+      const anchors = part.value.map((_, k) => lastRemoved[Math.min(k, lastRemoved.length - 1)] ?? fallback);
+      inserts.push({ after, lines: part.value, anchors });
+      lastRemoved = [];
+    } else {
+      j += count;
+      lastRemoved = [];
+    }
+  }
+  return { removed, inserts };
+}
+
+function columns(indent: string): number {
+  let cols = 0;
+  for (const ch of indent) cols += ch === "\t" ? TAB_WIDTH : 1;
+  return cols;
+}
+
+/** Maps model indentation to file indentation, learnt from the aligned lines. */
+function indentMapper(doc: Document, cand: Candidate, find: readonly string[], repl: readonly string[], align: number[]) {
+  const pairs: { j: number; model: string; file: string }[] = [];
+  align.forEach((f, j) => {
+    const m = find[j] ?? "";
+    if (f < 0 || isBlank(m)) return;
+    const line = doc.line(f);
+    if (!isBlank(line)) pairs.push({ j, model: leadingWhitespace(m), file: leadingWhitespace(line) });
+  });
+  const identical = pairs.every((p) => p.model === p.file);
+  // Scale: how many file columns one model column is worth, from pairs at different depths.
+  const ratios: number[] = [];
+  for (let a = 0; a < pairs.length; a++) {
+    for (let b = a + 1; b < pairs.length && ratios.length < 64; b++) {
+      const pa = pairs[a];
+      const pb = pairs[b];
+      if (!pa || !pb) continue;
+      const dm = columns(pb.model) - columns(pa.model);
+      if (dm !== 0) ratios.push((columns(pb.file) - columns(pa.file)) / dm);
+    }
+  }
+  ratios.sort((x, y) => x - y);
+  let scale = ratios[ratios.length >> 1];
+  if (scale === undefined || scale <= 0) {
+    const fileUnit = columns(doc.indentUnit());
+    const modelUnit = columns(detectIndentUnit([...find, ...repl]));
+    scale = fileUnit / modelUnit;
+  }
+  const regionLines = doc.lines(cand.startLine, cand.endLine);
+  const fileUsesTabs =
+    regionLines.some((l) => l.startsWith("\t")) || (!regionLines.some((l) => l.startsWith(" ")) && doc.indentUnit() === "\t");
+
+  /** The aligned, non-blank query line nearest to `j`, preferring earlier lines. */
+  const nearestPair = (j: number) => {
+    let best: (typeof pairs)[number] | undefined;
+    for (const p of pairs) {
+      if (p.j <= j) best = p;
+      else {
+        best ??= p;
+        break;
+      }
+    }
+    return best;
+  };
+
+  return (line: string, anchor: number): string => {
+    if (identical) return line;
+    if (isBlank(line)) return "";
+    const ref = nearestPair(anchor);
+    if (!ref) return line;
+    const body = line.slice(leadingWhitespace(line).length);
+    const cols = Math.max(0, Math.round(columns(ref.file) + scale * (columns(leadingWhitespace(line)) - columns(ref.model))));
+    if (cols === columns(ref.file)) return ref.file + body;
+    const indent = fileUsesTabs ? "\t".repeat(Math.floor(cols / TAB_WIDTH)) + " ".repeat(cols % TAB_WIDTH) : " ".repeat(cols);
+    return indent + body;
+  };
+}
+
+function mergeLines(doc: Document, cand: Candidate, repl: string[]): string[] {
+  const find = cand.query.lines;
+  const align = alignmentOf(doc, cand);
+  const { removed, inserts } = editScript(find, repl);
+  const reindent = indentMapper(doc, cand, find, repl, align);
+  const punctuation = cand.rewrite === "punctuation";
+  const fresh = (ins: Insertion) =>
+    ins.lines.map((l, k) => {
+      const line = reindent(l, ins.anchors[k] ?? ins.after);
+      return punctuation ? normalizePunctuation(line) : line;
+    });
+  const insertsAfter = new Map<number, Insertion[]>();
+  for (const ins of inserts) insertsAfter.set(ins.after, [...(insertsAfter.get(ins.after) ?? []), ins]);
+
+  const out: string[] = [];
+  let cursor = cand.startLine;
+  let pending: string[] = [];
+  // True while every query line since the last aligned one was removed: the file lines between go too.
+  let removing = false;
+  for (const ins of insertsAfter.get(-1) ?? []) out.push(...fresh(ins));
+  for (let j = 0; j < find.length; j++) {
+    const f = align[j] ?? -1;
+    if (f >= 0) {
+      const dropGap = removing && removed[j] === true;
+      for (; cursor < f; cursor++) if (!dropGap) out.push(doc.line(cursor));
+      out.push(...pending);
+      pending = [];
+      if (!removed[j]) out.push(doc.line(f));
+      cursor = Math.max(cursor, f + 1);
+      removing = removed[j] === true;
+    } else {
+      removing = removing && removed[j] === true;
+    }
+    for (const ins of insertsAfter.get(j) ?? []) {
+      if (f >= 0) out.push(...fresh(ins));
+      else pending.push(...fresh(ins));
+    }
+  }
+  for (; cursor < cand.endLine; cursor++) out.push(doc.line(cursor));
+  out.push(...pending);
+  return out;
+}
+
+/** Writes splices into the raw text. Overlapping splices are a CONFLICT. */
+export function renderSplices(doc: Document, splices: readonly Splice[]): string {
+  const sorted = [...splices].sort((a, b) => a.start - b.start || a.end - b.end);
+  let out = "";
+  let rawAt = 0;
+  let prev: Splice | undefined;
+  for (const s of sorted) {
+    if (prev && (s.start < prev.end || (s.start === prev.start && s.start === s.end && prev.start === prev.end))) {
+      throw new EditError(
+        "CONFLICT",
+        `Two edits overlap at lines ${doc.lineAt(prev.start) + 1}-${doc.lineAt(Math.max(prev.start, prev.end - 1)) + 1} and ${doc.lineAt(s.start) + 1}-${doc.lineAt(Math.max(s.start, s.end - 1)) + 1}. Combine them into one edit.`,
+        {
+          candidates: [prev, s].map((x) => ({
+            startLine: doc.lineAt(x.start) + 1,
+            endLine: doc.lineAt(Math.max(x.start, x.end - 1)) + 1,
+          })),
+        },
+      );
+    }
+    const rawStart = doc.toRaw(s.start);
+    out += doc.raw.slice(rawAt, rawStart);
+    const eol = doc.eolAt(s.start);
+    out += eol === "\n" ? s.text : s.text.replaceAll("\n", eol);
+    rawAt = doc.toRaw(s.end);
+    prev = s;
+  }
+  return out + doc.raw.slice(rawAt);
+}

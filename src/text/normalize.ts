@@ -1,0 +1,109 @@
+/**
+ * Text normalisers shared by the strategies. Each one erases one kind of
+ * difference that models introduce when they copy text; strategies compare
+ * the normalised forms and always report ranges of the original text.
+ */
+
+export function isBlank(line: string): boolean {
+  return line.trim() === "";
+}
+
+/** Runs of whitespace become one space; ends trimmed. */
+export function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Every whitespace character removed: `foo( a, b )` and `foo(a,b)` compare equal. */
+export function removeWhitespace(text: string): string {
+  return text.replace(/\s+/g, "");
+}
+
+/** Leading spaces and tabs of a line. */
+export function leadingWhitespace(line: string): string {
+  let i = 0;
+  while (i < line.length) {
+    const c = line.charCodeAt(i);
+    if (c !== 32 && c !== 9) break;
+    i++;
+  }
+  return line.slice(0, i);
+}
+
+// Unicode punctuation that models substitute for ASCII (or the reverse, when
+// the file has them). Mapped to the ASCII a programmer would type.
+const PUNCTUATION: Record<string, string> = {
+  "\u2018": "'",
+  "\u2019": "'",
+  "\u201A": "'",
+  "\u201B": "'",
+  "\u2032": "'",
+  "\u201C": '"',
+  "\u201D": '"',
+  "\u201E": '"',
+  "\u201F": '"',
+  "\u2033": '"',
+  "\u00AB": '"',
+  "\u00BB": '"',
+  "\u2010": "-",
+  "\u2011": "-",
+  "\u2012": "-",
+  "\u2013": "-",
+  "\u2014": "-",
+  "\u2015": "-",
+  "\u2212": "-",
+  "\u00A0": " ",
+  "\u2002": " ",
+  "\u2003": " ",
+  "\u2007": " ",
+  "\u2009": " ",
+  "\u200A": " ",
+  "\u202F": " ",
+  "\u3000": " ",
+  "\u2026": "...",
+  "\u200B": "",
+  "\uFEFF": "",
+};
+const PUNCTUATION_PATTERN = new RegExp(`[${Object.keys(PUNCTUATION).join("")}]`, "g");
+
+/** Smart quotes, dashes, exotic spaces and the ellipsis turned into ASCII. */
+export function normalizePunctuation(text: string): string {
+  return text.replace(PUNCTUATION_PATTERN, (c) => PUNCTUATION[c] ?? c);
+}
+
+export function hasUnicodePunctuation(text: string): boolean {
+  PUNCTUATION_PATTERN.lastIndex = 0;
+  const found = PUNCTUATION_PATTERN.test(text);
+  PUNCTUATION_PATTERN.lastIndex = 0;
+  return found;
+}
+
+/**
+ * Interprets the escapes a model writes when it over-escapes: `\n`, `\t`,
+ * `\r`, `\'`, `\"`, `` \` ``, `\\`, `\$` and a backslash before a real line
+ * break. Anything else is left alone.
+ */
+export function unescapeModelText(text: string): string {
+  return text.replace(/\\(n|t|r|'|"|`|\\|\n|\$)/g, (_m, c: string) => {
+    switch (c) {
+      case "n":
+        return "\n";
+      case "t":
+        return "\t";
+      case "r":
+        return "\r";
+      default:
+        return c;
+    }
+  });
+}
+
+/** The longest run of identifier characters: a cheap, selective anchor that whitespace and punctuation changes do not break. */
+export function longestWord(lines: readonly string[]): string {
+  let best = "";
+  for (const line of lines) {
+    for (const m of line.matchAll(/[A-Za-z0-9_$]+/g)) {
+      if (m[0].length > best.length) best = m[0];
+    }
+  }
+  return best;
+}

@@ -72,7 +72,10 @@ export async function loadTextFile(abs: string, rel: string, options: ReadOption
     mode = stats.mode & 0o7777;
   } catch (error) {
     if (error instanceof EditError) throw error;
-    if ((error as { code?: string }).code === "ENOENT") {
+    // ENOTDIR: a parent is a file; the path does not exist (creating it
+    // will fail at write time, inside the transaction, and roll back).
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
       return { exists: false, text: "", layout: { bom: false, crlf: false }, bytes: Buffer.alloc(0), hash: hashBytes("") };
     }
     throw new EditError("IO", `Cannot read ${rel}: ${describeIoError(error)}.`, { path: rel });

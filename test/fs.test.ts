@@ -1,0 +1,337 @@
+import assert from "node:assert/strict";
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, test } from "node:test";
+import fc from "fast-check";
+import { EditError } from "../src/errors.ts";
+import { loadCoreEngine } from "../src/fs/core-bridge.ts";
+import { detectEdits } from "../src/fs/detect-response.ts";
+import { decodeText, encodeText, hashBytes, loadTextFile } from "../src/fs/read-file.ts";
+import { resolveRoot, resolveSafePath } from "../src/fs/safe-path.ts";
+import { commitChanges, type PlannedChange } from "../src/fs/transaction.ts";
+import { applyEdits } from "../src/node.ts";
+
+const temps: string[] = [];
+after(async () => {
+  for (const t of temps) await rm(t, { recursive: true, force: true });
+});
+
+/** A fresh directory holding `root/` (the project) and `outside/` (must never change). */
+async function makeTree(files: Record<string, string | Buffer>): Promise<{ base: string; root: string; outside: string }> {
+  const base = await realpath(await mkdtemp(path.join(tmpdir(), "fuzzpatch-fs-")));
+  temps.push(base);
+  const root = path.join(base, "root");
+  const outside = path.join(base, "outside");
+  await mkdir(root);
+  await mkdir(outside);
+  await writeFile(path.join(outside, "secret.txt"), "do not touch\n");
+  for (const [rel, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+    await writeFile(path.join(root, rel), content);
+  }
+  return { base, root, outside };
+}
+
+/** Every file under `dir` with its bytes and mode, for byte-exact comparison. */
+async function snapshot(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  async function walk(d: string): Promise<void> {
+    for (const entry of await readdir(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      const rel = path.relative(dir, full);
+      if (entry.isSymbolicLink()) out.set(rel, `link`);
+      else if (entry.isDirectory()) {
+        out.set(`${rel}/`, "dir");
+        await walk(full);
+      } else {
+        const s = await stat(full);
+        out.set(rel, `${(s.mode & 0o7777).toString(8)}:${(await readFile(full)).toString("base64")}`);
+      }
+    }
+  }
+  await walk(dir);
+  return out;
+}
+
+// --- safe paths -----------------------------------------------------------
+
+const unsafePaths: { name: string; path: string }[] = [
+  { name: "parent escape", path: "../outside/secret.txt" },
+  { name: "escape after descending", path: "a/../../outside/secret.txt" },
+  { name: "absolute POSIX path", path: "/etc/passwd" },
+  { name: "Windows drive path", path: "C:\\Windows\\x.txt" },
+  { name: "backslash escape", path: "..\\outside\\secret.txt" },
+  { name: ".git config", path: ".git/config" },
+  { name: ".git in a subdirectory, other case", path: "sub/.GIT/hooks/pre-commit" },
+  { name: ".git reached through ..", path: "a/../.git/HEAD" },
+  { name: "symlinked directory leading outside", path: "out-link/secret.txt" },
+  { name: "symlinked file leading outside", path: "file-link" },
+  { name: "symlink into .git", path: "git-link/config" },
+  { name: "home directory", path: "~/x" },
+  { name: "empty path", path: "  " },
+];
+
+for (const c of unsafePaths) {
+  test(`safe path: refuses ${c.name}`, async () => {
+    const t = await makeTree({ "a/keep.txt": "k\n", ".git/config": "[core]\n" });
+    await symlink(t.outside, path.join(t.root, "out-link"));
+    await symlink(path.join(t.outside, "secret.txt"), path.join(t.root, "file-link"));
+    await symlink(path.join(t.root, ".git"), path.join(t.root, "git-link"));
+    const realRoot = await resolveRoot(t.root);
+    await assert.rejects(resolveSafePath(realRoot, c.path), (e: unknown) => {
+      assert.ok(e instanceof EditError);
+      assert.equal(e.code, "UNSAFE_PATH");
+      assert.equal(e.detail.path, c.path);
+      return true;
+    });
+  });
+}
+
+const safePaths: { name: string; path: string; rel: string }[] = [
+  { name: "plain relative path", path: "a/keep.txt", rel: "a/keep.txt" },
+  { name: "dot segments inside the root", path: "./a/./b/../keep.txt", rel: "a/keep.txt" },
+  { name: "new file in a new directory", path: "new/dir/file.ts", rel: "new/dir/file.ts" },
+  { name: "symlink that stays inside", path: "in-link/keep.txt", rel: "in-link/keep.txt" },
+  { name: "file named like .gitignore", path: ".gitignore", rel: ".gitignore" },
+];
+
+for (const c of safePaths) {
+  test(`safe path: accepts ${c.name}`, async () => {
+    const t = await makeTree({ "a/keep.txt": "k\n" });
+    await symlink(path.join(t.root, "a"), path.join(t.root, "in-link"));
+    const realRoot = await resolveRoot(t.root);
+    const safe = await resolveSafePath(realRoot, c.path);
+    assert.equal(safe.rel, c.rel);
+    assert.ok(safe.abs.startsWith(realRoot + path.sep));
+  });
+}
+
+// --- reading --------------------------------------------------------------
+
+const refusedFiles: { name: string; bytes: Buffer; code: string; maxBytes?: number }[] = [
+  { name: "NUL bytes", bytes: Buffer.from("abc\0def\n"), code: "BINARY" },
+  { name: "invalid UTF-8", bytes: Buffer.from([0x61, 0xff, 0xfe, 0x0a]), code: "BINARY" },
+  { name: "over the size limit", bytes: Buffer.from("x".repeat(100)), code: "TOO_LARGE", maxBytes: 99 },
+];
+
+for (const c of refusedFiles) {
+  test(`read: refuses ${c.name}`, async () => {
+    const t = await makeTree({ "f.bin": c.bytes });
+    await assert.rejects(loadTextFile(path.join(t.root, "f.bin"), "f.bin", { maxBytes: c.maxBytes }), (e: unknown) => {
+      assert.ok(e instanceof EditError);
+      assert.equal(e.code, c.code);
+      assert.equal(e.detail.path, "f.bin");
+      return true;
+    });
+  });
+}
+
+test("read: a missing file reads as not existing, empty", async () => {
+  const t = await makeTree({});
+  const f = await loadTextFile(path.join(t.root, "nope.txt"), "nope.txt");
+  assert.equal(f.exists, false);
+  assert.equal(f.text, "");
+});
+
+test("read: BOM and uniform CRLF are removed for the core and restored byte for byte", () => {
+  const lineArb = fc.string({ unit: fc.constantFrom("a", "b", " ", "\t", "é", "→", "\r") }).filter((s) => !s.endsWith("\r"));
+  fc.assert(
+    fc.property(fc.array(lineArb, { maxLength: 8 }), fc.boolean(), fc.boolean(), fc.boolean(), (lines, bom, crlf, finalNewline) => {
+      const eol = crlf ? "\r\n" : "\n";
+      const body = lines.join(eol) + (finalNewline && lines.length > 0 ? eol : "");
+      const bytes = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(body, "utf8")]);
+      const { text, layout } = decodeText(bytes, "f", false);
+      assert.ok(!text.startsWith("\uFEFF"));
+      assert.deepEqual(encodeText(text, layout), bytes);
+    }),
+  );
+});
+
+test("read: a mixed-ending file is passed through unchanged", () => {
+  const bytes = Buffer.from("a\r\nb\nc\r\n");
+  const { text, layout } = decodeText(bytes, "f", false);
+  assert.equal(text, "a\r\nb\nc\r\n");
+  assert.equal(layout.crlf, false);
+});
+
+// --- transaction ------------------------------------------------------------
+
+test("transaction: a failure midway restores written, created and deleted files", async () => {
+  const t = await makeTree({ "one.txt": "one\n", "gone.txt": "gone\n", "three.txt": "three\n" });
+  await chmod(path.join(t.root, "one.txt"), 0o640);
+  const before = await snapshot(t.base);
+  const abs = (p: string) => path.join(t.root, p);
+  const changes: PlannedChange[] = [
+    { rel: "one.txt", abs: abs("one.txt"), kind: "write", bytes: Buffer.from("ONE\n"), original: Buffer.from("one\n"), mode: 0o640 },
+    { rel: "new/dir/n.txt", abs: abs("new/dir/n.txt"), kind: "create", bytes: Buffer.from("n\n"), original: Buffer.alloc(0) },
+    { rel: "gone.txt", abs: abs("gone.txt"), kind: "delete", bytes: Buffer.alloc(0), original: Buffer.from("gone\n"), mode: 0o644 },
+    { rel: "three.txt", abs: abs("three.txt"), kind: "write", bytes: Buffer.from("THREE\n"), original: Buffer.from("three\n"), mode: 0o644 },
+  ];
+  await assert.rejects(
+    commitChanges(changes, {
+      beforeWrite: (c) => {
+        if (c.rel === "three.txt") throw new Error("injected failure");
+      },
+    }),
+    (e: unknown) => e instanceof EditError && e.code === "IO" && e.detail.path === "three.txt" && /restored/.test(e.message),
+  );
+  assert.deepEqual(await snapshot(t.base), before);
+});
+
+test("transaction: writes keep the file mode and leave no temporary files", async () => {
+  const t = await makeTree({ "run.sh": "echo a\n" });
+  await chmod(path.join(t.root, "run.sh"), 0o755);
+  await commitChanges([
+    { rel: "run.sh", abs: path.join(t.root, "run.sh"), kind: "write", bytes: Buffer.from("echo b\n"), original: Buffer.from("echo a\n"), mode: 0o755 },
+  ]);
+  assert.equal((await stat(path.join(t.root, "run.sh"))).mode & 0o777, 0o755);
+  assert.equal(await readFile(path.join(t.root, "run.sh"), "utf8"), "echo b\n");
+  assert.deepEqual(await readdir(t.root), ["run.sh"]);
+});
+
+// --- detection ----------------------------------------------------------------
+
+test("detect: the example response holds one edit per format, in response order", async () => {
+  const engine = await loadCoreEngine();
+  const input = await readFile(new URL("../examples/response.md", import.meta.url), "utf8");
+  const { edits, errors } = detectEdits(input, "auto", engine);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(
+    edits.map((e) => [e.format, e.path, e.format === "udiff" ? e.isNew : false]),
+    [
+      ["search-replace", "src/greet.js", false],
+      ["udiff", "src/math.js", false],
+      ["udiff", "src/config.js", false],
+      ["udiff", "src/strings.js", true],
+      ["str-replace", "README.md", false],
+    ],
+  );
+});
+
+const detectCases: { name: string; input: string; format?: "auto" | "udiff" | "str-replace"; edits: [string, string][]; errors?: string[] }[] = [
+  {
+    name: "bare git diff in prose, two files, deletion",
+    input: "Patch:\ndiff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/y.txt b/y.txt\ndeleted file mode 100644\n--- a/y.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-y\nDone.\n",
+    edits: [
+      ["udiff", "x.txt"],
+      ["udiff", "y.txt"],
+    ],
+  },
+  {
+    name: "snake-case tool call wrapped in arguments",
+    input: '```json\n{"name": "edit", "arguments": {"file_path": "a.ts", "old_string": "x", "new_string": "y"}}\n```\n',
+    edits: [["str-replace", "a.ts"]],
+  },
+  {
+    name: "a JSON fence that is not an edit is ignored",
+    input: 'Config:\n```json\n{"name": "pkg", "version": "1.0.0"}\n```\n',
+    edits: [],
+  },
+  {
+    name: "broken JSON edit is a PARSE error with its line",
+    input: 'Text\n```json\n{"path": "a", "oldString": "x\n", "newString": "y"}\n```\n',
+    edits: [],
+    errors: ["PARSE"],
+  },
+  {
+    name: "diff without file headers is a PARSE error",
+    input: "```diff\n@@ @@\n-a\n+b\n```\n",
+    edits: [],
+    errors: ["PARSE"],
+  },
+  {
+    name: "whole input as a JSON array of structured edits",
+    input: '[{"path": "a", "oldString": "x", "newString": "y"}, {"path": "b", "diff": "<<<<<<< SEARCH\\nx\\n=======\\ny\\n>>>>>>> REPLACE"}]',
+    edits: [
+      ["str-replace", "a"],
+      ["search-replace", "b"],
+    ],
+  },
+];
+
+for (const c of detectCases) {
+  test(`detect: ${c.name}`, async () => {
+    const engine = await loadCoreEngine();
+    const { edits, errors } = detectEdits(c.input, c.format ?? "auto", engine);
+    assert.deepEqual(
+      edits.map((e) => [e.format, e.path]),
+      c.edits,
+    );
+    assert.deepEqual(
+      errors.map((e) => e.code),
+      c.errors ?? [],
+    );
+  });
+}
+
+test("detect: never throws on arbitrary input", async () => {
+  const engine = await loadCoreEngine();
+  const pieces = fc.constantFrom("```", "```diff", "```json", "--- a/x", "+++ b/x", "@@ @@", "-a", "+b", "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "{", '"path": "x"', "x.ts", "");
+  fc.assert(
+    fc.property(fc.array(fc.oneof(pieces, fc.string()), { maxLength: 20 }), (parts) => {
+      const r = detectEdits(parts.join("\n"), "auto", engine);
+      for (const e of r.errors) assert.ok(e instanceof EditError);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+// --- applyEdits: guards that act before any edit is applied ------------------
+
+test("applyEdits: unsafe paths are refused and nothing outside the root is touched", async () => {
+  const t = await makeTree({ "a.txt": "a\n", ".git/config": "[core]\n" });
+  await symlink(t.outside, path.join(t.root, "out"));
+  const before = await snapshot(t.base);
+  const edits = ["../outside/secret.txt", path.join(t.outside, "secret.txt"), "out/secret.txt", ".git/config", "../outside/new.txt"].map((p) => ({
+    path: p,
+    oldString: "",
+    newString: "pwned\n",
+  }));
+  const result = await applyEdits(t.root, edits, { partial: true });
+  assert.equal(result.written, false);
+  assert.deepEqual(
+    result.files.map((f) => f.error?.code),
+    ["UNSAFE_PATH", "UNSAFE_PATH", "UNSAFE_PATH", "UNSAFE_PATH", "UNSAFE_PATH"],
+  );
+  assert.deepEqual(await snapshot(t.base), before);
+});
+
+test("applyEdits: a binary file is refused with BINARY naming it", async () => {
+  const t = await makeTree({ "img.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d]) });
+  const before = await snapshot(t.base);
+  const result = await applyEdits(t.root, [{ path: "img.png", oldString: "PNG", newString: "JPG" }]);
+  assert.equal(result.ok, false);
+  assert.equal(result.files[0]?.error?.code, "BINARY");
+  assert.equal(result.files[0]?.error?.detail.path, "img.png");
+  assert.deepEqual(await snapshot(t.base), before);
+});
+
+test("applyEdits: a stale hash or stale content fails with STALE and what changed", async () => {
+  const t = await makeTree({ "a.txt": "one\ntwo\nthree\n" });
+  const seen = "one\n2\nthree\n";
+  const byHash = await applyEdits(t.root, [{ path: "a.txt", oldString: "one", newString: "1" }], { expected: { "a.txt": hashBytes(seen) } });
+  assert.equal(byHash.files[0]?.error?.code, "STALE");
+  const byContent = await applyEdits(t.root, [{ path: "a.txt", oldString: "one", newString: "1", expectedContent: seen }]);
+  const err = byContent.files[0]?.edits[0]?.error;
+  assert.equal(err?.code, "STALE");
+  assert.deepEqual(err?.detail.changedLines, [2]);
+  assert.match(err?.message ?? "", /-2\n\+two/);
+  assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), "one\ntwo\nthree\n");
+});
+
+test("applyEdits: input with no edits reports one PARSE error", async () => {
+  const t = await makeTree({});
+  const result = await applyEdits(t.root, "Just some prose, no edits here.\n");
+  assert.equal(result.files.length, 0);
+  assert.deepEqual(
+    result.errors.map((e) => e.code),
+    ["PARSE"],
+  );
+});
+
+test("applyEdits: the root must be a directory", async () => {
+  const t = await makeTree({ "f.txt": "x" });
+  await assert.rejects(applyEdits(path.join(t.root, "f.txt"), "x"), (e: unknown) => e instanceof EditError && e.code === "INVALID_INPUT");
+  assert.ok((await lstat(t.root)).isDirectory());
+});

@@ -42,9 +42,31 @@ export function linesContaining(ctx: MatchContext, needle: string): number[] {
   return out;
 }
 
-/** Lines whose trimmed text is exactly `trimmed` (non-empty). */
+const isSpace = (c: number) => c === 32 || c === 9 || c === 13 || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff;
+
+/**
+ * Lines whose trimmed text is exactly `trimmed` (non-empty). Each hit is
+ * checked in place — only whitespace between it and the line's ends — so a
+ * common anchor such as `}` costs no string allocation per occurrence.
+ */
 export function linesTrimmedEqual(ctx: MatchContext, trimmed: string): number[] {
-  return linesContaining(ctx, trimmed).filter((i) => ctx.doc.line(i).trim() === trimmed);
+  const text = ctx.doc.text;
+  const out: number[] = [];
+  for (const at of ctx.occurrences(trimmed)) {
+    let ok = true;
+    for (let p = at - 1; p >= 0 && ok; p--) {
+      const c = text.charCodeAt(p);
+      if (c === 10) break;
+      ok = isSpace(c);
+    }
+    for (let p = at + trimmed.length; p < text.length && ok; p++) {
+      const c = text.charCodeAt(p);
+      if (c === 10) break;
+      ok = isSpace(c);
+    }
+    if (ok) out.push(ctx.doc.lineAt(at));
+  }
+  return out;
 }
 
 /** Index of the query line with the longest trimmed text, or -1 when all are blank. */

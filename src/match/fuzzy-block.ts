@@ -16,7 +16,8 @@ import { lineCandidate, linesTrimmedEqual } from "./anchors.ts";
 import { selectScored } from "./select.ts";
 import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
 
-const ANCHOR_LINES = 6;
+/** Longest lines used as anchors, besides the first and last (which BlockAnchor has already searched). */
+const ANCHOR_LINES = 3;
 /** An anchor line with more hits than this says nothing about where the block is. */
 const MAX_HITS_PER_ANCHOR = 2000;
 const WINDOWS_SCORED = 24;

@@ -15,8 +15,10 @@ export const punctuationNormalized: Strategy = {
   name: "punctuation-normalized",
   exact: true,
   find(ctx, q) {
+    // No scan of the whole file for typeset characters (17 ms on 9 MB): the
+    // identifier anchor is shared with the whitespace strategies, so the
+    // windows come almost for free.
     const modelTypeset = hasUnicodePunctuation(q.text);
-    if (!modelTypeset && !hasUnicodePunctuation(ctx.doc.text)) return [];
     const keys = q.lines.map(key);
     // Anchor on an identifier of the ASCII form: identifiers survive typesetting.
     const ascii = queryFromLines(q.lines.map(normalizePunctuation), q.endsWithNewline);

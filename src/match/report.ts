@@ -86,7 +86,7 @@ function differingLines(doc: Document, q: Query, start: number, size: number): s
 
 export function notFoundError(ctx: MatchContext, q: Query, tried: readonly StrategyName[]): EditError {
   const triedText = `Tried ${tried.length} strategies: ${tried.join(", ")}.`;
-  const closest = ctx.doc.lineCount > 0 && q.text.trim() !== "" ? closestRegion(ctx, q) : undefined;
+  const closest = ctx.doc.text !== "" && q.text.trim() !== "" ? closestRegion(ctx, q) : undefined;
   if (!closest || closest.score < SHOW_CLOSEST) {
     const hint = closest
       ? `The most similar text, lines ${closest.start + 1}-${closest.start + closest.size}, is only ${pct(closest.score)} similar.`

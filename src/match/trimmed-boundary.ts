@@ -12,12 +12,13 @@ export const trimmedBoundary: Strategy = {
   find(ctx, q) {
     const t = createQuery(q.text.trim());
     if (t.text === q.text || t.text === "") return [];
+    // Every window below contains the longest trimmed line; skip when it is nowhere (memoised search).
+    const anchor = longestLineIndex(t);
+    if (anchor === -1 || ctx.occurrences(t.trimmed[anchor] ?? "").length === 0) return [];
     const direct: Candidate[] = ctx
       .occurrences(t.text)
       .map((at) => rangeCandidate(ctx, t, at, at + t.text.length, "trimmed-boundary", 1, { rewrite: "trim-boundary" }));
     if (direct.length > 0) return direct;
-    const anchor = longestLineIndex(t);
-    if (anchor === -1) return [];
     const n = t.lines.length;
     const hits = linesTrimmedEqual(ctx, t.trimmed[anchor] ?? "");
     return verifyWindows(ctx, t, anchor, hits, () => true)

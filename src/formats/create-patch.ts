@@ -26,6 +26,7 @@
  */
 
 import { diffArrays } from "diff";
+import { EditError } from "../errors.ts";
 
 /** Options for {@link createPatch}. */
 export interface CreatePatchOptions {
@@ -74,9 +75,11 @@ const DEFAULTS: Readonly<ResolvedOptions> = Object.freeze({
 
 function resolveOptions(options: CreatePatchOptions | undefined): ResolvedOptions {
   const o = { ...DEFAULTS, ...options };
-  const context = Number.isFinite(o.context) && o.context >= 0 ? Math.floor(o.context) : DEFAULTS.context;
+  if (!Number.isInteger(o.context) || o.context < 0) {
+    throw new EditError("INVALID_INPUT", `createPatch: option 'context' must be a whole number of lines (0 or more), got ${String(o.context)}.`);
+  }
   return {
-    context,
+    context: o.context,
     fuzzy: o.fuzzy !== false,
     oldPath: o.oldPath ?? o.newPath,
     newPath: o.newPath ?? o.oldPath,
@@ -217,7 +220,67 @@ class UniquenessIndex {
   lineId(i: number): number {
     return this.ids[i] ?? -1;
   }
+
+  // Prefix hashes of the id sequence (two moduli below 2^26, so every product
+  // stays exact in a double), built on first use: only needed for long runs
+  // of repeated lines.
+  private h1: Float64Array | undefined;
+  private h2: Float64Array | undefined;
+  private p1: Float64Array | undefined;
+  private p2: Float64Array | undefined;
+
+  private buildHashes(): void {
+    const n = this.ids.length;
+    this.h1 = new Float64Array(n + 1);
+    this.h2 = new Float64Array(n + 1);
+    this.p1 = new Float64Array(n + 1);
+    this.p2 = new Float64Array(n + 1);
+    this.p1[0] = 1;
+    this.p2[0] = 1;
+    for (let i = 0; i < n; i++) {
+      const v = (this.ids[i] ?? 0) + 1;
+      this.h1[i + 1] = ((this.h1[i] ?? 0) * BASE + v) % MOD1;
+      this.h2[i + 1] = ((this.h2[i] ?? 0) * BASE + v) % MOD2;
+      this.p1[i + 1] = ((this.p1[i] ?? 0) * BASE) % MOD1;
+      this.p2[i + 1] = ((this.p2[i] ?? 0) * BASE) % MOD2;
+    }
+  }
+
+  private hashAt(h: Float64Array, pw: Float64Array, mod: number, s: number, len: number): number {
+    const v = ((h[s + len] ?? 0) - (((h[s] ?? 0) * (pw[len] ?? 0)) % mod)) % mod;
+    return v < 0 ? v + mod : v;
+  }
+
+  /**
+   * Whether the window [start, end) occurs only once, in O(n). A hash
+   * collision can only report a second occurrence that is not there, which
+   * makes a hunk larger, never ambiguous.
+   */
+  isUnique(start: number, end: number): boolean {
+    if (!this.h1) this.buildHashes();
+    const h1 = this.h1 as Float64Array;
+    const h2 = this.h2 as Float64Array;
+    const p1 = this.p1 as Float64Array;
+    const p2 = this.p2 as Float64Array;
+    const len = end - start;
+    const want1 = this.hashAt(h1, p1, MOD1, start, len);
+    const want2 = this.hashAt(h2, p2, MOD2, start, len);
+    let seen = 0;
+    for (let s = 0; s + len <= this.ids.length; s++) {
+      if (this.hashAt(h1, p1, MOD1, s, len) === want1 && this.hashAt(h2, p2, MOD2, s, len) === want2) {
+        seen++;
+        if (seen > 1) return false;
+      }
+    }
+    return true;
+  }
 }
+
+const MOD1 = 50331653;
+const MOD2 = 25165843;
+const BASE = 1000003;
+/** Growth steps done by filtering candidates before switching to a binary search. */
+const LINEAR_GROWTH_STEPS = 32;
 
 /**
  * Grows the window one line on each side at a time until its lines occur
@@ -232,7 +295,12 @@ function growUntilUnique(w: Window, index: UniquenessIndex, oldCount: number): v
     else w.end++;
   }
   let candidates = index.occurrences(w.start, w.end);
+  let steps = 0;
   while (candidates.length > 1 && (w.start > 0 || w.end < oldCount)) {
+    if (++steps > LINEAR_GROWTH_STEPS) {
+      growByBinarySearch(w, index, oldCount);
+      return;
+    }
     if (w.start > 0) {
       w.start--;
       const id = index.lineId(w.start);
@@ -245,6 +313,27 @@ function growUntilUnique(w: Window, index: UniquenessIndex, oldCount: number): v
       candidates = candidates.filter((s) => s + len < oldCount && index.lineId(s + len) === id);
     }
   }
+}
+
+/**
+ * For long runs of repeated lines (a data file of zeros), where stepping one
+ * line at a time over thousands of surviving candidates is quadratic: the
+ * smallest symmetric growth k that makes the window unique, found by binary
+ * search (a superset of a unique window is unique, so the test is monotone).
+ */
+function growByBinarySearch(w: Window, index: UniquenessIndex, oldCount: number): void {
+  const s0 = w.start;
+  const e0 = w.end;
+  const at = (k: number): [number, number] => [Math.max(0, s0 - k), Math.min(oldCount, e0 + k)];
+  let lo = 1;
+  let hi = Math.max(s0, oldCount - e0); // the whole file: unique by definition
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    const [s, e] = at(mid);
+    if (index.isUnique(s, e)) hi = mid;
+    else lo = mid + 1;
+  }
+  [w.start, w.end] = at(lo);
 }
 
 /** Merges windows that overlap or touch after growing; the union of a unique window is unique. */
@@ -313,6 +402,9 @@ function writeHunk(w: Window, oldLines: Line[], newLines: Line[], fuzzy: boolean
  * CRLF normalisation). The patch uses "\n" and ends with a newline.
  */
 export function createPatch(oldText: string, newText: string, options?: CreatePatchOptions): string {
+  if (typeof oldText !== "string" || typeof newText !== "string") {
+    throw new EditError("INVALID_INPUT", "createPatch: both texts must be strings.");
+  }
   const opts = resolveOptions(options);
   const oldLines = splitText(oldText);
   const newLines = splitText(newText);

@@ -138,9 +138,9 @@ function isHunkHeader(line: string): boolean {
   return line.startsWith("@@");
 }
 
+// Only a fence at the margin: " ```" inside a hunk is the context line "```" of a markdown file.
 function isFence(line: string): boolean {
-  const t = line.trimStart();
-  return t.startsWith("```") || t.startsWith("~~~");
+  return line.startsWith("```") || line.startsWith("~~~");
 }
 
 function isGitHeader(line: string): boolean {

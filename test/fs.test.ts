@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import fc from "fast-check";
+import { formatCandidates } from "../src/cli/interactive.ts";
 import { EditError } from "../src/errors.ts";
 import { loadCoreEngine } from "../src/fs/core-bridge.ts";
 import { detectEdits } from "../src/fs/detect-response.ts";
@@ -53,6 +54,8 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
   await walk(dir);
   return out;
 }
+
+const read = (root: string, rel: string) => readFile(path.join(root, rel), "utf8");
 
 // --- safe paths -----------------------------------------------------------
 
@@ -334,4 +337,45 @@ test("applyEdits: the root must be a directory", async () => {
   const t = await makeTree({ "f.txt": "x" });
   await assert.rejects(applyEdits(path.join(t.root, "f.txt"), "x"), (e: unknown) => e instanceof EditError && e.code === "INVALID_INPUT");
   assert.ok((await lstat(t.root)).isDirectory());
+});
+
+// --- interactive disambiguation --------------------------------------------------
+
+const choiceCases: { name: string; pick: number | null; expect: string; ok: boolean }[] = [
+  { name: "picking the second candidate edits only there", pick: 1, expect: "x = 1;\ny = 0;\nx = 2;\n", ok: true },
+  { name: "skipping leaves the edit failed as AMBIGUOUS", pick: null, expect: "x = 1;\ny = 0;\nx = 1;\n", ok: false },
+];
+
+for (const c of choiceCases) {
+  test(`applyEdits chooseCandidate: ${c.name}`, async () => {
+    const t = await makeTree({ "a.txt": "x = 1;\ny = 0;\nx = 1;\n" });
+    const offered: number[][] = [];
+    const result = await applyEdits(t.root, [{ path: "a.txt", oldString: "x = 1;", newString: "x = 2;" }], {
+      chooseCandidate: async (choice) => {
+        offered.push(choice.candidates.map((k) => k.startLine));
+        return c.pick;
+      },
+    });
+    assert.deepEqual(offered, [[1, 3]]);
+    assert.equal(result.ok, c.ok);
+    assert.equal(await read(t.root, "a.txt"), c.expect);
+    if (!c.ok) assert.equal(result.files[0]?.edits[0]?.error?.code, "AMBIGUOUS");
+    else assert.equal(result.files[0]?.edits[0]?.startLine, 3);
+  });
+}
+
+test("formatCandidates shows each candidate with line numbers and context", () => {
+  const text = "a\nx\nb\nc\nx\nd\n";
+  const shown = formatCandidates({
+    path: "f.txt",
+    index: 0,
+    text,
+    error: new EditError("AMBIGUOUS", "two places"),
+    candidates: [
+      { startLine: 2, endLine: 2 },
+      { startLine: 5, endLine: 5 },
+    ],
+  });
+  assert.match(shown, /\[1\] lines 2-2\n {6}1 \| a\n {4}> 2 \| x\n {6}3 \| b\n {6}4 \| c\n/);
+  assert.match(shown, /\[2\] lines 5-5\n/);
 });

@@ -314,6 +314,8 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, engine: C
             failures.push(failure);
           }
         }
+        // On a missing file every SEARCH fails against empty text; say what is really wrong.
+        if (!exists && failures.length > 0) throw missingFile(report.path, "an empty SEARCH section");
         for (const m of applied) report.edits.push(appliedReport(index, edit.format, m));
         for (const f of failures) {
           report.edits.push({ index, format: edit.format, status: "failed", error: withPath(f, report.path, index) });

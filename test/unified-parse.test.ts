@@ -192,6 +192,16 @@ const cases: Case[] = [
     expect: [file([["-a", "+b"]], { oldPath: "x.txt", newPath: "x.txt" })],
   },
   {
+    name: "git C-quoted paths are unquoted",
+    patch: '--- "a/sp ace\\303\\244.txt"\n+++ "b/sp ace\\303\\244.txt"\n@@ @@\n-a\n+b\n',
+    expect: [file([["-a", "+b"]], { oldPath: "sp aceä.txt", newPath: "sp aceä.txt" })],
+  },
+  {
+    name: "diff --git paths are used when a rename has no hunks",
+    patch: "diff --git a/old name.txt b/new name.txt\nsimilarity index 100%\nrename from old name.txt\nrename to new name.txt\n",
+    expect: [file([], { oldPath: "old name.txt", newPath: "new name.txt" })],
+  },
+  {
     name: "/dev/null marks a created file",
     patch: "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n",
     expect: [file([["+one", "+two"]], { newPath: "new.txt", isNew: true })],

@@ -357,10 +357,12 @@ export function parsePatch(text: string): FilePatch[] {
   const startGitFile = (line: string): void => {
     const f = newFile(true);
     file = f;
-    const m = /^diff --git "?a\/(.+?)"? "?b\/(.+?)"?$/.exec(line);
-    if (m?.[1] !== undefined && m[2] !== undefined) {
-      f.patch.oldPath = m[1];
-      f.patch.newPath = m[2];
+    // String search, not a regex: a lazy pattern over a long model-written line backtracks.
+    const rest = line.slice("diff --git ".length).replace(/"/g, "");
+    const sep = rest.indexOf(" b/");
+    if (rest.startsWith("a/") && sep > 2) {
+      f.patch.oldPath = rest.slice(2, sep);
+      f.patch.newPath = rest.slice(sep + 3).trimEnd();
     }
     afterFileHeader = false;
   };

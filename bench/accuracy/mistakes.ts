@@ -1,0 +1,597 @@
+/**
+ * One function per mistake kind: how a model gets an edit slightly wrong.
+ *
+ * Each takes the intended edit and the exact model view (context, kept,
+ * removed and added lines) and returns the view as the model writes it, plus,
+ * for mistakes about the file rather than the edit, the file as the applier
+ * sees it and the expected result. A function returns `undefined` when the
+ * chosen region cannot carry the mistake (no blank line to drop, no quote to
+ * curl); the generator then picks another region.
+ *
+ * The rule for all of them: a mistake changes the model's *recollection of
+ * the file* — the lines it quotes (`old`, and for a kept line also its copy in
+ * the new text, since the model recalls it the same way on both sides). The
+ * lines the model adds are its own new content and stay as intended, except
+ * for habits that affect everything it writes (re-indentation, over-escaping).
+ * Each function's comment says what a careful human would do with such an
+ * edit; that is what "correct" means for the kind.
+ */
+
+import type { CorpusFile } from "./corpus.ts";
+import type { Rng } from "./random.ts";
+import {
+  commentLeader,
+  identifiers,
+  leadingWhitespace,
+  makeAbsentLines,
+  makeWord,
+  misrememberName,
+  renameOneIdentifier,
+} from "./text-gen.ts";
+import type { IntendedEdit, MistakeKind, ViewLine } from "./types.ts";
+
+export interface MistakeInput {
+  file: CorpusFile;
+  edit: IntendedEdit;
+  /** The exact view (fresh copy; functions may modify it). */
+  view: ViewLine[];
+  /** Lines of the file, excluding the empty string after a final newline. */
+  realLineCount: number;
+}
+
+export interface MistakeOutput {
+  view: ViewLine[];
+  note: string;
+  /** A line hint to give; `null` forbids the random correct hint. */
+  hint?: number | null;
+  /** The start line the model writes in a numbered diff header. */
+  diffStartLine?: number;
+  /** The file as the applier sees it, when the mistake is about the file. */
+  content?: string;
+  /** Expected output when it is not the intended edit on the original file; `null` = must refuse. */
+  expected?: string | null;
+  /** 1-based first line of the region in `content`, when it moved. */
+  startLine?: number;
+  escaped?: boolean;
+}
+
+export interface MistakeSpec {
+  /** Fewest region lines the mistake needs. */
+  minLines: number;
+  make(input: MistakeInput, rng: Rng): MistakeOutput | undefined;
+}
+
+/** Applies the intended edit to a file's lines. */
+export function applyEdit(lines: readonly string[], edit: IntendedEdit): string[] {
+  return [...lines.slice(0, edit.changeStart), ...edit.replacement, ...lines.slice(edit.changeEnd)];
+}
+
+function isRegion(line: ViewLine): boolean {
+  return line.role !== "ctx";
+}
+
+/** The region's old-side text as the model quotes it (what str_replace's oldString holds). */
+export function regionOld(view: readonly ViewLine[]): string[] {
+  return view.filter((l) => l.role === "keep" || l.role === "del").map((l) => l.old);
+}
+
+export function regionNew(view: readonly ViewLine[]): string[] {
+  return view.filter((l) => l.role === "keep" || l.role === "add").map((l) => l.new);
+}
+
+/** Sets a line's recalled text; a kept or context line changes on both sides. */
+function setRecalled(line: ViewLine, text: string): void {
+  line.old = text;
+  if (line.role !== "del") line.new = text;
+}
+
+function sameRegionOld(a: readonly ViewLine[], b: readonly ViewLine[]): boolean {
+  return regionOld(a).join("\n") === regionOld(b).join("\n");
+}
+
+/** How many places a line sequence occurs, ignoring whitespace and blank lines; `null` entries match any line. */
+export function countSquashed(file: CorpusFile, lines: readonly (string | null)[]): number {
+  const wanted = lines.filter((l) => l === null || l.trim() !== "").map((l) => (l === null ? null : l.replace(/\s+/g, "")));
+  if (wanted.length === 0) return 0;
+  const nonBlank: string[] = [];
+  for (const s of file.squashed) if (s !== "") nonBlank.push(s);
+  let count = 0;
+  for (let p = 0; p + wanted.length <= nonBlank.length; p++) {
+    let ok = true;
+    for (let i = 0; i < wanted.length; i++) {
+      const w = wanted[i];
+      if (w !== null && w !== nonBlank[p + i]) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) count++;
+  }
+  return count;
+}
+
+/** A CorpusFile view of modified lines (for uniqueness checks on a changed file). */
+function withLines(file: CorpusFile, lines: string[]): CorpusFile {
+  return { ...file, lines, text: lines.join("\n"), squashed: lines.map((l) => l.replace(/\s+/g, "")) };
+}
+
+/** Indices of view lines with the given roles. */
+function indicesOf(view: readonly ViewLine[], roles: readonly ViewLine["role"][]): number[] {
+  const out: number[] = [];
+  view.forEach((line, i) => {
+    if (roles.includes(line.role)) out.push(i);
+  });
+  return out;
+}
+
+/** 0-based file line of each old-side view line (undefined for added lines). */
+function fileLineOf(view: readonly ViewLine[], edit: IntendedEdit): (number | undefined)[] {
+  const before = view.findIndex(isRegion);
+  let line = edit.start - before;
+  return view.map((l) => (l.role === "add" ? undefined : line++));
+}
+
+// ---------------------------------------------------------------------------
+
+/** No mistake: the edit quotes the file exactly. A careful human applies it. */
+function none(input: MistakeInput): MistakeOutput {
+  return { view: input.view, note: "the edit quotes the file exactly" };
+}
+
+/**
+ * The model re-indents everything it writes — old and new text alike, with
+ * relative indentation kept: it drops the block's common indentation, shifts
+ * it one level deeper, or writes tabs for spaces (or spaces for tabs).
+ * A careful human finds the block by its content, sees the consistent offset,
+ * and writes the new lines in the file's own indentation at the same offset.
+ * Correct = the intended edit in the file's indentation.
+ */
+function reindent(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const { view, file } = input;
+  const texts = view.flatMap((l) => [l.old, l.new]).filter((t) => t.trim() !== "");
+  let common = leadingWhitespace(texts[0] ?? "");
+  for (const t of texts) {
+    const lead = leadingWhitespace(t);
+    let i = 0;
+    while (i < common.length && i < lead.length && common[i] === lead[i]) i++;
+    common = common.slice(0, i);
+  }
+  const unit = file.indentUnit;
+  const variants: { note: string; apply: (line: string) => string }[] = [];
+  if (common !== "") {
+    variants.push({ note: "common indentation dropped", apply: (l) => (l.startsWith(common) ? l.slice(common.length) : l) });
+  }
+  const shiftBy = rng.chance(0.7) ? unit : unit + unit;
+  variants.push({ note: "shifted one or two levels deeper", apply: (l) => (l.trim() === "" ? l : shiftBy + l) });
+  if (unit === "\t") {
+    const width = rng.pick(["  ", "    "]);
+    variants.push({
+      note: `tabs written as ${width.length} spaces`,
+      apply: (l) => {
+        const lead = leadingWhitespace(l);
+        return lead.replaceAll("\t", width) + l.slice(lead.length);
+      },
+    });
+  } else {
+    variants.push({
+      note: "spaces written as tabs",
+      apply: (l) => {
+        const lead = leadingWhitespace(l);
+        const units = Math.floor(lead.length / unit.length);
+        if (lead.includes("\t") || units === 0) return l;
+        return "\t".repeat(units) + lead.slice(units * unit.length) + l.slice(lead.length);
+      },
+    });
+  }
+  for (const variant of rng.shuffle(variants)) {
+    const out = view.map((l) => ({ role: l.role, old: variant.apply(l.old), new: variant.apply(l.new) }));
+    if (!sameRegionOld(out, view)) return { view: out, note: `re-indented: ${variant.note}` };
+  }
+  return undefined;
+}
+
+/**
+ * Trailing whitespace differs: the model drops the file's trailing spaces, or
+ * adds some to a few quoted lines. Invisible in most views, so a careful human
+ * ignores it when matching; unchanged lines keep the file's bytes (their
+ * trailing whitespace included) and added lines are written as given.
+ */
+function trailingWhitespace(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const view = input.view;
+  const quoted = indicesOf(view, ["keep", "del"]);
+  const withTrailing = quoted.filter((i) => /[ \t]$/.test(view[i]?.old ?? ""));
+  if (withTrailing.length > 0) {
+    for (const i of withTrailing) {
+      const line = view[i] as ViewLine;
+      setRecalled(line, line.old.trimEnd());
+    }
+    return { view, note: `trailing whitespace dropped from ${withTrailing.length} line(s)` };
+  }
+  const chosen = rng.shuffle(quoted).slice(0, rng.int(1, 3));
+  for (const i of chosen) {
+    const line = view[i] as ViewLine;
+    setRecalled(line, line.old + rng.pick([" ", "  ", "\t", "    "]));
+  }
+  return chosen.length > 0 ? { view, note: `trailing whitespace added to ${chosen.length} line(s)` } : undefined;
+}
+
+const SPACE_EDITS: { note: string; apply: (body: string, rng: Rng) => string }[] = [
+  { note: "aligned spaces collapsed", apply: (b) => b.replace(/(\S) {2,}/g, "$1 ") },
+  { note: "space after comma dropped", apply: (b) => b.replace(/, (?=\S)/g, ",") },
+  { note: "spaces around = dropped", apply: (b) => b.replace(/ = /g, "=") },
+  { note: "spaces added inside parentheses", apply: (b) => b.replace(/\((?=[^\s)])/g, "( ").replace(/(?<=[^\s(])\)/g, " )") },
+  { note: "space added after comma", apply: (b) => b.replace(/,(?=\S)/g, ", ") },
+  {
+    note: "one space doubled",
+    apply: (b, rng) => {
+      const spaces = [...b.matchAll(/(?<=\S) (?=\S)/g)].map((m) => m.index ?? 0);
+      if (spaces.length === 0) return b;
+      const at = rng.pick(spaces);
+      return `${b.slice(0, at)}  ${b.slice(at + 1)}`;
+    },
+  },
+];
+
+/**
+ * Spaces collapsed or added inside one or two quoted lines (`a = b` -> `a=b`,
+ * `f(a, b)` -> `f( a, b )`). Leading indentation is untouched. A careful human
+ * matches with inner whitespace runs ignored; unchanged lines keep the file's
+ * spacing, added lines are written as given.
+ */
+function innerSpaces(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const view = input.view;
+  const notes: string[] = [];
+  const wanted = rng.int(1, 2);
+  for (const i of rng.shuffle(indicesOf(view, ["keep", "del"]))) {
+    if (notes.length >= wanted) break;
+    const line = view[i] as ViewLine;
+    const lead = leadingWhitespace(line.old);
+    const body = line.old.slice(lead.length);
+    for (const edit of rng.shuffle(SPACE_EDITS)) {
+      const changed = edit.apply(body, rng);
+      if (changed !== body) {
+        setRecalled(line, lead + changed);
+        notes.push(edit.note);
+        break;
+      }
+    }
+  }
+  return notes.length > 0 ? { view, note: `inner spaces: ${notes.join("; ")}` } : undefined;
+}
+
+/**
+ * A blank line inside the quoted text is missing, or an extra one appears
+ * between two quoted lines (on both sides, as the model recalls the block
+ * that way). A careful human treats blank lines as layout: matches without
+ * them and keeps the file's blank lines where the edit does not change text.
+ */
+function blankLine(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const view = input.view;
+  const blanks = indicesOf(view, ["keep"]).filter((i) => view[i]?.old.trim() === "");
+  if (blanks.length > 0 && rng.chance(0.5)) {
+    const i = rng.pick(blanks);
+    view.splice(i, 1);
+    return { view, note: "a blank line of the file is missing from the quoted text" };
+  }
+  const slots: number[] = [];
+  for (let i = 1; i < view.length; i++) {
+    const a = view[i - 1] as ViewLine;
+    const b = view[i] as ViewLine;
+    const quoted = (l: ViewLine): boolean => l.role === "keep" || l.role === "del";
+    if (quoted(a) && quoted(b) && !(a.role === "del" && b.role === "del") && a.old.trim() !== "" && b.old.trim() !== "") {
+      slots.push(i);
+    }
+  }
+  if (slots.length === 0) return undefined;
+  view.splice(rng.pick(slots), 0, { role: "keep", old: "", new: "" });
+  return { view, note: "an extra blank line appears in the quoted text" };
+}
+
+/**
+ * The model over-escapes everything it writes, one level, as if its text
+ * went through JSON twice: line breaks as literal `\n`, quotes as `\"`,
+ * backslashes doubled, tabs as `\t` (diffs keep their line structure and
+ * escape each line). A careful human unescapes both the old and the new text
+ * once and applies the result. Only regions holding a `"` are used, so every
+ * format is affected.
+ */
+function overEscaped(input: MistakeInput): MistakeOutput | undefined {
+  if (!regionOld(input.view).some((l) => l.includes('"'))) return undefined;
+  return { view: input.view, escaped: true, note: 'old and new text over-escaped (\\n, \\", \\\\ literally)' };
+}
+
+function curl(text: string): string {
+  let doubleOpen = true;
+  let out = text.replace(/"/g, () => {
+    const q = doubleOpen ? "\u201c" : "\u201d";
+    doubleOpen = !doubleOpen;
+    return q;
+  });
+  out = out.replace(/(^|[\s([{])'/g, "$1\u2018").replace(/'/g, "\u2019");
+  return out.replace(/ -- /g, " \u2014 ").replace(/--/g, "\u2014").replace(/ - /g, " \u2013 ");
+}
+
+/**
+ * The model's quoted text has typographic quotes and dashes (“ ” ‘ ’ — –)
+ * where the file has ASCII ones, as text that went through a chat renderer.
+ * A careful human reads them as the ASCII characters; unchanged lines keep
+ * the file's ASCII, added lines are written as given (in ASCII).
+ */
+function smartPunctuation(input: MistakeInput): MistakeOutput | undefined {
+  const view = input.view;
+  for (const line of view) {
+    if (line.role === "add") continue;
+    setRecalled(line, curl(line.old));
+  }
+  return view.some((l) => l.role !== "add" && l.role !== "ctx" && /[\u2018\u2019\u201c\u201d\u2013\u2014]/.test(l.old))
+    ? { view, note: "quotes and dashes written typographically" }
+    : undefined;
+}
+
+/**
+ * Line-number prefixes pasted from a numbered view (`12 | code`,
+ * `    12→code`, `12\tcode`) on every quoted line; in half the cases also on
+ * the new text, numbered as the new file would be. A careful human strips
+ * them (they are on every line, so they are not content) and applies the rest.
+ */
+function lineNumbers(input: MistakeInput, rng: Rng): MistakeOutput {
+  const view = input.view;
+  const style = rng.pick([
+    { note: "`N | `", add: (n: number, l: string) => `${n} | ${l}` },
+    { note: "`N→` (cat -n with arrow)", add: (n: number, l: string) => `${String(n).padStart(6)}\u2192${l}` },
+    { note: "`N<tab>`", add: (n: number, l: string) => `${n}\t${l}` },
+  ]);
+  const numbers = fileLineOf(view, input.edit);
+  const alsoNew = rng.chance(0.5);
+  let newNumber = input.edit.start + 1;
+  view.forEach((line, i) => {
+    const n = numbers[i];
+    if (n !== undefined) line.old = style.add(n + 1, line.old);
+    if (line.role === "ctx") line.new = line.old;
+    else if (line.role !== "del") {
+      if (alsoNew) line.new = style.add(newNumber, line.new);
+      newNumber++;
+    }
+  });
+  return { view, note: `line-number prefixes ${style.note} on the old text${alsoNew ? " and the new text" : ""}` };
+}
+
+function elisionMarker(file: CorpusFile): string {
+  if (file.language === "md") return "<!-- ... existing content ... -->";
+  const leader = commentLeader(file) || "//";
+  return `${leader} ... existing code ...`;
+}
+
+/**
+ * The model elides an unchanged middle of a long block with
+ * `// ... existing code ...` in both the old and the new text. A careful human
+ * locates the quoted lines before and after the marker (one of the two sides
+ * identifies the place uniquely), takes the marker to stand for the file's
+ * lines between them, unchanged, and applies the edit to the quoted lines.
+ */
+function elidedMiddle(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const view = input.view;
+  const first = view.findIndex(isRegion);
+  let last = view.length - 1;
+  while (last >= 0 && !isRegion(view[last] as ViewLine)) last--;
+  // Runs of kept lines strictly inside the region (not its first or last line).
+  const runs: [number, number][] = [];
+  let runStart = -1;
+  for (let i = first + 1; i < last; i++) {
+    if (view[i]?.role === "keep") {
+      if (runStart < 0) runStart = i;
+    } else if (runStart >= 0) {
+      runs.push([runStart, i]);
+      runStart = -1;
+    }
+  }
+  if (runStart >= 0) runs.push([runStart, last]);
+  const usable = runs.filter(([a, b]) => b - a >= 3);
+  if (usable.length === 0) return undefined;
+  const [a, b] = rng.pick(usable);
+  const from = a + (b - a > 4 ? rng.int(0, 1) : 0);
+  const to = b - (b - from > 4 ? rng.int(0, 1) : 0);
+  const indent = leadingWhitespace(view.slice(from, to).find((l) => l.old.trim() !== "")?.old ?? "");
+  const marker = indent + elisionMarker(input.file);
+  const before = view.slice(first, from).filter((l) => l.role !== "add").map((l) => l.old);
+  const after = view.slice(to, last + 1).filter((l) => l.role !== "add").map((l) => l.old);
+  if (countSquashed(input.file, before) !== 1 && countSquashed(input.file, after) !== 1) return undefined;
+  view.splice(from, to - from, { role: "keep", old: marker, new: marker });
+  return { view, note: `${to - from} unchanged lines elided with "${elisionMarker(input.file)}"` };
+}
+
+/**
+ * One identifier in ONE unchanged quoted line is misremembered (`options` as
+ * `opts`, a plural, a capital), on both sides. The other lines still match
+ * one place exactly, so a careful human recognises the differing line as the
+ * same line and keeps the file's real one, since the edit does not change it.
+ */
+function misrememberedToken(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const { view, file, edit } = input;
+  const numbers = fileLineOf(view, edit);
+  const kept = indicesOf(view, ["keep"]).filter((i) => identifiers(view[i]?.old ?? "").length > 0);
+  const quoted = regionOld(view).filter((l) => l.trim() !== "");
+  if (kept.length === 0 || quoted.length < 3) return undefined;
+  const i = rng.pick(kept);
+  const line = view[i] as ViewLine;
+  const changed = renameOneIdentifier(line.old, rng, (name) => misrememberName(name, rng));
+  if (changed === undefined) return undefined;
+  const fileLine = numbers[i] as number;
+  const pattern = file.lines.slice(edit.start, edit.end).map((l, k) => (edit.start + k === fileLine ? null : l));
+  if (countSquashed(file, pattern) !== 1) return undefined;
+  setRecalled(line, changed);
+  return { view, note: `line ${fileLine + 1} quoted with one token misremembered` };
+}
+
+/**
+ * The file changed near the target since the model read it: a line inside the
+ * region that the edit does not change, or one just outside it, was edited
+ * (a rename, an added comment). The model's text is its stale view. A careful
+ * human sees every other line match, applies the edit's changes, and keeps the
+ * concurrent change. Correct = the intended edit applied to the changed file.
+ */
+function fileChanged(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const { view, file, edit, realLineCount } = input;
+  const numbers = fileLineOf(view, edit);
+  const inside = indicesOf(view, ["keep"])
+    .map((i) => numbers[i] as number)
+    .filter((n) => file.lines[n]?.trim() !== "");
+  const outside = [edit.start - 2, edit.start - 1, edit.end, edit.end + 1].filter(
+    (n) => n >= 0 && n < realLineCount && file.lines[n]?.trim() !== "",
+  );
+  const pool = inside.length > 0 && (outside.length === 0 || rng.chance(0.6)) ? inside : outside;
+  if (pool.length === 0) return undefined;
+  const target = rng.pick(pool);
+  const original = file.lines[target] ?? "";
+  let changed: string | undefined;
+  if ((file.language === "js" || file.language === "ts") && rng.chance(0.4) && !original.includes("//")) {
+    changed = `${original} // ${makeWord(rng)}`;
+  } else {
+    const suffix = rng.pick(["Next", "Resolved", "Local", "Value"]);
+    changed = renameOneIdentifier(original, rng, (name) => name + suffix);
+  }
+  if (changed === undefined || changed === original) return undefined;
+  const lines = file.lines.slice();
+  lines[target] = changed;
+  const changedFile = withLines(file, lines);
+  if (target >= edit.start && target < edit.end) {
+    if (countSquashed(changedFile, lines.slice(edit.start, edit.end).map((l, k) => (edit.start + k === target ? null : l))) !== 1) {
+      return undefined;
+    }
+  }
+  return {
+    view,
+    content: lines.join("\n"),
+    expected: applyEdit(lines, edit).join("\n"),
+    note: `line ${target + 1} (${target >= edit.start && target < edit.end ? "inside" : "next to"} the region) changed since the model read the file`,
+  };
+}
+
+/**
+ * The file uses CRLF; the model writes LF text. A careful human treats line
+ * endings as not part of the text and writes the new lines with CRLF like the
+ * rest of the file. Correct = the intended edit with CRLF everywhere.
+ */
+function crlfFile(input: MistakeInput): MistakeOutput {
+  const content = input.file.text.replaceAll("\n", "\r\n");
+  return {
+    view: input.view,
+    content,
+    expected: applyEdit(input.file.lines, input.edit).join("\r\n"),
+    note: "the file has CRLF line endings, the edit LF",
+  };
+}
+
+/**
+ * The line hint (`:start_line:`, a diff header, `startLine`) is 5–60 lines
+ * off. The quoted text is unique, so a careful human ignores the hint: it is
+ * only a tie-breaker.
+ */
+function wrongLineHint(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const start = input.edit.start + 1;
+  const offset = rng.int(5, 60) * (rng.chance(0.5) ? 1 : -1);
+  for (const hint of [start + offset, start - offset]) {
+    if (hint >= 1 && hint <= input.realLineCount) {
+      return { view: input.view, hint, diffStartLine: hint, note: `line hint ${hint}, ${Math.abs(hint - start)} lines off` };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Negative: the old text is absent — every quoted line (context included) is
+ * generated and occurs nowhere in the file, even ignoring whitespace, as when
+ * the model confuses files. A careful human refuses.
+ */
+function absent(input: MistakeInput, rng: Rng): MistakeOutput {
+  const view = input.view;
+  const quoted = view.filter((l) => l.role !== "add");
+  const fresh = makeAbsentLines(
+    input.file,
+    quoted.map((l) => leadingWhitespace(l.old)),
+    rng,
+  );
+  quoted.forEach((line, k) => {
+    setRecalled(line, fresh[k] ?? "");
+  });
+  return { view, expected: null, note: "the quoted text occurs nowhere in the file" };
+}
+
+/**
+ * Negative: the target region (with its diff context) is copied to a second
+ * place in the file first, so the file really has two equal places and
+ * nothing in the edit tells them apart; a numbered diff header points midway
+ * between them. A careful human refuses and lists both.
+ */
+function twoPlaces(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const { view, file, edit, realLineCount } = input;
+  const before = view.findIndex(isRegion);
+  let lastRegion = view.length - 1;
+  while (lastRegion >= 0 && !isRegion(view[lastRegion] as ViewLine)) lastRegion--;
+  const after = view.length - 1 - lastRegion;
+  const windowStart = edit.start - before;
+  const windowEnd = edit.end + after;
+  const size = windowEnd - windowStart;
+  const far = [];
+  for (let q = 0; q <= realLineCount; q++) {
+    if ((q <= windowStart - 20 || q >= windowEnd + 20) && (q === 0 || file.lines[q - 1]?.trim() === "")) far.push(q);
+  }
+  if (far.length === 0) return undefined;
+  const q = rng.pick(far);
+  const copy = file.lines.slice(windowStart, windowEnd);
+  const lines = [...file.lines.slice(0, q), ...copy, ...file.lines.slice(q)];
+  const shift = q <= windowStart ? size : 0;
+  const start = edit.start + shift + 1;
+  // The copy's region starts `before` lines into the copy, wherever it went.
+  const other = q + before + 1;
+  return {
+    view,
+    content: lines.join("\n"),
+    expected: null,
+    hint: null,
+    startLine: start,
+    diffStartLine: Math.round((start + other) / 2),
+    note: `the region is also at line ${other} (copied there), two equal places`,
+  };
+}
+
+/**
+ * Negative: the first and last quoted lines are real, the middle (at least
+ * three lines) exists nowhere in the file — the model edits a version of the
+ * code that is not there. Anchoring on the ends alone would overwrite lines
+ * the model never saw, so a careful human refuses.
+ */
+function middleNowhere(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const view = input.view;
+  const quoted = indicesOf(view, ["keep", "del"]);
+  const middle = quoted.slice(1, -1);
+  if (middle.length < 3) return undefined;
+  const fresh = makeAbsentLines(
+    input.file,
+    middle.map((i) => leadingWhitespace(view[i]?.old ?? "")),
+    rng,
+  );
+  middle.forEach((i, k) => {
+    setRecalled(view[i] as ViewLine, fresh[k] ?? "");
+  });
+  return { view, expected: null, note: `first and last quoted lines are real, the ${middle.length} between them exist nowhere` };
+}
+
+export const MISTAKES: Record<MistakeKind, MistakeSpec> = {
+  none: { minLines: 1, make: none },
+  reindent: { minLines: 1, make: reindent },
+  "trailing-whitespace": { minLines: 1, make: trailingWhitespace },
+  "inner-spaces": { minLines: 1, make: innerSpaces },
+  "blank-line": { minLines: 2, make: blankLine },
+  "over-escaped": { minLines: 1, make: overEscaped },
+  "smart-punctuation": { minLines: 1, make: smartPunctuation },
+  "line-numbers": { minLines: 1, make: lineNumbers },
+  "elided-middle": { minLines: 8, make: elidedMiddle },
+  "misremembered-token": { minLines: 3, make: misrememberedToken },
+  "file-changed": { minLines: 2, make: fileChanged },
+  "crlf-file": { minLines: 1, make: crlfFile },
+  "wrong-line-hint": { minLines: 1, make: wrongLineHint },
+  absent: { minLines: 1, make: absent },
+  "two-places": { minLines: 2, make: twoPlaces },
+  "middle-nowhere": { minLines: 5, make: middleNowhere },
+};

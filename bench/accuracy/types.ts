@@ -1,0 +1,89 @@
+/** Shapes shared by the accuracy benchmark's modules. */
+
+export const FORMATS = ["str_replace", "search_replace", "udiff", "fudiff"] as const;
+/**
+ * `udiff` is a unified diff with line numbers in its hunk header (what GNU
+ * patch and jsdiff read); `fudiff` is the fuzzy `@@ @@` form without them.
+ */
+export type Format = (typeof FORMATS)[number];
+
+/** What the model meant to do to its target region. */
+export type EditKind = "modify" | "insert" | "delete" | "replace";
+
+/**
+ * The intended edit, on 0-based file lines. The region `[start, end)` is what
+ * a str_replace would quote; `[changeStart, changeEnd)` inside it is replaced
+ * by `replacement`; the rest of the region is unchanged anchor text.
+ */
+export interface IntendedEdit {
+  kind: EditKind;
+  start: number;
+  end: number;
+  changeStart: number;
+  changeEnd: number;
+  replacement: string[];
+}
+
+/**
+ * One line of the model's view of the edit: up to 3 context lines around the
+ * region (`ctx`, used by diffs only), region lines the edit keeps (`keep`),
+ * removes (`del`) or adds (`add`). `old` is the line as the model quotes it
+ * from the file, `new` as it writes it in the replacement; for `keep` lines
+ * they are normally equal (the model's recollection is the same on both
+ * sides), which is why a mistake on a kept line shows up in both.
+ */
+export interface ViewLine {
+  role: "ctx" | "keep" | "del" | "add";
+  old: string;
+  new: string;
+}
+
+export const POSITIVE_KINDS = [
+  "none",
+  "reindent",
+  "trailing-whitespace",
+  "inner-spaces",
+  "blank-line",
+  "over-escaped",
+  "smart-punctuation",
+  "line-numbers",
+  "elided-middle",
+  "misremembered-token",
+  "file-changed",
+  "crlf-file",
+  "wrong-line-hint",
+] as const;
+export const NEGATIVE_KINDS = ["absent", "two-places", "middle-nowhere"] as const;
+export const MISTAKE_KINDS = [...POSITIVE_KINDS, ...NEGATIVE_KINDS] as const;
+export type MistakeKind = (typeof MISTAKE_KINDS)[number];
+
+export function isNegativeKind(kind: MistakeKind): boolean {
+  return (NEGATIVE_KINDS as readonly string[]).includes(kind);
+}
+
+/** A generated case: the file as the applier sees it, the model's edit, the expected result. */
+export interface BenchCase {
+  index: number;
+  seed: number;
+  kind: MistakeKind;
+  editKind: EditKind;
+  /** Corpus path of the source file. */
+  file: string;
+  /** The file content handed to the applier (after concurrent changes, CRLF, copies). */
+  content: string;
+  /** The content after the intended edit; `undefined` when the right outcome is a refusal. */
+  expected: string | undefined;
+  /** The model's view: context, kept, removed and added lines, mistakes included. */
+  view: ViewLine[];
+  /** A line hint (1-based start line of the region) given to str_replace and SEARCH/REPLACE. */
+  hint: number | undefined;
+  /** The region start line the model writes in a numbered unified diff header. */
+  diffStartLine: number;
+  /** The model over-escaped its text (`\n`, `\"` written literally). */
+  escaped: boolean;
+  /** 1-based inclusive lines of the target region in `content`. */
+  startLine: number;
+  endLine: number;
+  /** One sentence: what the mistake did to this case. */
+  note: string;
+}

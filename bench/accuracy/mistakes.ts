@@ -262,12 +262,15 @@ function innerSpaces(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
 /**
  * A blank line inside the quoted text is missing, or an extra one appears
  * between two quoted lines (on both sides, as the model recalls the block
- * that way). A careful human treats blank lines as layout: matches without
+ * that way), always between lines the edit keeps. A careful human treats blank lines as layout: matches without
  * them and keeps the file's blank lines where the edit does not change text.
  */
 function blankLine(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
   const view = input.view;
-  const blanks = indicesOf(view, ["keep"]).filter((i) => view[i]?.old.trim() === "");
+  // Only next to kept lines: a blank line missing (or extra) right beside an
+  // inserted line leaves even a careful human unsure on which side it goes.
+  const calm = (i: number): boolean => view[i - 1]?.role === "keep" && view[i + 1]?.role === "keep";
+  const blanks = indicesOf(view, ["keep"]).filter((i) => view[i]?.old.trim() === "" && calm(i));
   if (blanks.length > 0 && rng.chance(0.5)) {
     const i = rng.pick(blanks);
     view.splice(i, 1);
@@ -277,8 +280,7 @@ function blankLine(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
   for (let i = 1; i < view.length; i++) {
     const a = view[i - 1] as ViewLine;
     const b = view[i] as ViewLine;
-    const quoted = (l: ViewLine): boolean => l.role === "keep" || l.role === "del";
-    if (quoted(a) && quoted(b) && !(a.role === "del" && b.role === "del") && a.old.trim() !== "" && b.old.trim() !== "") {
+    if (a.role === "keep" && b.role === "keep" && a.old.trim() !== "" && b.old.trim() !== "") {
       slots.push(i);
     }
   }
@@ -365,16 +367,18 @@ function elisionMarker(file: CorpusFile): string {
 /**
  * The model elides an unchanged middle of a long block with
  * `// ... existing code ...` in both the old and the new text. A careful human
- * locates the quoted lines before and after the marker (one of the two sides
- * identifies the place uniquely), takes the marker to stand for the file's
+ * locates the quoted lines before and after the marker (each side occurs once
+ * in the file), takes the marker to stand for the file's
  * lines between them, unchanged, and applies the edit to the quoted lines.
  */
 function elidedMiddle(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
   const view = input.view;
-  const first = view.findIndex(isRegion);
-  let last = view.length - 1;
-  while (last >= 0 && !isRegion(view[last] as ViewLine)) last--;
-  // Runs of kept lines strictly inside the region (not its first or last line).
+  // The marker must sit between quoted lines on both sides: a marker that
+  // ends the old text would leave nothing after it to anchor on.
+  const quoted = indicesOf(view, ["keep", "del"]);
+  const first = quoted[0] ?? 0;
+  const last = quoted[quoted.length - 1] ?? 0;
+  // Runs of kept lines strictly between the first and last quoted lines.
   const runs: [number, number][] = [];
   let runStart = -1;
   for (let i = first + 1; i < last; i++) {
@@ -395,7 +399,9 @@ function elidedMiddle(input: MistakeInput, rng: Rng): MistakeOutput | undefined 
   const marker = indent + elisionMarker(input.file);
   const before = view.slice(first, from).filter((l) => l.role !== "add").map((l) => l.old);
   const after = view.slice(to, last + 1).filter((l) => l.role !== "add").map((l) => l.old);
-  if (countSquashed(input.file, before) !== 1 && countSquashed(input.file, after) !== 1) return undefined;
+  // Both sides must be unique: the marker stands for an unknown number of
+  // lines, so a repeated tail (`],`) would leave the end of the block open.
+  if (countSquashed(input.file, before) !== 1 || countSquashed(input.file, after) !== 1) return undefined;
   view.splice(from, to - from, { role: "keep", old: marker, new: marker });
   return { view, note: `${to - from} unchanged lines elided with "${elisionMarker(input.file)}"` };
 }

@@ -1,0 +1,429 @@
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { type Applier, applyExactly, exactApplier, loadAppliers, runApplier } from "../bench/accuracy/appliers.ts";
+import { generateCase } from "../bench/accuracy/cases.ts";
+import { findCorpus } from "../bench/accuracy/corpus.ts";
+import { regionOld } from "../bench/accuracy/mistakes.ts";
+import { createRng } from "../bench/accuracy/random.ts";
+import { overEscape, renderCase } from "../bench/accuracy/render.ts";
+import { type AccuracyReport, buildStats, type CaseResult, judge, renderSvg } from "../bench/accuracy/report.ts";
+import { type BenchCase, FORMATS, MISTAKE_KINDS, type MistakeKind } from "../bench/accuracy/types.ts";
+
+const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
+const corpus = findCorpus({ projectRoot });
+const SEED = 20240611;
+const PER_KIND = 4;
+
+/** PER_KIND cases of each mistake kind (kinds are round-robin by index). */
+const casesByKind = new Map<MistakeKind, BenchCase[]>();
+for (let i = 0; i < MISTAKE_KINDS.length * PER_KIND; i++) {
+  const c = generateCase(corpus, SEED, i);
+  assert.ok(c, `case ${i} could not be generated`);
+  const list = casesByKind.get(c.kind) ?? [];
+  list.push(c);
+  casesByKind.set(c.kind, list);
+}
+
+function casesOf(kind: MistakeKind): BenchCase[] {
+  return casesByKind.get(kind) ?? [];
+}
+
+/** The region's lines in the file as the applier sees it. */
+function fileRegion(c: BenchCase): string[] {
+  return c.content.split(/\r?\n/).slice(c.startLine - 1, c.endLine);
+}
+
+const squash = (s: string): string => s.replace(/\s+/g, "");
+const uncurl = (s: string): string =>
+  s.replace(/[\u201c\u201d]/g, '"').replace(/[\u2018\u2019]/g, "'").replace(/\u2014/g, "--").replace(/\u2013/g, "-");
+
+test("the corpus is real dependency files, none minified or huge", () => {
+  assert.ok(corpus.fileCount > 50);
+  assert.ok(corpus.root.endsWith("node_modules"));
+  for (const list of casesByKind.values()) {
+    for (const c of list) {
+      assert.ok(c.content.length <= 300 * 1024 * 1.1, c.file);
+      assert.ok(c.content.split("\n").every((l) => l.length <= 400), c.file);
+    }
+  }
+});
+
+test("the generator is deterministic for a seed", () => {
+  const again = findCorpus({ projectRoot });
+  for (let i = 0; i < MISTAKE_KINDS.length * 2; i++) {
+    assert.deepEqual(generateCase(again, SEED, i), generateCase(corpus, SEED, i), `case ${i}`);
+  }
+  const other = generateCase(corpus, SEED + 1, 0);
+  const first = generateCase(corpus, SEED, 0);
+  assert.notDeepEqual(other, first, "another seed gives another case");
+});
+
+test("the seeded generator stays in range", () => {
+  fc.assert(
+    fc.property(fc.integer(), fc.integer({ min: -50, max: 50 }), fc.integer({ min: 0, max: 50 }), (seed, lo, span) => {
+      const rng = createRng(seed);
+      for (let i = 0; i < 20; i++) {
+        const n = rng.int(lo, lo + span);
+        if (n < lo || n > lo + span || !Number.isInteger(n)) return false;
+      }
+      return true;
+    }),
+  );
+});
+
+test("every kind gets its share of cases", () => {
+  for (const kind of MISTAKE_KINDS) assert.equal(casesOf(kind).length, PER_KIND, kind);
+});
+
+/** What each mistake function claims, checked on generated cases. */
+const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
+  {
+    kind: "none",
+    check: (c) => assert.deepEqual(regionOld(c.view), fileRegion(c)),
+  },
+  {
+    kind: "reindent",
+    check: (c) => {
+      const old = regionOld(c.view);
+      const real = fileRegion(c);
+      assert.equal(old.length, real.length);
+      for (const [i, line] of old.entries()) assert.equal(line.trimStart(), real[i]?.trimStart());
+      assert.notDeepEqual(old, real, "only leading whitespace differs, and it does differ");
+    },
+  },
+  {
+    kind: "trailing-whitespace",
+    check: (c) => {
+      const old = regionOld(c.view);
+      assert.deepEqual(
+        old.map((l) => l.trimEnd()),
+        fileRegion(c).map((l) => l.trimEnd()),
+      );
+      assert.notDeepEqual(old, fileRegion(c));
+    },
+  },
+  {
+    kind: "inner-spaces",
+    check: (c) => {
+      const old = regionOld(c.view);
+      const real = fileRegion(c);
+      old.forEach((line, i) => {
+        const r = real[i] ?? "";
+        assert.equal(line.length - line.trimStart().length, r.length - r.trimStart().length, "indentation kept");
+        assert.equal(squash(line), squash(r));
+      });
+      assert.notDeepEqual(old, real);
+    },
+  },
+  {
+    kind: "blank-line",
+    check: (c) => {
+      const old = regionOld(c.view);
+      const real = fileRegion(c);
+      assert.equal(Math.abs(old.length - real.length), 1);
+      assert.deepEqual(
+        old.filter((l) => l.trim() !== ""),
+        real.filter((l) => l.trim() !== ""),
+      );
+    },
+  },
+  {
+    kind: "over-escaped",
+    check: (c) => {
+      const rendered = renderCase(c, "str_replace");
+      assert.ok(!rendered.oldString.includes("\n"), "line breaks are written as \\n");
+      assert.equal(JSON.parse(`"${rendered.oldString}"`), fileRegion(c).join("\n"), "one unescape gives the text back");
+    },
+  },
+  {
+    kind: "smart-punctuation",
+    check: (c) => {
+      const old = regionOld(c.view);
+      assert.ok(old.some((l) => /[\u2018\u2019\u201c\u201d\u2013\u2014]/.test(l)));
+      assert.deepEqual(old.map(uncurl), fileRegion(c).map(uncurl));
+    },
+  },
+  {
+    kind: "line-numbers",
+    check: (c) => {
+      const old = regionOld(c.view);
+      const stripped = old.map((l) => l.replace(/^\s*\d+(?: \| |\u2192|\t)/, ""));
+      assert.deepEqual(stripped, fileRegion(c), "prefixes strip back to the original");
+      const numbers = old.map((l) => Number(/^\s*(\d+)/.exec(l)?.[1]));
+      assert.deepEqual(
+        numbers,
+        old.map((_, i) => c.startLine + i),
+        "the numbers are the real line numbers",
+      );
+    },
+  },
+  {
+    kind: "elided-middle",
+    check: (c) => {
+      const old = regionOld(c.view);
+      const real = fileRegion(c);
+      const at = old.findIndex((l) => l.includes("... existing"));
+      assert.ok(at > 0 && at < old.length - 1, "the marker sits between quoted lines");
+      assert.deepEqual(old.slice(0, at), real.slice(0, at));
+      const after = old.length - at - 1;
+      assert.deepEqual(old.slice(at + 1), real.slice(real.length - after));
+      assert.ok(real.length >= 8 && real.length - old.length >= 2, "at least three lines elided");
+    },
+  },
+  {
+    kind: "misremembered-token",
+    check: (c) => {
+      const old = regionOld(c.view);
+      const real = fileRegion(c);
+      assert.equal(old.length, real.length);
+      const differing = old.map((l, i) => [l, real[i] ?? ""] as const).filter(([a, b]) => a !== b);
+      assert.equal(differing.length, 1, "one line differs");
+      const [a, b] = differing[0] as readonly [string, string];
+      const ta = a.split(/([A-Za-z_$][\w$]*)/);
+      const tb = b.split(/([A-Za-z_$][\w$]*)/);
+      assert.equal(ta.length, tb.length);
+      assert.equal(ta.filter((t, i) => t !== tb[i]).length, 1, "one token differs");
+    },
+  },
+  {
+    kind: "file-changed",
+    check: (c) => {
+      const original = corpus.load(join(corpus.root, c.file));
+      assert.ok(original);
+      const before = original.lines;
+      const after = c.content.split("\n");
+      assert.equal(after.length, before.length);
+      const changed = after.map((l, i) => (l === before[i] ? -1 : i)).filter((i) => i >= 0);
+      assert.equal(changed.length, 1, "one line changed");
+      const line = (changed[0] as number) + 1;
+      assert.ok(line >= c.startLine - 2 && line <= c.endLine + 2, "near the target");
+      assert.deepEqual(regionOld(c.view), before.slice(c.startLine - 1, c.endLine), "the model quotes its stale view");
+      assert.ok(c.expected?.split("\n").includes(after[line - 1] ?? ""), "the concurrent change survives");
+    },
+  },
+  {
+    kind: "crlf-file",
+    check: (c) => {
+      assert.ok(c.content.includes("\r\n"));
+      assert.ok(!/[^\r]\n/.test(c.content), "CRLF everywhere");
+      assert.ok(c.expected !== undefined && !/[^\r]\n/.test(c.expected), "expected keeps CRLF");
+      assert.ok(!regionOld(c.view).join("\n").includes("\r"), "the edit is LF");
+    },
+  },
+  {
+    kind: "wrong-line-hint",
+    check: (c) => {
+      assert.ok(c.hint !== undefined);
+      const off = Math.abs(c.hint - c.startLine);
+      assert.ok(off >= 5 && off <= 60, `off by ${off}`);
+      assert.deepEqual(regionOld(c.view), fileRegion(c));
+    },
+  },
+  {
+    kind: "absent",
+    check: (c) => {
+      assert.equal(c.expected, undefined);
+      const present = new Set(c.content.split("\n").map(squash));
+      for (const line of c.view.filter((l) => l.role !== "add")) {
+        assert.ok(!present.has(squash(line.old)), `"${line.old}" is absent even ignoring whitespace`);
+      }
+    },
+  },
+  {
+    kind: "two-places",
+    check: (c) => {
+      assert.equal(c.expected, undefined);
+      assert.equal(c.hint, undefined);
+      const text = regionOld(c.view).join("\n");
+      let count = 0;
+      for (let at = c.content.indexOf(text); at >= 0; at = c.content.indexOf(text, at + 1)) count++;
+      assert.equal(count, 2, "two exact occurrences");
+    },
+  },
+  {
+    kind: "middle-nowhere",
+    check: (c) => {
+      assert.equal(c.expected, undefined);
+      const old = regionOld(c.view);
+      const real = fileRegion(c);
+      assert.ok(old.length >= 5);
+      assert.equal(old[0], real[0]);
+      assert.equal(old[old.length - 1], real[real.length - 1]);
+      const present = new Set(c.content.split("\n").map(squash));
+      for (const line of old.slice(1, -1)) assert.ok(!present.has(squash(line)), `"${line}" exists nowhere`);
+    },
+  },
+];
+
+for (const claim of claims) {
+  test(`mistake ${claim.kind} produces what it claims`, () => {
+    for (const c of casesOf(claim.kind)) claim.check(c);
+  });
+}
+
+test("every kind's claims are checked", () => {
+  assert.deepEqual(claims.map((c) => c.kind).sort(), [...MISTAKE_KINDS].sort());
+});
+
+test("the exact-only applier is correct exactly on the cases whose text is exact", () => {
+  const altered: MistakeKind[] = [
+    "reindent",
+    "trailing-whitespace",
+    "inner-spaces",
+    "blank-line",
+    "over-escaped",
+    "smart-punctuation",
+    "line-numbers",
+    "elided-middle",
+    "misremembered-token",
+  ];
+  for (const format of FORMATS) {
+    for (const c of casesOf("none")) {
+      const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
+      assert.equal(judge(c.expected, outcome).verdict, "correct", `${format} case ${c.index}`);
+    }
+    for (const kind of altered) {
+      for (const c of casesOf(kind)) {
+        const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
+        assert.equal(judge(c.expected, outcome).verdict, "refused", `${format} ${kind} case ${c.index}`);
+      }
+    }
+    for (const kind of ["absent", "two-places", "middle-nowhere"] as const) {
+      for (const c of casesOf(kind)) {
+        const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
+        assert.equal(judge(c.expected, outcome).verdict, "correct-refusal", `${format} ${kind}`);
+      }
+    }
+  }
+});
+
+const renderings: { name: string; check: (c: BenchCase) => void }[] = [
+  {
+    name: "SEARCH/REPLACE carries :start_line: exactly when there is a hint",
+    check: (c) => {
+      const r = renderCase(c, "search_replace");
+      assert.equal(r.text.includes(":start_line:"), c.hint !== undefined);
+      assert.ok(r.text.startsWith("<<<<<<< SEARCH\n") && r.text.endsWith(">>>>>>> REPLACE\n"));
+    },
+  },
+  {
+    name: "a numbered diff header counts its lines",
+    check: (c) => {
+      const r = renderCase(c, "udiff");
+      const m = /@@ -(\d+),(\d+) \+(\d+),(\d+) @@/.exec(r.text);
+      assert.ok(m);
+      const body = r.text.split("\n").slice(3, -1);
+      assert.equal(body.filter((l) => !l.startsWith("+")).length, Number(m[2]));
+      assert.equal(body.filter((l) => !l.startsWith("-")).length, Number(m[4]));
+    },
+  },
+  {
+    name: "a fuzzy diff has a bare @@ @@ header and the same body",
+    check: (c) => {
+      const fuzzy = renderCase(c, "fudiff").text.split("\n");
+      const numbered = renderCase(c, "udiff").text.split("\n");
+      assert.equal(fuzzy[2], "@@ @@");
+      assert.deepEqual(fuzzy.slice(3), numbered.slice(3));
+    },
+  },
+];
+
+for (const r of renderings) {
+  test(r.name, () => {
+    for (const list of casesByKind.values()) for (const c of list) r.check(c);
+  });
+}
+
+test("over-escaping is one level of JSON string escaping", () => {
+  // Characters a source line holds that escaping must handle: backslashes, quotes, tabs, line breaks.
+  const text = fc.string({ unit: fc.constantFrom("a", " ", "\\", '"', "\t", "\n", "\u00e9", "'") });
+  fc.assert(fc.property(text, (s) => JSON.parse(`"${overEscape(s)}"`) === s));
+});
+
+const verdicts: { name: string; expected: string | undefined; status: "applied" | "refused" | "crashed"; content?: string; verdict: string; ws: boolean }[] = [
+  { name: "equal output is correct", expected: "a\n  b", status: "applied", content: "a\n  b", verdict: "correct", ws: true },
+  { name: "indentation-only difference is wrong but ws-correct", expected: "a\n  b", status: "applied", content: "a\n\tb", verdict: "wrong", ws: true },
+  { name: "other output is wrong", expected: "a\nb", status: "applied", content: "a\nc", verdict: "wrong", ws: false },
+  { name: "refusing a positive case is refused", expected: "a", status: "refused", verdict: "refused", ws: false },
+  { name: "applying a negative case is wrong", expected: undefined, status: "applied", content: "x", verdict: "wrong", ws: false },
+  { name: "refusing a negative case is a correct refusal", expected: undefined, status: "refused", verdict: "correct-refusal", ws: false },
+  { name: "a crash is its own verdict", expected: undefined, status: "crashed", verdict: "crashed", ws: false },
+];
+
+for (const v of verdicts) {
+  test(`judge: ${v.name}`, () => {
+    const got = judge(v.expected, { status: v.status, content: v.content, ms: 0 });
+    assert.equal(got.verdict, v.verdict);
+    assert.equal(got.wsCorrect, v.ws);
+  });
+}
+
+test("appliers never throw out of the harness", async () => {
+  const throwing: Applier = {
+    name: "throws",
+    formats: FORMATS,
+    apply: () => {
+      throw new TypeError("boom");
+    },
+  };
+  const c = casesOf("none")[0] as BenchCase;
+  const crashed = runApplier(throwing, renderCase(c, "str_replace"), c.content);
+  assert.equal(crashed.status, "crashed");
+  assert.match(crashed.message ?? "", /boom/);
+
+  const { appliers } = await loadAppliers();
+  try {
+    const garbage = ["", "@@ @@\n-x\n+y\n", "<<<<<<< SEARCH\n=======\n", "@@ -999,3 +999,3 @@\n nope\n", "\u0000\r\n\\"];
+    for (const applier of appliers) {
+      for (const format of applier.formats) {
+        for (const text of garbage) {
+          const edit = { format, text, oldString: text, newString: "z", startLine: 3, find: text, replace: "z" };
+          const outcome = runApplier(applier, edit, "a\nb\nc\n");
+          assert.ok(["applied", "refused", "crashed"].includes(outcome.status));
+        }
+        for (const kind of ["none", "absent", "over-escaped"] as const) {
+          const sample = casesOf(kind)[0] as BenchCase;
+          const outcome = runApplier(applier, renderCase(sample, format), sample.content);
+          assert.notEqual(outcome.status, "crashed", `${applier.name} ${format} ${kind}: ${outcome.message}`);
+        }
+      }
+    }
+  } finally {
+    for (const a of appliers) a.dispose?.();
+  }
+});
+
+test("applyExactly refuses absent and repeated text", () => {
+  assert.equal(applyExactly("a b a", "a", "x").status, "refused");
+  assert.equal(applyExactly("a b", "c", "x").status, "refused");
+  assert.deepEqual(applyExactly("a b", "b", "$&$1"), { status: "applied", content: "a $&$1" });
+});
+
+test("the chart has a bar segment per outcome and is self-contained SVG", () => {
+  const results: CaseResult[] = [
+    { index: 0, kind: "none", format: "str_replace", applier: "exact", verdict: "correct", wsCorrect: true, ms: 1 },
+    { index: 1, kind: "reindent", format: "str_replace", applier: "exact", verdict: "refused", wsCorrect: false, ms: 1 },
+    { index: 2, kind: "absent", format: "str_replace", applier: "exact", verdict: "wrong", wsCorrect: false, ms: 1 },
+  ];
+  const appliers = { str_replace: ["exact"] };
+  const report: AccuracyReport = {
+    seed: 1,
+    cases: 3,
+    corpus: { root: "x", files: 1 },
+    formats: ["str_replace"],
+    appliers,
+    notes: [],
+    stats: buildStats(results, appliers, ["str_replace"]),
+    defaultWrong: [],
+    elapsedMs: 1,
+  };
+  const svg = renderSvg(report, "exact");
+  assert.ok(svg.startsWith("<svg xmlns=") && svg.trimEnd().endsWith("</svg>"));
+  assert.match(svg, /none: correct 1 of 1/);
+  assert.match(svg, /reindent: refused 1 of 1/);
+  assert.match(svg, /absent: wrong 1 of 1/);
+  assert.ok(!/<script|href=/.test(svg));
+});

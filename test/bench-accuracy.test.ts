@@ -321,6 +321,24 @@ const renderings: { name: string; check: (c: BenchCase) => void }[] = [
     },
   },
   {
+    name: "a diff hunk has 3 context lines around the change unless a mistake needs more",
+    check: (c) => {
+      const body = renderCase(c, "udiff").text.split("\n").slice(3, -1);
+      const firstChange = body.findIndex((l) => l[0] === "-" || l[0] === "+");
+      const lastChange = body.length - 1 - [...body].reverse().findIndex((l) => l[0] === "-" || l[0] === "+");
+      if (c.kind === "none" || c.kind === "wrong-line-hint" || c.kind === "crlf-file") {
+        assert.ok(firstChange <= 3 && body.length - 1 - lastChange <= 3, `case ${c.index}: ${body.length} lines`);
+      }
+      const shown = (t: string): string => (c.escaped ? overEscape(t) : t);
+      for (const line of c.view.filter((l) => l.touched)) {
+        assert.ok(
+          body.some((b) => b.slice(1) === shown(line.old) || b.slice(1) === shown(line.new)),
+          `touched line in hunk: ${line.old}`,
+        );
+      }
+    },
+  },
+  {
     name: "a fuzzy diff has a bare @@ @@ header and the same body",
     check: (c) => {
       const fuzzy = renderCase(c, "fudiff").text.split("\n");

@@ -80,9 +80,10 @@ export function regionNew(view: readonly ViewLine[]): string[] {
 }
 
 /** Sets a line's recalled text; a kept or context line changes on both sides. */
-function setRecalled(line: ViewLine, text: string): void {
+function setRecalled(line: ViewLine, text: string, touched = true): void {
   line.old = text;
   if (line.role !== "del") line.new = text;
+  if (touched) line.touched = true;
 }
 
 function sameRegionOld(a: readonly ViewLine[], b: readonly ViewLine[]): boolean {
@@ -184,7 +185,11 @@ function reindent(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
     });
   }
   for (const variant of rng.shuffle(variants)) {
-    const out = view.map((l) => ({ role: l.role, old: variant.apply(l.old), new: variant.apply(l.new) }));
+    const out = view.map((l) => {
+      const old = variant.apply(l.old);
+      // Lines the shift changes must stay in a diff's hunk (a top-level line may not change).
+      return { role: l.role, old, new: variant.apply(l.new), touched: old !== l.old };
+    });
     if (!sameRegionOld(out, view)) return { view: out, note: `re-indented: ${variant.note}` };
   }
   return undefined;
@@ -274,6 +279,7 @@ function blankLine(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
   if (blanks.length > 0 && rng.chance(0.5)) {
     const i = rng.pick(blanks);
     view.splice(i, 1);
+    for (const neighbour of [view[i - 1], view[i]]) if (neighbour) neighbour.touched = true;
     return { view, note: "a blank line of the file is missing from the quoted text" };
   }
   const slots: number[] = [];
@@ -285,7 +291,7 @@ function blankLine(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
     }
   }
   if (slots.length === 0) return undefined;
-  view.splice(rng.pick(slots), 0, { role: "keep", old: "", new: "" });
+  view.splice(rng.pick(slots), 0, { role: "keep", old: "", new: "", touched: true });
   return { view, note: "an extra blank line appears in the quoted text" };
 }
 
@@ -299,6 +305,8 @@ function blankLine(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
  */
 function overEscaped(input: MistakeInput): MistakeOutput | undefined {
   if (!regionOld(input.view).some((l) => l.includes('"'))) return undefined;
+  // Keep a quoted line in a diff's hunk, where per-line escaping shows.
+  for (const line of input.view) if (line.role !== "ctx" && /["\\\t]/.test(line.old + line.new)) line.touched = true;
   return { view: input.view, escaped: true, note: 'old and new text over-escaped (\\n, \\", \\\\ literally)' };
 }
 
@@ -323,7 +331,9 @@ function smartPunctuation(input: MistakeInput): MistakeOutput | undefined {
   const view = input.view;
   for (const line of view) {
     if (line.role === "add") continue;
-    setRecalled(line, curl(line.old));
+    // Every quoted line is recalled this way; the ones it changes must stay in a diff's hunk.
+    const curled = curl(line.old);
+    setRecalled(line, curled, curled !== line.old);
   }
   return view.some((l) => l.role !== "add" && l.role !== "ctx" && /[\u2018\u2019\u201c\u201d\u2013\u2014]/.test(l.old))
     ? { view, note: "quotes and dashes written typographically" }
@@ -402,7 +412,7 @@ function elidedMiddle(input: MistakeInput, rng: Rng): MistakeOutput | undefined 
   // Both sides must be unique: the marker stands for an unknown number of
   // lines, so a repeated tail (`],`) would leave the end of the block open.
   if (countSquashed(input.file, before) !== 1 || countSquashed(input.file, after) !== 1) return undefined;
-  view.splice(from, to - from, { role: "keep", old: marker, new: marker });
+  view.splice(from, to - from, { role: "keep", old: marker, new: marker, touched: true });
   return { view, note: `${to - from} unchanged lines elided with "${elisionMarker(input.file)}"` };
 }
 
@@ -457,6 +467,8 @@ function fileChanged(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
     changed = renameOneIdentifier(original, rng, (name) => name + suffix);
   }
   if (changed === undefined || changed === original) return undefined;
+  const stale = view[numbers.indexOf(target)];
+  if (stale) stale.touched = true;
   const lines = file.lines.slice();
   lines[target] = changed;
   const changedFile = withLines(file, lines);

@@ -18,6 +18,8 @@
 import { basename } from "node:path";
 import type { BenchCase, Format, ViewLine } from "./types.ts";
 
+const CONTEXT = 3;
+
 export interface RenderedEdit {
   format: Format;
   /** What the model sent: the block or patch text (for str_replace, a readable dump). */
@@ -44,6 +46,27 @@ function newSide(view: readonly ViewLine[]): string[] {
   return view.filter((l) => l.role === "add" || l.role === "keep").map((l) => l.new);
 }
 
+/**
+ * The part of the view a diff shows: the changed lines with 3 lines of
+ * context on each side, as `diff -u` writes it, grown where needed to keep
+ * every line a mistake picked (plus one line beyond it, so the mistake is
+ * between anchors). Negative cases show the whole view: their premise (real
+ * first and last lines, a copied window) spans it.
+ */
+export function hunkSpan(c: BenchCase): [number, number] {
+  const view = c.view;
+  if (c.expected === undefined) return [0, view.length];
+  const changed = view.flatMap((l, i) => (l.role === "del" || l.role === "add" ? [i] : []));
+  let from = Math.max(0, (changed[0] ?? 0) - CONTEXT);
+  let to = Math.min(view.length, (changed[changed.length - 1] ?? 0) + CONTEXT + 1);
+  view.forEach((line, i) => {
+    if (!line.touched) return;
+    from = Math.min(from, Math.max(0, i - 1));
+    to = Math.max(to, Math.min(view.length, i + 2));
+  });
+  return [from, to];
+}
+
 export function renderCase(c: BenchCase, format: Format): RenderedEdit {
   const join = (lines: string[]): string => (c.escaped ? overEscape(lines.join("\n")) : lines.join("\n"));
   const oldString = join(oldSide(c.view));
@@ -67,16 +90,21 @@ export function renderCase(c: BenchCase, format: Format): RenderedEdit {
   }
   // Diffs keep their line structure; over-escaping applies line by line.
   const esc = (line: string): string => (c.escaped ? overEscape(line) : line);
+  const [from, to] = hunkSpan(c);
+  const hunk = c.view.slice(from, to);
   const body: string[] = [];
-  for (const line of c.view) {
+  for (const line of hunk) {
     if (line.role === "del") body.push(`-${esc(line.old)}`);
     else if (line.role === "add") body.push(`+${esc(line.new)}`);
     else body.push(` ${esc(line.old)}`);
   }
-  const oldCount = c.view.filter((l) => l.role !== "add").length;
-  const newCount = c.view.filter((l) => l.role !== "del").length;
-  const before = c.view.findIndex((l) => l.role !== "ctx");
-  const start = Math.max(1, c.diffStartLine - before);
+  const oldCount = hunk.filter((l) => l.role !== "add").length;
+  const newCount = hunk.filter((l) => l.role !== "del").length;
+  // The header numbers the hunk's first line from the region start the model believes in.
+  const regionAt = c.view.findIndex((l) => l.role !== "ctx");
+  const oldLinesBetween = (a: number, b: number): number => c.view.slice(a, b).filter((l) => l.role !== "add").length;
+  const offset = from <= regionAt ? -oldLinesBetween(from, regionAt) : oldLinesBetween(regionAt, from);
+  const start = Math.max(1, c.diffStartLine + offset);
   const header = format === "udiff" ? `@@ -${start},${oldCount} +${start},${newCount} @@` : "@@ @@";
   const name = basename(c.file);
   const text = `--- a/${name}\n+++ b/${name}\n${header}\n${body.join("\n")}\n`;

@@ -36,6 +36,11 @@ export interface ViewLine {
   role: "ctx" | "keep" | "del" | "add";
   old: string;
   new: string;
+  /**
+   * Set by a mistake that picked this line (or the gap next to it): a diff's
+   * hunk grows past its usual 3 context lines to keep the mistake in view.
+   */
+  touched?: boolean;
 }
 
 export const POSITIVE_KINDS = [

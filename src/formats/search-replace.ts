@@ -360,7 +360,8 @@ interface State {
 function applyBlocks(state: State, blocks: readonly PreparedBlock[], opts: ResolvedOptions): void {
   const doc = Document.from(state.content);
   const planned: Planned[] = [];
-  const retry: { pb: PreparedBlock; error: EditError }[] = [];
+  // exactOnly: a block that lost an overlap may come back only as an exact match of the edited text.
+  const retry: { pb: PreparedBlock; error: EditError; exactOnly?: boolean }[] = [];
 
   for (const pb of blocks) {
     try {
@@ -384,13 +385,18 @@ function applyBlocks(state: State, blocks: readonly PreparedBlock[], opts: Resol
     }
   }
 
-  // File order; an overlap with a block already accepted is that block's conflict.
+  // File order. Of two overlapping blocks the better match stays (the earlier
+  // on a tie); the other gets a second try in the edited text, where it may
+  // be a block that edits the first one's result ("let a = 10" after a block
+  // that wrote it) and matched the original only approximately.
   planned.sort((a, b) => a.splice.start - b.splice.start || a.splice.end - b.splice.end || a.pb.block.index - b.pb.block.index);
   const accepted: Planned[] = [];
   for (const p of planned) {
     const prev = accepted[accepted.length - 1];
     if (prev && p.splice.start < prev.splice.end) {
-      state.failed.push({ pb: p.pb, error: conflictError(p, prev) });
+      const [keep, drop] = p.found.candidate.score > prev.found.candidate.score ? [p, prev] : [prev, p];
+      accepted[accepted.length - 1] = keep;
+      retry.push({ pb: drop.pb, error: conflictError(drop, keep), exactOnly: true });
       continue;
     }
     accepted.push(p);
@@ -414,15 +420,15 @@ function applyBlocks(state: State, blocks: readonly PreparedBlock[], opts: Resol
     .sort((a, b) => (a.hint ?? Number.POSITIVE_INFINITY) - (b.hint ?? Number.POSITIVE_INFINITY) || a.pb.block.index - b.pb.block.index);
   for (const r of ordered) {
     if (accepted.length === 0) {
-      state.failed.push(r);
+      state.failed.push({ pb: r.pb, error: r.error });
       continue;
     }
     try {
       const current = Document.from(state.content);
       const found = locateBlock(current, r.pb, shiftHint(r.pb.hint, state.log), opts);
       const splice = planSplice(current, found.candidate, found.reading.replace);
-      if (splice.text === current.text.slice(splice.start, splice.end)) {
-        state.failed.push(r);
+      if ((r.exactOnly && found.candidate.score < 1) || splice.text === current.text.slice(splice.start, splice.end)) {
+        state.failed.push({ pb: r.pb, error: r.error });
         continue;
       }
       const entry = logEntry(current, splice);
@@ -431,7 +437,7 @@ function applyBlocks(state: State, blocks: readonly PreparedBlock[], opts: Resol
       state.applied.push(report(r.pb, found, entry.delta));
     } catch {
       // The first error describes the file the model read; keep it.
-      state.failed.push(r);
+      state.failed.push({ pb: r.pb, error: r.error });
     }
   }
 }
@@ -440,7 +446,7 @@ function conflictError(p: Planned, prev: Planned): EditError {
   const range = (x: Planned) => `${x.found.candidate.startLine + 1}-${x.found.candidate.endLine}`;
   return new EditError(
     "CONFLICT",
-    `${p.pb.label}: its SEARCH text (lines ${range(p)}) overlaps the SEARCH text of ${prev.pb.label.replace(/^Block/, "block").replace(/^Diff/, "diff")} (lines ${range(prev)}), which was applied. Merge the two blocks into one, or make their SEARCH sections cover different lines.`,
+    `${p.pb.label}: its SEARCH text (lines ${range(p)}) overlaps the SEARCH text of ${prev.pb.label.replace(/^Block/, "block").replace(/^Diff/, "diff")} (lines ${range(prev)}), which is applied instead. Merge the two blocks into one, or make their SEARCH sections cover different lines.`,
     {
       index: p.pb.block.index,
       line: p.pb.block.line,

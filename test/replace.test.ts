@@ -1,0 +1,724 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { EditError, type EditErrorCode, type EditErrorDetail } from "../src/errors.ts";
+import { type ReplaceOptions, replace } from "../src/formats/str-replace.ts";
+import { PRESETS } from "../src/match/cascade.ts";
+
+/** The strategies each preset tries before giving up (multi-occurrence only serves replaceAll). */
+const DEFAULT_TRIED = PRESETS.default.strategies.map((s) => s.name).filter((n) => n !== "multi-occurrence");
+const OPENCODE_TRIED = PRESETS.opencode.strategies.map((s) => s.name).filter((n) => n !== "multi-occurrence");
+const DEFAULT_TRIED_ALL = PRESETS.default.strategies.filter((s) => s.exact).map((s) => s.name);
+
+function fails(fn: () => unknown, code: EditErrorCode): EditError {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof EditError, `expected an EditError, got ${String(e)}`);
+    assert.equal(e.code, code, e.message);
+    return e;
+  }
+  assert.fail(`expected ${code}, but the edit applied`);
+}
+
+// ---------------------------------------------------------------------------
+// Edits that apply
+
+interface Applies {
+  name: string;
+  content: string;
+  old: string;
+  new: string;
+  options?: ReplaceOptions;
+  expect: string;
+  strategy?: string;
+  /** 1-based inclusive lines of the original content. */
+  lines?: [number, number];
+  count?: number;
+}
+
+const tryBlock = "x\ntry {\n  foo();\n  bar();\n}\n";
+const misremembered = "function f() {\n  const value = compute(1);\n  log(value);\n  return value;\n}\n";
+
+const applies: Applies[] = [
+  // replace() semantics
+  { name: "an empty oldString creates a new file", content: "", old: "", new: "hello\nworld\n", expect: "hello\nworld\n", strategy: "create", lines: [1, 2] },
+  { name: "a new file without a final newline", content: "", old: "", new: "one line", expect: "one line", strategy: "create", lines: [1, 1] },
+  { name: "exact: a span inside a line", content: "let a = 1;\nlet b = 2;\n", old: "b = 2", new: "b = 3", expect: "let a = 1;\nlet b = 3;\n", strategy: "exact", lines: [2, 2] },
+  {
+    name: "opencode: an ambiguous exact match passes to line-trimmed",
+    content: "foo\nfoobar\n",
+    old: "foo",
+    new: "baz",
+    options: { preset: "opencode" },
+    expect: "baz\nfoobar\n",
+    strategy: "line-trimmed",
+    lines: [1, 1],
+  },
+  {
+    name: "strategies run in order: line-trimmed before the looser ones",
+    content: "    if (x) {\n        return;\n    }",
+    old: "if (x) {\n    return;\n}",
+    new: "if (x) {\n    return 1;\n}",
+    expect: "    if (x) {\n        return 1;\n    }",
+    strategy: "line-trimmed",
+    lines: [1, 3],
+  },
+  {
+    name: "opencode order: block-anchor runs before whitespace-normalized",
+    content: "if (a) {\n  x  =  1;\n}\n",
+    old: "if (a) {\n  x = 1;\n}",
+    new: "if (a) {\n  x = 2;\n}",
+    options: { preset: "opencode" },
+    expect: "if (a) {\n  x = 2;\n}\n",
+    strategy: "block-anchor",
+    lines: [1, 3],
+  },
+  {
+    name: "default order: whitespace-normalized runs before block-anchor",
+    content: "if (a) {\n  x  =  1;\n}\n",
+    old: "if (a) {\n  x = 1;\n}",
+    new: "if (a) {\n  x = 2;\n}",
+    expect: "if (a) {\n  x = 2;\n}\n",
+    strategy: "whitespace-normalized",
+    lines: [1, 3],
+  },
+  {
+    name: "opencode: block-anchor accepts a lone candidate at any similarity",
+    content: tryBlock,
+    old: "try {\n  completely();\n  different();\n}",
+    new: "try {\n  nothing();\n}",
+    options: { preset: "opencode" },
+    expect: "x\ntry {\n  nothing();\n}\n",
+    strategy: "block-anchor",
+    lines: [2, 5],
+  },
+  {
+    name: "opencode: block-anchor takes the best of several candidates",
+    content: "try {\n  foo(1);\n}\ntry {\n  bar(2);\n}\n",
+    old: "try {\n  bar(3);\n}",
+    new: "try {\n  baz();\n}",
+    options: { preset: "opencode" },
+    expect: "try {\n  foo(1);\n}\ntry {\n  baz();\n}\n",
+    strategy: "block-anchor",
+    lines: [4, 6],
+  },
+  {
+    name: "opencode: block-anchor takes the first of tied candidates",
+    content: "try {\n  foo(1);\n}\ntry {\n  foo(2);\n}",
+    old: "try {\n  foo(3);\n}",
+    new: "try {\n  done();\n}",
+    options: { preset: "opencode" },
+    expect: "try {\n  done();\n}\ntry {\n  foo(2);\n}",
+    strategy: "block-anchor",
+    lines: [1, 3],
+  },
+  {
+    name: "default: block-anchor takes a clearly better candidate",
+    content: "try {\n  foo(1);\n}\ntry {\n  bar(2);\n}\n",
+    old: "try {\n  bar(3);\n}",
+    new: "try {\n  baz();\n}",
+    expect: "try {\n  foo(1);\n}\ntry {\n  baz();\n}\n",
+    strategy: "block-anchor",
+    lines: [4, 6],
+  },
+  {
+    name: "replaceAll: every exact occurrence",
+    content: "a\nfoo\nb\nfoo\n",
+    old: "foo",
+    new: "bar",
+    options: { replaceAll: true },
+    expect: "a\nbar\nb\nbar\n",
+    strategy: "exact",
+    lines: [2, 4],
+    count: 2,
+  },
+  {
+    name: "replaceAll: a single occurrence is fine",
+    content: "a\nfoo\n",
+    old: "foo",
+    new: "bar",
+    options: { replaceAll: true },
+    expect: "a\nbar\n",
+    count: 1,
+  },
+  {
+    name: "replaceAll: every place found by line-trimmed, each re-indented",
+    content: "  x = 1;\n  y = 2;\nz\n    x = 1;\n    y = 2;\n",
+    old: "x = 1;\ny = 2;",
+    new: "x = 10;\ny = 2;",
+    options: { replaceAll: true },
+    expect: "  x = 10;\n  y = 2;\nz\n    x = 10;\n    y = 2;\n",
+    strategy: "line-trimmed",
+    count: 2,
+  },
+  {
+    name: "replaceAll (opencode): every exact occurrence",
+    content: "a.b.c",
+    old: ".",
+    new: "::",
+    options: { replaceAll: true, preset: "opencode" },
+    expect: "a::b::c",
+    count: 2,
+  },
+  {
+    name: "a startLine hint picks the clearly nearest of equal candidates",
+    content: `foo\n${"x\n".repeat(200)}foo\n`,
+    old: "foo",
+    new: "bar",
+    options: { startLine: 202 },
+    expect: `foo\n${"x\n".repeat(200)}bar\n`,
+    lines: [202, 202],
+  },
+
+  // newString is literal
+  { name: "literal newString: $& $$ $1 $'", content: "a b c", old: "b", new: "$& $$ $1 $' $`", expect: "a $& $$ $1 $' $` c" },
+  {
+    name: "literal newString under replaceAll",
+    content: "a.b.c",
+    old: ".",
+    new: "$&$&",
+    options: { replaceAll: true },
+    expect: "a$&$&b$&$&c",
+    count: 2,
+  },
+  {
+    name: "literal newString on a fuzzy match",
+    content: "  x = 1;\n  y = 2;\n",
+    old: "x = 1;\ny = 2;",
+    new: "x = '$&';\ny = '$1$$';",
+    expect: "  x = '$&';\n  y = '$1$$';\n",
+  },
+  { name: "literal oldString: $ and regex characters", content: "price = $1.00 (*)\n", old: "$1.00 (*)", new: "$2.00", expect: "price = $2.00\n" },
+
+  // Line endings and BOM
+  { name: "CRLF file: LF strings, CRLF written", content: "one\r\ntwo\r\nthree\r\n", old: "two\nthree", new: "TWO\nTHREE\nFOUR", expect: "one\r\nTWO\r\nTHREE\r\nFOUR\r\n" },
+  { name: "CRLF file: CRLF strings", content: "a\r\nb\r\nc\r\n", old: "a\r\nb\r\n", new: "A\r\nB\r\n", expect: "A\r\nB\r\nc\r\n" },
+  { name: "LF file: a CRLF newString is written with LF", content: "a\nb\nc\n", old: "b", new: "B1\r\nB2", expect: "a\nB1\nB2\nc\n" },
+  {
+    name: "CRLF file: a fuzzy match writes CRLF",
+    content: "a\r\n    b();\r\n    c();\r\nd\r\n",
+    old: "b();\nc();",
+    new: "b();\nc();\nx();",
+    expect: "a\r\n    b();\r\n    c();\r\n    x();\r\nd\r\n",
+    strategy: "line-trimmed",
+  },
+  { name: "mixed endings: an edit in an LF region writes LF", content: "a\r\nb\r\nc\nd\n", old: "d", new: "D\nE", expect: "a\r\nb\r\nc\nD\nE\n" },
+  { name: "mixed endings: an edit in a CRLF region writes CRLF", content: "a\nb\nc\r\nd\r\n", old: "c", new: "C\nC2", expect: "a\nb\nC\r\nC2\r\nd\r\n" },
+  {
+    name: "mixed endings: each line keeps its own ending on a line-for-line fuzzy edit",
+    content: "a\r\n  b\n  c\r\nd\n",
+    old: "b\nc",
+    new: "B\nC",
+    expect: "a\r\n  B\n  C\r\nd\n",
+  },
+  { name: "BOM kept (exact, CRLF)", content: "\uFEFFa\r\nb\r\n", old: "b", new: "B\nC", expect: "\uFEFFa\r\nB\r\nC\r\n" },
+  { name: "BOM kept (fuzzy)", content: "\uFEFF  a\n  b\n", old: "a\nb", new: "a\nB", expect: "\uFEFF  a\n  B\n" },
+  { name: "BOM kept when editing the first line", content: "\uFEFFfirst\nsecond\n", old: "first", new: "FIRST", expect: "\uFEFFFIRST\nsecond\n" },
+
+  // Re-indentation
+  {
+    name: "re-indent: tabs in the file, spaces in the strings",
+    content: "function f() {\n\tif (a) {\n\t\tb();\n\t}\n}\n",
+    old: "if (a) {\n  b();\n}",
+    new: "if (a) {\n  b();\n  c();\n}",
+    expect: "function f() {\n\tif (a) {\n\t\tb();\n\t\tc();\n\t}\n}\n",
+    strategy: "line-trimmed",
+  },
+  {
+    name: "re-indent: relative indentation kept, in tabs",
+    content: "\tfunction f() {\n\t\treturn 1;\n\t}\n",
+    old: "function f() {\n    return 1;\n}",
+    new: "function f() {\n    if (a) {\n        return 2;\n    }\n    return 1;\n}",
+    expect: "\tfunction f() {\n\t\tif (a) {\n\t\t\treturn 2;\n\t\t}\n\t\treturn 1;\n\t}\n",
+  },
+  {
+    name: "re-indent: two-space strings into a four-space file",
+    content: "class A {\n    m() {\n        x();\n    }\n}\n",
+    old: "m() {\n  x();\n}",
+    new: "m() {\n  x();\n  if (y) {\n    z();\n  }\n}",
+    expect: "class A {\n    m() {\n        x();\n        if (y) {\n            z();\n        }\n    }\n}\n",
+  },
+  {
+    name: "re-indent: the whole block shifted",
+    content: "        function foo() {\n            return;\n        }",
+    old: "function foo() {\n    return;\n}",
+    new: "function foo() {\n    return 42;\n}",
+    expect: "        function foo() {\n            return 42;\n        }",
+  },
+
+  // Un-escaping
+  {
+    name: "un-escape: newString is un-escaped like oldString",
+    content: 'const msg = "a";\nlog(msg);\n',
+    old: 'const msg = \\"a\\";\\nlog(msg);',
+    new: 'const msg = \\"b\\";\\nlog(msg);\\nlog(\\"done\\");',
+    expect: 'const msg = "b";\nlog(msg);\nlog("done");\n',
+    strategy: "escape-normalized",
+  },
+  {
+    name: "un-escape (opencode)",
+    content: "line1\n\tfoo\nend\n",
+    old: "line1\\n\\tfoo",
+    new: "line1\\n\\tbar",
+    options: { preset: "opencode" },
+    expect: "line1\n\tbar\nend\n",
+    strategy: "escape-normalized",
+  },
+  {
+    name: "an exact match leaves escapes in newString alone",
+    content: "s = 'a\\nb';\n",
+    old: "'a\\nb'",
+    new: "'a\\tb'",
+    expect: "s = 'a\\tb';\n",
+    strategy: "exact",
+  },
+
+  // Deleting whole lines
+  { name: "delete a line with its break", content: "a\nb\nc\n", old: "b\n", new: "", expect: "a\nc\n" },
+  { name: "delete a whole line given without its break: no blank line left", content: "a\nb\nc\n", old: "b", new: "", expect: "a\nc\n" },
+  { name: "delete the first line", content: "a\nb\n", old: "a\n", new: "", expect: "b\n" },
+  { name: "delete the last line (no final newline)", content: "a\nb\nc", old: "c", new: "", expect: "a\nb" },
+  { name: "delete the only line", content: "a\n", old: "a", new: "", expect: "" },
+  { name: "delete everything", content: "a", old: "a", new: "", expect: "" },
+  { name: "delete part of a line keeps the line", content: "abc\n", old: "b", new: "", expect: "ac\n" },
+  { name: "delete lines found by line-trimmed", content: "a\n  b\n  c\nd\n", old: "b\nc", new: "", expect: "a\nd\n", strategy: "line-trimmed" },
+  { name: "delete the first lines found by line-trimmed", content: "  a\n  b\nc\n", old: "a\nb", new: "", expect: "c\n" },
+  { name: "delete the last lines found by line-trimmed", content: "a\n  b\n  c", old: "b\nc", new: "", expect: "a" },
+  { name: "delete lines in a CRLF file", content: "a\r\n  b\r\n  c\r\nd\r\n", old: "b\nc", new: "", expect: "a\r\nd\r\n" },
+  { name: "delete a line in a CRLF file (exact)", content: "a\r\nb\r\nc\r\n", old: "b", new: "", expect: "a\r\nc\r\n" },
+
+  // Unicode punctuation
+  {
+    name: "smart quotes in both strings become the file's ASCII",
+    content: 'say("hello world");\nx - y;\n',
+    old: "say(\u201Chello world\u201D);",
+    new: "say(\u201Cbye world\u201D);",
+    expect: 'say("bye world");\nx - y;\n',
+    strategy: "punctuation-normalized",
+  },
+  {
+    name: "an en dash for a minus",
+    content: "const a = b - c;\nconsole.log(a);\n",
+    old: "const a = b \u2013 c;\nconsole.log(a);",
+    new: "const a = b \u2013 d;\nconsole.log(a);",
+    expect: "const a = b - d;\nconsole.log(a);\n",
+    strategy: "punctuation-normalized",
+  },
+  {
+    name: "a non-breaking space for a space",
+    content: "if (a) {\n  go();\n}\n",
+    old: "if\u00A0(a) {\n  go();\n}",
+    new: "if (a) {\n  stop();\n}",
+    expect: "if (a) {\n  stop();\n}\n",
+  },
+
+  // Line-number prefixes
+  {
+    name: "line numbers `N | code` stripped from both strings",
+    content: "alpha\nbeta\ngamma\n",
+    old: "2 | beta\n3 | gamma",
+    new: "2 | BETA\n3 | gamma",
+    expect: "alpha\nBETA\ngamma\n",
+    strategy: "line-numbers",
+    lines: [2, 3],
+  },
+  {
+    name: "line numbers `N | code` keep the code's indentation",
+    content: "function f() {\n  return 1;\n}\n",
+    old: "1 | function f() {\n2 |   return 1;\n3 | }",
+    new: "1 | function f() {\n2 |   return 2;\n3 | }",
+    expect: "function f() {\n  return 2;\n}\n",
+  },
+  {
+    name: "line numbers `  N→code`",
+    content: "alpha\n  beta\ngamma\n",
+    old: "     2→  beta\n     3→gamma",
+    new: "     2→  BETA\n     3→gamma\n     4→delta",
+    expect: "alpha\n  BETA\ngamma\ndelta\n",
+    strategy: "line-numbers",
+  },
+  {
+    name: "line numbers `N:\\tcode`",
+    content: "one\ntwo\nthree\n",
+    old: "2:\ttwo\n3:\tthree",
+    new: "2:\tTWO\n3:\tthree",
+    expect: "one\nTWO\nthree\n",
+    strategy: "line-numbers",
+  },
+  {
+    name: "line numbers only in oldString",
+    content: "alpha\nbeta\ngamma\n",
+    old: "2 | beta\n3 | gamma",
+    new: "BETA\ngamma",
+    expect: "alpha\nBETA\ngamma\n",
+  },
+
+  // Blank lines
+  {
+    name: "a blank line missing from oldString",
+    content: "a();\n\nb();\nc();\n",
+    old: "a();\nb();\nc();",
+    new: "a();\nb();\nC();",
+    expect: "a();\n\nb();\nC();\n",
+    strategy: "blank-lines",
+    lines: [1, 4],
+  },
+  {
+    name: "an extra blank line in oldString",
+    content: "a();\nb();\nc();\n",
+    old: "a();\n\nb();\nc();",
+    new: "a();\n\nB();\nc();",
+    expect: "a();\nB();\nc();\n",
+    strategy: "blank-lines",
+  },
+
+  // Elided middles
+  {
+    name: "elision `// ... existing code ...` keeps the elided lines",
+    content: "function f() {\n  one();\n  two();\n  three();\n  return 1;\n}\n",
+    old: "function f() {\n  // ... existing code ...\n  return 1;\n}",
+    new: "function f() {\n  // ... existing code ...\n  return 2;\n}",
+    expect: "function f() {\n  one();\n  two();\n  three();\n  return 2;\n}\n",
+    strategy: "elided",
+    lines: [1, 6],
+  },
+  {
+    name: "elision `...`",
+    content: "function f() {\n  one();\n  two();\n  return 1;\n}\n",
+    old: "function f() {\n...\n  return 1;\n}",
+    new: "function g() {\n...\n  return 1;\n}",
+    expect: "function g() {\n  one();\n  two();\n  return 1;\n}\n",
+    strategy: "elided",
+  },
+  {
+    name: "elision `…`",
+    content: "start();\nmid();\nend();\n",
+    old: "start();\n…\nend();",
+    new: "start();\n…\nfinish();",
+    expect: "start();\nmid();\nfinish();\n",
+    strategy: "elided",
+  },
+  {
+    name: "two elisions",
+    content: "a1();\nb();\na2();\nc();\na3();\n",
+    old: "a1();\n// ...\na2();\n// ...\na3();",
+    new: "a1();\n// ...\nA2();\n// ...\na3();",
+    expect: "a1();\nb();\nA2();\nc();\na3();\n",
+  },
+  {
+    name: "an elision left out of newString still keeps the hidden lines",
+    content: "f() {\n  one();\n  two();\n  return 1;\n}\n",
+    old: "f() {\n  // ...\n  return 1;\n}",
+    new: "f() {\n  return 2;\n}",
+    expect: "f() {\n  one();\n  two();\n  return 2;\n}\n",
+  },
+
+  // A fuzzy match keeps the file's own bytes where the edit does not change them
+  {
+    name: "a misremembered token on an unchanged line stays as the file has it",
+    content: misremembered,
+    old: "function f() {\n  const value = compute(2);\n  log(value);\n  return value;\n}",
+    new: "function f() {\n  const value = compute(2);\n  log(value);\n  return value * 2;\n}",
+    expect: "function f() {\n  const value = compute(1);\n  log(value);\n  return value * 2;\n}\n",
+    strategy: "block-anchor",
+  },
+  {
+    name: "a line changed in the file since the model read it keeps that change",
+    content: "a();\nb();\nconst total = sum(items, 0);\nc();\nd();\ne();\n",
+    old: "a();\nb();\nconst total = sum(items);\nc();\nd();\ne();",
+    new: "a();\nb();\nconst total = sum(items);\nc();\nD();\ne();",
+    expect: "a();\nb();\nconst total = sum(items, 0);\nc();\nD();\ne();\n",
+  },
+  {
+    name: "fuzzy-block: a misremembered first line",
+    content: "a\nfunction compute(x) {\n  const y = x * 2;\n  log(y);\n  return y;\n}\nb\n",
+    old: "function computer(x) {\n  const y = x * 2;\n  log(y);\n  return y;\n}",
+    new: "function computer(x) {\n  const y = x * 3;\n  log(y);\n  return y;\n}",
+    expect: "a\nfunction compute(x) {\n  const y = x * 3;\n  log(y);\n  return y;\n}\nb\n",
+    strategy: "fuzzy-block",
+  },
+
+  // Edge cases
+  { name: "edit the first line", content: "first\nsecond\nthird", old: "first", new: "FIRST", expect: "FIRST\nsecond\nthird", lines: [1, 1] },
+  { name: "edit the last line without final newline", content: "first\nsecond\nthird", old: "third", new: "THIRD\nFOURTH", expect: "first\nsecond\nTHIRD\nFOURTH", lines: [3, 3] },
+  { name: "insert after a line", content: "a\nb\n", old: "a\n", new: "a\nnew\n", expect: "a\nnew\nb\n" },
+  { name: "tabs matched exactly", content: "\ta\n\t\tb\n", old: "\t\tb", new: "\t\tc", expect: "\ta\n\t\tc\n", strategy: "exact" },
+  {
+    name: "Unicode identifiers and strings",
+    content: "const π = 3.14; // ≈\nconst 名前 = '値';\n",
+    old: "const 名前 = '値';",
+    new: "const 名前 = '新しい値';",
+    expect: "const π = 3.14; // ≈\nconst 名前 = '新しい値';\n",
+  },
+  { name: "astral characters", content: "a 😀 b\n", old: "😀", new: "🎉", expect: "a 🎉 b\n" },
+  {
+    name: "a very long line",
+    content: `a\n${"k".repeat(50_000)}X${"k".repeat(50_000)}\nb`,
+    old: "X",
+    new: "Y",
+    expect: `a\n${"k".repeat(50_000)}Y${"k".repeat(50_000)}\nb`,
+    lines: [2, 2],
+  },
+  {
+    name: "a very long line found by line-trimmed",
+    content: `a\n    ${"k".repeat(20_000)}\nb`,
+    old: `\t${"k".repeat(20_000)}\nb`,
+    new: `\t${"k".repeat(20_000)}\nc`,
+    expect: `a\n    ${"k".repeat(20_000)}\nc`,
+    strategy: "line-trimmed",
+  },
+];
+
+for (const c of applies) {
+  test(`applies: ${c.name}`, () => {
+    const r = replace(c.content, c.old, c.new, c.options);
+    assert.equal(r.content, c.expect);
+    if (c.strategy) assert.equal(r.match.strategy, c.strategy);
+    if (c.lines) assert.deepEqual([r.match.startLine, r.match.endLine], c.lines);
+    assert.equal(r.match.count, c.count ?? 1);
+    assert.ok(r.match.score > 0 || r.match.strategy === "block-anchor", "score");
+    assert.ok(r.match.score <= 1);
+    assert.equal(r.match.fuzzy, !["exact", "multi-occurrence", "create"].includes(r.match.strategy));
+  });
+}
+
+test("the result reports { content, match: { strategy, startLine, endLine, score } }", () => {
+  const r = replace("a\n  b\n  c\nd\n", "b\nc", "B\nc");
+  assert.deepEqual(r, {
+    content: "a\n  B\n  c\nd\n",
+    match: { strategy: "line-trimmed", startLine: 2, endLine: 3, score: 1, fuzzy: true, count: 1 },
+  });
+  const s = replace(misremembered, "function f() {\n  const value = compute(2);\n  log(value);\n  return value;\n}", "x");
+  assert.equal(s.match.strategy, "block-anchor");
+  assert.ok(s.match.score > 0.9 && s.match.score < 1, `similarity score ${s.match.score}`);
+  assert.deepEqual([s.match.startLine, s.match.endLine], [1, 5]);
+});
+
+// ---------------------------------------------------------------------------
+// Edits that are refused
+
+interface Refuses {
+  name: string;
+  content: string;
+  old: string;
+  new: string;
+  options?: ReplaceOptions;
+  code: EditErrorCode;
+  /** Substrings the message must contain. */
+  says?: string[];
+  detail?: (d: EditErrorDetail) => void;
+}
+
+const refuses: Refuses[] = [
+  { name: "identical strings", content: "x", old: "x", new: "x", code: "NO_CHANGE", says: ["identical"] },
+  { name: "identical empty strings on an empty file", content: "", old: "", new: "", code: "NO_CHANGE" },
+  {
+    name: "an empty oldString on a non-empty file",
+    content: "x\n",
+    old: "",
+    new: "hello\n",
+    code: "INVALID_INPUT",
+    says: ["oldString is empty", "new file"],
+  },
+  { name: "an empty oldString on a whitespace-only file", content: "\n", old: "", new: "x", code: "INVALID_INPUT" },
+  {
+    name: "nothing to find in an empty file",
+    content: "",
+    old: "x",
+    new: "y",
+    code: "NOT_FOUND",
+    detail: (d) => assert.deepEqual(d.strategies, DEFAULT_TRIED),
+  },
+  {
+    name: "the edit changes nothing after a fuzzy match",
+    content: misremembered,
+    old: "function f() {\n  const value = compute(2);\n  log(value);\n  return value;\n}",
+    new: misremembered.trimEnd(),
+    code: "NO_CHANGE",
+    says: ["lines 1-5", "block-anchor"],
+  },
+  {
+    name: "default: anchors `try {` … `}` around different code are refused",
+    content: "function run() {\n  try {\n    loadConfig();\n    startServer(port);\n  } catch (e) {\n    log(e);\n  }\n}\n",
+    old: "try {\n  connectDatabase();\n  migrate(schema);\n}",
+    new: "try {\n  connect();\n}",
+    code: "NOT_FOUND",
+  },
+  {
+    name: "default: the anchors of one try block around other code are refused",
+    content: tryBlock,
+    old: "try {\n  completely();\n  different();\n}",
+    new: "try {\n  nothing();\n}",
+    code: "NOT_FOUND",
+  },
+  {
+    name: "default: an exact ambiguity stops the cascade",
+    content: "foo\nfoobar\n",
+    old: "foo",
+    new: "baz",
+    code: "AMBIGUOUS",
+    detail: (d) => assert.deepEqual(d.strategies, ["exact"]),
+  },
+  {
+    name: "default: a line-trimmed ambiguity is not settled by a looser strategy",
+    content: "  x();\n  y();\nz\n    x();\n    y();\n",
+    old: "x();\ny();",
+    new: "X();\ny();",
+    code: "AMBIGUOUS",
+    says: ["2 places", "line-trimmed", "lines 1-2", "lines 4-5"],
+    detail: (d) => assert.deepEqual(d.strategies, ["line-trimmed"]),
+  },
+  {
+    name: "default: two equally similar blocks are ambiguous",
+    content: "try {\n  foo(1);\n}\ntry {\n  foo(2);\n}",
+    old: "try {\n  foo(3);\n}",
+    new: "try {\n  done();\n}",
+    code: "AMBIGUOUS",
+    says: ["block-anchor", "lines 1-3", "lines 4-6"],
+  },
+  {
+    name: "opencode: only ambiguous candidates",
+    content: "x\nfoo\ny\nfoo\n",
+    old: "foo",
+    new: "baz",
+    options: { preset: "opencode" },
+    code: "AMBIGUOUS",
+    detail: (d) =>
+      assert.deepEqual(
+        d.candidates?.map((c) => [c.startLine, c.endLine]),
+        [
+          [2, 2],
+          [4, 4],
+        ],
+      ),
+  },
+  {
+    name: "opencode: several block-anchor candidates all below 0.3",
+    content: "begin\naaaa\nend\nbegin\nbbbb\nend\n",
+    old: "begin\nzzzz\nend",
+    new: "begin\nyyyy\nend",
+    options: { preset: "opencode" },
+    code: "NOT_FOUND",
+    detail: (d) => assert.deepEqual(d.strategies, OPENCODE_TRIED),
+  },
+  {
+    name: "replaceAll never uses a similarity strategy",
+    content: misremembered,
+    old: "function f() {\n  const value = compute(2);\n  log(value);\n  return value;\n}",
+    new: "x",
+    options: { replaceAll: true },
+    code: "NOT_FOUND",
+    detail: (d) => assert.deepEqual(d.strategies, DEFAULT_TRIED_ALL),
+  },
+  {
+    name: "a startLine hint that does not clearly pick one",
+    content: "foo\nx\nfoo\n",
+    old: "foo",
+    new: "bar",
+    options: { startLine: 3 },
+    code: "AMBIGUOUS",
+  },
+  { name: "an unknown preset", content: "a", old: "a", new: "b", options: { preset: "nope" as "default" }, code: "INVALID_INPUT", says: ["nope"] },
+];
+
+for (const c of refuses) {
+  test(`refuses: ${c.name}`, () => {
+    const e = fails(() => replace(c.content, c.old, c.new, c.options), c.code);
+    for (const s of c.says ?? []) assert.ok(e.message.includes(s), `message lacks ${JSON.stringify(s)}:\n${e.message}`);
+    c.detail?.(e.detail);
+  });
+}
+
+const badArgs: [string, unknown[]][] = [
+  ["content null", [null, "a", "b"]],
+  ["oldString undefined", ["a", undefined, "b"]],
+  ["newString a number", ["a", "a", 1]],
+  ["oldString an object", ["a", { toString: () => "a" }, "b"]],
+];
+
+for (const [name, args] of badArgs) {
+  test(`refuses: non-string argument (${name})`, () => {
+    const call = replace as unknown as (...a: unknown[]) => unknown;
+    fails(() => call(...args), "INVALID_INPUT");
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Error messages
+
+test("NOT_FOUND with a close region: line numbers, similarity, the lines that differ", () => {
+  const content = "// header\nfunction add(a, b) {\n  return a + b;\n}\n// footer\n";
+  const e = fails(() => replace(content, "function add(a, b) {\n  return a - b + c * 2;", "x"), "NOT_FOUND");
+  assert.deepEqual(e.detail.strategies, DEFAULT_TRIED);
+  assert.ok(e.message.includes(`Tried ${DEFAULT_TRIED.length} strategies: ${DEFAULT_TRIED.join(", ")}.`), e.message);
+  const closest = e.detail.closest;
+  assert.ok(closest);
+  assert.equal(closest.startLine, 2);
+  assert.equal(closest.endLine, 3);
+  assert.ok(closest.similarity > 0.5 && closest.similarity < 0.9, String(closest.similarity));
+  assert.equal(closest.text, "function add(a, b) {\n  return a + b;");
+  assert.ok(e.message.includes(`lines 2-3 (${Math.floor(closest.similarity * 100)}% similar)`), e.message);
+  assert.ok(e.message.includes("file line 3: return a + b;"), e.message);
+  assert.ok(e.message.includes("your text:   return a - b + c * 2;"), e.message);
+  // The region is shown with file line numbers.
+  assert.ok(e.message.includes("3 |   return a + b;"), e.message);
+  assert.ok(!e.message.includes("file line 2:"), "an equal line is not listed as differing");
+});
+
+test("NOT_FOUND (opencode) names the opencode strategies", () => {
+  const content = "// header\nfunction add(a, b) {\n  return a + b;\n}\n";
+  const e = fails(() => replace(content, "function add(a, b) {\n  return a - b + c * 2;", "x", { preset: "opencode" }), "NOT_FOUND");
+  assert.deepEqual(e.detail.strategies, OPENCODE_TRIED);
+  assert.ok(e.message.includes(OPENCODE_TRIED.join(", ")));
+  assert.equal(e.detail.closest?.startLine, 2);
+});
+
+test("NOT_FOUND with nothing close says so", () => {
+  const e = fails(() => replace("one two three\nfour five six\n", "alpha beta gamma\ndelta", "x"), "NOT_FOUND");
+  assert.equal(e.detail.closest, undefined);
+  assert.ok(e.message.includes("No line of it occurs in the file"), e.message);
+  assert.ok(e.message.includes("Read the file again"), e.message);
+});
+
+test("NOT_FOUND with only a distant region gives its similarity but does not show it", () => {
+  const content = "function run() {\n  try {\n    loadConfig();\n    startServer(port);\n  } catch (e) {\n    log(e);\n  }\n}\n";
+  const e = fails(() => replace(content, "try {\n  connectDatabase();\n  migrate(schema);\n}", "x"), "NOT_FOUND");
+  assert.equal(e.detail.closest, undefined);
+  assert.match(e.message, /lines \d+-\d+, is only \d+% similar/);
+});
+
+test("AMBIGUOUS lists every candidate and what to add", () => {
+  const e = fails(() => replace("a\nfoo\nb\nfoo\n", "foo", "bar"), "AMBIGUOUS");
+  assert.ok(e.message.includes("2 places"), e.message);
+  assert.ok(e.message.includes("lines 2-2 (the line above is `a`)"), e.message);
+  assert.ok(e.message.includes("lines 4-4 (the line above is `b`)"), e.message);
+  assert.ok(e.message.includes("Include more surrounding lines"), e.message);
+  assert.ok(e.message.includes("replaceAll"), e.message);
+  assert.deepEqual(e.detail.candidates, [
+    { startLine: 2, endLine: 2, strategy: "exact", score: 1 },
+    { startLine: 4, endLine: 4, strategy: "exact", score: 1 },
+  ]);
+});
+
+test("AMBIGUOUS at the start of the file says so", () => {
+  const e = fails(() => replace("foo\nx\nfoo\n", "foo", "bar"), "AMBIGUOUS");
+  assert.ok(e.message.includes("lines 1-1 (at the start of the file)"), e.message);
+});
+
+test("AMBIGUOUS with many candidates: the message is capped, the detail is complete", () => {
+  const e = fails(() => replace("x\n".repeat(12), "x", "y"), "AMBIGUOUS");
+  assert.ok(e.message.includes("12 places"), e.message);
+  assert.ok(e.message.includes("and 2 more"), e.message);
+  assert.equal(e.detail.candidates?.length, 12);
+  assert.deepEqual(
+    e.detail.candidates?.map((c) => c.startLine),
+    Array.from({ length: 12 }, (_, i) => i + 1),
+  );
+});
+
+test("the content is never changed by a refused edit", () => {
+  const content = "a\nfoo\nb\nfoo\n";
+  const before = content.slice();
+  fails(() => replace(content, "foo", "bar"), "AMBIGUOUS");
+  assert.equal(content, before);
+});

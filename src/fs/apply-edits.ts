@@ -297,7 +297,28 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, engine: C
       }
       case "search-replace": {
         const options = { preset: opts.preset, ...(edit.startLine !== undefined && { startLine: edit.startLine }) };
-        const result = engine.applySearchReplace(current, edit.diff, options);
+        let diff = edit.diff;
+        let base = current;
+        if (current === "") {
+          // An empty SEARCH creates a missing (or empty) file: the core only
+          // edits existing text, so the file layer takes that block itself.
+          const blocks = engine.parseSearchReplace(edit.diff);
+          const first = blocks[0];
+          if (first && first.search.trim() === "") {
+            base = first.replace === "" || first.replace.endsWith("\n") ? first.replace : `${first.replace}\n`;
+            report.edits.push({ index, format: edit.format, status: "applied", strategy: "create", startLine: 1, endLine: base.split("\n").length - 1 });
+            if (blocks.length === 1) {
+              plan.newText = base;
+              return;
+            }
+            diff = blocks
+              .slice(1)
+              .map((b) => `<<<<<<< SEARCH\n${b.search}\n=======\n${b.replace}\n>>>>>>> REPLACE`)
+              .join("\n");
+          }
+        }
+        const sawFile = exists || base !== current;
+        const result = engine.applySearchReplace(base, diff, options);
         let text = result.content;
         const applied = [...result.applied];
         const failures: EditError[] = [];
@@ -315,13 +336,13 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, engine: C
           }
         }
         // On a missing file every SEARCH fails against empty text; say what is really wrong.
-        if (!exists && failures.length > 0) throw missingFile(report.path, "an empty SEARCH section");
+        if (!sawFile && failures.length > 0) throw missingFile(report.path, "an empty SEARCH section");
         for (const m of applied) report.edits.push(appliedReport(index, edit.format, m));
         for (const f of failures) {
           report.edits.push({ index, format: edit.format, status: "failed", error: withPath(f, report.path, index) });
         }
         if (failures.length === 0) plan.newText = text;
-        if (!exists && failures.length === 0 && applied.length === 0) throw missingFile(report.path, "an empty SEARCH section");
+        if (!sawFile && failures.length === 0 && applied.length === 0) throw missingFile(report.path, "an empty SEARCH section");
         return;
       }
       case "udiff": {

@@ -61,6 +61,7 @@ export interface CoreEngine {
   applyPatch(content: string, patchText: string, options?: Record<string, unknown>): CorePatchResult;
   parsePatch(text: string): CoreFilePatch[];
   parseSearchReplaceFiles(input: string): CoreSearchReplaceFile[];
+  parseSearchReplace(diffText: string): { search: string; replace: string }[];
   looksLikeSearchReplace(text: string): boolean;
   looksLikeUnifiedDiff(text: string): boolean;
   createPatch(oldText: string, newText: string, options?: Record<string, unknown>): string;
@@ -76,6 +77,7 @@ const CORE_MODULES: readonly string[] = [
   "../formats/str-replace.ts",
   "../formats/search-replace.ts",
   "../formats/search-replace-files.ts",
+  "../formats/search-replace-parse.ts",
   "../formats/unified-parse.ts",
   "../formats/unified.ts",
   "../formats/unified-apply.ts",
@@ -88,6 +90,7 @@ const NAMES: readonly EngineName[] = [
   "applyPatch",
   "parsePatch",
   "parseSearchReplaceFiles",
+  "parseSearchReplace",
   "looksLikeSearchReplace",
   "looksLikeUnifiedDiff",
   "createPatch",

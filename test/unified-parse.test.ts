@@ -177,6 +177,27 @@ const cases: Case[] = [
     ],
   },
   {
+    name: "spec: end-of-file example as printed: unprefixed lines before the change are context (leniency 8)",
+    patch:
+      "--- filename: config.rs\n+++ filename: config.rs\n@@ @@\nfn process() {\n    // ... processing code\n}\n-// End of implementation\n+// End of implementation\n+\n+#[cfg(test)]\n",
+    expect: [
+      file(
+        [[" fn process() {", "    // ... processing code", " }", "-// End of implementation", "+// End of implementation", "+", "+#[cfg(test)]"]],
+        { oldPath: "config.rs", newPath: "config.rs" },
+      ),
+    ],
+  },
+  {
+    name: "unprefixed context between changes and blank lines before it are context",
+    patch: "@@ @@\n-a\n+b\n\nAlso change c:\n-c\n+d\n",
+    expect: [file([["-a", "+b", " ", " Also change c:", "-c", "+d"]])],
+  },
+  {
+    name: "an unprefixed line with no change after it still ends the hunk as prose",
+    patch: "@@ @@\n a\n-b\n+c\nThat is all.\n  - a bullet with an indent\n",
+    expect: [file([[" a", "-b", "+c"]])],
+  },
+  {
     name: "end of file with correct prefixes and no-newline marker",
     patch: "@@ @@\n }\n-// End\n\\ No newline at end of file\n+// End\n+\n+mod tests {}\n",
     expect: [file([[" }", "-// End", "+// End", "+", "+mod tests {}"]])],
@@ -363,6 +384,23 @@ const metaCases: MetaCase[] = [
     check: (files) => assert.equal(files[0]?.hunks[0]?.line, 3),
   },
   {
+    name: "unprefixedLines lists the patch lines read as context by leniency 8",
+    patch: "@@ @@\nfn a() {\n\nx();\n-y();\n+z();\n}\n",
+    check: (files) => {
+      const h = files[0]?.hunks[0];
+      assert.deepEqual(h?.unprefixedLines, [2, 4]);
+      assert.deepEqual(
+        h?.lines.map((l) => l.kind),
+        ["context", "context", "context", "delete", "add"],
+      );
+    },
+  },
+  {
+    name: "prefixed hunks have no unprefixedLines",
+    patch: "@@ @@\n a\n-b\n",
+    check: (files) => assert.equal(files[0]?.hunks[0]?.unprefixedLines, undefined),
+  },
+  {
     name: "hunkOldText and hunkNewText join the sides with \\n",
     patch: "@@ @@\n a\n-b\n+c\n+d\n e\n",
     check: (files) => {
@@ -385,23 +423,22 @@ interface ErrorCase {
 
 const errorCases: ErrorCase[] = [
   {
-    name: "spec: end-of-file example as printed (unprefixed context lines) is refused",
-    patch:
-      "--- filename: config.rs\n+++ filename: config.rs\n@@ @@\nfn process() {\n    // ... processing code\n}\n-// End of implementation\n+// End of implementation\n",
-    line: 4,
-    message: /Line 4 .*must start with ' ' .*'-' .*'\+'/,
-  },
-  {
     name: "a forgotten '-' between removals is refused, not kept as context",
     patch: "@@ @@\n ctx\n-a\nb\n-c\n",
     line: 4,
     message: /Line 4 is inside hunk 1.*"b"/,
   },
   {
-    name: "prose between hunk lines without a new header is refused",
-    patch: "@@ @@\n-a\n+b\n\nAlso change c:\n-c\n+d\n",
+    name: "an unprefixed line after a removal is refused even with blank lines between",
+    patch: "@@ @@\n ctx\n-a\n\nb\n+c\n",
     line: 5,
-    message: /Line 5 .*Line 6 below/,
+    message: /Line 5 is inside hunk 1.*"b".*Line 6 below/,
+  },
+  {
+    name: "the refusal after a removal names the hunk and the prefix to add",
+    patch: "@@ @@\n-x\n@@ @@\n ctx\n-a\nb\n-c\n",
+    line: 6,
+    message: /Line 6 is inside hunk 2 \(header at line 3\).*prefix it with '-'/,
   },
   {
     name: "no hunk at all",

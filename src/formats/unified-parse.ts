@@ -53,6 +53,15 @@
  * 7. `--- filename: x` / `+++ filename: x` (the fuzzy-diff spec's header) and
  *    git's `a/` `b/` prefixes and tab-separated timestamps are reduced to the
  *    path; `/dev/null` marks a created or deleted file.
+ * 8. A hunk line without its prefix, followed by a `-` or `+` line before the
+ *    next header or fence, is a context line with its text as written: the
+ *    model dropped the leading space of unchanged lines, as the fuzzy-diff
+ *    specification's own end-of-file example does (`@@ @@\nfn process() {\n
+ *    …\n}\n-// End\n+// End`). Its line numbers are kept in
+ *    `Hunk.unprefixedLines` so the applier can say so when the hunk is not
+ *    found. Safe because the applier verifies context against the file: a
+ *    prose line misread as context makes the hunk not found, never applied
+ *    elsewhere. Not after a `-` line, see below.
  *
  * Strictness, because a wrong edit is worse than a refusal:
  *
@@ -62,10 +71,12 @@
  *   counts still lacks both old and new lines, the pair is a removal and an
  *   addition (a git diff of a SQL file removing `-- a` and adding `++ b`).
  * - A line that fits no body form ends the hunk only if no `-` or `+` line
- *   follows it before the next header, fence or end of text. Otherwise it is
- *   a PARSE error: the model forgot a prefix (`fn main() {` for ` fn main() {`,
- *   or a `-` on a line it meant to delete), and guessing could drop or keep
- *   the wrong line.
+ *   follows it before the next header, fence or end of text; otherwise it is
+ *   context (leniency 8) — except directly after a `-` line (blank lines
+ *   between do not count), where it is a PARSE error: there it may be a line
+ *   the model meant to delete and forgot the `-` of (`-a\nb\n-c`), and
+ *   reading it as context would keep a line that the file check cannot
+ *   tell apart from a deleted one.
  * - `\ No newline at end of file` must follow a hunk line, and the side it
  *   marks must not continue after it.
  * - A file header with no hunk after it, an empty hunk, and a text with no
@@ -95,6 +106,8 @@ export interface Hunk {
   oldEofNoNewline: boolean;
   /** The last new-side line has no final newline. */
   newEofNoNewline: boolean;
+  /** 1-based patch lines read as context lines although they had no prefix (leniency 8). */
+  unprefixedLines?: number[];
 }
 
 export interface FilePatch {
@@ -449,6 +462,15 @@ export function parsePatch(text: string): FilePatch[] {
       } else {
         // A line with no body prefix: prose after the hunk, or a forgotten prefix.
         const stray = findStrayChange(i + 1);
+        const previous = b.hunk.lines[b.hunk.lines.length - 1];
+        if (stray >= 0 && previous?.kind !== "delete") {
+          // Leniency 8: a context line whose leading space was dropped.
+          flushBlanks(b, lineNo);
+          addLine(b, "context", line, lineNo);
+          b.hunk.unprefixedLines = [...(b.hunk.unprefixedLines ?? []), lineNo];
+          b.lastWasBody = true;
+          continue;
+        }
         if (stray >= 0) {
           throw parseError(
             `Line ${lineNo} is inside hunk ${b.hunk.index + 1} (header at line ${b.hunk.line}) but does not start with a hunk prefix: ${quote(line)}. ${BODY_HINT[0]?.toUpperCase()}${BODY_HINT.slice(1)}. Line ${stray + 1} below it still changes the file, so the line cannot be skipped as prose. If it is an unchanged line, prefix it with one space; if it was meant to be removed, prefix it with '-'; to start a new hunk, write '@@ @@' first; put prose outside a \`\`\`diff fence.`,

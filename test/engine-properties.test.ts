@@ -1,0 +1,202 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { EditError } from "../src/errors.ts";
+import { type ReplaceOptions, replace } from "../src/formats/str-replace.ts";
+
+// Characters that exercise the engine: line breaks, indentation, `$` patterns,
+// escapes, elision dots, line-number separators, typeset punctuation, Unicode.
+const LF_UNITS = ["a", "b", "c", "x", "(", ")", "{", "}", ";", "=", " ", "  ", "\t", "\n", "$", "&", "$&", "$1", "'", "é", "😀", "1"];
+const lfText = (maxLength = 60) => fc.string({ unit: fc.constantFrom(...LF_UNITS), maxLength });
+
+const WILD_UNITS = [
+  ...LF_UNITS,
+  "\r\n",
+  "\r",
+  "\\",
+  "\\n",
+  "\\t",
+  '\\"',
+  "...",
+  "// ... existing code ...",
+  "…",
+  "12 | ",
+  "  3→",
+  "4:\t",
+  "\u201C",
+  "\u201D",
+  "\u2013",
+  "\u00A0",
+  "\uFEFF",
+  "try {",
+  "return x;",
+];
+const wildText = (maxLength = 80) => fc.string({ unit: fc.constantFrom(...WILD_UNITS), maxLength });
+
+/** Occurrences of `needle` in `hay`, overlapping ones included. */
+function countOccurrences(hay: string, needle: string): number {
+  let n = 0;
+  for (let p = hay.indexOf(needle); p !== -1; p = hay.indexOf(needle, p + 1)) n++;
+  return n;
+}
+
+/** A content and a non-empty substring of it that occurs exactly once. */
+const uniqueSubstring = lfText(80)
+  .chain((content) =>
+    fc.record({
+      content: fc.constant(content),
+      from: fc.nat({ max: Math.max(0, content.length - 1) }),
+      length: fc.integer({ min: 1, max: 30 }),
+    }),
+  )
+  .map(({ content, from, length }) => ({ content, from, old: content.slice(from, from + length) }))
+  .filter(({ content, old }) => old !== "" && countOccurrences(content, old) === 1);
+
+test("a unique exact substring always replaces exactly (literal newString, `$` patterns included)", () => {
+  fc.assert(
+    fc.property(uniqueSubstring, lfText(30), ({ content, from, old }, newString) => {
+      fc.pre(newString !== old && newString !== "");
+      const r = replace(content, old, newString);
+      assert.equal(r.content, content.slice(0, from) + newString + content.slice(from + old.length));
+      assert.equal(r.match.strategy, "exact");
+      assert.equal(r.match.score, 1);
+      assert.equal(r.match.startLine, content.slice(0, from).split("\n").length);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("a unique exact edit is undone by the reverse edit", () => {
+  fc.assert(
+    fc.property(uniqueSubstring, lfText(30), ({ content, old }, newString) => {
+      fc.pre(newString !== old && newString !== "");
+      const once = replace(content, old, newString).content;
+      fc.pre(countOccurrences(once, newString) === 1);
+      assert.equal(replace(once, newString, old).content, content);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+const crlf = (s: string) => s.replaceAll("\n", "\r\n");
+
+test("in a CRLF file with a BOM, a unique exact edit writes CRLF and keeps the BOM", () => {
+  fc.assert(
+    fc.property(uniqueSubstring, lfText(30), fc.boolean(), ({ content, from, old }, newString, bom) => {
+      fc.pre(newString !== old && newString !== "" && content.includes("\n"));
+      const expected = content.slice(0, from) + newString + content.slice(from + old.length);
+      const prefix = bom ? "\uFEFF" : "";
+      // The model writes LF even though the file has CRLF.
+      const r = replace(prefix + crlf(content), old, newString);
+      assert.equal(r.content, prefix + crlf(expected));
+    }),
+    { numRuns: 200 },
+  );
+});
+
+/** Raw lines of a text, each with its own line break. */
+function rawLines(raw: string): string[] {
+  return raw.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+/** Content made of code-like lines with mixed indentation and line endings; old text taken from it and perturbed. */
+const fuzzyEdit = fc
+  .record({
+    lines: fc.array(
+      fc.record({
+        indent: fc.constantFrom("", "  ", "    ", "\t", "\t\t"),
+        body: fc.constantFrom("a();", "b = 1;", "if (x) {", "}", "return y;", "", "// note", "const z = a + b;", "c($&);", "d('…');"),
+        eol: fc.constantFrom("\n", "\n", "\r\n"),
+      }),
+      { minLength: 1, maxLength: 14 },
+    ),
+    bom: fc.boolean(),
+    finalNewline: fc.boolean(),
+    from: fc.nat(),
+    count: fc.integer({ min: 1, max: 5 }),
+    reindent: fc.constantFrom("keep", "trim", "shift"),
+    typo: fc.nat({ max: 4 }),
+    newBodies: fc.array(fc.constantFrom("a();", "x();", "", "  y = 2;", "}", "$&", "if (q) {"), { maxLength: 5 }),
+    preset: fc.constantFrom<"default" | "opencode">("default", "opencode"),
+  })
+  .map((g) => {
+    let raw = (g.bom ? "\uFEFF" : "") + g.lines.map((l) => l.indent + l.body + l.eol).join("");
+    if (!g.finalNewline) raw = raw.replace(/\r?\n$/, "");
+    const from = g.from % g.lines.length;
+    const picked = g.lines.slice(from, from + g.count);
+    const old = picked
+      .map((l) => (g.reindent === "keep" ? l.indent : g.reindent === "trim" ? "" : `  ${l.indent}`) + l.body)
+      .map((l, k) => (k === g.typo ? `${l}x` : l))
+      .join("\n");
+    return { raw, old, newString: g.newBodies.join("\n"), preset: g.preset };
+  });
+
+test("bytes outside the matched lines never change", () => {
+  fc.assert(
+    fc.property(fuzzyEdit, ({ raw, old, newString, preset }) => {
+      let r: ReturnType<typeof replace>;
+      try {
+        r = replace(raw, old, newString, { preset });
+      } catch (e) {
+        assert.ok(e instanceof EditError, String(e));
+        return;
+      }
+      const bom = raw.startsWith("\uFEFF") ? "\uFEFF" : "";
+      const lines = rawLines(raw.slice(bom.length));
+      // Everything before the first matched line, up to (not including) its line break.
+      const before = bom + lines.slice(0, r.match.startLine - 1).join("");
+      const head = before.replace(/\r?\n$/, "");
+      // Everything after the last matched line's break.
+      const tail = lines.slice(r.match.endLine).join("");
+      assert.ok(r.content.startsWith(head), `prefix changed:\n${JSON.stringify(raw)}\n-> ${JSON.stringify(r.content)}`);
+      assert.ok(r.content.endsWith(tail), `suffix changed:\n${JSON.stringify(raw)}\n-> ${JSON.stringify(r.content)}`);
+      assert.ok(r.content.length >= head.length + tail.length);
+      if (bom) assert.ok(r.content.startsWith(bom), "BOM kept");
+    }),
+    { numRuns: 300 },
+  );
+});
+
+const options: fc.Arbitrary<ReplaceOptions> = fc.record(
+  {
+    preset: fc.constantFrom<"default" | "opencode">("default", "opencode"),
+    replaceAll: fc.boolean(),
+    startLine: fc.integer({ min: -2, max: 50 }),
+  },
+  { requiredKeys: [] },
+);
+
+test("arbitrary inputs raise only EditError, and results are well formed", () => {
+  fc.assert(
+    fc.property(wildText(), wildText(40), wildText(40), options, (content, old, newString, opts) => {
+      try {
+        const r = replace(content, old, newString, opts);
+        assert.equal(typeof r.content, "string");
+        assert.ok(r.match.startLine >= 1, "startLine is 1-based");
+        assert.ok(r.match.endLine >= r.match.startLine || r.match.strategy === "create");
+        assert.ok(r.match.score >= 0 && r.match.score <= 1);
+        assert.ok(r.match.count >= 1);
+      } catch (e) {
+        assert.ok(e instanceof EditError, `threw ${String(e)}`);
+        assert.ok(e.message.length > 0);
+      }
+    }),
+    { numRuns: 400 },
+  );
+});
+
+test("arbitrary old text taken from the content raises only EditError", () => {
+  // Old text drawn from the content reaches the deeper strategies more often than random text.
+  fc.assert(
+    fc.property(wildText(120), fc.nat(), fc.nat({ max: 60 }), wildText(40), options, (content, at, length, newString, opts) => {
+      const from = content.length === 0 ? 0 : at % content.length;
+      const old = content.slice(from, from + length);
+      try {
+        replace(content, old, newString, opts);
+      } catch (e) {
+        assert.ok(e instanceof EditError, `threw ${String(e)}`);
+      }
+    }),
+    { numRuns: 300 },
+  );
+});

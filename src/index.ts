@@ -1,8 +1,19 @@
 // The pure core: string in, string out, no file system. The file layer is src/node.ts.
 export { EditError, isEditError } from "./errors.ts";
+export { createPatch } from "./formats/create-patch.ts";
+export { formatDiffForDisplay } from "./formats/display-diff.ts";
+export { applySearchReplace } from "./formats/search-replace.ts";
 export { replace } from "./formats/str-replace.ts";
 
 export type { EditErrorCode, EditErrorDetail, LineRange } from "./errors.ts";
+export type { CreatePatchOptions } from "./formats/create-patch.ts";
+export type {
+  BlockReport,
+  SearchReplaceInput,
+  SearchReplaceOptions,
+  SearchReplaceResult,
+} from "./formats/search-replace.ts";
 export type { MatchReport, ReplaceOptions, ReplaceResult } from "./formats/str-replace.ts";
+export type { FilePatch, Hunk, HunkLine } from "./formats/unified-parse.ts";
 export type { PresetName } from "./match/cascade.ts";
 export type { StrategyName } from "./match/types.ts";

@@ -56,7 +56,11 @@ function rewriteReplacement(text: string, cand: Candidate): string {
 
 export function planSplice(doc: Document, cand: Candidate, newString: string): Splice {
   const replacement = rewriteReplacement(newString.replaceAll("\r\n", "\n"), cand);
-  if (!cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
+  if (!cand.lineBased) {
+    const widened = widenToLines(doc, cand, replacement);
+    if (!widened) return literalSplice(doc, cand.start, cand.end, replacement);
+    cand = widened;
+  }
   const q = cand.query;
   let body = replacement;
   if (q.endsWithNewline && body.endsWith("\n")) body = body.slice(0, -1);
@@ -64,6 +68,24 @@ export function planSplice(doc: Document, cand: Candidate, newString: string): S
   const merged = mergeLines(doc, cand, repl);
   if (merged.length === 0) return deleteLines(doc, cand.start, cand.end);
   return { start: cand.start, end: cand.end, text: merged.join("\n") };
+}
+
+/**
+ * A multi-line match that starts a line but ends inside one, whose last line
+ * the edit keeps: the model quoted whole lines and the file's line has grown
+ * since (`foo();` is now `foo(); // note`). Spliced literally, lines added
+ * after it would cut that line in two; as a line match the file keeps its
+ * line whole. A partial last line the edit changes stays a literal edit.
+ */
+function widenToLines(doc: Document, cand: Candidate, replacement: string): Candidate | undefined {
+  const q = cand.query;
+  const t = doc.text;
+  if (q.lines.length < 2 || q.endsWithNewline) return undefined;
+  if (!(cand.start === 0 || t[cand.start - 1] === "\n")) return undefined;
+  if (cand.end === t.length || t[cand.end] === "\n") return undefined;
+  const { removed } = editScript(q.lines, replacement.split("\n"));
+  if (removed[q.lines.length - 1]) return undefined;
+  return { ...cand, lineBased: true, end: doc.lineEnd(cand.endLine - 1) };
 }
 
 /** Literal replacement; deleting whole lines also removes their line break. */

@@ -8,18 +8,30 @@ import { isBlank } from "../text/normalize.ts";
 import { lineCandidate, linesTrimmedEqual, longestLineIndex } from "./anchors.ts";
 import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
 
-/** Aligns the query's non-blank lines around file line `at` (where query line `anchor` is); null when they differ. */
+/**
+ * Aligns the query around file line `at` (where query line `anchor` is), or
+ * null when the lines that carry code differ. A blank query line takes a
+ * blank file line when one is there (so deleting it deletes the file's);
+ * otherwise it is the model's extra blank line (-1). Blank file lines where
+ * the query has code are the file's extra blank lines (left unaligned).
+ */
 function alignAround(ctx: MatchContext, q: Query, anchor: number, at: number): number[] | null {
   const { doc } = ctx;
   const alignment = new Array<number>(q.lines.length).fill(-1);
   alignment[anchor] = at;
-  // Walk backwards then forwards, skipping blank lines on both sides.
+  const inFile = (f: number) => f >= 0 && f < doc.lineCount;
   for (const dir of [-1, 1]) {
     let f = at + dir;
     for (let j = anchor + dir; j >= 0 && j < q.lines.length; j += dir) {
-      if (isBlank(q.lines[j] ?? "")) continue;
-      while (f >= 0 && f < doc.lineCount && isBlank(doc.line(f))) f += dir;
-      if (f < 0 || f >= doc.lineCount || doc.line(f).trim() !== q.trimmed[j]) return null;
+      if (isBlank(q.lines[j] ?? "")) {
+        if (inFile(f) && isBlank(doc.line(f))) {
+          alignment[j] = f;
+          f += dir;
+        }
+        continue;
+      }
+      while (inFile(f) && isBlank(doc.line(f))) f += dir;
+      if (!inFile(f) || doc.line(f).trim() !== q.trimmed[j]) return null;
       alignment[j] = f;
       f += dir;
     }

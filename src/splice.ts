@@ -33,6 +33,12 @@ export interface Splice {
   start: number;
   end: number;
   text: string;
+  /**
+   * The raw break to write after each line of `text` but the last, when
+   * they differ: in a file with mixed endings a line the edit keeps keeps
+   * its own ending. Omitted: every break takes the ending where the splice lands.
+   */
+  breaks?: string[];
 }
 
 const TAB_WIDTH = 4;
@@ -67,7 +73,27 @@ export function planSplice(doc: Document, cand: Candidate, newString: string): S
   const repl = replacement === "" ? [] : body.split("\n");
   const merged = mergeLines(doc, cand, repl);
   if (merged.length === 0) return deleteLines(doc, cand.start, cand.end);
-  return { start: cand.start, end: cand.end, text: merged.join("\n") };
+  const splice: Splice = { start: cand.start, end: cand.end, text: merged.map((m) => m.text).join("\n") };
+  if (doc.mixedLineEndings) splice.breaks = breaksOf(doc, merged, doc.eolAt(cand.start));
+  return splice;
+}
+
+/** A line of merged output, and the document line it was copied from (-1: new). */
+interface MergedLine {
+  text: string;
+  from: number;
+}
+
+/** Each kept line brings its own break; a new line takes the break of the line before it. */
+function breaksOf(doc: Document, merged: readonly MergedLine[], fallback: string): string[] {
+  const breaks: string[] = [];
+  let previous = fallback;
+  for (let k = 0; k < merged.length - 1; k++) {
+    const from = merged[k]?.from ?? -1;
+    if (from >= 0) previous = doc.breakAfter(from) || fallback;
+    breaks.push(previous);
+  }
+  return breaks;
 }
 
 /**
@@ -93,7 +119,20 @@ function literalSplice(doc: Document, start: number, end: number, text: string):
   const t = doc.text;
   const wholeLines = end > start && (start === 0 || t[start - 1] === "\n") && (end === t.length || t[end] === "\n");
   if (text === "" && wholeLines && t[end - 1] !== "\n") return deleteLines(doc, start, end);
-  return { start, end, text };
+  const splice: Splice = { start, end, text };
+  if (doc.mixedLineEndings && text.includes("\n")) {
+    // The k-th new break takes the k-th replaced break: a rewritten line keeps its ending.
+    const replaced: string[] = [];
+    for (let p = t.indexOf("\n", start); p !== -1 && p < end; p = t.indexOf("\n", p + 1)) {
+      replaced.push(doc.breakAfter(doc.lineAt(p)));
+    }
+    const fallback = replaced[replaced.length - 1] ?? doc.eolAt(start);
+    splice.breaks = text
+      .split("\n")
+      .slice(1)
+      .map((_, k) => replaced[k] ?? fallback);
+  }
+  return splice;
 }
 
 /** Removes [start, end) and one adjacent line break: the following one, or the preceding one at the end of the file. */
@@ -231,23 +270,24 @@ function indentMapper(doc: Document, cand: Candidate, find: readonly string[], r
   };
 }
 
-function mergeLines(doc: Document, cand: Candidate, repl: string[]): string[] {
+function mergeLines(doc: Document, cand: Candidate, repl: string[]): MergedLine[] {
   const find = cand.query.lines;
   const align = alignmentOf(doc, cand);
   const { removed, inserts } = editScript(find, repl);
   const reindent = indentMapper(doc, cand, find, repl, align);
   const punctuation = cand.rewrite === "punctuation";
-  const fresh = (ins: Insertion) =>
+  const fresh = (ins: Insertion): MergedLine[] =>
     ins.lines.map((l, k) => {
       const line = reindent(l, ins.anchors[k] ?? ins.after);
-      return punctuation ? normalizePunctuation(line) : line;
+      return { text: punctuation ? normalizePunctuation(line) : line, from: -1 };
     });
+  const kept = (f: number): MergedLine => ({ text: doc.line(f), from: f });
   const insertsAfter = new Map<number, Insertion[]>();
   for (const ins of inserts) insertsAfter.set(ins.after, [...(insertsAfter.get(ins.after) ?? []), ins]);
 
-  const out: string[] = [];
+  const out: MergedLine[] = [];
   let cursor = cand.startLine;
-  let pending: string[] = [];
+  let pending: MergedLine[] = [];
   // True while every query line since the last aligned one was removed: the file lines between go too.
   let removing = false;
   for (const ins of insertsAfter.get(-1) ?? []) out.push(...fresh(ins));
@@ -255,10 +295,10 @@ function mergeLines(doc: Document, cand: Candidate, repl: string[]): string[] {
     const f = align[j] ?? -1;
     if (f >= 0) {
       const dropGap = removing && removed[j] === true;
-      for (; cursor < f; cursor++) if (!dropGap) out.push(doc.line(cursor));
+      for (; cursor < f; cursor++) if (!dropGap) out.push(kept(cursor));
       out.push(...pending);
       pending = [];
-      if (!removed[j]) out.push(doc.line(f));
+      if (!removed[j]) out.push(kept(f));
       cursor = Math.max(cursor, f + 1);
       removing = removed[j] === true;
     } else {
@@ -269,8 +309,16 @@ function mergeLines(doc: Document, cand: Candidate, repl: string[]): string[] {
       else pending.push(...fresh(ins));
     }
   }
-  for (; cursor < cand.endLine; cursor++) out.push(doc.line(cursor));
+  for (; cursor < cand.endLine; cursor++) out.push(kept(cursor));
   out.push(...pending);
+  return out;
+}
+
+function withBreaks(s: Splice, eol: string): string {
+  if (!s.breaks) return eol === "\n" ? s.text : s.text.replaceAll("\n", eol);
+  const lines = s.text.split("\n");
+  let out = lines[0] ?? "";
+  for (let k = 1; k < lines.length; k++) out += (s.breaks[k - 1] ?? eol) + lines[k];
   return out;
 }
 
@@ -295,8 +343,7 @@ export function renderSplices(doc: Document, splices: readonly Splice[]): string
     }
     const rawStart = doc.toRaw(s.start);
     out += doc.raw.slice(rawAt, rawStart);
-    const eol = doc.eolAt(s.start);
-    out += eol === "\n" ? s.text : s.text.replaceAll("\n", eol);
+    out += withBreaks(s, doc.eolAt(s.start));
     rawAt = doc.toRaw(s.end);
     prev = s;
   }

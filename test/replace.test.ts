@@ -40,6 +40,55 @@ const tryBlock = "x\ntry {\n  foo();\n  bar();\n}\n";
 const misremembered = "function f() {\n  const value = compute(1);\n  log(value);\n  return value;\n}\n";
 
 const applies: Applies[] = [
+  // Mixed line endings: every line the edit keeps keeps its own ending.
+  {
+    name: "mixed endings: a kept line keeps its CRLF inside a line match",
+    content: "a\r\n  b\n  c\r\n  d\ne\n",
+    old: "b\nc\nd",
+    new: "b\nc\nD",
+    expect: "a\r\n  b\n  c\r\n  D\ne\n",
+    strategy: "line-trimmed",
+  },
+  {
+    name: "mixed endings: a rewritten line takes the ending of the line it replaces",
+    content: "one\r\ntwo\nthree\r\nfour\n",
+    old: "two\nthree\n",
+    new: "2\n3\n",
+    expect: "one\r\n2\n3\r\nfour\n",
+    strategy: "exact",
+  },
+  {
+    name: "an exact match ending inside a grown line keeps that line whole",
+    content: "a();\nb(); // added later\nc();\n",
+    old: "a();\nb();",
+    new: "a();\nb();\nnext();",
+    expect: "a();\nb(); // added later\nnext();\nc();\n",
+    strategy: "exact",
+  },
+  {
+    name: "an exact match ending inside a line whose end the edit changes stays literal",
+    content: "x = 1;\ny = 2;\n",
+    old: "x = 1;\ny = 2",
+    new: "x = 1;\ny = 3",
+    expect: "x = 1;\ny = 3;\n",
+    strategy: "exact",
+  },
+  {
+    name: "blank lines: deleting a blank line the model quoted deletes the file's",
+    content: "a();\nb();\n\nc();\n",
+    old: "a();\n\nb();\n\nc();",
+    new: "a();\n\nb();\nc();",
+    expect: "a();\nb();\nc();\n",
+    strategy: "blank-lines",
+  },
+  {
+    name: "similarity fallback: a typo on every line, no line exact",
+    content: "const alpha = computeTheValue(1);\nconst beta = computeOther(2);\nconst gamma = 3;\n",
+    old: "const alpha = computeTheValu(1);\nconst betta = computeOthers(2);",
+    new: "const alpha = computeTheValu(1);\nconst betta = computeOthers(2);\nconst delta = 4;",
+    expect: "const alpha = computeTheValue(1);\nconst beta = computeOther(2);\nconst delta = 4;\nconst gamma = 3;\n",
+    strategy: "fuzzy-block",
+  },
   // replace() semantics
   { name: "an empty oldString creates a new file", content: "", old: "", new: "hello\nworld\n", expect: "hello\nworld\n", strategy: "create", lines: [1, 2] },
   { name: "a new file without a final newline", content: "", old: "", new: "one line", expect: "one line", strategy: "create", lines: [1, 1] },
@@ -510,6 +559,14 @@ interface Refuses {
 }
 
 const refuses: Refuses[] = [
+  {
+    name: "elided text whose parts are nowhere unique is ambiguous, with both places",
+    content: "f() {\n  x;\n}\nf() {\n  x;\n}\n",
+    old: "f() {\n...\n}",
+    new: "g() {\n...\n}",
+    code: "AMBIGUOUS",
+    says: ["lines 1-3", "lines 4-6"],
+  },
   { name: "identical strings", content: "x", old: "x", new: "x", code: "NO_CHANGE", says: ["identical"] },
   { name: "identical empty strings on an empty file", content: "", old: "", new: "", code: "NO_CHANGE" },
   {

@@ -470,7 +470,17 @@ const cases: Case[] = [
     find: "x();\n...\nend();",
     expect: [{ lines: [2, 4], text: "x();\nend();" }],
   },
-  { name: "elided: neither end part unique", strategy: elided, text: "f() {\n  x;\n}\nf() {\n  x;\n}\n", find: "f() {\n...\n}", expect: [] },
+  {
+    // Both placements are returned so the cascade reports AMBIGUOUS, not NOT_FOUND.
+    name: "elided: neither end part unique",
+    strategy: elided,
+    text: "f() {\n  x;\n}\nf() {\n  x;\n}\n",
+    find: "f() {\n...\n}",
+    expect: [
+      { lines: [0, 3], text: "f() {\n  x;\n}" },
+      { lines: [3, 6], text: "f() {\n  x;\n}" },
+    ],
+  },
   { name: "elided: a part missing", strategy: elided, text: "start();\nmid();\nend();\n", find: "start();\n...\nfinish();", expect: [] },
   { name: "elided: no elision line", strategy: elided, text: "f(...args);\n", find: "f(...args);", expect: [] },
   {

@@ -74,6 +74,20 @@ function placeFrom(parts: Part[], starts: number[][], pivot: number, at: number)
   return placed;
 }
 
+function candidateFor(ctx: MatchContext, q: Query, parts: Part[], placed: number[]): Candidate {
+  const alignment = new Array<number>(q.lines.length).fill(-1);
+  parts.forEach((part, k) => {
+    for (let j = 0; j < part.query.lines.length; j++) alignment[part.offset + j] = (placed[k] ?? 0) + j;
+  });
+  const first = placed[0] ?? 0;
+  const lastPart = parts[parts.length - 1] as Part;
+  const last = (placed[parts.length - 1] ?? 0) + lastPart.query.lines.length;
+  return lineCandidate(ctx, q, first, last - first, "elided", 0.95, { alignment });
+}
+
+/** Most placements listed when no part is unique: enough to report the ambiguity. */
+const MAX_PLACEMENTS = 20;
+
 export const elided: Strategy = {
   name: "elided",
   exact: false,
@@ -84,17 +98,17 @@ export const elided: Strategy = {
     const starts = parts.map((p) => partStarts(ctx, p));
     if (starts.some((s) => s.length === 0)) return [];
     const pivot = starts[0]?.length === 1 ? 0 : starts[starts.length - 1]?.length === 1 ? parts.length - 1 : -1;
-    if (pivot === -1) return [];
-    const placed = placeFrom(parts, starts, pivot, starts[pivot]?.[0] ?? 0);
-    if (!placed) return [];
-    const alignment = new Array<number>(q.lines.length).fill(-1);
-    parts.forEach((part, k) => {
-      for (let j = 0; j < part.query.lines.length; j++) alignment[part.offset + j] = (placed[k] ?? 0) + j;
-    });
-    const first = placed[0] ?? 0;
-    const lastPart = parts[parts.length - 1] as Part;
-    const last = (placed[parts.length - 1] ?? 0) + lastPart.query.lines.length;
-    const candidate: Candidate = lineCandidate(ctx, q, first, last - first, "elided", 0.95, { alignment });
-    return [candidate];
+    if (pivot !== -1) {
+      const placed = placeFrom(parts, starts, pivot, starts[pivot]?.[0] ?? 0);
+      return placed ? [candidateFor(ctx, q, parts, placed)] : [];
+    }
+    // No part is unique: never a match, but every placement is reported so
+    // the model learns the text is ambiguous rather than absent.
+    const placements = (starts[0] ?? [])
+      .slice(0, MAX_PLACEMENTS)
+      .map((at) => placeFrom(parts, starts, 0, at))
+      .filter((p): p is number[] => p !== null)
+      .map((p) => candidateFor(ctx, q, parts, p));
+    return placements.length > 1 ? placements : [];
   },
 };

@@ -10,9 +10,9 @@
  * `closestRegion` runs the same search without a threshold; NOT_FOUND
  * errors use it to show the model the nearest text.
  */
-import { isBlank } from "../text/normalize.ts";
+import { isBlank, longestWord } from "../text/normalize.ts";
 import { blockSimilarity } from "../text/similarity.ts";
-import { lineCandidate, linesTrimmedEqual } from "./anchors.ts";
+import { lineCandidate, linesContaining, linesTrimmedEqual } from "./anchors.ts";
 import { selectScored } from "./select.ts";
 import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
 
@@ -45,19 +45,35 @@ function scoreWindow(ctx: MatchContext, q: Query, start: number, size: number): 
   return blockSimilarity(ctx.doc.lines(start, start + size), q.lines);
 }
 
+/** A window moved and cut to lie inside the document (a block near the end may run past it). */
+function clampWindow(ctx: MatchContext, start: number, size: number): { start: number; size: number } {
+  const s = Math.max(0, Math.min(start, ctx.doc.lineCount - 1));
+  return { start: s, size: Math.max(1, Math.min(size, ctx.doc.lineCount - s)) };
+}
+
 /** The best windows, best first, whatever their score. */
 export function searchWindows(ctx: MatchContext, q: Query): Scored[] {
   const n = q.lines.length;
   const votes = new Map<number, number>();
+  const vote = (start: number, weight: number) => votes.set(start, (votes.get(start) ?? 0) + weight);
   for (const j of anchorIndexes(q)) {
     const hits = linesTrimmedEqual(ctx, q.trimmed[j] ?? "");
     if (hits.length > MAX_HITS_PER_ANCHOR) continue;
-    for (const at of hits) votes.set(at - j, (votes.get(at - j) ?? 0) + 1);
+    for (const at of hits) vote(at - j, 1);
+  }
+  // Lines may all differ a little: the longest identifier (already searched by
+  // the whitespace strategies) votes too, with less weight than a whole line.
+  const word = longestWord(q.lines);
+  const wordHits = word === "" ? [] : linesContaining(ctx, word);
+  if (wordHits.length <= MAX_HITS_PER_ANCHOR) {
+    q.lines.forEach((line, j) => {
+      if (line.includes(word)) for (const at of wordHits) vote(at - j, 0.5);
+    });
   }
   const top = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, WINDOWS_SCORED);
   const scored: Scored[] = top
-    .map(([start]) => ({ start, size: n, score: scoreWindow(ctx, q, Math.max(0, start), n) }))
-    .map((w) => ({ ...w, start: Math.max(0, w.start) }))
+    .map(([start]) => clampWindow(ctx, start, n))
+    .map((w) => ({ ...w, score: scoreWindow(ctx, q, w.start, w.size) }))
     .filter((w) => w.score >= 0);
   scored.sort((a, b) => b.score - a.score);
   // Refine the best few: shift by up to two lines and grow or shrink by up to two.

@@ -159,6 +159,18 @@ export class Document {
     return last !== -1 && this.isCrlf(last) ? "\r\n" : "\n";
   }
 
+  /** The raw line break after line `i`: "\r\n" or "\n" ("" after a last line without one). */
+  breakAfter(i: number): string {
+    const end = this.lineEnd(i);
+    if (end >= this.text.length) return "";
+    return this.isCrlf(end) ? "\r\n" : "\n";
+  }
+
+  /** True when some but not all line breaks are CRLF. */
+  get mixedLineEndings(): boolean {
+    return this.lineEndingStyle === "mixed";
+  }
+
   private isCrlf(nlOffset: number): boolean {
     let lo = 0;
     let hi = this.crlfAt.length - 1;

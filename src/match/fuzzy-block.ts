@@ -20,8 +20,10 @@ import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
 const ANCHOR_LINES = 3;
 /** An anchor line with more hits than this says nothing about where the block is. */
 const MAX_HITS_PER_ANCHOR = 2000;
-const WINDOWS_SCORED = 24;
-const WINDOWS_REFINED = 3;
+const WINDOWS_SCORED = 16;
+const WINDOWS_REFINED = 2;
+/** Windows less similar than this are not worth refining (each score is an edit distance over the block). */
+const REFINE_FROM = 0.5;
 
 interface Scored {
   start: number;
@@ -51,8 +53,23 @@ function clampWindow(ctx: MatchContext, start: number, size: number): { start: n
   return { start: s, size: Math.max(1, Math.min(size, ctx.doc.lineCount - s)) };
 }
 
-/** The best windows, best first, whatever their score. */
+const searched = new WeakMap<MatchContext, WeakMap<Query, Scored[]>>();
+
+/** The best windows, best first, whatever their score; memoised, as NOT_FOUND reports reuse them. */
 export function searchWindows(ctx: MatchContext, q: Query): Scored[] {
+  let byQuery = searched.get(ctx);
+  if (!byQuery) {
+    byQuery = new WeakMap();
+    searched.set(ctx, byQuery);
+  }
+  const known = byQuery.get(q);
+  if (known) return known;
+  const found = scoreWindows(ctx, q);
+  byQuery.set(q, found);
+  return found;
+}
+
+function scoreWindows(ctx: MatchContext, q: Query): Scored[] {
   const n = q.lines.length;
   const votes = new Map<number, number>();
   const vote = (start: number, weight: number) => votes.set(start, (votes.get(start) ?? 0) + weight);
@@ -76,15 +93,18 @@ export function searchWindows(ctx: MatchContext, q: Query): Scored[] {
     .map((w) => ({ ...w, score: scoreWindow(ctx, q, w.start, w.size) }))
     .filter((w) => w.score >= 0);
   scored.sort((a, b) => b.score - a.score);
-  // Refine the best few: shift by up to two lines and grow or shrink by up to two.
+  // Refine the best few: shift by up to two lines, then grow or shrink by up to two.
   const refined = new Map<string, Scored>();
-  for (const w of scored.slice(0, WINDOWS_REFINED)) {
+  for (const w of scored.slice(0, WINDOWS_REFINED).filter((x) => x.score >= REFINE_FROM)) {
     let best = w;
     for (let ds = -2; ds <= 2; ds++) {
-      for (let dn = -2; dn <= 2; dn++) {
-        const score = scoreWindow(ctx, q, w.start + ds, n + dn);
-        if (score > best.score) best = { start: w.start + ds, size: n + dn, score };
-      }
+      const score = ds === 0 ? -1 : scoreWindow(ctx, q, w.start + ds, w.size);
+      if (score > best.score) best = { start: w.start + ds, size: w.size, score };
+    }
+    const shifted = best;
+    for (let dn = -2; dn <= 2; dn++) {
+      const score = dn === 0 ? -1 : scoreWindow(ctx, q, shifted.start, shifted.size + dn);
+      if (score > best.score) best = { start: shifted.start, size: shifted.size + dn, score };
     }
     best = trimBlankEdges(ctx, best);
     refined.set(`${best.start}:${best.size}`, best);

@@ -3,6 +3,7 @@
  * bit-parallel algorithm) keeps a 1 kB block comparison in microseconds, so
  * similarity is affordable on every candidate the anchors propose.
  */
+import { diffArrays } from "diff";
 import { distance } from "fastest-levenshtein";
 
 /** 1 − distance / longer length; two empty strings are identical. */
@@ -19,9 +20,41 @@ export function similarityBound(aLength: number, bLength: number): number {
   return longer === 0 ? 1 : 1 - Math.abs(aLength - bLength) / longer;
 }
 
-/** Similarity of two blocks of lines, compared trimmed and joined: indentation does not count. */
+/**
+ * Similarity of two blocks of lines, compared trimmed: indentation does not
+ * count. The edit distance is taken line by line after aligning equal lines
+ * (changed runs paired in order, unpaired lines costing their length), an
+ * upper bound on the distance of the joined texts. Measured: one distance
+ * over two joined 1 kB blocks takes ~700 µs, the line-wise form a few µs, and
+ * the similarity strategies score dozens of windows per edit.
+ */
 export function blockSimilarity(a: readonly string[], b: readonly string[]): number {
-  return similarity(a.map((l) => l.trim()).join("\n"), b.map((l) => l.trim()).join("\n"));
+  const at = a.map((l) => l.trim());
+  const bt = b.map((l) => l.trim());
+  const size = (lines: string[]) => lines.reduce((n, l) => n + l.length, 0) + Math.max(0, lines.length - 1);
+  const longer = Math.max(size(at), size(bt));
+  if (longer === 0) return 1;
+  let cost = 0;
+  let removed: string[] = [];
+  const settle = (added: string[]) => {
+    const pairs = Math.min(removed.length, added.length);
+    for (let k = 0; k < pairs; k++) cost += distance(removed[k] ?? "", added[k] ?? "");
+    for (const l of removed.slice(pairs)) cost += l.length + 1;
+    for (const l of added.slice(pairs)) cost += l.length + 1;
+    removed = [];
+  };
+  for (const part of diffArrays(at, bt)) {
+    if (part.removed) {
+      settle([]);
+      removed = part.value;
+    } else if (part.added) {
+      settle(part.value);
+    } else {
+      settle([]);
+    }
+  }
+  settle([]);
+  return Math.max(0, 1 - cost / longer);
 }
 
 /**

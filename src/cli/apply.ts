@@ -73,7 +73,10 @@ function printReport(result: ApplyEditsResult, streams: Streams): void {
       continue;
     }
     for (const edit of file.edits) {
-      const where = edit.startLine !== undefined ? `, lines ${edit.startLine}-${edit.endLine ?? edit.startLine}` : "";
+      const end = edit.endLine ?? edit.startLine;
+      // A hunk with no old lines reports endLine = startLine - 1: an insertion point.
+      const where =
+        edit.startLine === undefined ? "" : end !== undefined && end < edit.startLine ? `, at line ${edit.startLine}` : `, lines ${edit.startLine}-${end}`;
       const score = edit.score !== undefined && edit.score < 1 ? `, score ${edit.score.toFixed(2)}` : "";
       if (edit.status === "failed" && edit.error) {
         writeError(streams, edit.error, `${file.path}: edit ${edit.index + 1} (${edit.format}): `);

@@ -454,13 +454,20 @@ function toChange(plan: FilePlan): PlannedChange {
   };
 }
 
+/** Strategies that place an edit without any approximation. */
+const EXACT_STRATEGIES = new Set(["exact", "create", "delete"]);
+
 function appliedReport(index: number, format: EditFormat, match: CoreMatch): EditReport {
   const report: EditReport = { index, format, status: "applied" };
   if (typeof match.strategy === "string") report.strategy = match.strategy;
   if (typeof match.startLine === "number") report.startLine = match.startLine;
   if (typeof match.endLine === "number") report.endLine = match.endLine;
   if (typeof match.score === "number") report.score = match.score;
-  report.fuzzy = (report.strategy !== undefined && report.strategy !== "exact") || (report.score !== undefined && report.score < 1);
+  // The core says which matches were fuzzy; older shapes are judged by strategy and score.
+  report.fuzzy =
+    typeof match.fuzzy === "boolean"
+      ? match.fuzzy
+      : (report.strategy !== undefined && !EXACT_STRATEGIES.has(report.strategy)) || (report.score !== undefined && report.score < 1);
   return report;
 }
 

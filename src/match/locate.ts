@@ -9,7 +9,7 @@ import { createContext } from "./anchors.ts";
 import { PRESETS, type PresetName } from "./cascade.ts";
 import { createQuery } from "./query.ts";
 import { ambiguityError, notFoundError } from "./report.ts";
-import type { Candidate, StrategyName } from "./types.ts";
+import type { Candidate, StrategyName, StrategyOptions } from "./types.ts";
 
 export interface LocateOptions {
   /** Which cascade to run. @default "default" */
@@ -22,6 +22,8 @@ export interface LocateOptions {
   hintWindow?: number;
   /** Minimum similarity for the similarity fallback (FuzzyBlock). @default preset's value (0.9 for default) */
   fuzzyThreshold?: number;
+  /** Overrides of the preset's other thresholds, for measuring them (bench/accuracy/sweep.ts). @default {} */
+  thresholds?: Partial<StrategyOptions>;
 }
 
 export interface Located {
@@ -77,8 +79,8 @@ function nonOverlapping(cands: Candidate[]): Candidate[] {
 export function locate(doc: Document, find: string, options: LocateOptions = {}): Located {
   const preset = PRESETS[options.preset ?? "default"];
   if (!preset) throw new EditError("INVALID_INPUT", `Unknown preset "${String(options.preset)}". Use "default" or "opencode".`);
-  const strategyOptions =
-    options.fuzzyThreshold === undefined ? preset.options : { ...preset.options, fuzzyThreshold: options.fuzzyThreshold };
+  const strategyOptions: StrategyOptions = { ...preset.options, ...options.thresholds };
+  if (options.fuzzyThreshold !== undefined) strategyOptions.fuzzyThreshold = options.fuzzyThreshold;
   const ctx = createContext(doc, strategyOptions);
   const q = createQuery(find);
   const replaceAll = options.replaceAll ?? false;

@@ -57,9 +57,11 @@
  *    next header or fence, is a context line with its text as written: the
  *    model dropped the leading space of unchanged lines, as the fuzzy-diff
  *    specification's own end-of-file example does (`@@ @@\nfn process() {\n
- *    …\n}\n-// End\n+// End`). Its line numbers are kept in
- *    `Hunk.unprefixedLines` so the applier can say so when the hunk is not
- *    found. Safe because the applier verifies context against the file: a
+ *    …\n}\n-// End\n+// End`). Such lines are marked `unprefixed` and
+ *    their patch line numbers kept in `Hunk.unprefixedLines`, so the applier
+ *    can say so when the hunk is not found, and can read the hunk's other
+ *    context lines whole too (in that example `    // … processing code`
+ *    is most likely the file's line with its 4 spaces, not ` ` + 3 spaces). Safe because the applier verifies context against the file: a
  *    prose line misread as context makes the hunk not found, never applied
  *    elsewhere. Not after a `-` line, see below.
  *
@@ -89,6 +91,8 @@ import { EditError } from "../errors.ts";
 export interface HunkLine {
   kind: "context" | "delete" | "add";
   text: string;
+  /** Set on a context line that had no prefix in the patch (leniency 8): `text` is the whole patch line. */
+  unprefixed?: true;
 }
 
 export interface Hunk {
@@ -467,6 +471,8 @@ export function parsePatch(text: string): FilePatch[] {
           // Leniency 8: a context line whose leading space was dropped.
           flushBlanks(b, lineNo);
           addLine(b, "context", line, lineNo);
+          const added = b.hunk.lines[b.hunk.lines.length - 1];
+          if (added) added.unprefixed = true;
           b.hunk.unprefixedLines = [...(b.hunk.unprefixedLines ?? []), lineNo];
           b.lastWasBody = true;
           continue;

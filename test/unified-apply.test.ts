@@ -180,6 +180,23 @@ const cases: Case[] = [
     hunks: (h) => assert.equal(h[0]?.fuzzy, true),
   },
   {
+    name: "a misremembered context line: found by the cascade, the file's own line is kept",
+    content: "function computeTotal(items) {\n  let total = 0;\n  for (const item of items) total += item.price;\n  return total;\n}\n",
+    patch: "@@ @@\n function computeTotal(items) {\n   let total = 0;\n-  for (const item of items) total += item.price;\n+  for (const item of items) total += item.price * item.qty;\n   return totl;\n }\n",
+    expected: "function computeTotal(items) {\n  let total = 0;\n  for (const item of items) total += item.price * item.qty;\n  return total;\n}\n",
+    hunks: (h) => {
+      assert.equal(h[0]?.strategy, "block-anchor");
+      assert.ok((h[0]?.score ?? 1) < 1);
+    },
+  },
+  {
+    name: "the opencode preset applies the spec's single-line replacement",
+    content: exampleRs,
+    patch: '@@ @@\n  fn main() {\n-    println!("Hello, world!");\n+    println!("Goodbye, world!");\n  }\n',
+    options: { preset: "opencode" },
+    expected: 'fn main() {\n    println!("Goodbye, world!");\n}\n',
+  },
+  {
     name: "a hunk line is a whole line: `foo();` does not match inside `x = foo();`",
     content: "x = foo();\nfoo();\n",
     patch: "@@ @@\n-foo();\n+bar();\n",

@@ -4,6 +4,8 @@ export { createPatch } from "./formats/create-patch.ts";
 export { formatDiffForDisplay } from "./formats/display-diff.ts";
 export { applySearchReplace } from "./formats/search-replace.ts";
 export { replace } from "./formats/str-replace.ts";
+export { applyPatch } from "./formats/unified-apply.ts";
+export { parsePatch } from "./formats/unified-parse.ts";
 
 export type { EditErrorCode, EditErrorDetail, LineRange } from "./errors.ts";
 export type { CreatePatchOptions } from "./formats/create-patch.ts";
@@ -14,6 +16,7 @@ export type {
   SearchReplaceResult,
 } from "./formats/search-replace.ts";
 export type { MatchReport, ReplaceOptions, ReplaceResult } from "./formats/str-replace.ts";
+export type { AmbiguousHunk, ApplyPatchOptions, HunkCandidate, HunkReport, PatchResult } from "./formats/unified-apply.ts";
 export type { FilePatch, Hunk, HunkLine } from "./formats/unified-parse.ts";
 export type { PresetName } from "./match/cascade.ts";
 export type { StrategyName } from "./match/types.ts";

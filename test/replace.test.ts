@@ -730,6 +730,13 @@ test("NOT_FOUND (opencode) names the opencode strategies", () => {
   assert.equal(e.detail.closest?.startLine, 2);
 });
 
+test("NOT_FOUND names the closest region even when it is not worth showing", () => {
+  const content = "function f() {\n  a();\n  b();\n}\n\nfunction g() {}\n";
+  const err = fails(() => replace(content, "function f() {\n  a();\n  c(); // gone\n  d(); // also gone", "x"), "NOT_FOUND");
+  assert.match(err.message, /lines 1-\d+, is only \d+% similar/);
+  assert.doesNotMatch(err.message, /No line of it occurs/);
+});
+
 test("NOT_FOUND with nothing close says so", () => {
   const e = fails(() => replace("one two three\nfour five six\n", "alpha beta gamma\ndelta", "x"), "NOT_FOUND");
   assert.equal(e.detail.closest, undefined);

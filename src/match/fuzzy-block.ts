@@ -95,6 +95,7 @@ function scoreWindows(ctx: MatchContext, q: Query): Scored[] {
   scored.sort((a, b) => b.score - a.score);
   // Refine the best few: shift by up to two lines, then grow or shrink by up to two.
   const refined = new Map<string, Scored>();
+  for (const w of scored) refined.set(`${w.start}:${w.size}`, w);
   for (const w of scored.slice(0, WINDOWS_REFINED).filter((x) => x.score >= REFINE_FROM)) {
     let best = w;
     for (let ds = -2; ds <= 2; ds++) {
@@ -109,7 +110,6 @@ function scoreWindows(ctx: MatchContext, q: Query): Scored[] {
     best = trimBlankEdges(ctx, best);
     refined.set(`${best.start}:${best.size}`, best);
   }
-  for (const w of scored.slice(WINDOWS_REFINED)) refined.set(`${w.start}:${w.size}`, w);
   return [...refined.values()].sort((a, b) => b.score - a.score);
 }
 

@@ -51,7 +51,17 @@ function rewriteReplacement(text: string, cand: Candidate): string {
     case "strip-line-numbers":
     case "strip-line-numbers-aggressive": {
       const aggressive = cand.rewrite === "strip-line-numbers-aggressive";
-      return everyLineHasLineNumbers(text, aggressive) ? stripLineNumbers(text, aggressive) : text;
+      if (everyLineHasLineNumbers(text, aggressive)) return stripLineNumbers(text, aggressive);
+      // Only some lines numbered (a diff's context lines copied from a numbered
+      // view, its added lines not): strip the ones that are copies of the old text.
+      const known = new Set(cand.query.lines);
+      return text
+        .split("\n")
+        .map((line) => {
+          const stripped = stripLineNumbers(line, aggressive);
+          return stripped !== line && known.has(stripped) ? stripped : line;
+        })
+        .join("\n");
     }
     case "trim-boundary":
       return text.trim();

@@ -547,6 +547,10 @@ function twoPlaces(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
   let lastRegion = view.length - 1;
   while (lastRegion >= 0 && !isRegion(view[lastRegion] as ViewLine)) lastRegion--;
   const after = view.length - 1 - lastRegion;
+  // A diff cut short by the file's edge says where it belongs (diff -u writes
+  // fewer than three context lines only there), so such a region has one
+  // right place, not two: not a refusal case.
+  if (before < 3 || after < 3) return undefined;
   const windowStart = edit.start - before;
   const windowEnd = edit.end + after;
   const size = windowEnd - windowStart;

@@ -24,8 +24,8 @@
  *      previous hunk was from its own header line: a candidate starting
  *      exactly there, else `pickByHint` (clearly the nearest);
  *    - file boundary: a hunk with less context before its change than after
- *      it belongs at the start of the file, and the reverse at the end
- *      (diff(1) writes short context only there);
+ *      it, and fewer than three lines, belongs at the start of the file, and
+ *      the reverse at the end (diff(1) writes short context only there);
  *    - `resolveAmbiguity`, when given (the CLI asks the user).
  *    Otherwise AMBIGUOUS with every remaining candidate: never guess. With
  *    the default preset an ambiguous strategy stops the cascade, as in
@@ -68,6 +68,7 @@ import { lineTrimmed } from "../match/line-trimmed.ts";
 import { pickByHint } from "../match/locate.ts";
 import { queryFromLines } from "../match/query.ts";
 import { ambiguityError, notFoundError } from "../match/report.ts";
+import { findRival } from "../match/rival.ts";
 import type { Candidate, MatchContext, Query, Strategy, StrategyName } from "../match/types.ts";
 import { planSplice, renderSplices, type Splice } from "../splice.ts";
 import { Document } from "../text/document.ts";
@@ -261,6 +262,9 @@ interface Choice {
 }
 
 /** Narrows several candidates of one strategy to one, or returns those left (see step 3 above). */
+/** The context lines a diff tool writes on each side of a change (diff -u). */
+const BOUNDARY_CONTEXT = 3;
+
 function choose(s: State, h: Hunk, cands: Candidate[], hint: number | undefined): Choice {
   const one = (list: Candidate[], resolvedBy: HunkReport["resolvedBy"]): Choice | undefined =>
     list.length === 1 && list[0] ? { cand: list[0], resolvedBy, pool: list } : undefined;
@@ -286,15 +290,17 @@ function choose(s: State, h: Hunk, cands: Candidate[], hint: number | undefined)
     const near = pickByHint(pool, hint);
     if (near) return { cand: near, resolvedBy: "line-hint", pool };
   }
+  // Less context on one side than the usual three means the hunk was cut by
+  // the file's edge. More context than that is no boundary evidence.
   const { leading, trailing } = contextRuns(h);
-  if (leading < trailing) {
+  if (leading < trailing && leading < BOUNDARY_CONTEXT) {
     const byStart = one(
       pool.filter((c) => c.startLine === 0),
       "boundary",
     );
     if (byStart) return byStart;
   }
-  if (trailing < leading) {
+  if (trailing < leading && trailing < BOUNDARY_CONTEXT) {
     const byEnd = one(
       pool.filter((c) => c.endLine === lineCount),
       "boundary",
@@ -330,7 +336,12 @@ function searchHunk(s: State, h: Hunk, q: Query, hint: number | undefined): Foun
     const cands = wholeLineCandidates(s.doc, strategy.find(s.ctx, q));
     if (cands.length === 0) continue;
     const choice = choose(s, h, cands, hint);
-    if (choice.cand) return { cand: choice.cand, ...(choice.resolvedBy ? { resolvedBy: choice.resolvedBy } : {}) };
+    if (choice.cand) {
+      // A lone whitespace-tolerant match whose lines, as written, fit elsewhere is no match.
+      const rival = s.opts.preset.stopOnAmbiguity && !choice.resolvedBy ? findRival(s.ctx, q, choice.cand) : undefined;
+      if (rival) throw hunkAmbiguous(s, h, strategy.name, [choice.cand, rival].sort((a, b) => a.start - b.start));
+      return { cand: choice.cand, ...(choice.resolvedBy ? { resolvedBy: choice.resolvedBy } : {}) };
+    }
     ambiguous ??= { strategy: strategy.name, pool: choice.pool };
     if (s.opts.preset.stopOnAmbiguity) break;
   }

@@ -1,7 +1,8 @@
 /**
  * 6. EscapeNormalized: the model over-escaped, writing `\n`, `\t` or `\"`
  * literally where the file has a line break, a tab or a plain quote. The
- * un-escaped find text is searched exactly, then line by line trimmed; and,
+ * un-escaped find text is searched line by line trimmed (exactly first when
+ * it is one line); and,
  * as the specification has it, blocks whose own un-escaped form equals it.
  * A match found by un-escaping marks the replacement to be un-escaped too.
  */
@@ -18,14 +19,22 @@ export const escapeNormalized: Strategy = {
     if (!q.text.includes("\\")) return [];
     const u = createQuery(unescapeModelText(q.text));
     if (u.text === q.text || u.text.trim() === "") return [];
+    // Several lines: whole-line windows first, so the splice can merge line by
+    // line and a query that starts with a blank line still starts a line.
+    const trimmed = () =>
+      trimmedWindows(ctx, u).map((s) => lineCandidate(ctx, u, s, u.lines.length, "escape-normalized", 1, { rewrite: "unescape" }));
+    if (u.lines.length > 1) {
+      const windows = trimmed();
+      if (windows.length > 0) return windows;
+    }
     const direct: Candidate[] = ctx
       .occurrences(u.text)
       .map((at) => rangeCandidate(ctx, u, at, at + u.text.length, "escape-normalized", 1, { rewrite: "unescape" }));
     if (direct.length > 0) return direct;
-    const trimmed = trimmedWindows(ctx, u).map((s) =>
-      lineCandidate(ctx, u, s, u.lines.length, "escape-normalized", 1, { rewrite: "unescape" }),
-    );
-    if (trimmed.length > 0) return trimmed;
+    if (u.lines.length === 1) {
+      const windows = trimmed();
+      if (windows.length > 0) return windows;
+    }
     // The file itself holds escapes: compare both sides un-escaped.
     const n = u.lines.length;
     return windowsByWord(ctx, u, () => true)

@@ -9,6 +9,7 @@ import { createContext } from "./anchors.ts";
 import { PRESETS, type PresetName } from "./cascade.ts";
 import { createQuery } from "./query.ts";
 import { ambiguityError, notFoundError } from "./report.ts";
+import { findRival } from "./rival.ts";
 import type { Candidate, StrategyName, StrategyOptions } from "./types.ts";
 
 export interface LocateOptions {
@@ -94,7 +95,11 @@ export function locate(doc: Document, find: string, options: LocateOptions = {})
     const cands = distinct(strategy.find(ctx, q));
     if (cands.length === 0) continue;
     if (replaceAll) return { candidates: nonOverlapping(cands), strategy: strategy.name, tried };
-    if (cands.length === 1) return { candidates: cands, strategy: strategy.name, tried };
+    if (cands.length === 1) {
+      const rival = preset.stopOnAmbiguity && cands[0] ? findRival(ctx, q, cands[0]) : undefined;
+      if (!rival) return { candidates: cands, strategy: strategy.name, tried };
+      throw ambiguityError(doc, strategy.name, [...cands, rival].sort((a, b) => a.start - b.start), false);
+    }
     const hinted = options.startLine === undefined ? undefined : pickByHint(cands, options.startLine, options.hintWindow);
     if (hinted) return { candidates: [hinted], strategy: strategy.name, tried };
     ambiguous ??= { strategy: strategy.name, cands };

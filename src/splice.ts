@@ -107,21 +107,33 @@ function breaksOf(doc: Document, merged: readonly MergedLine[], fallback: string
 }
 
 /**
- * A multi-line match that starts a line but ends inside one, whose last line
- * the edit keeps: the model quoted whole lines and the file's line has grown
- * since (`foo();` is now `foo(); // note`). Spliced literally, lines added
- * after it would cut that line in two; as a line match the file keeps its
- * line whole. A partial last line the edit changes stays a literal edit.
+ * An exact match that is really a line match: it starts inside a line's
+ * indentation (`  "type": "git",` found inside `    "type": "git",`: the
+ * model quoted the line with less indentation), or it spans several lines and
+ * ends inside the last one, which the edit keeps (`foo();` has since become
+ * `foo(); // note`). Spliced literally, added lines would keep the model's
+ * indentation or cut the grown line in two; as a line match they are
+ * re-indented and the file's lines stay whole. Only edits that add lines are
+ * widened (otherwise the literal splice is exactly right), and a partial last
+ * line that the edit changes stays a literal edit.
  */
 function widenToLines(doc: Document, cand: Candidate, replacement: string): Candidate | undefined {
   const q = cand.query;
   const t = doc.text;
-  if (q.lines.length < 2 || q.endsWithNewline) return undefined;
-  if (!(cand.start === 0 || t[cand.start - 1] === "\n")) return undefined;
-  if (cand.end === t.length || t[cand.end] === "\n") return undefined;
-  const { removed } = editScript(q.lines, replacement.split("\n"));
-  if (removed[q.lines.length - 1]) return undefined;
-  return { ...cand, lineBased: true, end: doc.lineEnd(cand.endLine - 1) };
+  // Only an edit that adds lines can misplace them; otherwise literal is exact.
+  if (q.endsWithNewline || replacement.split("\n").length <= q.lines.length) return undefined;
+  const lineStart = doc.lineStart(cand.startLine);
+  const inIndent = cand.start > lineStart && t.slice(lineStart, cand.start).trim() === "";
+  if (cand.start !== lineStart && !inIndent) return undefined;
+  const lineEnd = doc.lineEnd(cand.endLine - 1);
+  const cutsLastLine = cand.end !== lineEnd;
+  if (cutsLastLine) {
+    if (q.lines.length < 2 && !inIndent) return undefined;
+    if (editScript(q.lines, replacement.split("\n")).removed[q.lines.length - 1]) return undefined;
+  } else if (!inIndent) {
+    return undefined;
+  }
+  return { ...cand, lineBased: true, start: lineStart, end: lineEnd };
 }
 
 /** Literal replacement; deleting whole lines also removes their line break. */

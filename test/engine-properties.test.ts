@@ -52,10 +52,25 @@ const uniqueSubstring = lfText(80)
   .map(({ content, from, length }) => ({ content, from, old: content.slice(from, from + length) }))
   .filter(({ content, old }) => old !== "" && countOccurrences(content, old) === 1);
 
+/**
+ * The one exception to literal replacement (src/splice.ts, widenToLines): an
+ * edit that adds lines, whose old text starts inside a line's indentation or
+ * spans lines and ends inside the last one, is applied as a line edit so the
+ * added lines are not misplaced. Such inputs are left to the table tests.
+ */
+function widened(content: string, from: number, old: string, newString: string): boolean {
+  if (old.endsWith("\n") || newString.split("\n").length <= old.split("\n").length) return false;
+  const lineStart = content.lastIndexOf("\n", from - 1) + 1;
+  const end = from + old.length;
+  const inIndent = from > lineStart && content.slice(lineStart, from).trim() === "";
+  const cutsLastLine = end < content.length && content[end] !== "\n";
+  return inIndent || (old.includes("\n") && cutsLastLine);
+}
+
 test("a unique exact substring always replaces exactly (literal newString, `$` patterns included)", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), ({ content, from, old }, newString) => {
-      fc.pre(newString !== old && newString !== "");
+      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString));
       const r = replace(content, old, newString);
       assert.equal(r.content, content.slice(0, from) + newString + content.slice(from + old.length));
       assert.equal(r.match.strategy, "exact");
@@ -68,10 +83,10 @@ test("a unique exact substring always replaces exactly (literal newString, `$` p
 
 test("a unique exact edit is undone by the reverse edit", () => {
   fc.assert(
-    fc.property(uniqueSubstring, lfText(30), ({ content, old }, newString) => {
-      fc.pre(newString !== old && newString !== "");
+    fc.property(uniqueSubstring, lfText(30), ({ content, from, old }, newString) => {
+      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString));
       const once = replace(content, old, newString).content;
-      fc.pre(countOccurrences(once, newString) === 1);
+      fc.pre(countOccurrences(once, newString) === 1 && !widened(once, from, newString, old));
       assert.equal(replace(once, newString, old).content, content);
     }),
     { numRuns: 200 },
@@ -83,7 +98,7 @@ const crlf = (s: string) => s.replaceAll("\n", "\r\n");
 test("in a CRLF file with a BOM, a unique exact edit writes CRLF and keeps the BOM", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), fc.boolean(), ({ content, from, old }, newString, bom) => {
-      fc.pre(newString !== old && newString !== "" && content.includes("\n"));
+      fc.pre(newString !== old && newString !== "" && content.includes("\n") && !widened(content, from, old, newString));
       const expected = content.slice(0, from) + newString + content.slice(from + old.length);
       const prefix = bom ? "\uFEFF" : "";
       // The model writes LF even though the file has CRLF.

@@ -89,6 +89,36 @@ const cases: Case[] = [
       ).content,
     expect: "one\nTWO\nthree\nfour\n",
   },
+  {
+    // Seed 2, case 705: the model quoted a line with less indentation and added siblings.
+    name: "an exact match inside a line's indentation that adds lines re-indents them",
+    run: () =>
+      replace('{\n  "repo": {\n    "type": "git",\n    "url": "x"\n  }\n}\n', '  "type": "git",', '  "type": "git",\n  "dir": "lib",').content,
+    expect: '{\n  "repo": {\n    "type": "git",\n    "dir": "lib",\n    "url": "x"\n  }\n}\n',
+  },
+  {
+    // Seed 3, case 9: the nearest closing brace is not the block's end.
+    name: "BlockAnchor weighs every last line within the size slack, not only the nearest",
+    run: () =>
+      replace(
+        "f() {\n    for (;;) {\n        if (r) {\n            break;\n        }\n    }\n    if (result) {\n        break;\n    }\n}\nrest();\n",
+        "    }\n    if (Result) {\n        break;\n    }\n}",
+        "    }\n    if (Result) {\n        stop();\n    }\n    done();",
+      ).content,
+    expect: "f() {\n    for (;;) {\n        if (r) {\n            break;\n        }\n    }\n    if (result) {\n        stop();\n    }\n    done();\nrest();\n",
+  },
+  {
+    // Seed 3, case 23: a numbered blank line lost its separator with its trailing whitespace.
+    name: "a bare number line counts as a numbered blank line",
+    run: () => replace("a\nb\n\nc\n", "1\ta\n2\tb\n3", "1\tA\n2\tb\n3").content,
+    expect: "A\nb\n\nc\n",
+  },
+  {
+    // Seed 4, case 743: `8\t\tdim` is `\tdim` on line 8, not `dim`.
+    name: "a tab after a line number is the separator; the tabs after it are indentation",
+    run: () => replace("x {\n\ta\n\tb\n}\n", "2\t\ta\n3\t\tb", "\ta\n\tB").content,
+    expect: "x {\n\ta\n\tB\n}\n",
+  },
 ];
 
 for (const c of cases) test(c.name, () => assert.equal(c.run(), c.expect));

@@ -3,20 +3,20 @@
  * lines), the middle scored by similarity. The model misremembered a token
  * inside the block, or the file changed there since it was read.
  *
- * The OpenCode preset keeps the specified behaviour: middle lines compared
- * position by position, any similarity accepted for a lone candidate (0.0),
- * 0.3 among several. The default preset compares the middle as one text
- * (robust to an inserted or dropped line), limits how far the block size may
- * differ, and demands real resemblance, so `try {` … `}` around other code
- * is refused.
+ * The OpenCode preset keeps the specified behaviour: the nearest last line,
+ * middle lines compared position by position, any similarity accepted for a
+ * lone candidate (0.0), 0.3 among several. The default preset compares the
+ * middle as one text (robust to an inserted or dropped line), weighs every
+ * last line within a size slack, and demands real resemblance, so `try {` …
+ * `}` around other code is refused.
  */
 import { blockSimilarity, positionalMiddleSimilarity, similarityBound } from "../text/similarity.ts";
 import { lineCandidate, linesTrimmedEqual } from "./anchors.ts";
 import { selectScored } from "./select.ts";
 import type { Candidate, Strategy } from "./types.ts";
 
-/** Smallest element of ascending `sorted` that is >= `min`, or undefined. */
-function firstAtLeast(sorted: readonly number[], min: number): number | undefined {
+/** Index of the smallest element of ascending `sorted` that is >= `min` (`sorted.length` when none). */
+function firstAtLeast(sorted: readonly number[], min: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
@@ -24,7 +24,7 @@ function firstAtLeast(sorted: readonly number[], min: number): number | undefine
     if ((sorted[mid] ?? 0) < min) lo = mid + 1;
     else hi = mid;
   }
-  return sorted[lo];
+  return lo;
 }
 
 export const blockAnchor: Strategy = {
@@ -44,20 +44,32 @@ export const blockAnchor: Strategy = {
     const floor = Math.min(o.blockAnchorSingleThreshold, o.blockAnchorMultipleThreshold);
     const cands: Candidate[] = [];
     for (const i of linesTrimmedEqual(ctx, first)) {
-      const j = firstAtLeast(lastHits, i + 2);
-      if (j === undefined) break;
-      const size = j - i + 1;
-      if (Math.abs(size - n) > slack) continue;
-      const block = ctx.doc.lines(i, j + 1);
-      let score: number;
-      if (positional) {
-        score = positionalMiddleSimilarity(block, q.lines);
-      } else {
-        const middle = block.slice(1, -1).map((l) => l.trim());
-        if (similarityBound(middle.join("\n").length, findMiddle.length) < floor) continue;
-        score = blockSimilarity(middle, q.trimmed.slice(1, -1));
+      const nearest = firstAtLeast(lastHits, i + 2);
+      if (nearest === lastHits.length) break;
+      // OpenCode takes the nearest last line. The default preset weighs every
+      // last line within the size slack: the nearest `}` is often not the one.
+      let best: Candidate | undefined;
+      for (let k = nearest; k < lastHits.length; k++) {
+        const j = lastHits[k] as number;
+        const size = j - i + 1;
+        if (size - n > slack) break;
+        if (Math.abs(size - n) > slack) continue;
+        const block = ctx.doc.lines(i, j + 1);
+        let score: number;
+        if (positional) {
+          score = positionalMiddleSimilarity(block, q.lines);
+        } else {
+          const middle = block.slice(1, -1).map((l) => l.trim());
+          if (similarityBound(middle.join("\n").length, findMiddle.length) < floor) continue;
+          score = blockSimilarity(middle, q.trimmed.slice(1, -1));
+        }
+        // Equal scores: the size closest to the find text's.
+        if (!best || score > best.score || (score === best.score && Math.abs(size - n) < Math.abs(best.endLine - best.startLine - n))) {
+          best = lineCandidate(ctx, q, i, size, "block-anchor", score);
+        }
+        if (positional) break;
       }
-      cands.push(lineCandidate(ctx, q, i, size, "block-anchor", score));
+      if (best) cands.push(best);
     }
     return selectScored(cands, o.blockAnchorSingleThreshold, o.blockAnchorMultipleThreshold, o.ambiguityMargin);
   },

@@ -8,7 +8,7 @@
 import { everyLineHasLineNumbers, stripLineNumbers } from "../text/line-numbers.ts";
 import { exact } from "./exact.ts";
 import { lineTrimmed } from "./line-trimmed.ts";
-import { createQuery } from "./query.ts";
+import { queryFromLines } from "./query.ts";
 import type { Candidate, MatchContext, Query, Rewrite, Strategy } from "./types.ts";
 import { whitespaceNormalized } from "./whitespace-normalized.ts";
 
@@ -16,7 +16,8 @@ const INNER = [exact, lineTrimmed, whitespaceNormalized];
 
 function matchStripped(ctx: MatchContext, q: Query, aggressive: boolean): Candidate[] {
   if (!everyLineHasLineNumbers(q.text, aggressive)) return [];
-  const stripped = createQuery(stripLineNumbers(q.text, aggressive));
+  // Line by line, so a numbered blank last line stays a line of the query.
+  const stripped = queryFromLines(stripLineNumbers(q.lines.join("\n"), aggressive).split("\n"), q.endsWithNewline);
   if (stripped.text.trim() === "") return [];
   const rewrite: Rewrite = aggressive ? "strip-line-numbers-aggressive" : "strip-line-numbers";
   for (const inner of INNER) {

@@ -10,10 +10,15 @@
  * numbered-looking line (`1 | 2` in a truth table) is real content.
  */
 
-// Anchored, no nested quantifiers: linear on any input.
-const STANDARD = /^[ \t]*\d+[ \t]*(?:\||→|:\t|\t)/;
+// Anchored, no nested quantifiers: linear on any input. Only spaces may pad
+// the number before `|`: a tab there is the separator, and the tabs after it
+// are the code's own indentation (`8\t\tdim` is `\tdim` on line 8).
+const STANDARD = /^[ \t]*\d+(?: *\||→|:\t|\t)/;
 // The aggressive pass also takes `12: ` and `12 ` forms, used only as a second try.
-const AGGRESSIVE = /^[ \t]*\d+(?:[ \t]*(?:\||→|:)|\t| )/;
+const AGGRESSIVE = /^[ \t]*\d+(?: *(?:\||→|:)|\t| )/;
+// A numbered blank line whose separator was trimmed away with the trailing
+// whitespace (`11\t` became `11`); it counts as numbered among numbered lines.
+const BARE_NUMBER = /^[ \t]*\d+[ \t]*$/;
 
 function prefixPattern(aggressive: boolean): RegExp {
   return aggressive ? AGGRESSIVE : STANDARD;
@@ -25,7 +30,7 @@ export function everyLineHasLineNumbers(text: string, aggressive = false): boole
   let seen = 0;
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
-    if (!pattern.test(line)) return false;
+    if (!pattern.test(line) && !BARE_NUMBER.test(line)) return false;
     seen++;
   }
   return seen > 0;
@@ -42,6 +47,7 @@ export function stripLineNumbers(text: string, aggressive = false): string {
   return text
     .split("\n")
     .map((line) => {
+      if (BARE_NUMBER.test(line)) return "";
       const m = pattern.exec(line);
       if (!m) return line;
       let rest = line.slice(m[0].length);

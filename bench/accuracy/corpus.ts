@@ -110,7 +110,12 @@ function languageOf(path: string): Language {
   return "other";
 }
 
-/** The most common indentation step between consecutive lines: "\t" or N spaces. */
+/**
+ * The most common indentation step between consecutive lines: "\t" or N spaces.
+ * Kept apart from the engine's own detection (src/text/document.ts) on
+ * purpose: the benchmark writes expected outputs in the file's conventions and
+ * must not inherit the engine's mistakes.
+ */
 export function detectIndentUnit(lines: readonly string[]): string {
   let tabs = 0;
   const steps = new Map<number, number>();

@@ -65,7 +65,7 @@ import { createContext } from "../match/anchors.ts";
 import { PRESETS, type Preset, type PresetName } from "../match/cascade.ts";
 import { exact } from "../match/exact.ts";
 import { lineTrimmed } from "../match/line-trimmed.ts";
-import { pickByHint } from "../match/locate.ts";
+import { pickByHint, runCascade } from "../match/locate.ts";
 import { queryFromLines } from "../match/query.ts";
 import { ambiguityError, notFoundError } from "../match/report.ts";
 import { findRival } from "../match/rival.ts";
@@ -325,28 +325,27 @@ interface Found {
   resolvedBy?: HunkReport["resolvedBy"];
 }
 
-/** The cascade, as `locate()` runs it, over whole-line candidates and with the hunk's own tie-breakers. */
+/** The cascade (`runCascade`, as `locate()` runs it) over whole-line candidates, with the hunk's own tie-breakers. */
 function searchHunk(s: State, h: Hunk, q: Query, hint: number | undefined): Found {
-  const strategies = q.trimmed.every((t) => t === "") ? [blankRuns] : s.opts.preset.strategies;
-  const tried: StrategyName[] = [];
-  let ambiguous: { strategy: StrategyName; pool: Candidate[] } | undefined;
-  for (const strategy of strategies) {
-    if (strategy.name === "multi-occurrence") continue;
-    tried.push(strategy.name);
-    const cands = wholeLineCandidates(s.doc, strategy.find(s.ctx, q));
-    if (cands.length === 0) continue;
-    const choice = choose(s, h, cands, hint);
-    if (choice.cand) {
+  const strategies = q.trimmed.every((t) => t === "") ? [blankRuns] : s.opts.preset.strategies.filter((x) => x.name !== "multi-occurrence");
+  const run = runCascade<Found>(
+    s.ctx,
+    q,
+    strategies,
+    s.opts.preset.stopOnAmbiguity,
+    (cands) => {
+      const choice = choose(s, h, cands, hint);
+      if (!choice.cand) return { ambiguous: choice.pool };
       // A lone whitespace-tolerant match whose lines, as written, fit elsewhere is no match.
       const rival = s.opts.preset.stopOnAmbiguity && !choice.resolvedBy ? findRival(s.ctx, q, choice.cand) : undefined;
-      if (rival) throw hunkAmbiguous(s, h, strategy.name, [choice.cand, rival].sort((a, b) => a.start - b.start));
-      return { cand: choice.cand, ...(choice.resolvedBy ? { resolvedBy: choice.resolvedBy } : {}) };
-    }
-    ambiguous ??= { strategy: strategy.name, pool: choice.pool };
-    if (s.opts.preset.stopOnAmbiguity) break;
-  }
-  if (ambiguous) throw hunkAmbiguous(s, h, ambiguous.strategy, ambiguous.pool);
-  throw hunkNotFound(s, h, q, tried);
+      if (rival) return { ambiguous: [choice.cand, rival].sort((a, b) => a.start - b.start) };
+      return { found: { cand: choice.cand, ...(choice.resolvedBy ? { resolvedBy: choice.resolvedBy } : {}) } };
+    },
+    (cands) => wholeLineCandidates(s.doc, cands),
+  );
+  if (run.found) return run.found.value;
+  if (run.ambiguous) throw hunkAmbiguous(s, h, run.ambiguous.strategy, run.ambiguous.cands);
+  throw hunkNotFound(s, h, q, run.tried);
 }
 
 function hunkAmbiguous(s: State, h: Hunk, strategy: StrategyName, pool: Candidate[]): EditError {

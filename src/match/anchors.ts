@@ -69,6 +69,16 @@ export function linesTrimmedEqual(ctx: MatchContext, trimmed: string): number[] 
   return out;
 }
 
+/**
+ * The first and last lines (trimmed) of a query of at least three lines, the
+ * anchors of BlockAnchor and ContextAware; undefined when either is blank.
+ */
+export function boundaryLines(q: Query): { first: string; last: string } | undefined {
+  const first = q.trimmed[0] ?? "";
+  const last = q.trimmed[q.lines.length - 1] ?? "";
+  return q.lines.length >= 3 && first !== "" && last !== "" ? { first, last } : undefined;
+}
+
 /** Index of the query line with the longest trimmed text, or -1 when all are blank. */
 export function longestLineIndex(q: Query): number {
   let best = -1;

@@ -11,7 +11,7 @@
  * `}` around other code is refused.
  */
 import { blockSimilarity, positionalMiddleSimilarity, similarityBound } from "../text/similarity.ts";
-import { lineCandidate, linesTrimmedEqual } from "./anchors.ts";
+import { boundaryLines, lineCandidate, linesTrimmedEqual } from "./anchors.ts";
 import { selectScored } from "./select.ts";
 import type { Candidate, Strategy } from "./types.ts";
 
@@ -31,10 +31,10 @@ export const blockAnchor: Strategy = {
   name: "block-anchor",
   exact: false,
   find(ctx, q) {
+    const anchors = boundaryLines(q);
+    if (!anchors) return [];
+    const { first, last } = anchors;
     const n = q.lines.length;
-    const first = q.trimmed[0] ?? "";
-    const last = q.trimmed[n - 1] ?? "";
-    if (n < 3 || first === "" || last === "") return [];
     const o = ctx.options;
     const positional = o.blockAnchorSizeSlack === Number.POSITIVE_INFINITY;
     const slack = positional ? Number.POSITIVE_INFINITY : Math.max(1, Math.round(n * o.blockAnchorSizeSlack));

@@ -5,7 +5,7 @@
  * minimum similarity of the whole block.
  */
 import { blockSimilarity } from "../text/similarity.ts";
-import { lineCandidate, linesTrimmedEqual } from "./anchors.ts";
+import { boundaryLines, lineCandidate, linesTrimmedEqual } from "./anchors.ts";
 import { selectScored } from "./select.ts";
 import type { Candidate, Strategy } from "./types.ts";
 
@@ -13,10 +13,10 @@ export const contextAware: Strategy = {
   name: "context-aware",
   exact: false,
   find(ctx, q) {
+    const anchors = boundaryLines(q);
+    if (!anchors) return [];
+    const { first, last } = anchors;
     const n = q.lines.length;
-    const first = q.trimmed[0] ?? "";
-    const last = q.trimmed[n - 1] ?? "";
-    if (n < 3 || first === "" || last === "") return [];
     const o = ctx.options;
     const cands: Candidate[] = [];
     for (const i of linesTrimmedEqual(ctx, first)) {

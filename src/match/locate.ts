@@ -10,7 +10,7 @@ import { PRESETS, type PresetName } from "./cascade.ts";
 import { createQuery } from "./query.ts";
 import { ambiguityError, notFoundError } from "./report.ts";
 import { findRival } from "./rival.ts";
-import type { Candidate, StrategyName, StrategyOptions } from "./types.ts";
+import type { Candidate, MatchContext, Query, Strategy, StrategyName, StrategyOptions } from "./types.ts";
 
 export interface LocateOptions {
   /** Which cascade to run. @default "default" */
@@ -77,6 +77,44 @@ function nonOverlapping(cands: Candidate[]): Candidate[] {
   return out;
 }
 
+/** What a caller makes of one strategy's candidates: the answer, or the candidates that stay ambiguous. */
+export type Pick<T> = { found: T } | { ambiguous: Candidate[] };
+
+export interface CascadeRun<T> {
+  found?: { value: T; strategy: StrategyName };
+  /** The first ambiguity met, when nothing was found. */
+  ambiguous?: { strategy: StrategyName; cands: Candidate[] };
+  tried: StrategyName[];
+}
+
+/**
+ * The cascade loop shared by every format: strategies in order, each one's
+ * candidates (deduplicated, then `filter`ed) handed to `pick`. The first
+ * answer wins; an ambiguity stops the run when the preset says so (a looser
+ * strategy never wins over it), else the next strategy is tried.
+ */
+export function runCascade<T>(
+  ctx: MatchContext,
+  q: Query,
+  strategies: readonly Strategy[],
+  stopOnAmbiguity: boolean,
+  pick: (cands: Candidate[], strategy: StrategyName) => Pick<T>,
+  filter: (cands: Candidate[]) => Candidate[] = (c) => c,
+): CascadeRun<T> {
+  const tried: StrategyName[] = [];
+  let ambiguous: CascadeRun<T>["ambiguous"];
+  for (const strategy of strategies) {
+    tried.push(strategy.name);
+    const cands = filter(distinct(strategy.find(ctx, q)));
+    if (cands.length === 0) continue;
+    const picked = pick(cands, strategy.name);
+    if ("found" in picked) return { found: { value: picked.found, strategy: strategy.name }, tried };
+    ambiguous ??= { strategy: strategy.name, cands: picked.ambiguous };
+    if (stopOnAmbiguity) break;
+  }
+  return ambiguous ? { ambiguous, tried } : { tried };
+}
+
 export function locate(doc: Document, find: string, options: LocateOptions = {}): Located {
   const preset = PRESETS[options.preset ?? "default"];
   if (!preset) throw new EditError("INVALID_INPUT", `Unknown preset "${String(options.preset)}". Use "default" or "opencode".`);
@@ -85,26 +123,23 @@ export function locate(doc: Document, find: string, options: LocateOptions = {})
   const ctx = createContext(doc, strategyOptions);
   const q = createQuery(find);
   const replaceAll = options.replaceAll ?? false;
-  const tried: StrategyName[] = [];
-  let ambiguous: { strategy: StrategyName; cands: Candidate[] } | undefined;
-
-  for (const strategy of preset.strategies) {
-    if (strategy.name === "multi-occurrence" && !replaceAll) continue;
-    if (replaceAll && !strategy.exact) continue;
-    tried.push(strategy.name);
-    const cands = distinct(strategy.find(ctx, q));
-    if (cands.length === 0) continue;
-    if (replaceAll) return { candidates: nonOverlapping(cands), strategy: strategy.name, tried };
-    if (cands.length === 1) {
-      const rival = preset.stopOnAmbiguity && cands[0] ? findRival(ctx, q, cands[0]) : undefined;
-      if (!rival) return { candidates: cands, strategy: strategy.name, tried };
-      throw ambiguityError(doc, strategy.name, [...cands, rival].sort((a, b) => a.start - b.start), false);
+  // replaceAll needs exact-after-normalisation strategies; MultiOccurrence serves only it.
+  const strategies = preset.strategies.filter((s) => (replaceAll ? s.exact : s.name !== "multi-occurrence"));
+  const run = runCascade<Candidate[]>(ctx, q, strategies, preset.stopOnAmbiguity, (cands) => {
+    if (replaceAll) return { found: nonOverlapping(cands) };
+    const [only] = cands;
+    if (cands.length === 1 && only) {
+      const rival = preset.stopOnAmbiguity ? findRival(ctx, q, only) : undefined;
+      return rival ? { ambiguous: [only, rival].sort((a, b) => a.start - b.start) } : { found: cands };
     }
     const hinted = options.startLine === undefined ? undefined : pickByHint(cands, options.startLine, options.hintWindow);
-    if (hinted) return { candidates: [hinted], strategy: strategy.name, tried };
-    ambiguous ??= { strategy: strategy.name, cands };
-    if (preset.stopOnAmbiguity) break;
+    return hinted ? { found: [hinted] } : { ambiguous: cands };
+  });
+  if (run.found) return { candidates: run.found.value, strategy: run.found.strategy, tried: run.tried };
+  if (run.ambiguous) {
+    const { strategy, cands } = run.ambiguous;
+    // replaceAll helps only when the places hold the same text (not a rival reading).
+    throw ambiguityError(doc, strategy, cands, cands.every((c) => c.strategy === strategy));
   }
-  if (ambiguous) throw ambiguityError(doc, ambiguous.strategy, ambiguous.cands, true);
-  throw notFoundError(ctx, q, tried);
+  throw notFoundError(ctx, q, run.tried);
 }

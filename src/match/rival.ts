@@ -10,9 +10,22 @@
  */
 import { blockSimilarity } from "../text/similarity.ts";
 import { lineCandidate } from "./anchors.ts";
-import type { Candidate, MatchContext, Query } from "./types.ts";
+import type { Candidate, MatchContext, Query, StrategyName } from "./types.ts";
 
 const ANCHORS = 3;
+
+/** Strategies that ignore how lines are indented or spaced, or rewrite them first. */
+const TOLERANT: ReadonlySet<StrategyName> = new Set<StrategyName>([
+  "line-trimmed",
+  "whitespace-normalized",
+  "whitespace-insensitive",
+  "indentation-flexible",
+  "escape-normalized",
+  "trimmed-boundary",
+  "punctuation-normalized",
+  "line-numbers",
+  "blank-lines",
+]);
 
 /** How many of the model's lines the window starting at `start` holds verbatim, position by position. */
 function verbatim(ctx: MatchContext, q: Query, start: number): number {
@@ -24,7 +37,9 @@ function verbatim(ctx: MatchContext, q: Query, start: number): number {
 }
 
 export function findRival(ctx: MatchContext, q: Query, winner: Candidate): Candidate | undefined {
-  if (winner.strategy === "exact" || !winner.lineBased) return undefined;
+  // Exact matches need no guard; similarity strategies already weigh their
+  // candidates against each other (selectScored's margin).
+  if (!TOLERANT.has(winner.strategy) || !winner.lineBased) return undefined;
   const text = ctx.doc.text;
   const n = q.lines.length;
   const nonBlank = q.lines.filter((l) => l.trim() !== "").length;

@@ -1,7 +1,6 @@
 /** `fuzzpatch diff OLD NEW [--fuzzy]`: prints a unified diff between two files. */
 
 import { readFile } from "node:fs/promises";
-import { createTwoFilesPatch } from "diff";
 import { EditError } from "../errors.ts";
 import { loadCoreEngine } from "../fs/core-bridge.ts";
 import { decodeText } from "../fs/read-file.ts";
@@ -24,15 +23,7 @@ export async function runDiff(oldFile: string, newFile: string, options: DiffCom
   }
   if (oldText === newText) return 0;
   const engine = await loadCoreEngine();
-  let patch: string;
-  if (!engine.missing.includes("createPatch")) {
-    patch = engine.createPatch(oldText, newText, { fuzzy: options.fuzzy, oldPath: oldFile, newPath: newFile });
-  } else {
-    patch = createTwoFilesPatch(oldFile, newFile, oldText, newText, undefined, undefined, { context: 3 }).replace(/^=+\n/m, "");
-    // The fuzzy unified diff drops line numbers from hunk headers: the
-    // context lines alone locate each hunk, so the patch survives line shifts.
-    if (options.fuzzy) patch = patch.replace(/^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/gm, "@@ @@");
-  }
+  const patch = engine.createPatch(oldText, newText, { fuzzy: options.fuzzy, oldPath: oldFile, newPath: newFile });
   streams.out.write(colorDiff(patch, colorsFor(streams.out, streams.env)));
   return 0;
 }

@@ -1,14 +1,17 @@
 /**
- * The file layer's view of the pure core. The file layer only needs a handful
- * of core functions; naming them in one interface keeps the dependency
- * explicit and lets the layer load each one from wherever it is exported
- * (the public entry first, then the format module that defines it). A name
- * that no module exports yet gets a stand-in that refuses with an
- * `INVALID_INPUT` error, so a build with a missing format still applies the
- * formats it has and says clearly what it cannot do.
+ * The file layer's view of the pure core: the handful of core functions it
+ * uses, named in one interface so the dependency stays explicit and tests can
+ * hand the layer a different engine.
  */
 
-import { EditError } from "../errors.ts";
+import type { EditError } from "../errors.ts";
+import { createPatch } from "../formats/create-patch.ts";
+import { applySearchReplace } from "../formats/search-replace.ts";
+import { looksLikeSearchReplace, parseSearchReplaceFiles } from "../formats/search-replace-files.ts";
+import { parseSearchReplace } from "../formats/search-replace-parse.ts";
+import { replace } from "../formats/str-replace.ts";
+import { applyPatch } from "../formats/unified-apply.ts";
+import { looksLikeUnifiedDiff, parsePatch } from "../formats/unified-parse.ts";
 
 /** How one edit was matched, as the core reports it. */
 export interface CoreMatch {
@@ -16,7 +19,9 @@ export interface CoreMatch {
   startLine?: number;
   endLine?: number;
   score?: number;
-  [key: string]: unknown;
+  fuzzy?: boolean;
+  /** Set when the user picked this place among ambiguous candidates (--interactive). */
+  chosen?: boolean;
 }
 
 export interface CoreReplaceOptions {
@@ -65,91 +70,21 @@ export interface CoreEngine {
   looksLikeSearchReplace(text: string): boolean;
   looksLikeUnifiedDiff(text: string): boolean;
   createPatch(oldText: string, newText: string, options?: Record<string, unknown>): string;
-  /** Names that no core module exports yet (served by stand-ins). */
-  missing: string[];
 }
 
-type EngineName = Exclude<keyof CoreEngine, "missing">;
-
-/** Modules searched for each name, in order: the public entry, then the defining modules. */
-const CORE_MODULES: readonly string[] = [
-  "../index.ts",
-  "../formats/str-replace.ts",
-  "../formats/search-replace.ts",
-  "../formats/search-replace-files.ts",
-  "../formats/search-replace-parse.ts",
-  "../formats/unified-parse.ts",
-  "../formats/unified.ts",
-  "../formats/unified-apply.ts",
-  "../formats/create-patch.ts",
-];
-
-const NAMES: readonly EngineName[] = [
-  "replace",
-  "applySearchReplace",
-  "applyPatch",
-  "parsePatch",
-  "parseSearchReplaceFiles",
-  "parseSearchReplace",
-  "looksLikeSearchReplace",
-  "looksLikeUnifiedDiff",
-  "createPatch",
-];
-
-// Detection must work even before the format modules exist, so these two
-// have cheap heuristics of their own: a SEARCH marker line, or a `---`/`+++`
-// header pair or `@@` hunk header.
-const FALLBACKS: Partial<Record<EngineName, (...args: never[]) => unknown>> = {
-  looksLikeSearchReplace: (text: string) => /^\s*<{5,}\s*SEARCH\b/m.test(text),
-  looksLikeUnifiedDiff: (text: string) => /^@@.*@@/m.test(text) || /^--- .*\r?\n\+\+\+ /m.test(text),
+const engine: CoreEngine = {
+  replace,
+  applySearchReplace: (content, diffText, options) => applySearchReplace(content, diffText, options),
+  applyPatch: (content, patchText, options) => applyPatch(content, patchText, options),
+  parsePatch,
+  parseSearchReplaceFiles: (input) => parseSearchReplaceFiles(input),
+  parseSearchReplace,
+  looksLikeSearchReplace,
+  looksLikeUnifiedDiff,
+  createPatch: (oldText, newText, options) => createPatch(oldText, newText, options),
 };
 
-function makeStandIn(name: string): (...args: unknown[]) => never {
-  return () => {
-    throw new EditError(
-      "INVALID_INPUT",
-      `This build of fuzzpatch cannot run ${name}(): the format module that provides it is not available. Send the edit in another format (str_replace, SEARCH/REPLACE or unified diff).`,
-      { missing: name },
-    );
-  };
-}
-
-let cached: Promise<CoreEngine> | undefined;
-
-/** Loads the core functions once per process. */
+/** The core functions the file layer uses (async for callers written against lazy loading). */
 export function loadCoreEngine(): Promise<CoreEngine> {
-  cached ??= buildEngine();
-  return cached;
-}
-
-async function buildEngine(): Promise<CoreEngine> {
-  const found = new Map<string, unknown>();
-  for (const specifier of CORE_MODULES) {
-    let mod: Record<string, unknown>;
-    try {
-      // A variable specifier keeps the type checker from requiring modules
-      // that other engineers have not written yet.
-      mod = (await import(new URL(specifier, import.meta.url).href)) as Record<string, unknown>;
-    } catch (error) {
-      if (isModuleMissing(error)) continue;
-      throw error;
-    }
-    for (const name of NAMES) {
-      if (!found.has(name) && typeof mod[name] === "function") found.set(name, mod[name]);
-    }
-  }
-  const missing: string[] = [];
-  const engine: Record<string, unknown> = {};
-  for (const name of NAMES) {
-    const fn = found.get(name) ?? FALLBACKS[name];
-    if (fn === undefined) missing.push(name);
-    engine[name] = fn ?? makeStandIn(name);
-  }
-  engine.missing = missing;
-  return engine as unknown as CoreEngine;
-}
-
-function isModuleMissing(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
+  return Promise.resolve(engine);
 }

@@ -369,26 +369,24 @@ interface Header {
 
 function readHeader(section: readonly string[], engine: CoreEngine): Header {
   // Prefer the core's reading of the headers; fall back to ours when the
-  // parser is not available or refuses the section (the apply step will then
-  // report the parse error against the file).
+  // parser refuses the section (the apply step will then report the parse
+  // error against the file).
   let oldRaw: string | undefined;
   let newRaw: string | undefined;
   let isNew = false;
   let isDeleted = false;
   let fromCore = false;
-  if (!engine.missing.includes("parsePatch")) {
-    try {
-      const first = engine.parsePatch(`${section.join("\n")}\n`)[0];
-      if (first) {
-        oldRaw = first.oldPath;
-        newRaw = first.newPath;
-        isNew = first.isNew === true;
-        isDeleted = first.isDeleted === true;
-        fromCore = oldRaw !== undefined || newRaw !== undefined;
-      }
-    } catch {
-      // fall through to our own reading
+  try {
+    const first = engine.parsePatch(`${section.join("\n")}\n`)[0];
+    if (first) {
+      oldRaw = first.oldPath;
+      newRaw = first.newPath;
+      isNew = first.isNew === true;
+      isDeleted = first.isDeleted === true;
+      fromCore = oldRaw !== undefined || newRaw !== undefined;
     }
+  } catch {
+    // fall through to our own reading
   }
   if (!fromCore) {
     for (const l of section) {

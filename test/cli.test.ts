@@ -1,18 +1,13 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const BIN = path.join(REPO, "bin", "fuzzpatch.js");
-
-const temps: string[] = [];
-after(async () => {
-  for (const t of temps) await rm(t, { recursive: true, force: true });
-});
 
 interface Run {
   code: number | null;
@@ -29,44 +24,6 @@ function run(args: string[], cwd: string, input?: string): Run {
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
-
-/** A temporary directory with `root/` (the project) and `outside/` (must never change). */
-async function makeTree(files: Record<string, string | Buffer>): Promise<{ base: string; root: string; outside: string }> {
-  const base = await realpath(await mkdtemp(path.join(tmpdir(), "fuzzpatch-cli-")));
-  temps.push(base);
-  const root = path.join(base, "root");
-  const outside = path.join(base, "outside");
-  await mkdir(root);
-  await mkdir(outside);
-  await writeFile(path.join(outside, "secret.txt"), "do not touch\n");
-  for (const [rel, content] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
-    await writeFile(path.join(root, rel), content);
-  }
-  return { base, root, outside };
-}
-
-async function snapshot(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  async function walk(d: string): Promise<void> {
-    for (const entry of await readdir(d, { withFileTypes: true })) {
-      const full = path.join(d, entry.name);
-      const rel = path.relative(dir, full);
-      if (entry.isSymbolicLink()) out.set(rel, "link");
-      else if (entry.isDirectory()) {
-        out.set(`${rel}/`, "dir");
-        await walk(full);
-      } else {
-        const s = await stat(full);
-        out.set(rel, `${(s.mode & 0o7777).toString(8)}:${(await readFile(full)).toString("base64")}`);
-      }
-    }
-  }
-  await walk(dir);
-  return out;
-}
-
-const read = (root: string, rel: string) => readFile(path.join(root, rel), "utf8");
 
 // --- every format -----------------------------------------------------------
 

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, lstat, readdir, readFile, stat, symlink } from "node:fs/promises";
 import path from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import fc from "fast-check";
 import { formatCandidates } from "../src/cli/interactive.ts";
 import { EditError } from "../src/errors.ts";
@@ -12,50 +11,7 @@ import { decodeText, encodeText, hashBytes, loadTextFile } from "../src/fs/read-
 import { resolveRoot, resolveSafePath } from "../src/fs/safe-path.ts";
 import { commitChanges, type PlannedChange } from "../src/fs/transaction.ts";
 import { applyEdits } from "../src/node.ts";
-
-const temps: string[] = [];
-after(async () => {
-  for (const t of temps) await rm(t, { recursive: true, force: true });
-});
-
-/** A fresh directory holding `root/` (the project) and `outside/` (must never change). */
-async function makeTree(files: Record<string, string | Buffer>): Promise<{ base: string; root: string; outside: string }> {
-  const base = await realpath(await mkdtemp(path.join(tmpdir(), "fuzzpatch-fs-")));
-  temps.push(base);
-  const root = path.join(base, "root");
-  const outside = path.join(base, "outside");
-  await mkdir(root);
-  await mkdir(outside);
-  await writeFile(path.join(outside, "secret.txt"), "do not touch\n");
-  for (const [rel, content] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
-    await writeFile(path.join(root, rel), content);
-  }
-  return { base, root, outside };
-}
-
-/** Every file under `dir` with its bytes and mode, for byte-exact comparison. */
-async function snapshot(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  async function walk(d: string): Promise<void> {
-    for (const entry of await readdir(d, { withFileTypes: true })) {
-      const full = path.join(d, entry.name);
-      const rel = path.relative(dir, full);
-      if (entry.isSymbolicLink()) out.set(rel, `link`);
-      else if (entry.isDirectory()) {
-        out.set(`${rel}/`, "dir");
-        await walk(full);
-      } else {
-        const s = await stat(full);
-        out.set(rel, `${(s.mode & 0o7777).toString(8)}:${(await readFile(full)).toString("base64")}`);
-      }
-    }
-  }
-  await walk(dir);
-  return out;
-}
-
-const read = (root: string, rel: string) => readFile(path.join(root, rel), "utf8");
+import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
 
 // --- safe paths -----------------------------------------------------------
 

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { EditError, type EditErrorCode } from "../src/errors.ts";
 import { createPatch } from "../src/formats/create-patch.ts";
 import { type ApplyPatchOptions, applyPatch, type HunkReport, type PatchResult } from "../src/formats/unified-apply.ts";
+import { specBeginning, specMulti, specSingle, specThreeHunks } from "./helpers/spec-patches.ts";
 
 // ---------------------------------------------------------------------------
 // The specification's own examples (fuzzy unified diff spec, "Examples").
@@ -57,35 +58,14 @@ const cases: Case[] = [
   {
     name: "spec: simple single-line replacement (context written with two spaces)",
     content: exampleRs,
-    patch: `--- filename: example.rs
-+++ filename: example.rs
-@@ @@
-  fn main() {
--    println!("Hello, world!");
-+    println!("Goodbye, world!");
-  }
-`,
+    patch: specSingle,
     expected: 'fn main() {\n    println!("Goodbye, world!");\n}\n',
     hunks: (h) => assert.deepEqual([h[0]?.strategy, h[0]?.startLine, h[0]?.endLine], ["line-trimmed", 1, 3]),
   },
   {
     name: "spec: multi-line changes, example 1 (several lines replaced by fewer)",
     content: computeRs,
-    patch: `--- filename: compute.rs
-+++ filename: compute.rs
-@@ @@
-  fn compute(x: i32) -> i32 {
--    let y = x * 2;
--    println!("Value: {}", y);
--    println!("Debug info:");
--    println!("  - multiplier: 2");
--    println!("  - input: {}", x);
-+    let y = x + 10;
-+    println!("Result: {}", y);
-+    println!("Input was: {}", x);
-     y
-  }
-`,
+    patch: specMulti,
     expected: 'fn compute(x: i32) -> i32 {\n    let y = x + 10;\n    println!("Result: {}", y);\n    println!("Input was: {}", x);\n    y\n}\n',
   },
   {
@@ -113,34 +93,7 @@ const cases: Case[] = [
   {
     name: "spec: three hunks in one patch",
     content: configRs,
-    patch: `--- filename: config.rs
-+++ filename: config.rs
-@@ @@
- use std::path::Path;
-+use std::time::Duration;
- 
- struct Config {
-     path: String,
--    timeout: u32,
-+    timeout: Duration,
-     retries: u8,
- }
-@@ @@
-     fn new(path: &str) -> Self {
-         Config {
-             path: path.to_string(),
--            timeout: 30,
-+            timeout: Duration::from_secs(30),
-             retries: 3,
-         }
-     }
-@@ @@
-     fn validate(&self) -> bool {
--        Path::new(&self.path).exists()
-+        let path = Path::new(&self.path);
-+        path.exists() && path.is_file()
-     }
-`,
+    patch: specThreeHunks,
     expected: configRs
       .replace("use std::path::Path;\n", "use std::path::Path;\nuse std::time::Duration;\n")
       .replace("timeout: u32,", "timeout: Duration,")
@@ -160,8 +113,7 @@ const cases: Case[] = [
   {
     name: "spec: beginning of file, header added (fenced patch, unprefixed last line is prose)",
     content: mainRs,
-    patch:
-      '```diff\n--- filename: main.rs\n+++ filename: main.rs\n@@ @@\n+// Copyright 2024 Example Corp.\n+// Licensed under MIT\n fn main() {\n     println!("Hello!");\n}\n```\n',
+    patch: specBeginning,
     expected: `// Copyright 2024 Example Corp.\n// Licensed under MIT\n${mainRs}`,
   },
   {

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
 import { type FilePatch, hunkNewText, hunkOldText, looksLikeUnifiedDiff, parsePatch } from "../src/formats/unified-parse.ts";
+import { specBeginning, specMulti, specSingle, specThreeHunks } from "./helpers/spec-patches.ts";
 
 /** A compact view of a parse: paths, flags, and each hunk's lines with their prefix. */
 function summarize(files: FilePatch[]) {
@@ -25,73 +26,7 @@ interface Case {
   expect: ReturnType<typeof file>[];
 }
 
-const specSingle = `--- filename: example.rs
-+++ filename: example.rs
-@@ @@
-  fn main() {
--    println!("Hello, world!");
-+    println!("Goodbye, world!");
-  }
-`;
-
-const specMulti = `--- filename: compute.rs
-+++ filename: compute.rs
-@@ @@
-  fn compute(x: i32) -> i32 {
--    let y = x * 2;
--    println!("Value: {}", y);
--    println!("Debug info:");
--    println!("  - multiplier: 2");
--    println!("  - input: {}", x);
-+    let y = x + 10;
-+    println!("Result: {}", y);
-+    println!("Input was: {}", x);
-     y
-  }
-`;
-
-const specThreeHunks = `--- filename: config.rs
-+++ filename: config.rs
-@@ @@
- use std::path::Path;
-+use std::time::Duration;
- 
- struct Config {
-     path: String,
--    timeout: u32,
-+    timeout: Duration,
-     retries: u8,
- }
-@@ @@
-     fn new(path: &str) -> Self {
-         Config {
-             path: path.to_string(),
--            timeout: 30,
-+            timeout: Duration::from_secs(30),
-             retries: 3,
-         }
-     }
-@@ @@
-     fn validate(&self) -> bool {
--        Path::new(&self.path).exists()
-+        let path = Path::new(&self.path);
-+        path.exists() && path.is_file()
-     }
-`;
-
 // As printed in the spec: the closing "}" lacks its leading space and is the last line.
-const specBeginning = `\`\`\`diff
---- filename: main.rs
-+++ filename: main.rs
-@@ @@
-+// Copyright 2024 Example Corp.
-+// Licensed under MIT
- fn main() {
-     println!("Hello!");
-}
-\`\`\`
-`;
-
 const cases: Case[] = [
   {
     name: "spec: simple single-line replacement (filename: headers)",

@@ -672,7 +672,7 @@ const refuses: Refuses[] = [
     content: "foo\nx\nfoo\n",
     old: "foo",
     new: "bar",
-    options: { startLine: 3 },
+    options: { startLine: 2 },
     code: "AMBIGUOUS",
   },
   { name: "an unknown preset", content: "a", old: "a", new: "b", options: { preset: "nope" as "default" }, code: "INVALID_INPUT", says: ["nope"] },

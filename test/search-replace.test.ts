@@ -126,7 +126,7 @@ const locating: Case[] = [
     content: ts,
     diff: block("    sum += item.price * item.quantity * 1.2;", "    sum += item.price * item.quantity;"),
     failed: ["NOT_FOUND"],
-    messages: [["already appears at line 4", "applied already"]],
+    messages: [["already in the file at lines 4-4", "applied already"]],
   },
   {
     name: "the opencode preset is accepted and applies exact blocks",
@@ -174,23 +174,30 @@ const hints: Case[] = [
     messages: [["lines 100-100", "lines 130-130", "hint :start_line:110 does not decide"]],
   },
   {
-    name: "never the middle one: a hint on the middle of three evenly spaced candidates is AMBIGUOUS",
+    name: "never the middle one: a hint near (not on) the middle of three evenly spaced candidates is AMBIGUOUS",
     content: three,
-    diff: block("dup();", "once();", 100),
+    diff: block("dup();", "once();", 103),
     failed: ["AMBIGUOUS"],
     check: (r) => assert.equal(r.failed[0]?.detail.candidates?.length, 3),
   },
   {
-    name: "hintWindow narrows what counts as near: 30 lines apart decides with a window of 10",
+    name: "a hint on the line where one of two near candidates starts decides (the other is only 30 lines away)",
     content: twoNear,
     diff: block("dup();", "once();", 130),
+    expected: twoNear.replace("l129\ndup();", "l129\nonce();"),
+    check: (r) => assert.equal(r.applied[0]?.startLine, 130),
+  },
+  {
+    name: "hintWindow narrows what counts as near: 30 lines apart decides with a window of 10",
+    content: twoNear,
+    diff: block("dup();", "once();", 128),
     options: { hintWindow: 10 },
     expected: twoNear.replace("l129\ndup();", "l129\nonce();"),
   },
   {
     name: "the same hint with the default window of 40 does not decide",
     content: twoNear,
-    diff: block("dup();", "once();", 130),
+    diff: block("dup();", "once();", 128),
     failed: ["AMBIGUOUS"],
   },
   {
@@ -317,9 +324,9 @@ const applying: Case[] = [
   {
     name: "second try: the hint is shifted by the lines added above it",
     // Copies at 130, 170, 400; the first block takes 130 (and adds 100 lines), the bare block's
-    // hint 170 is ambiguous in the original (130 is near) and decides only once shifted to 270.
+    // hint 172 is ambiguous in the original (130 is near) and decides only once shifted to 272.
     content: numberedFile(450, { 129: "ctx();", 130: "dup();", 170: "dup();", 400: "dup();" }),
-    diff: block("ctx();\ndup();", `ctx();\ndup2();\n${Array.from({ length: 100 }, (_, k) => `n${k}`).join("\n")}`) + block("dup();", "once();", 170),
+    diff: block("ctx();\ndup();", `ctx();\ndup2();\n${Array.from({ length: 100 }, (_, k) => `n${k}`).join("\n")}`) + block("dup();", "once();", 172),
     expected: numberedFile(450, { 129: "ctx();", 130: `dup2();\n${Array.from({ length: 100 }, (_, k) => `n${k}`).join("\n")}`, 170: "once();", 400: "dup();" }),
     check: (r) => assert.deepEqual(r.applied.map((a) => [a.index, a.startLine]), [[0, 129], [1, 270]]),
   },
@@ -329,7 +336,7 @@ const applying: Case[] = [
     diff: block("two\nthree", "TWO\nTHREE") + block("three\nfour", "3\n4"),
     expected: "one\nTWO\nTHREE\nfour\nfive\n",
     failed: ["CONFLICT"],
-    messages: [["Block 2 (line 8 of the diff): ", "lines 3-4", "block 1 (line 1 of the diff) (lines 2-3)", "Merge the two blocks"]],
+    messages: [["Block 2 (line 8 of the diff): ", "lines 3-4", "block 1 (line 1 of the diff)", "lines 2-3", "Merge the two into one"]],
     check: (r) => {
       assert.equal(r.failed[0]?.detail.index, 1);
       assert.deepEqual(

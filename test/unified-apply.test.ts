@@ -432,7 +432,7 @@ const errorCases: ErrorCase[] = [
     content: "function f() {\n  a();\n  b();\n  return 1;\n}\n\nfunction g() {}\n",
     patch: "@@ @@\n function f() {\n-  a();\n+  A();\n   b();\n   return 2; // changed\n",
     code: "NOT_FOUND",
-    message: /^Hunk 1 \(patch line 1\): its old lines .* were not found[\s\S]*closest text is lines 1-4[\s\S]*file line 4: return 1;[\s\S]*your text: {3}return 2; \/\/ changed/,
+    message: /^Hunk 1 \(patch line 1\): The hunk's old side .* was not found[\s\S]*closest text is lines 1-4[\s\S]*file line 4: return 1;[\s\S]*your text: {3}return 2; \/\/ changed/,
     check: (e) => {
       assert.equal(e.detail.index, 0);
       assert.equal(e.detail.closest?.startLine, 1);
@@ -443,7 +443,7 @@ const errorCases: ErrorCase[] = [
     content: "x\na\nx\nb\nx\n",
     patch: "@@ @@\n-x\n+y\n",
     code: "AMBIGUOUS",
-    message: /Hunk 1 \(patch line 1\): .*match 3 places[\s\S]*lines 1-1[\s\S]*lines 3-3[\s\S]*lines 5-5/,
+    message: /Hunk 1 \(patch line 1\): .*matches 3 places[\s\S]*lines 1-1[\s\S]*lines 3-3[\s\S]*lines 5-5/,
     check: (e) => assert.deepEqual(e.detail.candidates?.map((c) => [c.startLine, c.endLine]), [[1, 1], [3, 3], [5, 5]]),
   },
   {
@@ -452,21 +452,21 @@ const errorCases: ErrorCase[] = [
     patch: "@@ @@\n-x\n+y\n",
     options: { resolveAmbiguity: () => undefined },
     code: "AMBIGUOUS",
-    message: /match 2 places/,
+    message: /matches 2 places/,
   },
   {
     name: "a hint that is not clearly nearest does not decide",
     content: "x\na\nx\nb\nx\n",
     patch: "@@ -4,1 +4,1 @@\n-x\n+y\n",
     code: "AMBIGUOUS",
-    message: /match 3 places/,
+    message: /matches 3 places/,
   },
   {
     name: "overlapping hunks that disagree are a CONFLICT",
     content: "a\nb\nc\n",
     patch: "@@ @@\n a\n-b\n+B\n c\n@@ @@\n a\n-b\n+X\n c\n",
     code: "CONFLICT",
-    message: /Hunk 2 \(patch line 6\): it overlaps hunk 1 \(patch line 1\)/,
+    message: /Hunk 2 \(patch line 6\): It overlaps hunk 1 \(patch line 1\)/,
     check: (e) => assert.equal(e.detail.index, 1),
   },
   {
@@ -474,7 +474,7 @@ const errorCases: ErrorCase[] = [
     content: "a\nb\n",
     patch: "@@ @@\n q\n",
     code: "NOT_FOUND",
-    message: /Hunk 1 .*were not found/,
+    message: /Hunk 1 .*was not found/,
   },
   {
     name: "additions only without context in a non-empty file are a PARSE error",
@@ -522,7 +522,7 @@ const errorCases: ErrorCase[] = [
     content: "a\nB\nc\n",
     patch: "@@ @@\n a\n-b\n+B\n c\n",
     code: "NOT_FOUND",
-    message: /new side .* is already in the file at lines 1-3/,
+    message: /already in the file at lines 1-3/,
   },
   {
     name: "a hunk changing the final newline must reach the end of the file",

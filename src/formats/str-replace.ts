@@ -1,6 +1,6 @@
 /**
  * `replace()`: the str_replace edit (oldString / newString), the way agent
- * edit tools call it, on the shared engine.
+ * edit tools call it, on the shared applier.
  *
  * Semantics: identical strings are NO_CHANGE; an empty oldString creates
  * content only when the document is empty (a new file); the cascade locates
@@ -8,17 +8,23 @@
  * found by the first exact-after-normalisation strategy that finds any.
  * newString is literal: `$&`, `$1`, `$$` mean nothing here.
  */
+import { applyOps } from "../engine/apply-ops.ts";
+import type { EditOp } from "../engine/ops.ts";
+import { checkFlag, checkLine, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
+import type { AmbiguitySituation, Vocabulary } from "../engine/vocabulary.ts";
 import { EditError } from "../errors.ts";
-import { type Located, type LocateOptions, locate } from "../match/locate.ts";
 import type { StrategyName } from "../match/types.ts";
-import { planSplice, renderSplices } from "../splice.ts";
-import { Document } from "../text/document.ts";
 
-export interface ReplaceOptions extends LocateOptions {}
+export interface ReplaceOptions extends EngineOptions {
+  /** Replace every occurrence found by the first exact-after-normalisation strategy that finds any. @default false */
+  replaceAll?: boolean;
+  /** 1-based line where the model believes the text starts: decides between candidates when one starts there or is clearly the nearest. @default undefined */
+  startLine?: number;
+}
 
 /** How an edit was applied; 1-based inclusive lines of the original content. */
 export interface MatchReport {
-  strategy: StrategyName | "create";
+  strategy: StrategyName | "create" | "line-hint";
   startLine: number;
   endLine: number;
   /** 1 for exact (after normalisation), lower for similarity matches. */
@@ -34,29 +40,38 @@ export interface ReplaceResult {
   match: MatchReport;
 }
 
-function report(located: Located): MatchReport {
-  const first = located.candidates[0];
-  const last = located.candidates[located.candidates.length - 1];
-  return {
-    strategy: located.strategy,
-    startLine: (first?.startLine ?? 0) + 1,
-    endLine: last?.endLine ?? 0,
-    score: Math.min(...located.candidates.map((c) => c.score)),
-    fuzzy: located.strategy !== "exact" && located.strategy !== "multi-occurrence",
-    count: located.candidates.length,
-  };
+export const STR_REPLACE_VOCABULARY: Vocabulary = Object.freeze({
+  find: "the text to replace",
+  replacement: "newString",
+  moreContext: "Include more surrounding lines in the text to replace",
+  disambiguate: (s: AmbiguitySituation) =>
+    s.hint !== undefined
+      ? `. The line hint ${s.hint} does not decide: a hint picks a place when it starts there, or when it is within ${s.hintWindow} lines of it and every other place is much farther away.`
+      : s.sameText
+        ? ", or set replaceAll to change every occurrence."
+        : ".",
+  emptyFind: "The text to replace is empty.",
+  emptyFindAt: (after: number) => `The text to replace is empty (insert after line ${after})`,
+});
+
+function checkString(value: unknown, name: string): string {
+  if (typeof value !== "string") throw new EditError("INVALID_INPUT", `${name} must be a string, got ${value === null ? "null" : typeof value}.`);
+  return value;
+}
+
+function createContent(newString: string): ReplaceResult {
+  const lines = newString === "" ? 0 : newString.split("\n").length - (newString.endsWith("\n") ? 1 : 0);
+  return { content: newString, match: { strategy: "create", startLine: 1, endLine: lines, score: 1, fuzzy: false, count: 1 } };
 }
 
 export function replace(content: string, oldString: string, newString: string, options: ReplaceOptions = {}): ReplaceResult {
-  for (const [name, value] of [
-    ["content", content],
-    ["oldString", oldString],
-    ["newString", newString],
-  ] as const) {
-    if (typeof value !== "string") {
-      throw new EditError("INVALID_INPUT", `${name} must be a string, got ${value === null ? "null" : typeof value}.`);
-    }
-  }
+  checkString(content, "content");
+  checkString(oldString, "oldString");
+  checkString(newString, "newString");
+  const o = optionsObject<ReplaceOptions>(options);
+  const opts = resolveOptions(o);
+  const replaceAll = checkFlag(o.replaceAll, "replaceAll") ?? false;
+  const startLine = checkLine(o.startLine, "startLine");
   if (oldString === newString) {
     throw new EditError("NO_CHANGE", "oldString and newString are identical: the edit would change nothing. Send the text as it should be after the edit in newString.");
   }
@@ -67,22 +82,22 @@ export function replace(content: string, oldString: string, newString: string, o
         "oldString is empty, which only creates a new file, but this file has content. To insert text, put the line before (or after) the insertion point in oldString and repeat it in newString with the new text.",
       );
     }
-    const lines = newString === "" ? 0 : newString.split("\n").length - (newString.endsWith("\n") ? 1 : 0);
-    return { content: newString, match: { strategy: "create", startLine: 1, endLine: lines, score: 1, fuzzy: false, count: 1 } };
+    return createContent(newString);
   }
-  const doc = Document.from(content);
-  const located = locate(doc, oldString, options);
-  const output = renderSplices(
-    doc,
-    located.candidates.map((c) => planSplice(doc, c, newString)),
-  );
-  if (output === content) {
-    const r = report(located);
-    throw new EditError(
-      "NO_CHANGE",
-      `The text to replace was found at lines ${r.startLine}-${r.endLine} (${r.strategy}), but applying newString there changes nothing: the file already reads that way. Check that newString holds the intended change.`,
-      { candidates: [{ startLine: r.startLine, endLine: r.endLine, strategy: r.strategy, score: r.score }] },
-    );
-  }
-  return { content: output, match: report(located) };
+  const op: EditOp = {
+    readings: [{ find: oldString, replace: newString }],
+    hints: { ...(startLine !== undefined && { startLine }), ...(replaceAll && { replaceAll }) },
+    origin: { index: 0, line: 1, label: "" },
+    overlap: "conflict",
+    requireChange: true,
+  };
+  const report = applyOps(content, [op], { opts, vocab: STR_REPLACE_VOCABULARY });
+  const failure = report.failed[0];
+  if (failure) throw failure.error;
+  const a = report.applied[0];
+  if (!a) throw new EditError("INVALID_INPUT", "The edit was neither applied nor refused.");
+  return {
+    content: report.content,
+    match: { strategy: a.strategy, startLine: a.startLine, endLine: a.endLine, score: a.score, fuzzy: a.fuzzy, count: a.count },
+  };
 }

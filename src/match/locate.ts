@@ -1,41 +1,8 @@
 /**
- * Runs a preset's cascade and turns its candidates into one answer: a
- * unique range, all ranges for replaceAll, or an EditError (AMBIGUOUS with
- * every candidate, NOT_FOUND with the closest text).
+ * The cascade loop shared by every format (engine/locate-op.ts runs it):
+ * strategies strictest first, candidates deduplicated, the caller decides.
  */
-import { EditError } from "../errors.ts";
-import type { Document } from "../text/document.ts";
-import { createContext } from "./anchors.ts";
-import { PRESETS, type PresetName } from "./cascade.ts";
-import { createQuery } from "./query.ts";
-import { ambiguityError, notFoundError } from "./report.ts";
-import { findRival } from "./rival.ts";
-import type { Candidate, MatchContext, Query, Strategy, StrategyName, StrategyOptions } from "./types.ts";
-
-export interface LocateOptions {
-  /** Which cascade to run. @default "default" */
-  preset?: PresetName;
-  /** Return every occurrence found by the first exact-after-normalisation strategy that finds any. @default false */
-  replaceAll?: boolean;
-  /** 1-based line where the model believes the text starts; chooses between equal candidates when one is clearly nearest. @default undefined */
-  startLine?: number;
-  /** Lines around `startLine` within which a candidate counts as near. @default 40 */
-  hintWindow?: number;
-  /** Minimum similarity for the similarity fallback (FuzzyBlock). @default preset's value (0.9 for default) */
-  fuzzyThreshold?: number;
-  /** Overrides of the preset's other thresholds, for measuring them (bench/accuracy/sweep.ts). @default {} */
-  thresholds?: Partial<StrategyOptions>;
-}
-
-export interface Located {
-  /** One candidate, or every occurrence under replaceAll. */
-  candidates: Candidate[];
-  strategy: StrategyName;
-  /** Strategies run, in order, up to the one that matched. */
-  tried: StrategyName[];
-}
-
-const DEFAULT_HINT_WINDOW = 40;
+import type { Candidate, MatchContext, Query, Strategy, StrategyName } from "./types.ts";
 
 /** Distinct ranges, in document order. */
 function distinct(cands: Candidate[]): Candidate[] {
@@ -51,31 +18,6 @@ function distinct(cands: Candidate[]): Candidate[] {
   return out;
 }
 
-/**
- * The candidate nearest to the hinted line, when it is clearly the nearest:
- * within the window, and every other candidate at least twice the window
- * (and four times as far) away. Otherwise undefined: the hint does not decide.
- */
-export function pickByHint(cands: readonly Candidate[], startLine: number, window = DEFAULT_HINT_WINDOW): Candidate | undefined {
-  const byDistance = cands
-    .map((c) => ({ c, d: Math.abs(c.startLine + 1 - startLine) }))
-    .sort((a, b) => a.d - b.d);
-  const [near, next] = byDistance;
-  if (!near || near.d > window) return undefined;
-  if (next && next.d < Math.max(2 * window, 4 * near.d)) return undefined;
-  return near.c;
-}
-
-function nonOverlapping(cands: Candidate[]): Candidate[] {
-  const out: Candidate[] = [];
-  let end = -1;
-  for (const c of cands) {
-    if (c.start < end) continue;
-    out.push(c);
-    end = c.end;
-  }
-  return out;
-}
 
 /** What a caller makes of one strategy's candidates: the answer, or the candidates that stay ambiguous. */
 export type Pick<T> = { found: T } | { ambiguous: Candidate[] };
@@ -115,31 +57,3 @@ export function runCascade<T>(
   return ambiguous ? { ambiguous, tried } : { tried };
 }
 
-export function locate(doc: Document, find: string, options: LocateOptions = {}): Located {
-  const preset = PRESETS[options.preset ?? "default"];
-  if (!preset) throw new EditError("INVALID_INPUT", `Unknown preset "${String(options.preset)}". Use "default" or "opencode".`);
-  const strategyOptions: StrategyOptions = { ...preset.options, ...options.thresholds };
-  if (options.fuzzyThreshold !== undefined) strategyOptions.fuzzyThreshold = options.fuzzyThreshold;
-  const ctx = createContext(doc, strategyOptions);
-  const q = createQuery(find);
-  const replaceAll = options.replaceAll ?? false;
-  // replaceAll needs exact-after-normalisation strategies; MultiOccurrence serves only it.
-  const strategies = preset.strategies.filter((s) => (replaceAll ? s.exact : s.name !== "multi-occurrence"));
-  const run = runCascade<Candidate[]>(ctx, q, strategies, preset.stopOnAmbiguity, (cands) => {
-    if (replaceAll) return { found: nonOverlapping(cands) };
-    const [only] = cands;
-    if (cands.length === 1 && only) {
-      const rival = preset.stopOnAmbiguity ? findRival(ctx, q, only) : undefined;
-      return rival ? { ambiguous: [only, rival].sort((a, b) => a.start - b.start) } : { found: cands };
-    }
-    const hinted = options.startLine === undefined ? undefined : pickByHint(cands, options.startLine, options.hintWindow);
-    return hinted ? { found: [hinted] } : { ambiguous: cands };
-  });
-  if (run.found) return { candidates: run.found.value, strategy: run.found.strategy, tried: run.tried };
-  if (run.ambiguous) {
-    const { strategy, cands } = run.ambiguous;
-    // replaceAll helps only when the places hold the same text (not a rival reading).
-    throw ambiguityError(doc, strategy, cands, cands.every((c) => c.strategy === strategy));
-  }
-  throw notFoundError(ctx, q, run.tried);
-}

@@ -4,6 +4,8 @@
  * they differ, and what to send next.
  */
 import { diffArrays } from "diff";
+import type { AmbiguitySituation, Vocabulary } from "../engine/vocabulary.ts";
+import { capitalize } from "../engine/vocabulary.ts";
 import { EditError } from "../errors.ts";
 import type { Document } from "../text/document.ts";
 import { closestRegion } from "./fuzzy-block.ts";
@@ -25,24 +27,35 @@ function numbered(doc: Document, from: number, to: number): string {
     .join("\n");
 }
 
+/** Where a candidate is: the nearest non-blank line above it, or the file's start. */
+function describePlace(doc: Document, c: Candidate): string {
+  const where = c.endLine > c.startLine ? `lines ${c.startLine + 1}-${c.endLine}` : `line ${c.startLine + 1}`;
+  if (c.startLine === 0) return `- ${where} (at the start of the file)`;
+  for (let l = c.startLine - 1; l >= Math.max(0, c.startLine - 20); l--) {
+    const above = doc.line(l).trim();
+    if (above !== "") return `- ${where} (${l === c.startLine - 1 ? "the line above" : `line ${l + 1}, above it,`} is \`${clip(above, 60)}\`)`;
+  }
+  return `- ${where} (after blank lines)`;
+}
+
 export function ambiguityError(
   doc: Document,
   strategy: StrategyName,
   cands: readonly Candidate[],
-  replaceAllAllowed: boolean,
+  vocab: Vocabulary,
+  situation: Omit<AmbiguitySituation, "farApart" | "sameText">,
 ): EditError {
-  const listed = cands.slice(0, MAX_LISTED).map((c) => {
-    const above = c.startLine > 0 ? doc.line(c.startLine - 1).trim() : "";
-    const where = `lines ${c.startLine + 1}-${c.endLine}`;
-    return above ? `- ${where} (the line above is \`${clip(above, 60)}\`)` : `- ${where} (at the start of the file)`;
-  });
+  const listed = cands.slice(0, MAX_LISTED).map((c) => describePlace(doc, c));
   if (cands.length > MAX_LISTED) listed.push(`- and ${cands.length - MAX_LISTED} more`);
   const how = strategy === "exact" ? "exactly" : `with the ${strategy} strategy`;
+  const starts = cands.map((c) => c.startLine).sort((a, b) => a - b);
+  const farApart = starts.every((st, k) => k === 0 || st - (starts[k - 1] ?? 0) >= 2 * situation.hintWindow);
+  // Replacing every place helps only when the places hold the same text (not a rival reading).
+  const sameText = cands.every((c) => c.strategy === strategy);
   const message = [
-    `The text to replace matches ${cands.length} places in the file ${how}:`,
+    `${capitalize(vocab.find)} matches ${cands.length} places in the file ${how}:`,
     ...listed,
-    "Include more surrounding lines in the text to replace (a line above or below that differs between these places) so that it matches exactly one place" +
-      (replaceAllAllowed ? ", or set replaceAll to change every occurrence." : "."),
+    `${vocab.moreContext} (a line above or below that differs between these places) so that it matches exactly one place${vocab.disambiguate({ ...situation, farApart, sameText })}`,
   ].join("\n");
   return new EditError("AMBIGUOUS", message, {
     strategies: [strategy],
@@ -84,7 +97,8 @@ function differingLines(doc: Document, q: Query, start: number, size: number): s
   return out.slice(0, MAX_DIFF_LINES);
 }
 
-export function notFoundError(ctx: MatchContext, q: Query, tried: readonly StrategyName[]): EditError {
+export function notFoundError(ctx: MatchContext, q: Query, tried: readonly StrategyName[], vocab: Vocabulary): EditError {
+  const head = `${capitalize(vocab.find)} was not found in the file.`;
   const triedText = `Tried ${tried.length} strategies: ${tried.join(", ")}.`;
   const closest = ctx.doc.text !== "" && q.text.trim() !== "" ? closestRegion(ctx, q) : undefined;
   if (!closest || closest.score < SHOW_CLOSEST) {
@@ -94,10 +108,10 @@ export function notFoundError(ctx: MatchContext, q: Query, tried: readonly Strat
     return new EditError(
       "NOT_FOUND",
       [
-        "The text to replace was not found in the file.",
+        head,
         triedText,
         hint,
-        "Read the file again and copy the text to replace exactly as it is there (including indentation), or check that this is the right file.",
+        `Read the file again and copy ${vocab.find} exactly as it is there (including indentation), or check that this is the right file.`,
       ].join("\n"),
       { strategies: [...tried] },
     );
@@ -107,13 +121,13 @@ export function notFoundError(ctx: MatchContext, q: Query, tried: readonly Strat
   const to = Math.min(doc.lineCount, closest.start + closest.size + 2);
   const text = doc.lines(closest.start, closest.start + closest.size).join("\n");
   const message = [
-    "The text to replace was not found in the file.",
+    head,
     triedText,
     `The closest text is lines ${closest.start + 1}-${closest.start + closest.size} (${pct(closest.score)} similar). Lines that differ:`,
     ...differingLines(doc, q, closest.start, closest.size),
     `Lines ${from + 1}-${to} of the file:`,
     numbered(doc, from, to),
-    "If that is the place, send the edit again with the text to replace copied exactly from these lines.",
+    `If that is the place, send the edit again with ${vocab.find} copied exactly from these lines.`,
   ].join("\n");
   return new EditError("NOT_FOUND", message, {
     strategies: [...tried],

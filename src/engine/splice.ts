@@ -16,17 +16,17 @@
  * the line where they land (CRLF stays CRLF, even in a mixed file).
  */
 import { diffArrays } from "diff";
-import { EditError } from "./errors.ts";
-import type { Candidate } from "./match/types.ts";
-import { type Document, detectIndentUnit } from "./text/document.ts";
-import { everyLineHasLineNumbers, stripLineNumbers } from "./text/line-numbers.ts";
+import { EditError } from "../errors.ts";
+import type { Candidate } from "../match/types.ts";
+import { type Document, detectIndentUnit } from "../text/document.ts";
+import { everyLineHasLineNumbers, stripLineNumbers } from "../text/line-numbers.ts";
 import {
   collapseWhitespace,
   isBlank,
   leadingWhitespace,
   normalizePunctuation,
   unescapeModelText,
-} from "./text/normalize.ts";
+} from "../text/normalize.ts";
 
 /** Replace `text` (LF line breaks) over [start, end) of `Document.text`. */
 export interface Splice {

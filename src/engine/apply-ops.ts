@@ -1,0 +1,379 @@
+/**
+ * `applyOps`: the one applier behind every format.
+ *
+ *   locate (cascade) -> resolve (hints) -> plan (splice) -> overlaps -> render -> second tries
+ *
+ * 1. Every op is located in the text as given, in input order, and planned
+ *    against that same text, so one op's replacement is never mistaken for
+ *    another op's find text. Ops in file order (diff hunks) carry the end of
+ *    the previous op and the drift of its line hint forward.
+ * 2. Overlapping ops are settled by their policy: line edits that both
+ *    `merge` are combined line by line (CONFLICT when they insert different
+ *    lines at one place); otherwise the better match stays and the other is
+ *    retried (`retry`) or fails as CONFLICT.
+ * 3. Everything accepted is written in one pass over the original text.
+ * 4. Ops with the `retry` policy that were not found, ambiguous, or lost an
+ *    overlap get a second try, one at a time, in the text as edited: models
+ *    write an op that edits what an earlier one produced, or a bare op for
+ *    the one copy an earlier op did not take. Their hints, which count lines
+ *    of the original, are shifted by the edits applied above them. An op that
+ *    still fails reports the error about the text the model read.
+ */
+import { EditError } from "../errors.ts";
+import { createContext } from "../match/anchors.ts";
+import type { Candidate } from "../match/types.ts";
+import { Document } from "../text/document.ts";
+import { lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits } from "./line-edits.ts";
+import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
+import { notFoundNotes, withOrigin } from "./op-messages.ts";
+import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, type LineShift, type Reading } from "./ops.ts";
+import type { ResolvedOptions } from "./options.ts";
+import { planSplice, renderSplices, type Splice } from "./splice.ts";
+import type { Vocabulary } from "./vocabulary.ts";
+
+export interface ApplyOpsOptions {
+  opts: ResolvedOptions;
+  vocab: Vocabulary;
+  /** Last resort for an ambiguous op: index into the candidates, or undefined to refuse. */
+  ask?: (op: EditOp, pool: readonly Candidate[]) => number | undefined;
+  /** Edits already made to the original text the hints count lines of (an earlier diff of a list). @default [] */
+  shifts?: readonly LineShift[];
+}
+
+/** An op planned against one text: its splices (several under replaceAll), or one line edit. */
+interface Planned {
+  op: EditOp;
+  splices: Splice[];
+  line?: LineEdit;
+  report: AppliedOp;
+}
+
+interface Retry {
+  op: EditOp;
+  error: EditError;
+  exactOnly?: boolean;
+}
+
+type LogEntry = LineShift;
+
+function countBreaks(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** Maps a 1-based line of the original through the edits applied since: below one it moves by its delta, inside one to its first line. */
+function shiftHint(hint: number | undefined, log: readonly LogEntry[]): number | undefined {
+  if (hint === undefined) return undefined;
+  let line = hint - 1;
+  for (const e of log) {
+    if (line >= e.end) line += e.delta;
+    else if (line >= e.start) line = e.start;
+  }
+  return Math.max(1, line + 1);
+}
+
+function asEditError(error: unknown): EditError {
+  if (error instanceof EditError) return error;
+  return new EditError("INVALID_INPUT", `Unexpected failure while applying the edit: ${String(error)}`);
+}
+
+function appliedOf(op: EditOp, l: LocatedOp, lineDelta: number): AppliedOp {
+  const first = l.candidates[0];
+  const last = l.candidates[l.candidates.length - 1];
+  let score = 1;
+  for (const c of l.candidates) score = Math.min(score, c.score);
+  return {
+    op,
+    strategy: l.strategy,
+    startLine: (first?.startLine ?? 0) + 1,
+    endLine: last?.endLine ?? 0,
+    score,
+    fuzzy: isFuzzy(l.strategy),
+    count: l.candidates.length,
+    lineDelta,
+    ...(l.resolvedBy && { resolvedBy: l.resolvedBy }),
+    merged: false,
+    retried: false,
+  };
+}
+
+/**
+ * For a same-size match, the splice reading whose old side equals more
+ * lines of the region exactly (a diff's context lines that lost their
+ * prefix may really start with a space).
+ */
+function spliceReading(doc: Document, op: EditOp, cand: Candidate, found: Reading): Reading {
+  const alt = op.spliceReading;
+  if (!alt?.lines || !found.lines || cand.alignment || cand.rewrite) return found;
+  if (cand.endLine - cand.startLine !== cand.query.lines.length) return found;
+  const file = doc.lines(cand.startLine, cand.endLine);
+  const equal = (ls: readonly string[]) => ls.filter((x, k) => x === file[k]).length;
+  return equal(alt.lines.find) > equal(cand.query.lines) ? alt : found;
+}
+
+/** A line op with nothing to find: a new file's content, or lines inserted where the hint says. */
+function placeInsertion(doc: Document, op: EditOp, hintLine: number | undefined, vocab: Vocabulary): Planned {
+  const lines = [...(op.readings[0]?.lines?.replace ?? [])];
+  const report = (from: number, strategy: "create" | "line-hint"): AppliedOp => ({
+    op,
+    strategy,
+    startLine: from + 1,
+    endLine: from,
+    score: 1,
+    fuzzy: false,
+    count: 1,
+    lineDelta: lines.length,
+    merged: false,
+    retried: false,
+  });
+  const n = doc.lineCount;
+  if (n === 0) return { op, splices: [], line: { from: 0, to: 0, lines }, report: report(0, "create") };
+  if (hintLine === undefined) throw new EditError("PARSE", vocab.emptyFind);
+  const gap = hintLine - 1;
+  if (gap < 0 || gap > n) {
+    throw new EditError(
+      "NOT_FOUND",
+      `${vocab.emptyFindAt(gap)}, but the file has ${n} lines. ${vocab.moreContext} around the insertion point so that it can be found by its text.`,
+    );
+  }
+  return { op, splices: [], line: { from: gap, to: gap, lines }, report: report(gap, "line-hint") };
+}
+
+function finalNewlineNotAtEnd(doc: Document, from: number, to: number): EditError {
+  const where = from === to ? `after line ${from}` : `at lines ${from + 1}-${to}`;
+  return new EditError(
+    "NOT_FOUND",
+    `It changes the file's final newline ('\\ No newline at end of file'), so it must reach the end of the file, but it was placed ${where} and the file has ${doc.lineCount - to} more line(s) after that. Include the lines up to the end of the file, or drop the marker.`,
+    { candidates: [{ startLine: from + 1, endLine: to }] },
+  );
+}
+
+function planOp(doc: Document, l: LocateContext, op: EditOp): Planned {
+  const first = op.readings[0];
+  if (first?.lines && first.lines.find.length === 0) return placeInsertion(doc, op, l.hintLine, l.vocab);
+  const located = locateOp(l, op);
+  const reading = located.reading;
+  if (reading.lines) {
+    const cand = located.candidates[0] as Candidate;
+    if (op.finalNewline !== undefined && cand.endLine !== doc.lineCount) throw finalNewlineNotAtEnd(doc, cand.startLine, cand.endLine);
+    const r = spliceReading(doc, op, cand, reading);
+    const rl = r.lines ?? reading.lines;
+    const same = rl.find.length === rl.replace.length && rl.find.every((x, k) => x === rl.replace[k]);
+    // The strategy's reading of the find text (un-escaped, numbers stripped) unless the splice reading won.
+    const query = r === reading ? cand.query : queryOf(r);
+    const lines = same ? doc.lines(cand.startLine, cand.endLine) : newLinesAt(doc, { ...cand, query }, rl.replace);
+    const line = { from: cand.startLine, to: cand.endLine, lines };
+    return { op, splices: [], line, report: appliedOf(op, located, lines.length - (line.to - line.from)) };
+  }
+  const splices = located.candidates.map((c) => planSplice(doc, c, reading.replace));
+  let delta = 0;
+  for (const s of splices) delta += countBreaks(s.text) - countBreaks(doc.text.slice(s.start, s.end));
+  return { op, splices, report: appliedOf(op, located, delta) };
+}
+
+function unchanged(doc: Document, p: Planned): boolean {
+  if (p.line) return p.line.lines.length === p.line.to - p.line.from && p.line.lines.every((x, k) => x === doc.line(p.line!.from + k));
+  return p.splices.every((s) => s.text === doc.text.slice(s.start, s.end));
+}
+
+function noChangeError(p: Planned, vocab: Vocabulary): EditError {
+  const r = p.report;
+  return new EditError(
+    "NO_CHANGE",
+    `${vocab.find.charAt(0).toUpperCase()}${vocab.find.slice(1)} was found at lines ${r.startLine}-${r.endLine} (${r.strategy}), but applying ${vocab.replacement} there changes nothing: the file already reads that way. Check that ${vocab.replacement} holds the intended change.`,
+    { candidates: [{ startLine: r.startLine, endLine: r.endLine, strategy: r.strategy, score: r.score }] },
+  );
+}
+
+/** Offsets the planned op covers in the original text, for overlap checks. */
+function spanOf(doc: Document, p: Planned): { start: number; end: number } {
+  if (p.line) return { start: doc.lineStart(p.line.from), end: p.line.to > p.line.from ? doc.lineEnd(p.line.to - 1) : doc.lineStart(p.line.from) };
+  let start = Number.POSITIVE_INFINITY;
+  let end = 0;
+  for (const s of p.splices) {
+    start = Math.min(start, s.start);
+    end = Math.max(end, s.end);
+  }
+  return { start, end };
+}
+
+function overlapping(doc: Document, a: Planned, b: Planned): boolean {
+  if (a.line && b.line) return lineEditsOverlap(a.line, b.line);
+  const x = spanOf(doc, a);
+  const y = spanOf(doc, b);
+  if (x.start === x.end && y.start === y.end) return x.start === y.start;
+  return x.start < y.end && y.start < x.end;
+}
+
+function conflictError(loser: Planned, winner: Planned, vocab: Vocabulary, how: string): EditError {
+  const range = (p: Planned) => `lines ${p.report.startLine}-${p.report.endLine}`;
+  const name = (p: Planned) => (p.op.origin.label ? p.op.origin.label.charAt(0).toLowerCase() + p.op.origin.label.slice(1) : `edit ${p.op.origin.index + 1}`);
+  return new EditError(
+    "CONFLICT",
+    `It overlaps ${name(winner)}: ${vocab.find} of this one matched ${range(loser)}, that of the other ${range(winner)}${how}. Merge the two into one, or make them cover different lines.`,
+    {
+      candidates: [winner, loser].map((p) => ({ startLine: p.report.startLine, endLine: p.report.endLine, strategy: p.report.strategy, score: p.report.score })),
+    },
+  );
+}
+
+/** Groups of overlapping planned ops in file order; linear after the sort. */
+function overlapGroups(doc: Document, planned: Planned[]): Planned[][] {
+  const sorted = [...planned].sort((a, b) => spanOf(doc, a).start - spanOf(doc, b).start || spanOf(doc, a).end - spanOf(doc, b).end || a.op.origin.index - b.op.origin.index);
+  const groups: Planned[][] = [];
+  let current: Planned[] = [];
+  for (const p of sorted) {
+    if (current.some((q) => overlapping(doc, q, p))) current.push(p);
+    else {
+      if (current.length > 0) groups.push(current);
+      current = [p];
+    }
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+/** Settles one group of overlapping ops: merged, or the best kept and the rest retried or failed. */
+function settleGroup(doc: Document, group: Planned[], vocab: Vocabulary, retry: Retry[], failed: FailedOp[]): Planned | undefined {
+  if (group.length === 1) return group[0];
+  if (group.every((p) => p.line && p.op.overlap === "merge")) {
+    try {
+      const line = mergeLineEdits(
+        doc,
+        group.map((p) => p.line as LineEdit),
+        (a, b, at) => {
+          const [x, y] = [group[a], group[b]].sort((m, n) => (m?.op.origin.index ?? 0) - (n?.op.origin.index ?? 0)) as [Planned, Planned];
+          return withOrigin(conflictError(y, x, vocab, ` and the two insert different lines before line ${at + 1}`), y.op);
+        },
+      );
+      const reports = group.map((p) => ({ ...p.report, merged: true }));
+      const head = reports[0] as AppliedOp;
+      return { op: head.op, splices: [], line, report: head, merged: reports } as Planned & { merged: AppliedOp[] };
+    } catch (error) {
+      const e = asEditError(error);
+      const loser = group.find((p) => p.op.origin.index === e.detail.index) ?? group[group.length - 1];
+      if (loser) failed.push({ op: loser.op, error: e });
+      return undefined;
+    }
+  }
+  // The better match stays (the earlier in the file on a tie).
+  let keep = group[0] as Planned;
+  for (const p of group) if (p.report.score > keep.report.score) keep = p;
+  for (const p of group) {
+    if (p === keep) continue;
+    const error = withOrigin(conflictError(p, keep, vocab, ""), p.op);
+    if (p.op.overlap === "retry") retry.push({ op: p.op, error, exactOnly: true });
+    else failed.push({ op: p.op, error });
+  }
+  return keep;
+}
+
+function logOf(doc: Document, p: Planned): LogEntry[] {
+  if (p.line) return [{ start: p.line.from, end: p.line.to, delta: p.line.lines.length - (p.line.to - p.line.from) }];
+  return p.splices.map((s) => ({
+    start: doc.lineAt(s.start),
+    end: doc.lineAt(Math.max(s.start, s.end - 1)) + 1,
+    delta: countBreaks(s.text) - countBreaks(doc.text.slice(s.start, s.end)),
+  }));
+}
+
+function render(doc: Document, accepted: readonly Planned[]): string {
+  if (accepted.some((p) => p.line)) {
+    let want: boolean | undefined;
+    for (const p of accepted) {
+      if (p.op.finalNewline !== undefined) want = p.op.finalNewline;
+      // A new file's content ends with a line break unless the op says otherwise.
+      else if (p.report.strategy === "create") want = true;
+    }
+    return renderLineEdits(
+      doc,
+      accepted.map((p) => p.line ?? { from: 0, to: 0, lines: [] }),
+      want,
+    );
+  }
+  const splices: Splice[] = [];
+  for (const p of accepted) for (const s of p.splices) splices.push(s);
+  return renderSplices(doc, splices);
+}
+
+/** One op located and planned in `doc`, or its failure (already labelled). */
+function tryPlan(doc: Document, l: LocateContext, op: EditOp, a: ApplyOpsOptions): Planned | EditError {
+  try {
+    const p = planOp(doc, l, op);
+    if (op.requireChange && unchanged(doc, p)) return withOrigin(noChangeError(p, a.vocab), op);
+    return p;
+  } catch (error) {
+    const e = asEditError(error);
+    if (e.code === "NOT_FOUND") e.message += notFoundNotes(op, a.opts, l.ctx, e);
+    return withOrigin(e, op);
+  }
+}
+
+export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOptions): EditReport {
+  const doc = Document.from(content);
+  const ctx = createContext(doc, a.opts.strategy);
+  const failed: FailedOp[] = [];
+  const retry: Retry[] = [];
+  const planned: Planned[] = [];
+  let prevEnd = 0;
+  let drift = 0;
+  const prior = a.shifts ?? [];
+  for (const op of ops) {
+    const hint = shiftHint(op.hints.startLine, prior);
+    const hintLine = hint === undefined ? undefined : op.hints.inOrder ? Math.max(1, hint + drift) : hint;
+    const l: LocateContext = { ctx, opts: a.opts, vocab: a.vocab, hintLine, prevEnd, ask: a.ask };
+    const p = tryPlan(doc, l, op, a);
+    if (p instanceof EditError) {
+      if (op.overlap === "retry" && (p.code === "NOT_FOUND" || p.code === "AMBIGUOUS")) retry.push({ op, error: p });
+      else failed.push({ op, error: p });
+      continue;
+    }
+    planned.push(p);
+    if (op.hints.inOrder && p.line) {
+      prevEnd = p.line.to;
+      if (hint !== undefined) drift = p.line.from + 1 - hint;
+    }
+  }
+
+  const accepted: Planned[] = [];
+  const applied: AppliedOp[] = [];
+  for (const group of overlapGroups(doc, planned)) {
+    const p = settleGroup(doc, group, a.vocab, retry, failed);
+    if (!p) continue;
+    accepted.push(p);
+    const merged = (p as Planned & { merged?: AppliedOp[] }).merged;
+    for (const r of merged ?? [p.report]) applied.push(r);
+  }
+  let text = accepted.length > 0 ? render(doc, accepted) : content;
+  const log: LogEntry[] = [...prior];
+  // Bottom-up, each entry's lines are still those of the text it applies to.
+  const entries = accepted.flatMap((p) => logOf(doc, p)).sort((x, y) => y.start - x.start);
+  for (const e of entries) log.push(e);
+
+  const ordered = retry
+    .map((r) => ({ ...r, hint: shiftHint(r.op.hints.startLine, log) }))
+    .sort((x, y) => (x.hint ?? Number.POSITIVE_INFINITY) - (y.hint ?? Number.POSITIVE_INFINITY) || x.op.origin.index - y.op.origin.index);
+  for (const r of ordered) {
+    // A second try only in a text that something changed.
+    const p = accepted.length > 0 ? retryOp(text, r, shiftHint(r.op.hints.startLine, log), a) : undefined;
+    if (!p) {
+      failed.push({ op: r.op, error: r.error });
+      continue;
+    }
+    text = p.text;
+    log.push(p.log);
+    applied.push({ ...p.report, retried: true });
+  }
+  failed.sort((x, y) => (x.op.origin.diffIndex ?? 0) - (y.op.origin.diffIndex ?? 0) || x.op.origin.index - y.op.origin.index);
+  return { content: text, applied, failed, complete: failed.length === 0, shifts: log };
+}
+
+function retryOp(text: string, r: Retry, hintLine: number | undefined, a: ApplyOpsOptions) {
+  const current = Document.from(text);
+  const l: LocateContext = { ctx: createContext(current, a.opts.strategy), opts: a.opts, vocab: a.vocab, hintLine, prevEnd: 0, ...(r.exactOnly && { exactOnly: true }) };
+  const p = tryPlan(current, l, r.op, a);
+  if (p instanceof EditError) return undefined;
+  const [entry] = logOf(current, p);
+  return { text: render(current, [p]), log: entry as LogEntry, report: p.report };
+}

@@ -1,0 +1,156 @@
+/**
+ * Ops made of whole lines (diff hunks) are applied as line edits: original
+ * lines [from, to) replaced by new lines. This module turns candidates into
+ * whole lines, merges overlapping line edits, and renders them with the
+ * file's final newline settled exactly.
+ */
+import { diffArrays } from "diff";
+import type { EditError } from "../errors.ts";
+import type { Candidate } from "../match/types.ts";
+import type { Document } from "../text/document.ts";
+import { isBlank } from "../text/normalize.ts";
+import { planSplice, renderSplices, type Splice } from "./splice.ts";
+
+/** Replace original lines [from, to) (0-based) by `lines`; from === to inserts before line `from`. */
+export interface LineEdit {
+  from: number;
+  to: number;
+  lines: string[];
+}
+
+/**
+ * A candidate as whole lines, or undefined when it covers part of a line
+ * with something other than blank space beside it. Strategies that match a
+ * substring (exact, trimmed-boundary) return ranges; a hunk means lines:
+ * `foo()` does not match inside `x = foo()`.
+ */
+function toWholeLines(doc: Document, c: Candidate): Candidate | undefined {
+  if (c.lineBased) return c;
+  const first = doc.lineAt(c.start);
+  const last = first + c.query.lines.length - 1;
+  if (last >= doc.lineCount) return undefined;
+  const lastEnd = doc.lineEnd(last);
+  if (c.end < doc.lineStart(last) || c.end > lastEnd) return undefined;
+  if (!isBlank(doc.text.slice(doc.lineStart(first), c.start)) || !isBlank(doc.text.slice(c.end, lastEnd))) return undefined;
+  return { ...c, start: doc.lineStart(first), end: lastEnd, startLine: first, endLine: last + 1, lineBased: true };
+}
+
+export function wholeLineCandidates(doc: Document, cands: readonly Candidate[]): Candidate[] {
+  const byRange = new Map<string, Candidate>();
+  for (const c of cands) {
+    const w = toWholeLines(doc, c);
+    if (w && !byRange.has(`${w.startLine}:${w.endLine}`)) byRange.set(`${w.startLine}:${w.endLine}`, w);
+  }
+  return [...byRange.values()].sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
+}
+
+/** The new lines for a located candidate: the splice's merge of the edit into the file's own lines. */
+export function newLinesAt(doc: Document, cand: Candidate, lines: readonly string[]): string[] {
+  // No new side: every line of the region goes. (The splice reads "" as no
+  // lines; one empty line is a query ending with a newline and a replacement
+  // that is only a newline.)
+  if (lines.length === 0) return [];
+  const single = lines.length === 1 && lines[0] === "";
+  const c = single ? { ...cand, query: { ...cand.query, endsWithNewline: true } } : cand;
+  const splice = planSplice(doc, c, single ? "\n" : lines.join("\n"));
+  // A shorter or longer range than the candidate is the splice deleting every line with its break.
+  return splice.start === cand.start && splice.end === cand.end ? splice.text.split("\n") : [];
+}
+
+/** Whether two edits touch the same lines (an insertion touches the edges of a range too, so both become one edit). */
+export function lineEditsOverlap(a: LineEdit, b: LineEdit): boolean {
+  const aEmpty = a.from === a.to;
+  const bEmpty = b.from === b.to;
+  if (aEmpty && bEmpty) return a.from === b.from;
+  if (aEmpty) return b.from <= a.from && a.from <= b.to;
+  if (bEmpty) return a.from <= b.from && b.from <= a.to;
+  return a.from < b.to && b.from < a.to;
+}
+
+/**
+ * One edit from overlapping ones. Each edit is read as, per original line,
+ * kept or deleted, and lines inserted before each line (diff of its range
+ * against its new lines). A line deleted by any edit goes; insertions at one
+ * place must be the same in every edit that makes one: otherwise `conflict`
+ * is called with the two edits' positions in `group` and the line.
+ */
+export function mergeLineEdits(doc: Document, group: readonly LineEdit[], conflict: (a: number, b: number, at: number) => EditError): LineEdit {
+  let from = Number.POSITIVE_INFINITY;
+  let to = 0;
+  for (const e of group) {
+    from = Math.min(from, e.from);
+    to = Math.max(to, e.to);
+  }
+  const deleted = new Array<boolean>(to - from).fill(false);
+  const inserted = new Map<number, { lines: string[]; k: number }>();
+  group.forEach((e, k) => {
+    let line = e.from;
+    const mine = new Map<number, string[]>();
+    for (const part of diffArrays(doc.lines(e.from, e.to), e.lines)) {
+      const count = part.count ?? part.value.length;
+      if (part.added) {
+        const list = mine.get(line) ?? [];
+        for (const v of part.value) list.push(v);
+        mine.set(line, list);
+      } else {
+        if (part.removed) for (let i = 0; i < count; i++) deleted[line + i - from] = true;
+        line += count;
+      }
+    }
+    for (const [at, lines] of mine) {
+      const other = inserted.get(at);
+      if (other && other.lines.join("\n") !== lines.join("\n")) throw conflict(other.k, k, at);
+      inserted.set(at, { lines, k });
+    }
+  });
+  const lines: string[] = [];
+  for (let at = from; at <= to; at++) {
+    for (const l of inserted.get(at)?.lines ?? []) lines.push(l);
+    if (at < to && !deleted[at - from]) lines.push(doc.line(at));
+  }
+  return { from, to, lines };
+}
+
+/** The splice of one line edit into `Document.text`. The final newline is settled by `renderLineEdits`. */
+export function spliceOfLineEdit(doc: Document, e: LineEdit): Splice {
+  const n = doc.lineCount;
+  const body = e.lines.join("\n");
+  if (e.from < e.to) {
+    if (e.lines.length > 0) return { start: doc.lineStart(e.from), end: doc.lineEnd(e.to - 1), text: body };
+    // Whole lines with their breaks; lineStart(n) is the end of the text.
+    return { start: doc.lineStart(e.from), end: doc.lineStart(e.to), text: "" };
+  }
+  if (e.from < n) return { start: doc.lineStart(e.from), end: doc.lineStart(e.from), text: `${body}\n` };
+  const end = doc.text.length;
+  if (n === 0) return { start: 0, end: 0, text: `${body}\n` };
+  return { start: end, end, text: doc.finalNewline ? `${body}\n` : `\n${body}` };
+}
+
+function countBreaks(text: string): number {
+  let n = 0;
+  for (let p = text.indexOf("\n"); p !== -1; p = text.indexOf("\n", p + 1)) n++;
+  return n;
+}
+
+/**
+ * Renders line edits and settles the final newline: `want`, or the file's
+ * own when undefined (models rarely write `\ No newline`, and deleting the
+ * last line must not change it). Whether the result ends with a line break
+ * cannot be read off its last character ("a\n" is one line with its break,
+ * or "a" and an empty last line without one), so it is counted: a result of
+ * L lines has L breaks with a final newline and L - 1 without.
+ */
+export function renderLineEdits(doc: Document, edits: readonly LineEdit[], want: boolean | undefined): string {
+  const splices = edits.filter((e) => e.from !== e.to || e.lines.length > 0).map((e) => spliceOfLineEdit(doc, e));
+  const out = renderSplices(doc, splices);
+  let lines = doc.lineCount;
+  for (const e of edits) lines += e.lines.length - (e.to - e.from);
+  if (lines === 0) return doc.bom ? "\uFEFF" : "";
+  const wanted = want ?? doc.finalNewline;
+  let breaks = doc.lineCount - (doc.finalNewline || doc.lineCount === 0 ? 0 : 1);
+  for (const sp of splices) breaks += countBreaks(sp.text) - countBreaks(doc.text.slice(sp.start, sp.end));
+  const has = breaks === lines;
+  if (wanted && !has) return out + doc.eolAt(doc.text.length);
+  if (!wanted && has) return out.slice(0, out.endsWith("\r\n") ? -2 : -1);
+  return out;
+}

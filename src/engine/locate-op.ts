@@ -1,0 +1,124 @@
+/**
+ * Locating one op: each reading through the preset's cascade, candidates
+ * narrowed by the shared resolver, errors worded with the format's
+ * vocabulary. A reading is tried only when the ones before it found
+ * nothing; an ambiguity stops the search (a looser reading must not win
+ * over it).
+ */
+import { EditError } from "../errors.ts";
+import { blankRuns } from "../match/blank-runs.ts";
+import { runCascade } from "../match/locate.ts";
+import { createQuery, queryFromLines } from "../match/query.ts";
+import { ambiguityError, notFoundError } from "../match/report.ts";
+import { type ResolveInput, resolveCandidates } from "../match/resolve.ts";
+import { findRival } from "../match/rival.ts";
+import type { Candidate, MatchContext, Query, Strategy, StrategyName } from "../match/types.ts";
+import { wholeLineCandidates } from "./line-edits.ts";
+import type { EditOp, Reading, ResolvedBy } from "./ops.ts";
+import type { ResolvedOptions } from "./options.ts";
+import type { Vocabulary } from "./vocabulary.ts";
+
+export interface LocatedOp {
+  /** One candidate, or every occurrence under replaceAll. */
+  candidates: Candidate[];
+  strategy: StrategyName;
+  reading: Reading;
+  resolvedBy?: ResolvedBy;
+}
+
+export interface LocateContext {
+  ctx: MatchContext;
+  opts: ResolvedOptions;
+  vocab: Vocabulary;
+  /** The hint in the coordinates of the searched text. */
+  hintLine: number | undefined;
+  prevEnd: number;
+  ask?: ((op: EditOp, pool: readonly Candidate[]) => number | undefined) | undefined;
+  /** Only candidates scoring 1 count (a second try of an op that lost an overlap). */
+  exactOnly?: boolean;
+}
+
+export function queryOf(reading: Reading): Query {
+  return reading.lines ? queryFromLines(reading.lines.find, false) : createQuery(reading.find);
+}
+
+function strategiesFor(l: LocateContext, op: EditOp, q: Query): readonly Strategy[] {
+  if (op.readings[0]?.lines && q.trimmed.every((t) => t === "")) return [blankRuns];
+  const all = l.opts.preset.strategies;
+  // replaceAll needs exact-after-normalisation strategies; MultiOccurrence serves only it.
+  return op.hints.replaceAll ? all.filter((s) => s.exact) : all.filter((s) => s.name !== "multi-occurrence");
+}
+
+/** Distinct, non-overlapping ranges in document order (replaceAll). */
+function nonOverlapping(cands: Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  let end = -1;
+  for (const c of [...cands].sort((a, b) => a.start - b.start)) {
+    if (c.start < end) continue;
+    out.push(c);
+    end = c.end;
+  }
+  return out;
+}
+
+type Attempt = { found: LocatedOp } | { error: EditError };
+
+function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt {
+  const q = queryOf(reading);
+  const { ctx, opts } = l;
+  const doc = ctx.doc;
+  const stopOnAmbiguity = opts.preset.stopOnAmbiguity;
+  const resolveInput: ResolveInput = {
+    hints: op.hints,
+    hintLine: l.hintLine,
+    hintWindow: opts.hintWindow,
+    prevEnd: l.prevEnd,
+    lineCount: doc.lineCount,
+    ask: l.ask ? (pool) => l.ask?.(op, pool) : undefined,
+  };
+  const run = runCascade<{ cands: Candidate[]; resolvedBy?: ResolvedBy }>(
+    ctx,
+    q,
+    strategiesFor(l, op, q),
+    stopOnAmbiguity,
+    (cands) => {
+      if (op.hints.replaceAll) return { found: { cands: nonOverlapping(cands) } };
+      const r = resolveCandidates(cands, resolveInput);
+      if (!("cand" in r)) return { ambiguous: r.pool };
+      // A lone whitespace-tolerant match whose lines, as written, fit elsewhere is no match.
+      const rival = stopOnAmbiguity && !r.resolvedBy ? findRival(ctx, q, r.cand) : undefined;
+      if (rival) return { ambiguous: [r.cand, rival].sort((a, b) => a.start - b.start) };
+      return { found: { cands: [r.cand], ...(r.resolvedBy && { resolvedBy: r.resolvedBy }) } };
+    },
+    (cands) => {
+      const lines = reading.lines ? wholeLineCandidates(doc, cands) : cands;
+      return l.exactOnly ? lines.filter((c) => c.score >= 1) : lines;
+    },
+  );
+  if (run.found) {
+    const { cands, resolvedBy } = run.found.value;
+    return { found: { candidates: cands, strategy: run.found.strategy, reading, ...(resolvedBy && { resolvedBy }) } };
+  }
+  if (run.ambiguous) {
+    const { strategy, cands } = run.ambiguous;
+    const hint = op.hints.startLine;
+    throw ambiguityError(doc, strategy, cands, l.vocab, { ...(hint !== undefined && { hint }), hintWindow: opts.hintWindow });
+  }
+  return { error: notFoundError(ctx, q, run.tried, l.vocab) };
+}
+
+/**
+ * The op's place(s), or an EditError: AMBIGUOUS from the first reading that
+ * found several places; NOT_FOUND from the stripped reading when there is
+ * one (its closest match compares text with text rather than with numbers).
+ */
+export function locateOp(l: LocateContext, op: EditOp): LocatedOp {
+  let kept: { error: EditError; reading: Reading } | undefined;
+  for (const reading of op.readings) {
+    const attempt = locateReading(l, op, reading);
+    if ("found" in attempt) return attempt.found;
+    if (!kept || (reading.stripped && !kept.reading.stripped)) kept = { error: attempt.error, reading };
+  }
+  if (!kept) throw new EditError("INVALID_INPUT", `${l.vocab.find} is missing.`);
+  throw kept.error;
+}

@@ -14,5 +14,6 @@ export type {
   FileReport,
   FileStatus,
 } from "./fs/apply-edits.ts";
-export type { EditFormat, ResponseFormat, StructuredEdit } from "./fs/detect-response.ts";
+export type { EditFormat, ResponseFormat } from "./formats/index.ts";
+export type { StructuredEdit } from "./formats/str-replace-format.ts";
 export type { TransactionHooks, PlannedChange } from "./fs/transaction.ts";

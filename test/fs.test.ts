@@ -5,8 +5,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { formatCandidates } from "../src/cli/interactive.ts";
 import { EditError } from "../src/errors.ts";
-import { loadCoreEngine } from "../src/fs/core-bridge.ts";
-import { detectEdits } from "../src/fs/detect-response.ts";
+import { detectEdits } from "../src/formats/response.ts";
 import { decodeText, encodeText, hashBytes, loadTextFile } from "../src/fs/read-file.ts";
 import { resolveRoot, resolveSafePath } from "../src/fs/safe-path.ts";
 import { commitChanges, type PlannedChange } from "../src/fs/transaction.ts";
@@ -152,12 +151,11 @@ test("transaction: writes keep the file mode and leave no temporary files", asyn
 // --- detection ----------------------------------------------------------------
 
 test("detect: the example response holds one edit per format, in response order", async () => {
-  const engine = await loadCoreEngine();
   const input = await readFile(new URL("../examples/response.md", import.meta.url), "utf8");
-  const { edits, errors } = detectEdits(input, "auto", engine);
+  const { edits, errors } = detectEdits(input, "auto");
   assert.deepEqual(errors, []);
   assert.deepEqual(
-    edits.map((e) => [e.format, e.path, e.format === "udiff" ? e.isNew : false]),
+    edits.map((e) => [e.format, e.path, e.format === "udiff" ? (e.payload as { isNew: boolean }).isNew : false]),
     [
       ["search-replace", "src/greet.js", false],
       ["udiff", "src/math.js", false],
@@ -211,8 +209,7 @@ const detectCases: { name: string; input: string; format?: "auto" | "udiff" | "s
 
 for (const c of detectCases) {
   test(`detect: ${c.name}`, async () => {
-    const engine = await loadCoreEngine();
-    const { edits, errors } = detectEdits(c.input, c.format ?? "auto", engine);
+    const { edits, errors } = detectEdits(c.input, c.format ?? "auto");
     assert.deepEqual(
       edits.map((e) => [e.format, e.path]),
       c.edits,
@@ -225,11 +222,10 @@ for (const c of detectCases) {
 }
 
 test("detect: never throws on arbitrary input", async () => {
-  const engine = await loadCoreEngine();
   const pieces = fc.constantFrom("```", "```diff", "```json", "--- a/x", "+++ b/x", "@@ @@", "-a", "+b", "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "{", '"path": "x"', "x.ts", "");
   fc.assert(
     fc.property(fc.array(fc.oneof(pieces, fc.string()), { maxLength: 20 }), (parts) => {
-      const r = detectEdits(parts.join("\n"), "auto", engine);
+      const r = detectEdits(parts.join("\n"), "auto");
       for (const e of r.errors) assert.ok(e instanceof EditError);
     }),
     { numRuns: 300 },

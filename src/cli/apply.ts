@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { EditError } from "../errors.ts";
 import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits } from "../fs/apply-edits.ts";
-import type { ResponseFormat } from "../fs/detect-response.ts";
+import type { ResponseFormat } from "../formats/index.ts";
 import { promptCandidate } from "./interactive.ts";
 import { colorDiff, colorsFor, errorToJson, type Streams, writeError } from "./output.ts";
 

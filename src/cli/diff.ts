@@ -2,7 +2,7 @@
 
 import { readFile } from "node:fs/promises";
 import { EditError } from "../errors.ts";
-import { loadCoreEngine } from "../fs/core-bridge.ts";
+import { createPatch } from "../formats/create-patch.ts";
 import { decodeText } from "../fs/read-file.ts";
 import { colorDiff, colorsFor, type Streams, writeError } from "./output.ts";
 
@@ -22,8 +22,7 @@ export async function runDiff(oldFile: string, newFile: string, options: DiffCom
     return 2;
   }
   if (oldText === newText) return 0;
-  const engine = await loadCoreEngine();
-  const patch = engine.createPatch(oldText, newText, { fuzzy: options.fuzzy, oldPath: oldFile, newPath: newFile });
+  const patch = createPatch(oldText, newText, { fuzzy: options.fuzzy, oldPath: oldFile, newPath: newFile });
   streams.out.write(colorDiff(patch, colorsFor(streams.out, streams.env)));
   return 0;
 }

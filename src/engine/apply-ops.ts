@@ -320,8 +320,10 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
   let drift = 0;
   const prior = a.shifts ?? [];
   for (const op of ops) {
-    const hint = shiftHint(op.hints.startLine, prior);
-    const hintLine = hint === undefined ? undefined : op.hints.inOrder ? Math.max(1, hint + drift) : hint;
+    // A place the user chose decides like a hint on the line where it starts.
+    const chosen = a.opts.choices.get(op.origin.index);
+    const hint = chosen ?? shiftHint(op.hints.startLine, prior);
+    const hintLine = hint === undefined ? undefined : op.hints.inOrder && chosen === undefined ? Math.max(1, hint + drift) : hint;
     const l: LocateContext = { ctx, opts: a.opts, vocab: a.vocab, hintLine, prevEnd, ask: a.ask };
     const p = tryPlan(doc, l, op, a);
     if (p instanceof EditError) {

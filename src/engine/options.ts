@@ -22,12 +22,19 @@ export interface EngineOptions {
   hintWindow?: number;
   /** Overrides of the preset's other thresholds, for measuring them (bench/accuracy/sweep.ts). @default {} */
   thresholds?: Partial<StrategyOptions>;
+  /**
+   * Places chosen for edits that were AMBIGUOUS (an interactive front end
+   * asked the user): edit index (0-based, `detail.index` of the error) to
+   * the 1-based line where the chosen place starts. @default {}
+   */
+  choices?: Readonly<Record<number, number>>;
 }
 
 export interface ResolvedOptions {
   readonly preset: Preset;
   readonly strategy: Readonly<StrategyOptions>;
   readonly hintWindow: number;
+  readonly choices: ReadonlyMap<number, number>;
 }
 
 const DEFAULTS = Object.freeze({ preset: "default" as PresetName, hintWindow: 40 });
@@ -101,5 +108,11 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
   if (fuzzy !== undefined) strategy.fuzzyThreshold = fuzzy;
   const hintWindow = checkNumber(options.hintWindow, "hintWindow", 0, Number.MAX_SAFE_INTEGER) ?? DEFAULTS.hintWindow;
   if (!Number.isInteger(hintWindow)) throw invalid(`hintWindow must be a whole number of lines, got ${hintWindow}.`);
-  return Object.freeze({ preset, strategy: Object.freeze(strategy), hintWindow });
+  const choices = new Map<number, number>();
+  for (const [key, line] of Object.entries(optionsObject<Record<string, number>>(options.choices, "choices"))) {
+    const index = Number(key);
+    const at = checkLine(line, `choices[${key}]`);
+    if (Number.isSafeInteger(index) && index >= 0 && at !== undefined) choices.set(index, at);
+  }
+  return Object.freeze({ preset, strategy: Object.freeze(strategy), hintWindow, choices });
 }

@@ -6,18 +6,12 @@
  */
 
 import { createTwoFilesPatch } from "diff";
+import { type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import { EditError } from "../errors.ts";
-import { type CoreEngine, type CoreMatch, loadCoreEngine } from "./core-bridge.ts";
-import {
-  asEditError,
-  type DetectedEdits,
-  detectEdits,
-  type EditFormat,
-  type FileEdit,
-  fromStructuredEdits,
-  type ResponseFormat,
-  type StructuredEdit,
-} from "./detect-response.ts";
+import { type EditFormat, formatByName, type ResponseFormat } from "../formats/index.ts";
+import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats/response.ts";
+import type { StructuredEdit } from "../formats/str-replace-format.ts";
+import type { FileApplyContext, FileApplyResult, FileEdit, OpOutcome } from "../formats/types.ts";
 import { encodeText, type LoadedFile, loadTextFile } from "./read-file.ts";
 import { resolveRoot, resolveSafePath } from "./safe-path.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
@@ -41,7 +35,7 @@ export interface AmbiguityChoice {
   candidates: { startLine: number; endLine: number }[];
 }
 
-export interface ApplyEditsOptions {
+export interface ApplyEditsOptions extends EngineOptions {
   /**
    * Format of a text input; `auto` finds every supported format in it.
    * @default "auto"
@@ -57,11 +51,6 @@ export interface ApplyEditsOptions {
    * @default false
    */
   dryRun?: boolean;
-  /**
-   * Matcher preset passed to the core.
-   * @default "default"
-   */
-  preset?: "default" | "opencode";
   /**
    * Per path (relative to root): what the model saw. A mismatch fails the
    * file's edits with `STALE`. A string is a sha256 hash.
@@ -79,8 +68,9 @@ export interface ApplyEditsOptions {
    */
   allowBinary?: boolean;
   /**
-   * Called for an ambiguous str_replace or SEARCH/REPLACE edit; returns the
-   * index of the candidate to use, or `null` to leave the edit failed.
+   * Called for each ambiguous edit (any format); returns the index of the
+   * candidate to use, or `null` to leave the edit failed. The file's edit
+   * is then applied again with the chosen place deciding.
    * @default undefined (ambiguity fails the edit)
    */
   chooseCandidate?: (choice: AmbiguityChoice) => Promise<number | null>;
@@ -102,6 +92,8 @@ export interface EditReport {
   score?: number;
   /** True when the match was not exact. */
   fuzzy?: boolean;
+  /** The user picked this place among ambiguous candidates (chooseCandidate). */
+  chosen?: boolean;
   error?: EditError;
 }
 
@@ -131,6 +123,8 @@ export interface ApplyEditsResult {
   failed: number;
   /** Errors not tied to one edit: unreadable input, no edits found, a failed write. */
   errors: EditError[];
+  /** The response had no real line breaks and was un-escaped (`\n` written literally). */
+  unescaped?: boolean;
   /** The unified diff of every change, concatenated. */
   diff: string;
 }
@@ -139,10 +133,55 @@ const DEFAULTS = Object.freeze({
   format: "auto" as ResponseFormat,
   partial: false,
   dryRun: false,
-  preset: "default" as "default" | "opencode",
   maxFileBytes: 10 * 1024 * 1024,
   allowBinary: false,
 });
+
+interface ResolvedOptions {
+  format: ResponseFormat;
+  partial: boolean;
+  dryRun: boolean;
+  maxFileBytes: number;
+  allowBinary: boolean;
+  expected: Record<string, ExpectedFile | string> | undefined;
+  chooseCandidate: ApplyEditsOptions["chooseCandidate"];
+  hooks: TransactionHooks | undefined;
+  /** What the core gets: the engine options, validated once here. */
+  engine: EngineOptions;
+}
+
+function flag(value: unknown, name: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== "boolean") throw new EditError("INVALID_INPUT", `${name} must be true or false, got ${String(value)}.`);
+  return value;
+}
+
+function resolveFileOptions(options: unknown): ResolvedOptions {
+  const o = optionsObject<ApplyEditsOptions>(options);
+  const engine: EngineOptions = {
+    ...(o.preset !== undefined && { preset: o.preset }),
+    ...(o.fuzzyThreshold !== undefined && { fuzzyThreshold: o.fuzzyThreshold }),
+    ...(o.hintWindow !== undefined && { hintWindow: o.hintWindow }),
+    ...(o.thresholds !== undefined && { thresholds: o.thresholds }),
+  };
+  resolveOptions(engine); // validates before any file is read
+  const maxFileBytes = o.maxFileBytes ?? DEFAULTS.maxFileBytes;
+  if (typeof maxFileBytes !== "number" || !Number.isSafeInteger(maxFileBytes) || maxFileBytes < 0) {
+    throw new EditError("INVALID_INPUT", `maxFileBytes must be a whole number of bytes, got ${String(maxFileBytes)}.`);
+  }
+  if (o.chooseCandidate !== undefined && typeof o.chooseCandidate !== "function") throw new EditError("INVALID_INPUT", "chooseCandidate must be a function.");
+  return {
+    format: o.format ?? DEFAULTS.format,
+    partial: flag(o.partial, "partial", DEFAULTS.partial),
+    dryRun: flag(o.dryRun, "dryRun", DEFAULTS.dryRun),
+    maxFileBytes,
+    allowBinary: flag(o.allowBinary, "allowBinary", DEFAULTS.allowBinary),
+    expected: o.expected,
+    chooseCandidate: o.chooseCandidate,
+    hooks: o.hooks,
+    engine,
+  };
+}
 
 interface FilePlan {
   report: FileReport;
@@ -162,11 +201,10 @@ export async function applyEdits(
   input: string | readonly StructuredEdit[],
   options: ApplyEditsOptions = {},
 ): Promise<ApplyEditsResult> {
-  const opts: ResolvedOptions = { ...options, ...DEFAULTS, ...stripUndefined(options) } as ResolvedOptions;
-  const engine = await loadCoreEngine();
+  const opts = resolveFileOptions(options);
   const realRoot = await resolveRoot(root);
 
-  const detected: DetectedEdits = typeof input === "string" ? detectEdits(input, opts.format, engine) : fromStructuredEdits(input, engine);
+  const detected: DetectedEdits = typeof input === "string" ? detectEdits(input, opts.format) : fromStructuredEdits(input);
   const errors = [...detected.errors];
   if (detected.edits.length === 0 && errors.length === 0) {
     errors.push(
@@ -202,7 +240,7 @@ export async function applyEdits(
       plans.set(key, plan);
       planOrder.push(plan);
     }
-    await planEdit(plan, edit, index, engine, opts);
+    await planEdit(plan, edit, index, opts);
   }
 
   for (const plan of planOrder) finishPlan(plan);
@@ -234,12 +272,11 @@ export async function applyEdits(
     failed,
     errors,
     diff: files.map((f) => f.diff).join(""),
+    ...(detected.unescaped && { unescaped: true }),
   };
 }
 
-type ResolvedOptions = ApplyEditsOptions & { -readonly [K in keyof typeof DEFAULTS]: (typeof DEFAULTS)[K] };
-
-async function planEdit(plan: FilePlan, edit: FileEdit, index: number, engine: CoreEngine, opts: ResolvedOptions): Promise<void> {
+async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: ResolvedOptions): Promise<void> {
   const report = plan.report;
   const fail = (error: EditError) => {
     report.edits.push({ index, format: edit.format, status: "failed", error });
@@ -264,159 +301,55 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, engine: C
   const guard = checkStale(report.path, plan.loaded, expectedOf(edit));
   if (guard) return fail(guard);
 
-  const loaded = plan.loaded;
   const current = plan.newText ?? "";
-  const exists = loaded.exists && !plan.deleted;
+  const exists = plan.loaded.exists || current !== "";
   if (plan.deleted) {
     return fail(new EditError("CONFLICT", `${report.path} is deleted by an earlier edit in this input; it cannot be edited after.`, { path: report.path, index }));
   }
-  try {
-    switch (edit.format) {
-      case "str-replace": {
-        if (!exists && edit.oldString !== "") throw missingFile(report.path, 'an empty "oldString"');
-        if (exists && edit.oldString === "" && current !== "") {
-          throw new EditError(
-            "INVALID_INPUT",
-            `${report.path} already exists and is not empty; an empty "oldString" only creates new files. Quote the text to replace in "oldString".`,
-            { path: report.path, index },
-          );
-        }
-        let result: { content: string; match: CoreMatch };
-        try {
-          result = engine.replace(current, edit.oldString, edit.newString, { replaceAll: edit.replaceAll ?? false, preset: opts.preset });
-        } catch (error) {
-          const picked = await pickCandidate(error, report.path, index, current, opts, (slice) =>
-            engine.replace(slice, edit.oldString, edit.newString, { preset: opts.preset }),
-          );
-          if (!picked) throw error;
-          result = picked;
-        }
-        plan.newText = result.content;
-        report.edits.push(appliedReport(index, edit.format, result.match));
-        return;
-      }
-      case "search-replace": {
-        const options = { preset: opts.preset, ...(edit.startLine !== undefined && { startLine: edit.startLine }) };
-        let diff = edit.diff;
-        let base = current;
-        if (current === "") {
-          // An empty SEARCH creates a missing (or empty) file: the core only
-          // edits existing text, so the file layer takes that block itself.
-          const blocks = engine.parseSearchReplace(edit.diff);
-          const first = blocks[0];
-          if (first && first.search.trim() === "") {
-            base = first.replace === "" || first.replace.endsWith("\n") ? first.replace : `${first.replace}\n`;
-            report.edits.push({ index, format: edit.format, status: "applied", strategy: "create", startLine: 1, endLine: base.split("\n").length - 1 });
-            if (blocks.length === 1) {
-              plan.newText = base;
-              return;
-            }
-            diff = blocks
-              .slice(1)
-              .map((b) => `<<<<<<< SEARCH\n${b.search}\n=======\n${b.replace}\n>>>>>>> REPLACE`)
-              .join("\n");
-          }
-        }
-        const sawFile = exists || base !== current;
-        const result = engine.applySearchReplace(base, diff, options);
-        let text = result.content;
-        const applied = [...result.applied];
-        const failures: EditError[] = [];
-        for (const failure of result.failed) {
-          const picked = await pickCandidate(failure, report.path, index, text, opts, (slice) => {
-            const r = engine.applySearchReplace(slice, edit.diff, { preset: opts.preset });
-            if (r.failed.length > 0 || r.applied.length !== 1) throw r.failed[0] ?? failure;
-            return { content: r.content, match: r.applied[0] as CoreMatch };
-          });
-          if (picked && result.failed.length === 1 && result.applied.length === 0) {
-            text = picked.content;
-            applied.push(picked.match);
-          } else {
-            failures.push(failure);
-          }
-        }
-        // On a missing file every SEARCH fails against empty text; say what is really wrong.
-        if (!sawFile && failures.length > 0) throw missingFile(report.path, "an empty SEARCH section");
-        for (const m of applied) report.edits.push(appliedReport(index, edit.format, m));
-        for (const f of failures) {
-          report.edits.push({ index, format: edit.format, status: "failed", error: withPath(f, report.path, index) });
-        }
-        if (failures.length === 0) plan.newText = text;
-        if (!sawFile && failures.length === 0 && applied.length === 0) throw missingFile(report.path, "an empty SEARCH section");
-        return;
-      }
-      case "udiff": {
-        if (edit.isNew && exists && current !== "") {
-          throw new EditError(
-            "CONFLICT",
-            `The diff creates ${report.path} (--- /dev/null), but the file already exists. Send a diff against its current content instead.`,
-            { path: report.path, index },
-          );
-        }
-        if (!edit.isNew && !exists) throw missingFile(report.path, "a diff from --- /dev/null");
-        const hasHunks = /^@@/m.test(edit.patch);
-        if (edit.isDeleted && !hasHunks) {
-          plan.deleted = true;
-          report.edits.push({ index, format: edit.format, status: "applied", strategy: "delete" });
-          return;
-        }
-        const result = engine.applyPatch(edit.isNew ? "" : current, edit.patch, { preset: opts.preset });
-        if (edit.isDeleted) {
-          if (result.content.trim() !== "") {
-            throw new EditError(
-              "CONFLICT",
-              `The diff deletes ${report.path} (+++ /dev/null) but does not remove all of its lines; the file holds more than the diff shows. Send the whole content as removed lines, or a diff that edits it.`,
-              { path: report.path, index },
-            );
-          }
-          plan.deleted = true;
-        }
-        plan.newText = result.content;
-        const hunks = result.hunks.length > 0 ? result.hunks : [{ strategy: "exact" }];
-        for (const h of hunks) report.edits.push(appliedReport(index, edit.format, h));
-        return;
-      }
+  const entry = formatByName(edit.format);
+  if (!entry) return fail(new EditError("INVALID_INPUT", `No format "${edit.format}".`, { path: report.path, index }));
+  const ctx = { path: report.path, exists, options: opts.engine };
+  // An edit that fails whole (one str_replace, a patch) throws; as an op outcome it can be offered to the user.
+  const run = (c: FileApplyContext): FileApplyResult => {
+    try {
+      return entry.apply(current, edit as FileEdit<never>, c);
+    } catch (error) {
+      if (error instanceof EditError && error.code === "AMBIGUOUS" && opts.chooseCandidate) return { ops: [{ status: "failed", error }] };
+      throw error;
     }
+  };
+  try {
+    let result = run(ctx);
+    const choices = await askChoices(result.ops, report.path, index, current, opts);
+    if (choices.size > 0) result = run({ ...ctx, options: { ...opts.engine, choices: Object.fromEntries(choices) }, choices });
+    for (const op of result.ops) report.edits.push(opReport(index, edit.format, op, report.path, choices));
+    if (result.deleted) plan.deleted = true;
+    if (result.content !== undefined) plan.newText = result.content;
   } catch (error) {
     fail(withPath(asEditError(error, "INVALID_INPUT"), report.path, index));
   }
 }
 
-/** Interactive disambiguation: applies the edit inside the chosen candidate's lines only. */
-async function pickCandidate(
-  error: unknown,
-  path: string,
-  index: number,
-  text: string,
-  opts: ResolvedOptions,
-  applyInSlice: (slice: string) => { content: string; match: CoreMatch },
-): Promise<{ content: string; match: CoreMatch } | null> {
-  if (!opts.chooseCandidate || !(error instanceof EditError) || error.code !== "AMBIGUOUS") return null;
-  const candidates = (error.detail.candidates ?? []).map((c) => ({ startLine: c.startLine, endLine: c.endLine }));
-  if (candidates.length < 2) return null;
-  const choice = await opts.chooseCandidate({ path, index, text, error, candidates });
-  const picked = choice === null ? undefined : candidates[choice];
-  if (!picked) return null;
-  // Cut the chosen lines out, apply the edit there (where it is unique), and
-  // splice the result back: bytes outside the chosen lines never change.
-  const lines = text.split("\n");
-  const start = picked.startLine - 1;
-  const end = picked.endLine;
-  const before = lines.slice(0, start);
-  const slice = lines.slice(start, end).join("\n");
-  const after = lines.slice(end);
-  let result: { content: string; match: CoreMatch };
-  try {
-    result = applyInSlice(slice);
-  } catch {
-    return null;
+/** Interactive disambiguation: for each AMBIGUOUS op, the start line of the place the user picks. */
+async function askChoices(ops: readonly OpOutcome[], path: string, index: number, text: string, opts: ResolvedOptions): Promise<Map<number, number>> {
+  const choices = new Map<number, number>();
+  if (!opts.chooseCandidate) return choices;
+  for (const op of ops) {
+    const error = op.error;
+    if (!error) continue;
+    // A patch reports every failed hunk in `detail.failures`; other formats one error per op.
+    const failures = Array.isArray(error.detail.failures) ? (error.detail.failures as EditError["detail"][]) : [{ ...error.detail, code: error.code }];
+    for (const f of failures) {
+      if (f.code !== "AMBIGUOUS") continue;
+      const candidates = (f.candidates ?? []).map((c) => ({ startLine: c.startLine, endLine: c.endLine }));
+      if (candidates.length < 2) continue;
+      const one = failures.length > 1 ? new EditError("AMBIGUOUS", String(f.message ?? error.message), f) : error;
+      const choice = await opts.chooseCandidate({ path, index, text, error: one, candidates });
+      const picked = choice === null ? undefined : candidates[choice];
+      if (picked) choices.set(Number(f.index ?? 0), picked.startLine);
+    }
   }
-  const content = [...before, result.content, ...after].join("\n");
-  const shift = (n: unknown) => (typeof n === "number" ? n + start : n);
-  return {
-    content,
-    match: { ...result.match, startLine: shift(result.match.startLine) as number, endLine: shift(result.match.endLine) as number, chosen: true },
-  };
+  return choices;
 }
 
 function finishPlan(plan: FilePlan): void {
@@ -454,20 +387,15 @@ function toChange(plan: FilePlan): PlannedChange {
   };
 }
 
-/** Strategies that place an edit without any approximation. */
-const EXACT_STRATEGIES = new Set(["exact", "create", "delete"]);
-
-function appliedReport(index: number, format: EditFormat, match: CoreMatch): EditReport {
+function opReport(index: number, format: EditFormat, op: OpOutcome, path: string, choices: ReadonlyMap<number, number>): EditReport {
+  if (op.status === "failed") return { index, format, status: "failed", ...(op.error && { error: withPath(op.error, path, index) }) };
   const report: EditReport = { index, format, status: "applied" };
-  if (typeof match.strategy === "string") report.strategy = match.strategy;
-  if (typeof match.startLine === "number") report.startLine = match.startLine;
-  if (typeof match.endLine === "number") report.endLine = match.endLine;
-  if (typeof match.score === "number") report.score = match.score;
-  // The core says which matches were fuzzy; older shapes are judged by strategy and score.
-  report.fuzzy =
-    typeof match.fuzzy === "boolean"
-      ? match.fuzzy
-      : (report.strategy !== undefined && !EXACT_STRATEGIES.has(report.strategy)) || (report.score !== undefined && report.score < 1);
+  if (op.strategy !== undefined) report.strategy = op.strategy;
+  if (op.startLine !== undefined) report.startLine = op.startLine;
+  if (op.endLine !== undefined) report.endLine = op.endLine;
+  if (op.score !== undefined) report.score = op.score;
+  report.fuzzy = op.fuzzy ?? false;
+  if (choices.size > 0 && op.startLine !== undefined && [...choices.values()].includes(op.startLine)) report.chosen = true;
   return report;
 }
 
@@ -524,6 +452,7 @@ function withPath(error: EditError, path: string, index: number): EditError {
   return error;
 }
 
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+function asEditError(error: unknown, code: "PARSE" | "IO" | "INVALID_INPUT"): EditError {
+  if (error instanceof EditError) return error;
+  return new EditError(code, String((error as Error)?.message ?? error));
 }

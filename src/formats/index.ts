@@ -1,0 +1,28 @@
+/**
+ * The format registry: every edit format, once. Response detection, the
+ * file layer, the CLI and the tool server look formats up here. Order is
+ * detection priority: a format's `split` runs on the lines the ones before
+ * it did not take (JSON fences first, then diffs, then SEARCH/REPLACE in
+ * the rest). Adding a format: one module exporting a `FormatEntry`, one
+ * line here (docs/adding-a-format.md).
+ */
+import { searchReplaceFormat } from "./search-replace-format.ts";
+import { strReplaceFormat } from "./str-replace-format.ts";
+import type { FormatEntry } from "./types.ts";
+import { udiffFormat } from "./udiff-format.ts";
+
+export const FORMATS: readonly FormatEntry<never>[] = Object.freeze([strReplaceFormat, udiffFormat, searchReplaceFormat] as FormatEntry<never>[]);
+
+/** A format's name: "str-replace", "search-replace", "udiff", ... (the registry is the list). */
+export type EditFormat = string;
+/** A format's name, or "auto" to find every format in a response. */
+export type ResponseFormat = "auto" | EditFormat;
+
+/** The entry of a format by name (own properties only: user input picks it). */
+export function formatByName(name: string): FormatEntry<never> | undefined {
+  return FORMATS.find((f) => f.name === name);
+}
+
+export function formatNames(): string[] {
+  return FORMATS.map((f) => f.name);
+}

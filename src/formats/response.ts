@@ -1,0 +1,106 @@
+/**
+ * Splits a model's response into per-file edits, by format.
+ *
+ *   response := (prose | fence | edits of a registered format)*
+ *   fence    := OPEN info? NL body CLOSE     ``` or ~~~ (3+), closed by the same run or longer
+ *
+ * Each format in the registry (formats/index.ts) takes its edits from the
+ * lines the formats before it left. Everything no format takes is prose.
+ * A response (or a whole input) that a model over-escaped into one line is
+ * un-escaped first, the same way for every format.
+ */
+import { EditError } from "../errors.ts";
+import { unescapeWholeText } from "../text/unescape-whole.ts";
+import { FORMATS, formatNames, type ResponseFormat } from "./index.ts";
+import { collectJsonEdits, type StructuredEdit, tryParseJson } from "./str-replace-format.ts";
+import type { Fence, FileEdit, SplitResult } from "./types.ts";
+
+export interface DetectedEdits {
+  edits: FileEdit[];
+  /** Parts of the input that could not be read (PARSE errors). */
+  errors: EditError[];
+  /** The response had no real line breaks and was un-escaped. */
+  unescaped?: boolean;
+}
+
+/** A fence opener: up to 3 spaces, 3+ backticks or tildes, an info string. Scanned, not matched by a pattern. */
+function readFenceOpen(line: string): { marker: string; info: string } | undefined {
+  let i = 0;
+  while (i < 3 && line[i] === " ") i++;
+  const ch = line[i];
+  if (ch !== "`" && ch !== "~") return undefined;
+  let j = i;
+  while (line[j] === ch) j++;
+  if (j - i < 3) return undefined;
+  const info = line.slice(j);
+  // A backtick fence's info string may not hold a backtick (CommonMark).
+  if (ch === "`" && info.includes("`")) return undefined;
+  return { marker: line.slice(i, j), info: info.trim() };
+}
+
+function isFenceClose(line: string, marker: string): boolean {
+  let i = 0;
+  while (i < 3 && line[i] === " ") i++;
+  let j = i;
+  while (line[j] === marker[0]) j++;
+  return j - i >= marker.length && line.slice(j).trim() === "";
+}
+
+export function findFences(lines: readonly string[]): Fence[] {
+  const fences: Fence[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = readFenceOpen(lines[i] as string);
+    if (!open) continue;
+    let j = i + 1;
+    while (j < lines.length && !isFenceClose(lines[j] as string, open.marker)) j++;
+    fences.push({ info: open.info.toLowerCase(), open: i, close: j, body: lines.slice(i + 1, j).join("\n") });
+    i = j;
+  }
+  return fences;
+}
+
+function unknownFormat(format: string): EditError {
+  return new EditError("INVALID_INPUT", `Unknown format "${format}". Use "auto" or one of: ${formatNames().join(", ")}.`);
+}
+
+/** Detects the edits in a model's response. Never throws for bad input: unreadable parts become PARSE errors. */
+export function detectEdits(input: string, format: ResponseFormat = "auto"): DetectedEdits {
+  const out: DetectedEdits = { edits: [], errors: [] };
+  if (format !== "auto" && !FORMATS.some((f) => f.name === format)) {
+    out.errors.push(unknownFormat(format));
+    return out;
+  }
+  const normalized = input.replace(/\r\n/g, "\n");
+  const trimmed = normalized.trim();
+  // A whole input that is JSON is structured edits (piped from a program).
+  // Checked before un-escaping: JSON on one line holds `\n` in its strings.
+  if ((format === "auto" || format === "str-replace") && (trimmed.startsWith("{") || trimmed.startsWith("["))) {
+    const parsed = tryParseJson(trimmed);
+    if (parsed.ok) {
+      collectJsonEdits(parsed.value, 1, out, true);
+      return out;
+    }
+  }
+  const whole = unescapeWholeText(normalized);
+  if (whole.unescaped) out.unescaped = true;
+  const text = whole.text;
+  const lines = text.split("\n");
+  const response = { lines, fences: findFences(lines), consumed: new Set<number>() };
+  for (const f of FORMATS) {
+    if (format !== "auto" && format !== f.name) continue;
+    const found: SplitResult = f.split(response);
+    for (const e of found.edits) out.edits.push(e);
+    for (const e of found.errors) out.errors.push(e);
+  }
+  // Edits to one file apply in the order the response gives them, whatever
+  // their format; the sort is stable for edits without a known line.
+  out.edits.sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER));
+  return out;
+}
+
+/** Turns structured edits into file edits (no text detection involved). */
+export function fromStructuredEdits(edits: readonly StructuredEdit[]): DetectedEdits {
+  const out: DetectedEdits = { edits: [], errors: [] };
+  collectJsonEdits(edits, undefined, out, true);
+  return out;
+}

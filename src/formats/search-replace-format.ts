@@ -1,0 +1,95 @@
+/**
+ * SEARCH/REPLACE blocks in a model's response: the file name line before
+ * each block (or the `<apply_diff>` tool call) says which file they edit;
+ * see search-replace-files.ts for that grammar and search-replace-parse.ts
+ * for the blocks. Read from the lines no other format took.
+ */
+import { EditError } from "../errors.ts";
+import { applySearchReplace } from "./search-replace.ts";
+import { looksLikeSearchReplace, parseSearchReplaceFiles } from "./search-replace-files.ts";
+import { parseSearchReplace } from "./search-replace-parse.ts";
+import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome, ResponseText, SplitResult } from "./types.ts";
+
+export interface SearchReplacePayload {
+  /** One or more SEARCH/REPLACE blocks for this file. */
+  diff: string;
+  startLine?: number;
+  /** Lines of the response before the diff text (0 when unknown). */
+  offset: number;
+}
+
+/**
+ * 1-based line of `text` where a diff starts: where its whole text occurs,
+ * else where its first content line (after the SEARCH marker) does. Marker
+ * lines alone would match every block.
+ */
+function lineOf(text: string, diff: string): number | undefined {
+  let at = text.indexOf(diff);
+  if (at === -1) {
+    const content = diff.split("\n").find((l) => l.trim() !== "" && !/^\s*(<{5,}|={5,}|>{5,}|:start_line:|-{3,}$)/.test(l));
+    if (content === undefined) return undefined;
+    at = text.indexOf(content);
+    if (at === -1) return undefined;
+  }
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+function split(response: ResponseText): SplitResult<SearchReplacePayload> {
+  const out: SplitResult<SearchReplacePayload> = { edits: [], errors: [] };
+  const rest = response.lines.map((l, k) => (response.consumed.has(k) ? "" : l)).join("\n");
+  if (!looksLikeSearchReplace(rest)) return out;
+  try {
+    for (const file of parseSearchReplaceFiles(rest)) {
+      for (const d of file.diffs) {
+        const line = lineOf(rest, d.content);
+        const payload = { diff: d.content, ...(d.startLine !== undefined && { startLine: d.startLine }), offset: line === undefined ? 0 : line - 1 };
+        out.edits.push({ format: "search-replace", path: file.path, ...(line !== undefined && { line }), payload });
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof EditError)) throw error;
+    out.errors.push(error);
+  }
+  return out;
+}
+
+const created = (text: string): string => (text === "" || text.endsWith("\n") ? text : `${text}\n`);
+
+function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileApplyContext): FileApplyResult {
+  const { startLine, offset } = edit.payload;
+  let diff = edit.payload.diff;
+  let base = content;
+  const ops: OpOutcome[] = [];
+  if (content === "") {
+    // An empty SEARCH creates a missing (or empty) file: the engine only
+    // edits existing text, so the first such block is taken here.
+    const blocks = parseSearchReplace(diff);
+    const first = blocks[0];
+    if (first && first.search.trim() === "") {
+      base = created(first.replace);
+      ops.push({ status: "applied", strategy: "create", startLine: 1, endLine: base.split("\n").length - 1, score: 1, fuzzy: false });
+      if (blocks.length === 1) return { content: base, ops };
+      diff = blocks
+        .slice(1)
+        .map((b) => `<<<<<<< SEARCH\n${b.search}\n=======\n${b.replace}\n>>>>>>> REPLACE`)
+        .join("\n");
+    }
+  }
+  const sawFile = ctx.exists || base !== content;
+  const missing = () => new EditError("NOT_FOUND", `${ctx.path} does not exist. To create it, send an empty SEARCH section; otherwise check the path.`);
+  const result = applySearchReplace(base, diff, { ...ctx.options, ...(startLine !== undefined && { startLine }), ...(offset > 0 && { lineOffset: offset }) });
+  // On a missing file every SEARCH fails against empty text; say what is really wrong.
+  if (!sawFile) throw missing();
+  for (const a of result.applied) ops.push({ status: "applied", strategy: a.strategy, startLine: a.startLine, endLine: a.endLine, score: a.score, fuzzy: a.fuzzy });
+  for (const error of result.failed) ops.push({ status: "failed", error });
+  return result.complete ? { content: result.content, ops } : { ops };
+}
+
+export const searchReplaceFormat: FormatEntry<SearchReplacePayload> = Object.freeze({
+  name: "search-replace",
+  detect: looksLikeSearchReplace,
+  split,
+  apply,
+});

@@ -1,0 +1,87 @@
+/**
+ * What a format module gives the registry (formats/index.ts), and what the
+ * response detection and the file layer get back. A format knows how to
+ * find its edits in a model's response (`detect`, `split`) and how to apply
+ * one file's edit to that file's text (`apply`, through the shared engine).
+ */
+import type { EngineOptions } from "../engine/options.ts";
+import type { EditError } from "../errors.ts";
+
+/** One edit of a response for one file, in the format that found it. */
+export interface FileEdit<P = unknown> {
+  format: string;
+  path: string;
+  /** 1-based line of the response where the edit starts, when known. */
+  line?: number;
+  /** sha256 (hex) of the file's bytes the model saw. */
+  expectedHash?: string;
+  /** The file's content as the model saw it. */
+  expectedContent?: string;
+  /** What the format needs to apply it (its own shape). */
+  payload: P;
+}
+
+/** The response as every format's `split` sees it. */
+export interface ResponseText {
+  /** LF line breaks. */
+  readonly lines: readonly string[];
+  readonly fences: readonly Fence[];
+  /** Lines already taken by a format that ran before (JSON fences, diffs). */
+  readonly consumed: Set<number>;
+}
+
+export interface Fence {
+  /** The info string, lower-cased: "diff", "json", "ts:src/a.ts". */
+  info: string;
+  /** 0-based line of the opening fence. */
+  open: number;
+  /** 0-based line of the closing fence (lines.length when unclosed). */
+  close: number;
+  body: string;
+}
+
+export interface SplitResult<P = unknown> {
+  edits: FileEdit<P>[];
+  /** Parts of the response that look like this format but cannot be read. */
+  errors: EditError[];
+}
+
+/** How one op of a file's edit went, for the file layer's report. */
+export interface OpOutcome {
+  status: "applied" | "failed";
+  strategy?: string;
+  startLine?: number;
+  endLine?: number;
+  score?: number;
+  fuzzy?: boolean;
+  error?: EditError;
+}
+
+export interface FileApplyContext {
+  /** The path as reported (relative to the root). */
+  path: string;
+  /** The file exists (and was not deleted by an earlier edit). */
+  exists: boolean;
+  options: EngineOptions;
+  /** Places the user chose for ambiguous ops: op index -> 1-based start line. */
+  choices?: ReadonlyMap<number, number>;
+}
+
+export interface FileApplyResult {
+  /** The new text; undefined when an op failed (nothing of this edit is kept). */
+  content?: string;
+  /** The edit deletes the file. */
+  deleted?: boolean;
+  ops: OpOutcome[];
+}
+
+export interface FormatEntry<P = unknown> {
+  /** The name users give `--format` and reports show. */
+  readonly name: string;
+  /** Whether `text` (a response or one tool argument) holds edits of this format. */
+  detect(text: string): boolean;
+  /** This format's edits in a response (a JSON edit may carry another format's); marks the lines it took in `consumed`. */
+  split(response: ResponseText): SplitResult;
+  /** One file's edit applied to the file's current text. Throws EditError for a failure of the whole edit. */
+  apply(content: string, edit: FileEdit<P>, ctx: FileApplyContext): FileApplyResult;
+}

@@ -1,0 +1,163 @@
+/**
+ * The unified diff (with or without line numbers) in a model's response:
+ * where its file sections are, and how one file's section is applied.
+ *
+ *   diff-run     := file-section+   in a ```diff / ```patch fence, any fence whose body
+ *                                  looks like a diff, or bare in the prose
+ *   file-section := ("diff --git" line)? "--- " old NL "+++ " new NL hunk*
+ *
+ * Leniencies: bare diffs in prose ("Here is the patch:\n--- a/x\n+++ b/x\n@@ ...")
+ * end at the first line that cannot be part of a diff; the headers' paths
+ * are read by `parsePatch` (git's a/ b/, `filename:`, timestamps), once.
+ */
+import { EditError } from "../errors.ts";
+import { looksLikeSearchReplace } from "./search-replace-files.ts";
+import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, ResponseText, SplitResult } from "./types.ts";
+import { applyPatch } from "./unified-apply.ts";
+import { looksLikeUnifiedDiff, parsePatch } from "./unified-parse.ts";
+
+export interface UdiffPayload {
+  /** The diff section of this one file, headers included. */
+  patch: string;
+  isNew: boolean;
+  isDeleted: boolean;
+  /** Lines of the response before the section. */
+  offset: number;
+}
+
+function isSectionStart(lines: readonly string[], i: number): boolean {
+  const l = lines[i] as string;
+  if (l.startsWith("diff --git ")) return true;
+  return l.startsWith("--- ") && (lines[i + 1] ?? "").startsWith("+++ ");
+}
+
+const DIFF_PREFIXES = [" ", "+", "-", "\\", "@@", "diff ", "index ", "new file", "deleted file", "similarity ", "rename ", "old mode", "new mode", "Binary files"];
+
+function isDiffLine(line: string): boolean {
+  return line === "" || DIFF_PREFIXES.some((p) => line.startsWith(p));
+}
+
+function hasHunkBetween(lines: readonly string[], from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) if ((lines[i] as string).startsWith("@@")) return true;
+  return false;
+}
+
+interface Header {
+  oldPath?: string;
+  newPath?: string;
+  isNew: boolean;
+  isDeleted: boolean;
+}
+
+/** The section's header as `parsePatch` reads it; a section it refuses still names its file from the raw lines. */
+function readHeader(section: readonly string[]): Header {
+  try {
+    const first = parsePatch(`${section.join("\n")}\n`)[0];
+    if (first && (first.oldPath !== undefined || first.newPath !== undefined || first.isNew || first.isDeleted)) {
+      return {
+        ...(first.oldPath !== undefined && { oldPath: first.oldPath }),
+        ...(first.newPath !== undefined && { newPath: first.newPath }),
+        isNew: first.isNew,
+        isDeleted: first.isDeleted,
+      };
+    }
+  } catch {
+    // The apply step reports the parse error against the file.
+  }
+  const raw = (prefix: string) => section.find((l) => l.startsWith(prefix))?.slice(4).split("\t")[0]?.trim();
+  const clean = (p: string | undefined, git: string) => (p === undefined || p === "/dev/null" || p === "" ? undefined : p.startsWith(git) ? p.slice(2) : p);
+  const oldPath = clean(raw("--- "), "a/");
+  const newPath = clean(raw("+++ "), "b/");
+  return { ...(oldPath !== undefined && { oldPath }), ...(newPath !== undefined && { newPath }), isNew: oldPath === undefined, isDeleted: newPath === undefined };
+}
+
+/**
+ * One edit per file section of `lines` (a run of diff text starting at
+ * response line `offset` + 1). `forcedPath` (a structured `{path, diff}`)
+ * names the file when the diff has no headers.
+ */
+export function diffSections(lines: readonly string[], offset: number, out: SplitResult<UdiffPayload>, forcedPath?: string): void {
+  const starts: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!isSectionStart(lines, i)) continue;
+    // `diff --git` is followed by its own ---/+++ pair: one section, not two.
+    const prev = starts.at(-1);
+    if (prev !== undefined && (lines[prev] as string).startsWith("diff --git ") && !hasHunkBetween(lines, prev, i)) continue;
+    starts.push(i);
+  }
+  if (starts.length === 0) {
+    if (forcedPath !== undefined) {
+      out.edits.push({ format: "udiff", path: forcedPath, line: offset + 1, payload: { patch: lines.join("\n"), isNew: false, isDeleted: false, offset } });
+    } else if (lines.some((l) => l.startsWith("@@"))) {
+      const line = offset + 1;
+      out.errors.push(new EditError("PARSE", `The diff at line ${line} has no file header. Start each file's diff with "--- a/PATH" and "+++ b/PATH" lines.`, { line }));
+    }
+    return;
+  }
+  for (const [k, start] of starts.entries()) {
+    const section = lines.slice(start, starts[k + 1] ?? lines.length);
+    while (section.length > 0 && (section.at(-1) as string).trim() === "") section.pop();
+    const header = readHeader(section);
+    const line = offset + start + 1;
+    const path = header.isDeleted ? header.oldPath : (header.newPath ?? header.oldPath);
+    if (path === undefined) {
+      out.errors.push(new EditError("PARSE", `The diff at line ${line} names no file ("--- /dev/null" and "+++ /dev/null").`, { line }));
+      continue;
+    }
+    if (!header.isNew && !header.isDeleted && header.oldPath !== undefined && header.newPath !== undefined && header.oldPath !== header.newPath) {
+      out.errors.push(
+        new EditError("PARSE", `The diff at line ${line} renames ${header.oldPath} to ${header.newPath}; renames are not supported. Send the edit against one path.`, {
+          line,
+          path: header.oldPath,
+        }),
+      );
+      continue;
+    }
+    const payload = { patch: `${section.join("\n")}\n`, isNew: header.isNew, isDeleted: header.isDeleted, offset: offset + start };
+    out.edits.push({ format: "udiff", path: forcedPath ?? path, line, payload });
+  }
+}
+
+function split(response: ResponseText): SplitResult<UdiffPayload> {
+  const out: SplitResult<UdiffPayload> = { edits: [], errors: [] };
+  const { lines, fences, consumed } = response;
+  for (const f of fences) {
+    if (consumed.has(f.open)) continue;
+    const isDiffInfo = f.info === "diff" || f.info === "patch" || f.info === "udiff";
+    if (!isDiffInfo && !(looksLikeUnifiedDiff(f.body) && !looksLikeSearchReplace(f.body))) continue;
+    for (let k = f.open; k <= Math.min(f.close, lines.length - 1); k++) consumed.add(k);
+    diffSections(lines.slice(f.open + 1, f.close), f.open + 1, out);
+  }
+  // Bare diffs in the prose, outside every fence.
+  const inFence = new Set<number>();
+  for (const f of fences) for (let k = f.open; k <= Math.min(f.close, lines.length - 1); k++) inFence.add(k);
+  for (let i = 0; i < lines.length; i++) {
+    if (inFence.has(i) || !isSectionStart(lines, i)) continue;
+    let j = i;
+    while (j < lines.length && !inFence.has(j) && isDiffLine(lines[j] as string)) j++;
+    while (j > i && (lines[j - 1] as string).trim() === "") j--;
+    diffSections(lines.slice(i, j), i, out);
+    for (let k = i; k < j; k++) consumed.add(k);
+    i = j - 1;
+  }
+  return out;
+}
+
+function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyContext): FileApplyResult {
+  const { patch, isNew, isDeleted, offset } = edit.payload;
+  if (isNew && ctx.exists && content !== "") {
+    throw new EditError("CONFLICT", `The diff creates ${ctx.path} (--- /dev/null), but the file already exists. Send a diff against its current content instead.`);
+  }
+  if (!isNew && !ctx.exists) throw new EditError("NOT_FOUND", `${ctx.path} does not exist. To create it, send a diff from --- /dev/null; otherwise check the path.`);
+  if (isDeleted && !/^@@/m.test(patch)) return { content: "", deleted: true, ops: [{ status: "applied", strategy: "delete", fuzzy: false }] };
+  const result = applyPatch(isNew ? "" : content, patch, { ...ctx.options, lineOffset: offset } as Parameters<typeof applyPatch>[2]);
+  const ops = result.hunks.map((h) => ({ status: "applied" as const, strategy: h.strategy, startLine: h.startLine, endLine: h.endLine, score: h.score, fuzzy: h.fuzzy }));
+  return { content: result.content, ...(isDeleted && { deleted: true }), ops: ops.length > 0 ? ops : [{ status: "applied", strategy: "exact", fuzzy: false }] };
+}
+
+export const udiffFormat: FormatEntry<UdiffPayload> = Object.freeze({
+  name: "udiff",
+  detect: looksLikeUnifiedDiff,
+  split,
+  apply,
+});

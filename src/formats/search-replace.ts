@@ -127,7 +127,8 @@ function numberedReadings(block: SearchReplaceBlock): Reading[] {
 
 function labelOf(block: SearchReplaceBlock, line: number, diffIndex: number | undefined, offset: number): string {
   if (diffIndex !== undefined) return `Diff ${diffIndex + 1}, block ${block.index + 1} (line ${block.line} of that diff)`;
-  return offset > 0 ? `Block ${block.index + 1} (line ${line} of the response)` : `Block ${block.index + 1} (line ${line} of the diff)`;
+  // In a response each file's blocks are numbered apart; the response line is what the model can find.
+  return offset > 0 ? `The block at line ${line} of the response` : `Block ${block.index + 1} (line ${line} of the diff)`;
 }
 
 /** The op of one block; `override` (an item's or the caller's startLine) replaces its own hint. */

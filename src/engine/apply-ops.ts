@@ -46,6 +46,8 @@ interface Planned {
   splices: Splice[];
   line?: LineEdit;
   report: AppliedOp;
+  /** The reports of the ops merged into this one line edit. */
+  merged?: AppliedOp[];
 }
 
 interface Retry {
@@ -173,7 +175,8 @@ function planOp(doc: Document, l: LocateContext, op: EditOp): Planned {
 }
 
 function unchanged(doc: Document, p: Planned): boolean {
-  if (p.line) return p.line.lines.length === p.line.to - p.line.from && p.line.lines.every((x, k) => x === doc.line(p.line!.from + k));
+  const line = p.line;
+  if (line) return line.lines.length === line.to - line.from && line.lines.every((x, k) => x === doc.line(line.from + k));
   return p.splices.every((s) => s.text === doc.text.slice(s.start, s.end));
 }
 
@@ -249,7 +252,7 @@ function settleGroup(doc: Document, group: Planned[], vocab: Vocabulary, retry: 
       );
       const reports = group.map((p) => ({ ...p.report, merged: true }));
       const head = reports[0] as AppliedOp;
-      return { op: head.op, splices: [], line, report: head, merged: reports } as Planned & { merged: AppliedOp[] };
+      return { op: head.op, splices: [], line, report: head, merged: reports };
     } catch (error) {
       const e = asEditError(error);
       const loser = group.find((p) => p.op.origin.index === e.detail.index) ?? group[group.length - 1];
@@ -344,8 +347,7 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
     const p = settleGroup(doc, group, a.vocab, retry, failed);
     if (!p) continue;
     accepted.push(p);
-    const merged = (p as Planned & { merged?: AppliedOp[] }).merged;
-    for (const r of merged ?? [p.report]) applied.push(r);
+    for (const r of p.merged ?? [p.report]) applied.push(r);
   }
   let text = accepted.length > 0 ? render(doc, accepted) : content;
   const log: LogEntry[] = [...prior];

@@ -5,6 +5,7 @@
  * for the blocks. Read from the lines no other format took.
  */
 import { EditError } from "../errors.ts";
+import { missingFile } from "./file-errors.ts";
 import { applySearchReplace } from "./search-replace.ts";
 import { looksLikeSearchReplace, parseSearchReplaceFiles } from "./search-replace-files.ts";
 import { parseSearchReplace } from "./search-replace-parse.ts";
@@ -78,10 +79,9 @@ function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileA
     }
   }
   const sawFile = ctx.exists || base !== content;
-  const missing = () => new EditError("NOT_FOUND", `${ctx.path} does not exist. To create it, send an empty SEARCH section; otherwise check the path.`);
   const result = applySearchReplace(base, diff, { ...ctx.options, ...(startLine !== undefined && { startLine }), ...(offset > 0 && { lineOffset: offset }) });
   // On a missing file every SEARCH fails against empty text; say what is really wrong.
-  if (!sawFile) throw missing();
+  if (!sawFile) throw missingFile(ctx.path, "an empty SEARCH section");
   for (const a of result.applied) ops.push({ status: "applied", strategy: a.strategy, startLine: a.startLine, endLine: a.endLine, score: a.score, fuzzy: a.fuzzy });
   for (const error of result.failed) ops.push({ status: "failed", error });
   return result.complete ? { content: result.content, ops } : { ops };

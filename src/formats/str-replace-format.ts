@@ -13,6 +13,7 @@
  *   may be a JSON string).
  */
 import { EditError } from "../errors.ts";
+import { missingFile } from "./file-errors.ts";
 import { replace } from "./str-replace.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, ResponseText, SplitResult } from "./types.ts";
 import { diffSections } from "./udiff-format.ts";
@@ -127,7 +128,7 @@ function split(response: ResponseText): SplitResult {
 function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileApplyContext): FileApplyResult {
   const { oldString, newString, replaceAll } = edit.payload;
   if (!ctx.exists && oldString !== "") {
-    throw new EditError("NOT_FOUND", `${ctx.path} does not exist. To create it, send an empty "oldString"; otherwise check the path.`);
+    throw missingFile(ctx.path, 'an empty "oldString"');
   }
   if (ctx.exists && oldString === "" && content !== "") {
     throw new EditError(

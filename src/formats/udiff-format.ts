@@ -11,6 +11,7 @@
  * are read by `parsePatch` (git's a/ b/, `filename:`, timestamps), once.
  */
 import { EditError } from "../errors.ts";
+import { missingFile } from "./file-errors.ts";
 import { looksLikeSearchReplace } from "./search-replace-files.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, ResponseText, SplitResult } from "./types.ts";
 import { applyPatch } from "./unified-apply.ts";
@@ -148,7 +149,7 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
   if (isNew && ctx.exists && content !== "") {
     throw new EditError("CONFLICT", `The diff creates ${ctx.path} (--- /dev/null), but the file already exists. Send a diff against its current content instead.`);
   }
-  if (!isNew && !ctx.exists) throw new EditError("NOT_FOUND", `${ctx.path} does not exist. To create it, send a diff from --- /dev/null; otherwise check the path.`);
+  if (!isNew && !ctx.exists) throw missingFile(ctx.path, "a diff from --- /dev/null");
   if (isDeleted && !/^@@/m.test(patch)) return { content: "", deleted: true, ops: [{ status: "applied", strategy: "delete", fuzzy: false }] };
   const result = applyPatch(isNew ? "" : content, patch, { ...ctx.options, lineOffset: offset } as Parameters<typeof applyPatch>[2]);
   const ops = result.hunks.map((h) => ({ status: "applied" as const, strategy: h.strategy, startLine: h.startLine, endLine: h.endLine, score: h.score, fuzzy: h.fuzzy }));

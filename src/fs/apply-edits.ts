@@ -442,10 +442,6 @@ function changedLineNumbers(a: string, b: string): number[] {
   return out;
 }
 
-function missingFile(path: string, howToCreate: string): EditError {
-  return new EditError("NOT_FOUND", `${path} does not exist. To create it, send ${howToCreate}; otherwise check the path.`, { path });
-}
-
 function withPath(error: EditError, path: string, index: number): EditError {
   if (error.detail.path === undefined) error.detail.path = path;
   if (error.detail.index === undefined) error.detail.index = index;

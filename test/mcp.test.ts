@@ -28,13 +28,21 @@ interface Connection {
   stderr: () => string;
 }
 
-async function connect(args: readonly string[], roots: string[] = []): Promise<Connection> {
+/** `roots` is read on every roots/list, so a test can change it and notify the server. */
+async function connect(args: readonly string[], roots: string[] = [], modern = false): Promise<Connection> {
   let stderr = "";
   const transport = new StdioClientTransport({ ...serverCommand(args), stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } as Record<string, string> });
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const client = new Client({ name: "fuzzpatch-test", version: "1.0.0" }, { capabilities: roots.length > 0 ? { roots: { listChanged: true } } : {} });
+  const client = new Client(
+    { name: "fuzzpatch-test", version: "1.0.0" },
+    {
+      capabilities: roots.length > 0 ? { roots: { listChanged: true } } : {},
+      // The 2026-07-28 revision when asked; else the 2025 initialize handshake today's clients use.
+      ...(modern && { versionNegotiation: { mode: "auto" as const } }),
+    },
+  );
   if (roots.length > 0) client.setRequestHandler("roots/list", async () => ({ roots: roots.map((r) => ({ uri: pathToFileURL(r).href, name: path.basename(r) })) }));
   await client.connect(transport, { timeout: TIMEOUT_MS });
   return { client, stderr: () => stderr };
@@ -55,8 +63,10 @@ async function call(conn: Connection, name: string, args: Record<string, unknown
 
 let tree: { base: string; root: string; outside: string };
 let clientRoot: string;
+const offeredRoots: string[] = [];
 let server: Connection;
 let readOnly: Connection;
+let modern: Connection;
 
 before(async () => {
   tree = await makeTree({ "fuzzy.js": GREET, "ambiguous.js": GREET, "multi.js": GREET, "stale.js": GREET, "read.js": GREET });
@@ -64,12 +74,18 @@ before(async () => {
   clientRoot = path.join(tree.base, "client-root");
   await mkdir(clientRoot);
   await writeFile(path.join(clientRoot, "offered.js"), GREET);
-  [server, readOnly] = await Promise.all([connect(["--root", tree.root], [clientRoot]), connect(["--root", tree.root, "--read-only"])]);
-});
+  offeredRoots.push(clientRoot);
+  // Started together: each start costs a process and a TypeScript load.
+  [server, readOnly, modern] = await Promise.all([
+    connect(["--root", tree.root], offeredRoots),
+    connect(["--root", tree.root, "--read-only"]),
+    connect(["--root", tree.root], [], true),
+  ]);
+}, { timeout: TIMEOUT_MS * 2 });
 
 after(async () => {
-  await Promise.all([server?.client.close(), readOnly?.client.close()]);
-});
+  await Promise.all([server?.client.close(), readOnly?.client.close(), modern?.client.close()]);
+}, { timeout: TIMEOUT_MS });
 
 const opts = { timeout: TIMEOUT_MS * 2 };
 
@@ -217,4 +233,26 @@ test("mcp: a --root that is not a directory stops the server at startup with exi
   clearTimeout(timer);
   assert.equal(code, 2);
   assert.match(stderr, /IO: The root directory .*missing cannot be opened/);
+});
+
+test("mcp: a root the client adds later is usable after roots/list_changed", opts, async () => {
+  const late = path.join(tree.base, "late-root");
+  await mkdir(late);
+  await writeFile(path.join(late, "late.js"), GREET);
+  const args = { path: path.join(late, "late.js"), edits: [{ oldString: "return 1;", newString: "return 2;" }] };
+  const refused = await call(server, "edit_file", args);
+  assert.equal(refused.isError, true, refused.text);
+  assert.match(refused.text, /UNSAFE_PATH/);
+  offeredRoots.push(late);
+  await server.client.sendRootsListChanged();
+  const applied = await call(server, "edit_file", args);
+  assert.equal(applied.isError, false, applied.text);
+  assert.equal(await readFile(path.join(late, "late.js"), "utf8"), GREET.replace("return 1;", "return 2;"));
+});
+
+test("mcp: a client on the 2026-07-28 revision gets the same tools and results", opts, async () => {
+  assert.equal(modern.client.getNegotiatedProtocolVersion(), "2026-07-28");
+  const result = await call(modern, "edit_file", { path: "ambiguous.js", edits: [{ oldString: "}", newString: "};" }] });
+  assert.equal(result.isError, true);
+  assert.match(result.text, /AMBIGUOUS/);
 });

@@ -377,6 +377,15 @@ const cases: Case[] = [
     unchanged: true,
   },
   {
+    name: "create_file refuses a directory in the way",
+    files: { "src/x.ts": "x\n" },
+    tool: "create_file",
+    args: { path: "src", content: "x\n" },
+    isError: true,
+    says: ["INVALID_INPUT:", "src is a directory"],
+    unchanged: true,
+  },
+  {
     name: "create_file is refused on a read-only server",
     tool: "create_file",
     args: { path: "n.txt", content: "x\n" },

@@ -68,7 +68,11 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
   program
     .command("mcp")
     .description("serve the edit tools (read_file, edit_file, apply_diff, create_file) as an MCP server on stdio")
-    .option("--root <dir>", "directory the tools may read and edit (repeat for several; default: the client's roots, else the working directory)", collect, [])
+    .addOption(
+      new Option("--root <dir>", "directory the tools may read and edit (repeat for several)")
+        .argParser(collect)
+        .default([], "the client's roots, else the working directory"),
+    )
     .option("--read-only", "offer only read_file", false)
     .action(async (opts) => {
       code = await runMcp(opts, streams);

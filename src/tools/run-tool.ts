@@ -5,15 +5,14 @@
  * `isError: true` whose text is the `EditError` message written for the model.
  */
 
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
 import { EditError } from "../errors.ts";
-import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits } from "../fs/apply-edits.ts";
-import type { StructuredEdit } from "../fs/detect-response.ts";
-import { hashBytes } from "../fs/read-file.ts";
 import { resolveRoot, resolveSafePath } from "../fs/safe-path.ts";
 import type { PresetName } from "../match/cascade.ts";
+// Through the file layer's public entry: its modules are being reorganised, its surface is not.
+import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits, hashBytes, type StructuredEdit } from "../node.ts";
 import {
   type ApplyDiffArgs,
   type CreateFileArgs,
@@ -110,16 +109,15 @@ async function applyDiffTool(args: ApplyDiffArgs, roots: string[], options: RunT
 async function createFileTool(args: CreateFileArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
   const { root, rel, display } = await locateInRoots(roots, args.path);
   const safe = await resolveSafePath(await resolveRoot(root), rel);
-  let existing: Buffer | undefined;
-  try {
-    existing = await readFile(safe.abs);
-  } catch {
-    // Missing (the usual case), or a directory: applyEdits reports the latter.
-  }
-  if (existing !== undefined && existing.length > 0) {
+  const size = await stat(safe.abs).then(
+    (s) => (s.isFile() ? s.size : 0),
+    // Missing is the usual case; a directory in the way is reported by applyEdits.
+    () => 0,
+  );
+  if (size > 0) {
     throw new EditError(
       "INVALID_INPUT",
-      `${display(safe.rel)} already exists (${existing.length} bytes); create_file never overwrites a file. Read it with read_file and change it with edit_file or apply_diff.`,
+      `${display(safe.rel)} already exists (${size} bytes); create_file never overwrites a file. Read it with read_file and change it with edit_file or apply_diff.`,
       { path: safe.rel },
     );
   }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
+import fc from "fast-check";
 import { hashBytes } from "../src/fs/read-file.ts";
 import { type RunToolOptions, runTool, toolDefinitions } from "../src/tools.ts";
 import { makeTree, snapshot } from "./helpers/temp-tree.ts";
@@ -50,6 +51,14 @@ const cases: Case[] = [
     args: { path: "a.js", offset: 8, limit: 2 },
     isError: false,
     says: ["lines 8-9 of 10", "8→function other() {\n9→    return 1;\n", "(1 more line: call read_file with offset 10 to read on.)"],
+  },
+  {
+    name: "read_file never shows part of a line too long for one view",
+    files: { "min.js": `a\n${"x".repeat(150_000)}\nb\n` },
+    tool: "read_file",
+    args: { path: "min.js" },
+    isError: false,
+    says: ["1→a\n2→[not shown: this line is 150000 characters long, over the view limit of 100000]\n3→b\n"],
   },
   {
     name: "read_file shows a CRLF file without its CRs, hashing the real bytes",
@@ -327,7 +336,7 @@ const cases: Case[] = [
     tool: "apply_diff",
     args: { diff: "--- a/b.txt\n+++ b/b.txt\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+gamma\n--- a/a.js\n+++ b/a.js\n@@ @@\n-function missing() {\n+function found() {\n" },
     isError: true,
-    says: ["Nothing was written: 1 of 2 edits failed.", "b.txt (modified):", "- hunk 1: exact", "a.js:", "failed with NOT_FOUND"],
+    says: ["Nothing was written: 1 of 2 edits failed.", "b.txt (would be modified):", "- hunk 1: exact", "a.js:", "- the diff failed with NOT_FOUND:\nHunk 1"],
     unchanged: true,
   },
   {
@@ -483,4 +492,33 @@ test("toolDefinitions: object schemas a function-calling API accepts", () => {
   }
   const edit = toolDefinitions.find((d) => d.name === "edit_file");
   for (const code of ["AMBIGUOUS", "NOT_FOUND", "STALE"]) assert.ok(edit?.description.includes(code), code);
+});
+
+test("runTool: arbitrary arguments give a result, never a throw, and nothing outside the root changes", async () => {
+  const t = await makeTree({ "a.js": GREET });
+  const outsideBefore = await snapshot(t.outside);
+  const path_ = fc.oneof(fc.constantFrom("a.js", "../outside/secret.txt", "/etc/hosts", ".git/x", "n/new.txt", ""), fc.string({ maxLength: 12 }));
+  const fields = fc.record(
+    {
+      path: path_,
+      edits: fc.oneof(fc.array(fc.record({ oldString: fc.string({ maxLength: 30 }), newString: fc.string({ maxLength: 30 }) }), { maxLength: 3 }), fc.jsonValue()),
+      diff: fc.string({ maxLength: 80 }),
+      content: fc.string({ maxLength: 30 }),
+      offset: fc.integer({ min: -2, max: 20 }),
+      limit: fc.integer({ min: -2, max: 20 }),
+      dryRun: fc.boolean(),
+    },
+    { requiredKeys: [] },
+  );
+  const name = fc.constantFrom(...toolDefinitions.map((d) => d.name), "nope");
+  await fc.assert(
+    fc.asyncProperty(name, fc.oneof(fields, fc.jsonValue(), fc.string({ maxLength: 20 })), async (tool, args) => {
+      const result = await runTool(tool, args, { root: t.root });
+      assert.equal(typeof result.isError, "boolean");
+      assert.ok(result.text.length > 0);
+      assert.doesNotMatch(result.text, /internal error/);
+    }),
+    { numRuns: 200 },
+  );
+  assert.deepEqual(await snapshot(t.outside), outsideBefore);
 });

@@ -70,7 +70,10 @@ export async function renderNumberedView(root: string, rel: string, options: Num
   let end = offset - 1;
   for (let n = offset; n <= last; n++) {
     // A mixed-ending file keeps its CRs in the text; they are not part of what the model should copy.
-    const line = (lines[n - 1] as string).replace(/\r$/, "");
+    let line = (lines[n - 1] as string).replace(/\r$/, "");
+    // Never a cut line: a model would copy the cut text into an edit and
+    // drop the rest of the line with it.
+    if (line.length > maxChars) line = `[not shown: this line is ${line.length} characters long, over the view limit of ${maxChars}]`;
     if (body.length > 0 && chars + line.length > maxChars) break;
     body.push(`${String(n).padStart(width)}→${line}`);
     chars += line.length;

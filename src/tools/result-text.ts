@@ -37,7 +37,8 @@ export function describeResult(result: ApplyEditsResult, hashes: ReadonlyMap<str
 
   for (const file of result.files) {
     const hash = hashes.get(file.path);
-    const state = file.status === "failed" ? "" : ` (${file.status}${hash ? `, now sha256 ${hash}` : ""})`;
+    const state =
+      file.status === "failed" ? "" : file.written || file.status === "unchanged" ? ` (${file.status}${hash ? `, now sha256 ${hash}` : ""})` : ` (would be ${file.status})`;
     lines.push(`${display(file.path)}${state}:`);
     if (file.error) lines.push(`${file.error.code}: ${file.error.message}`);
     const ordinals = new Map<string, number>();
@@ -45,8 +46,7 @@ export function describeResult(result: ApplyEditsResult, hashes: ReadonlyMap<str
       const unit = UNIT[edit.format];
       const n = (ordinals.get(unit) ?? 0) + 1;
       ordinals.set(unit, n);
-      // The index of a str_replace edit is its place in the call's list; blocks and hunks are counted per file.
-      const label = `${unit} ${edit.format === "str-replace" ? edit.index + 1 : n}`;
+      const label = labelOf(edit, n);
       if (edit.status === "failed") {
         if (edit.error && edit.error === file.error) continue;
         lines.push(`- ${label} failed with ${describeError(edit.error)}`);
@@ -58,6 +58,17 @@ export function describeResult(result: ApplyEditsResult, hashes: ReadonlyMap<str
   for (const error of result.errors) lines.push(`${error.code}: ${error.message}`);
   if (result.ok && result.diff !== "") lines.push("", result.diff.trimEnd());
   return { isError: !result.ok, text: `${lines.join("\n")}\n` };
+}
+
+/**
+ * A str_replace edit is named by its place in the call's list; blocks and
+ * hunks are counted per file. A file's unified diff fails as a whole (its
+ * message names the hunk), so a failure there is "the diff".
+ */
+function labelOf(edit: EditReport, ordinal: number): string {
+  if (edit.format === "str-replace") return `edit ${edit.index + 1}`;
+  if (edit.format === "udiff" && edit.status === "failed") return "the diff";
+  return `${UNIT[edit.format]} ${ordinal}`;
 }
 
 function describeMatch(edit: EditReport): string {

@@ -377,6 +377,14 @@ const cases: Case[] = [
     after: { "src/deep/new.ts": "export const x = 1;\n" },
   },
   {
+    name: "create_file writes an empty file (a Python __init__.py)",
+    tool: "create_file",
+    args: { path: "pkg/__init__.py", content: "" },
+    isError: false,
+    says: ["pkg/__init__.py (created, now sha256 e3b0c442"],
+    after: { "pkg/__init__.py": "" },
+  },
+  {
     name: "create_file never overwrites an existing file",
     files: { "a.js": GREET },
     tool: "create_file",
@@ -426,6 +434,14 @@ const cases: Case[] = [
     isError: false,
     says: [/Applied 1 edit to \/.*\/second\/a\.js\./],
     after: { "a.js": "first root's a.js\n", "../second/a.js": GREET.replace("return 1;", "return 2;") },
+  },
+  {
+    name: "no root at all is an error, not a crash",
+    tool: "apply_diff",
+    args: { diff: "--- a/x\n+++ b/x\n@@ @@\n-a\n+b\n" },
+    options: { root: [] },
+    isError: true,
+    says: ["INVALID_INPUT: No root directory is configured"],
   },
   {
     name: "an unknown tool lists the tools",

@@ -274,6 +274,11 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, engine: C
     switch (edit.format) {
       case "str-replace": {
         if (!exists && edit.oldString !== "") throw missingFile(report.path, 'an empty "oldString"');
+        if (!exists && edit.newString === "") {
+          // An empty new file (a Python __init__.py): the core has nothing to replace and would say NO_CHANGE.
+          report.edits.push({ index, format: edit.format, status: "applied", strategy: "create", startLine: 1, endLine: 0 });
+          return;
+        }
         if (exists && edit.oldString === "" && current !== "") {
           throw new EditError(
             "INVALID_INPUT",

@@ -61,6 +61,7 @@ export async function runTool(name: string, args: unknown, options: RunToolOptio
       throw new EditError("INVALID_INPUT", `${name} is not available: this server is read-only. Only read_file can be used.`);
     }
     const roots = typeof options.root === "string" ? [options.root] : [...options.root];
+    if (roots.length === 0) throw new EditError("INVALID_INPUT", "No root directory is configured: pass root (a directory or a list of them).");
     switch (name) {
       case "read_file":
         return await readFileTool(parseArgs(name, args) as ReadFileArgs, roots, options);
@@ -120,9 +121,6 @@ async function createFileTool(args: CreateFileArgs, roots: string[], options: Ru
       `${display(safe.rel)} already exists (${size} bytes); create_file never overwrites a file. Read it with read_file and change it with edit_file or apply_diff.`,
       { path: safe.rel },
     );
-  }
-  if (args.content === "") {
-    throw new EditError("INVALID_INPUT", `The content for ${display(safe.rel)} is empty; send the file's content.`, { path: safe.rel });
   }
   const edit: StructuredEdit = { path: safe.rel, oldString: "", newString: args.content };
   return finish(root, await applyEdits(root, [edit], fileLayerOptions(options, args.dryRun)), display);

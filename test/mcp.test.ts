@@ -74,10 +74,12 @@ before(async () => {
   clientRoot = path.join(tree.base, "client-root");
   await mkdir(clientRoot);
   await writeFile(path.join(clientRoot, "offered.js"), GREET);
+  await mkdir(path.join(tree.base, "second-root"));
+  await writeFile(path.join(tree.base, "second-root", "second.js"), GREET);
   offeredRoots.push(clientRoot);
   // Started together: each start costs a process and a TypeScript load.
   [server, readOnly, modern] = await Promise.all([
-    connect(["--root", tree.root], offeredRoots),
+    connect(["--root", tree.root, "--root", path.join(tree.base, "second-root")], offeredRoots),
     connect(["--root", tree.root, "--read-only"]),
     connect(["--root", tree.root], [], true),
   ]);
@@ -180,6 +182,14 @@ const cases: Case[] = [
     isError: false,
     says: ["offered.js (modified, now sha256"],
     after: ["client-root/offered.js", GREET.replace("return 1;", "return 2;")],
+  },
+  {
+    name: "a second --root is usable through an absolute path, and named absolutely",
+    tool: "edit_file",
+    args: () => ({ path: path.join(tree.base, "second-root", "second.js"), edits: [{ oldString: "return 1;", newString: "return 2;" }] }),
+    isError: false,
+    says: ["Applied 1 edit to /", "/second-root/second.js."],
+    after: ["second-root/second.js", GREET.replace("return 1;", "return 2;")],
   },
   {
     name: "--read-only: read_file works",

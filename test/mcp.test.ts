@@ -227,7 +227,9 @@ test("mcp: --read-only refuses edit_file and writes nothing", opts, async () => 
 });
 
 test("mcp: logs go to stderr, the protocol stays on stdout", opts, () => {
-  assert.match(server.stderr(), /fuzzpatch mcp 0\.1\.0: serving root /);
+  assert.match(server.stderr(), /fuzzpatch mcp 0\.1\.0: serving roots \/.*\/root, \/.*\/second-root\n/);
+  assert.match(server.stderr(), /fuzzpatch mcp: client roots: \/.*\/client-root/);
+  assert.match(readOnly.stderr(), /serving root \//);
   assert.match(readOnly.stderr(), /\(read-only\)/);
 });
 

@@ -252,6 +252,16 @@ test("applyEdits: unsafe paths are refused and nothing outside the root is touch
   assert.deepEqual(await snapshot(t.base), before);
 });
 
+test("applyEdits: an empty oldString and newString create an empty file; on an existing empty file they change nothing", async () => {
+  const t = await makeTree({ "empty.txt": "" });
+  const created = await applyEdits(t.root, [{ path: "pkg/__init__.py", oldString: "", newString: "" }]);
+  assert.equal(created.ok, true);
+  assert.equal(created.files[0]?.status, "created");
+  assert.equal(await read(t.root, "pkg/__init__.py"), "");
+  const same = await applyEdits(t.root, [{ path: "empty.txt", oldString: "", newString: "" }]);
+  assert.equal(same.files[0]?.edits[0]?.error?.code, "NO_CHANGE");
+});
+
 test("applyEdits: a binary file is refused with BINARY naming it", async () => {
   const t = await makeTree({ "img.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d]) });
   const before = await snapshot(t.base);

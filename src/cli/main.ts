@@ -1,11 +1,13 @@
 /**
- * The `fuzzpatch` command line: `apply`, `replace`, `diff`. `main` returns
+ * The `fuzzpatch` command line: `apply`, `replace`, `diff`, `mcp`. `main` returns
  * the exit code instead of exiting, so tests and the launcher share it.
  */
 
 import { Command, CommanderError, Option } from "commander";
 import { runApply } from "./apply.ts";
+import { VERSION } from "../version.ts";
 import { runDiff } from "./diff.ts";
+import { runMcp } from "./mcp.ts";
 import { type Streams, writeError } from "./output.ts";
 import { runReplace } from "./replace.ts";
 
@@ -15,7 +17,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
   let code = 0;
   const program = new Command("fuzzpatch")
     .description("Apply edits written by AI models (str_replace, SEARCH/REPLACE blocks, unified and fuzzy diffs) to files.")
-    .version("0.1.0")
+    .version(VERSION)
     .exitOverride()
     .configureOutput({
       writeOut: (s) => streams.out.write(s),
@@ -63,6 +65,19 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
       code = await runDiff(oldFile, newFile, opts, streams);
     });
 
+  program
+    .command("mcp")
+    .description("serve the edit tools (read_file, edit_file, apply_diff, create_file) as an MCP server on stdio")
+    .addOption(
+      new Option("--root <dir>", "directory the tools may read and edit (repeat for several)")
+        .argParser(collect)
+        .default([], "the client's roots, else the working directory"),
+    )
+    .option("--read-only", "offer only read_file", false)
+    .action(async (opts) => {
+      code = await runMcp(opts, streams);
+    });
+
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {
@@ -75,6 +90,10 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     return 2;
   }
   return code;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function defaultStreams(): Streams {

@@ -89,6 +89,7 @@ function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileA
 
 export const searchReplaceFormat: FormatEntry<SearchReplacePayload> = Object.freeze({
   name: "search-replace",
+  unit: "block",
   detect: looksLikeSearchReplace,
   split,
   apply,

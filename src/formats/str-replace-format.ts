@@ -130,6 +130,10 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
   if (!ctx.exists && oldString !== "") {
     throw missingFile(ctx.path, 'an empty "oldString"');
   }
+  if (!ctx.exists && newString === "") {
+    // An empty new file (a Python __init__.py): the engine has nothing to replace and would say NO_CHANGE.
+    return { content: "", ops: [{ status: "applied", strategy: "create", startLine: 1, endLine: 0, score: 1, fuzzy: false }] };
+  }
   if (ctx.exists && oldString === "" && content !== "") {
     throw new EditError(
       "INVALID_INPUT",
@@ -144,6 +148,7 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
 
 export const strReplaceFormat: FormatEntry<StrReplacePayload> = Object.freeze({
   name: "str-replace",
+  unit: "edit",
   detect: (text: string) => /"(oldString|old_string|old_str)"/.test(text),
   split,
   apply,

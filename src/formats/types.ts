@@ -78,6 +78,8 @@ export interface FileApplyResult {
 export interface FormatEntry<P = unknown> {
   /** The name users give `--format` and reports show. */
   readonly name: string;
+  /** What one op of this format is called in reports: "edit", "block", "hunk". */
+  readonly unit: string;
   /** Whether `text` (a response or one tool argument) holds edits of this format. */
   detect(text: string): boolean;
   /** This format's edits in a response (a JSON edit may carry another format's); marks the lines it took in `consumed`. */

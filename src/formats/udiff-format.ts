@@ -158,6 +158,7 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
 
 export const udiffFormat: FormatEntry<UdiffPayload> = Object.freeze({
   name: "udiff",
+  unit: "hunk",
   detect: looksLikeUnifiedDiff,
   split,
   apply,

@@ -1,0 +1,32 @@
+/** `fuzzpatch mcp [--root DIR ...] [--read-only]`: the edit tools as a stdio MCP server. */
+
+import path from "node:path";
+import type { EditError } from "../errors.ts";
+import { resolveRoot } from "../fs/safe-path.ts";
+import { serveMcp } from "../mcp/server.ts";
+import { type Streams, writeError } from "./output.ts";
+
+export interface McpCommandOptions {
+  root: string[];
+  readOnly: boolean;
+}
+
+/**
+ * Checks the roots, then serves until the client closes stdin (the process
+ * stays alive on the open stdin after this returns). Exit code 2 when a
+ * root is not a usable directory: better at startup than on every call.
+ */
+export async function runMcp(options: McpCommandOptions, streams: Streams): Promise<number> {
+  const roots: string[] = [];
+  for (const root of options.root) {
+    try {
+      await resolveRoot(root);
+    } catch (error) {
+      writeError(streams, error as EditError);
+      return 2;
+    }
+    roots.push(path.resolve(root));
+  }
+  serveMcp({ roots, readOnly: options.readOnly, log: (line) => streams.err.write(`${line}\n`) });
+  return 0;
+}

@@ -1,0 +1,127 @@
+/**
+ * The MCP server: the tools of `src/tools/` over stdio with the official
+ * SDK. Each tool call goes through `runTool`, so the server adds only what
+ * MCP has and plain function calling has not: the client's roots, and the
+ * wire. stdout is the protocol; every log line goes to stderr.
+ */
+
+import { fileURLToPath } from "node:url";
+import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import { type StdioServerHandle, serveStdio } from "@modelcontextprotocol/server/stdio";
+import type { PresetName } from "../match/cascade.ts";
+import { READ_ONLY_TOOLS, type ToolDefinition, toolDefinitions } from "../tools/definitions.ts";
+import { runTool } from "../tools/run-tool.ts";
+import { VERSION } from "../version.ts";
+
+export interface McpServerOptions {
+  /**
+   * Directories every path is confined to; relative paths belong to the
+   * first. The client's MCP roots are added when it offers them; with
+   * neither, the working directory is the root.
+   * @default []
+   */
+  roots?: readonly string[];
+  /**
+   * Offer only `read_file`.
+   * @default false
+   */
+  readOnly?: boolean;
+  /**
+   * Matcher preset.
+   * @default "default"
+   */
+  preset?: PresetName;
+  /**
+   * Largest file, in bytes, that is read or edited.
+   * @default 10485760
+   */
+  maxFileBytes?: number;
+  /**
+   * Where log lines go; never stdout, which carries the protocol.
+   * @default writes to process.stderr
+   */
+  log?: (line: string) => void;
+}
+
+/** How long a tool call waits for the client to answer roots/list before using the configured roots. */
+const ROOTS_TIMEOUT_MS = 5000;
+
+const INSTRUCTIONS =
+  "fuzzpatch edits text files under the project root. Read a file with read_file, then change it with edit_file (oldString/newString pairs) or apply_diff (SEARCH/REPLACE blocks or a unified diff). Edits that cannot be placed with certainty are refused with an error that shows the closest text or every candidate; fix the edit and call again.";
+
+/** One server instance (one connection). */
+export function createMcpServer(options: McpServerOptions = {}): McpServer {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const configured = [...(options.roots ?? [])];
+  let clientRoots: string[] = [];
+  let rootsReady: Promise<void> = Promise.resolve();
+
+  const server = new McpServer({ name: "fuzzpatch", version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+
+  // Client roots exist on 2025-era connections (roots/list is a request from
+  // server to client); the 2026-07-28 revision has no such request, so there
+  // the configured roots are all there is.
+  const refreshRoots = async () => {
+    try {
+      const result = await server.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS });
+      clientRoots = result.roots.filter((r) => r.uri.startsWith("file://")).map((r) => fileURLToPath(r.uri));
+      log(`fuzzpatch mcp: client roots: ${clientRoots.join(", ") || "(none)"}`);
+    } catch (error) {
+      log(`fuzzpatch mcp: could not list the client's roots (${(error as Error).message}); using ${describeRoots(currentRoots())}`);
+    }
+  };
+  server.server.oninitialized = () => {
+    if (server.server.getClientCapabilities()?.roots) rootsReady = refreshRoots();
+  };
+  server.server.setNotificationHandler("notifications/roots/list_changed", () => {
+    rootsReady = refreshRoots();
+  });
+
+  const currentRoots = (): string[] => {
+    const all = [...configured, ...clientRoots.filter((r) => !configured.includes(r))];
+    return all.length > 0 ? all : [process.cwd()];
+  };
+
+  for (const def of toolDefinitions) {
+    if (options.readOnly && !READ_ONLY_TOOLS.has(def.name)) continue;
+    server.registerTool(def.name, { description: def.description, inputSchema: asStandardSchema(def), annotations: def.annotations }, async (args: unknown) => {
+      await rootsReady;
+      const result = await runTool(def.name, args, {
+        root: currentRoots(),
+        ...(options.readOnly !== undefined && { readOnly: options.readOnly }),
+        ...(options.preset !== undefined && { preset: options.preset }),
+        ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
+      });
+      return { content: [{ type: "text", text: result.text }], isError: result.isError };
+    });
+  }
+  return server;
+}
+
+/** Serves over this process's stdin/stdout until the client closes stdin. */
+export function serveMcp(options: McpServerOptions = {}): StdioServerHandle {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const roots = options.roots && options.roots.length > 0 ? [...options.roots] : [];
+  log(`fuzzpatch mcp ${VERSION}: serving ${describeRoots(roots.length > 0 ? roots : [process.cwd()])}${options.readOnly ? " (read-only)" : ""}`);
+  return serveStdio(() => createMcpServer({ ...options, log }), { onerror: (error) => log(`fuzzpatch mcp: ${error.message}`) });
+}
+
+/**
+ * The tool's JSON Schema as the SDK wants it. Validation passes everything
+ * through: `runTool` validates with the tool's own schema, so a model gets
+ * the same error text over MCP as through plain function calling.
+ */
+function asStandardSchema(def: ToolDefinition): StandardSchemaWithJSON {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "fuzzpatch",
+      jsonSchema: { input: () => def.inputSchema, output: () => def.inputSchema },
+      validate: (value: unknown) => ({ value }),
+    },
+  };
+}
+
+function describeRoots(roots: readonly string[]): string {
+  return roots.length === 1 ? `root ${roots[0]}` : `roots ${roots.join(", ")}`;
+}

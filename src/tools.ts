@@ -1,0 +1,12 @@
+/**
+ * The edit tools as plain data and one function, for agents that register
+ * tools through their own function calling (OpenAI, Anthropic, ...) instead
+ * of MCP. The MCP server (`src/mcp.ts`) serves the same definitions.
+ */
+
+export { toolDefinitions } from "./tools/definitions.ts";
+export { runTool } from "./tools/run-tool.ts";
+
+export type { ToolAnnotations, ToolDefinition, ToolName } from "./tools/definitions.ts";
+export type { ToolResult } from "./tools/result-text.ts";
+export type { RunToolOptions } from "./tools/run-tool.ts";

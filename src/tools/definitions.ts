@@ -1,0 +1,168 @@
+/**
+ * The edit tools as plain data: a name, a description written for the model
+ * that will call the tool, and the JSON Schema of its arguments. The zod
+ * schemas are the one home of each tool's argument rules: `runTool` validates
+ * with them and `toolDefinitions` publishes them as JSON Schema, so the two
+ * never disagree.
+ *
+ * Why there is a `create_file` but no `delete_file`: a new file written as a
+ * diff is every line prefixed with `+` (or a SEARCH/REPLACE block whose text
+ * may itself hold marker lines), which models get wrong on long files, and a
+ * dedicated tool can refuse to overwrite a file that already exists. Deleting
+ * is two header lines in `apply_diff` (`--- a/PATH` then `+++ /dev/null`), is
+ * destructive, and is rarely part of an edit, so it gets no tool of its own.
+ */
+
+import { z } from "zod";
+
+export type ToolName = "read_file" | "edit_file" | "apply_diff" | "create_file";
+
+/** Hints for clients (the MCP `ToolAnnotations` fields). */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolDefinition {
+  name: ToolName;
+  description: string;
+  /** JSON Schema (draft 2020-12) of the arguments object. */
+  inputSchema: Record<string, unknown>;
+  annotations: ToolAnnotations;
+}
+
+const dryRun = z.boolean().optional().describe("Report what would change (the diff and how each edit matched) without writing anything.");
+
+export const readFileArgs = z
+  .object({
+    path: z.string().min(1).describe("File to read: relative to the project root, or absolute inside one of the roots."),
+    offset: z.number().int().min(1).optional().describe("First line to show, 1-based. Default 1."),
+    limit: z.number().int().min(1).optional().describe("Most lines to show. Default 2000."),
+  })
+  .strict();
+
+export const editFileArgs = z
+  .object({
+    path: z.string().min(1).describe("File to edit: relative to the project root, or absolute inside one of the roots."),
+    edits: z
+      .array(
+        z
+          .object({
+            oldString: z.string().describe("Text to replace, copied from the file (line-number prefixes from read_file are recognised and ignored)."),
+            newString: z.string().describe("Text to put in its place."),
+            replaceAll: z.boolean().optional().describe("Replace every occurrence instead of requiring a unique match. Default false."),
+          })
+          .strict(),
+      )
+      .min(1)
+      .describe("Edits applied in order, each to the result of the previous one. All apply or none is written."),
+    expectedHash: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/)
+      .optional()
+      .describe("The sha256 read_file reported. If the file changed since, nothing is written and the error says so."),
+    dryRun,
+  })
+  .strict();
+
+export const applyDiffArgs = z
+  .object({
+    diff: z
+      .string()
+      .min(1)
+      .describe("SEARCH/REPLACE blocks after a line naming the file, or a unified diff (--- a/PATH, +++ b/PATH, @@ hunks; line numbers in @@ may be omitted). May cover several files."),
+    path: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("File the diff applies to, when the diff text does not name it (bare SEARCH/REPLACE blocks or headerless @@ hunks)."),
+    dryRun,
+  })
+  .strict();
+
+export const createFileArgs = z
+  .object({
+    path: z.string().min(1).describe("New file: relative to the project root, or absolute inside one of the roots. Missing directories are created."),
+    content: z.string().describe("The whole content of the new file."),
+    dryRun,
+  })
+  .strict();
+
+export const toolArgs = {
+  read_file: readFileArgs,
+  edit_file: editFileArgs,
+  apply_diff: applyDiffArgs,
+  create_file: createFileArgs,
+} as const;
+
+export type ReadFileArgs = z.infer<typeof readFileArgs>;
+export type EditFileArgs = z.infer<typeof editFileArgs>;
+export type ApplyDiffArgs = z.infer<typeof applyDiffArgs>;
+export type CreateFileArgs = z.infer<typeof createFileArgs>;
+
+const DESCRIPTIONS: Record<ToolName, string> = {
+  read_file: [
+    "Read a text file. Each line is shown as `N→text` (line number, arrow, then the line exactly), and the header gives the file's sha256.",
+    "Read a file before editing it. You may copy lines into edit_file with or without their `N→` prefixes; the prefixes are recognised and removed.",
+    "Pass the sha256 back as expectedHash to make sure the file has not changed in between.",
+    "Long files are shown in pages: use offset and limit. Binary files, files over the size limit and paths outside the project root are refused with an error saying why.",
+  ].join(" "),
+  edit_file: [
+    "Replace text in one existing file. Each edit finds `oldString` and puts `newString` in its place; several edits in one call apply in order, and either all of them are written or none is.",
+    "Matching is tolerant where a careful human would be: wrong indentation, collapsed or extra whitespace, literal \\n escapes, smart quotes, pasted line numbers, a slightly misremembered line. A tolerant match is applied to the file's own text (its indentation and untouched lines are kept) and reported as fuzzy: check the diff in the result.",
+    "It refuses rather than guess. AMBIGUOUS: oldString fits several places; the error lists each with its line numbers; add surrounding lines to make it unique, or set replaceAll. NOT_FOUND: the error shows the closest lines of the file and how they differ; copy oldString exactly from them.",
+    "STALE: the file changed since you read it (expectedHash); read it again. Errors are results you can act on: fix the edit and call again.",
+    "To create a new file use create_file.",
+  ].join(" "),
+  apply_diff: [
+    "Apply a patch to one or more files: SEARCH/REPLACE blocks (a line naming the file, then `<<<<<<< SEARCH`, the text to find, `=======`, the replacement, `>>>>>>> REPLACE`; a `:start_line:N` line after SEARCH gives a hint), or a unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks with or without line numbers).",
+    "Hunks and blocks are located with the same tolerance as edit_file (indentation, whitespace, stale line numbers, a misremembered context line) and applied only where the place is certain. Either every change is written or none is.",
+    "A failed block or hunk is reported with its code (NOT_FOUND with the closest lines, AMBIGUOUS with every candidate, PARSE with the line that could not be read) and nothing is written: fix that part and send the whole patch again.",
+    "A diff from `--- /dev/null` creates a file; `--- a/PATH` followed by `+++ /dev/null` and no hunks deletes one. Paths are relative to the project root.",
+  ].join(" "),
+  create_file: [
+    "Create a new text file with the given content (missing directories are created).",
+    "Refuses if the file already exists and is not empty, so it never overwrites your user's work: to change an existing file, read it and use edit_file or apply_diff.",
+  ].join(" "),
+};
+
+const ANNOTATIONS: Record<ToolName, ToolAnnotations> = {
+  read_file: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  edit_file: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  apply_diff: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  create_file: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+};
+
+/** JSON Schema of a zod schema, without the keys function-calling APIs trip over. */
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  delete json.$schema;
+  return JSON.parse(JSON.stringify(json), (_key, value) =>
+    // `.int()` adds the safe-integer bounds: noise in every schema the model reads.
+    value && typeof value === "object" && value.maximum === Number.MAX_SAFE_INTEGER ? withoutKey(value, "maximum") : value,
+  ) as Record<string, unknown>;
+}
+
+function withoutKey(value: Record<string, unknown>, key: string): Record<string, unknown> {
+  const copy = { ...value };
+  delete copy[key];
+  return copy;
+}
+
+const ORDER: readonly ToolName[] = ["read_file", "edit_file", "apply_diff", "create_file"];
+
+/** Every tool, in the order a model should consider them. */
+export const toolDefinitions: readonly ToolDefinition[] = Object.freeze(
+  ORDER.map((name) =>
+    Object.freeze({ name, description: DESCRIPTIONS[name], inputSchema: jsonSchemaOf(toolArgs[name]), annotations: ANNOTATIONS[name] }),
+  ),
+);
+
+/** Tools that only read. */
+export const READ_ONLY_TOOLS: ReadonlySet<ToolName> = new Set(ORDER.filter((n) => ANNOTATIONS[n].readOnlyHint));
+
+export function isToolName(name: string): name is ToolName {
+  return Object.hasOwn(toolArgs, name);
+}

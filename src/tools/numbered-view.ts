@@ -1,0 +1,85 @@
+/**
+ * The `read_file` view: a header with the file's sha256, then one line per
+ * file line as `N→text`. The arrow form is one the engine strips
+ * (`src/text/line-numbers.ts`): what follows `→` is the line exactly, so a
+ * model that copies lines with their numbers into an edit still matches.
+ */
+
+import { EditError } from "../errors.ts";
+import { loadTextFile } from "../fs/read-file.ts";
+import { resolveRoot, resolveSafePath } from "../fs/safe-path.ts";
+
+export interface NumberedViewOptions {
+  /**
+   * First line shown, 1-based.
+   * @default 1
+   */
+  offset?: number;
+  /**
+   * Most lines shown.
+   * @default 2000
+   */
+  limit?: number;
+  /**
+   * Largest file read, in bytes.
+   * @default 10485760
+   */
+  maxFileBytes?: number;
+  /**
+   * How the header names the file.
+   * @default the path relative to the root
+   */
+  display?: (rel: string) => string;
+  /**
+   * Most characters of file text in one view; later lines are left for the
+   * next page (a minified file would otherwise fill the model's context).
+   * @default 100000
+   */
+  maxChars?: number;
+}
+
+export const DEFAULT_READ_LIMIT = 2000;
+const DEFAULT_MAX_CHARS = 100_000;
+
+/** Reads `rel` under `root` and renders the numbered view. Throws `EditError`. */
+export async function renderNumberedView(root: string, rel: string, options: NumberedViewOptions = {}): Promise<string> {
+  const offset = options.offset ?? 1;
+  const limit = options.limit ?? DEFAULT_READ_LIMIT;
+  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const safe = await resolveSafePath(await resolveRoot(root), rel);
+  const loaded = await loadTextFile(safe.abs, safe.rel, options.maxFileBytes === undefined ? {} : { maxBytes: options.maxFileBytes });
+  if (!loaded.exists) {
+    throw new EditError("NOT_FOUND", `${safe.rel} does not exist. Check the path; to make a new file, use create_file.`, { path: safe.rel });
+  }
+  const lines = loaded.text.split("\n");
+  // A final newline ends the last line; it does not start another one.
+  if (lines.at(-1) === "") lines.pop();
+  const total = lines.length;
+  const name = options.display ? options.display(safe.rel) : safe.rel;
+  const header = (shown: string) => `${name} (${shown}, sha256 ${loaded.hash})`;
+  if (total === 0) return `${header("empty file")}\n`;
+  if (offset > total) {
+    throw new EditError("INVALID_INPUT", `offset ${offset} is past the end of ${safe.rel}, which has ${total} line${total === 1 ? "" : "s"}.`, {
+      path: safe.rel,
+    });
+  }
+  const last = Math.min(total, offset + limit - 1);
+  const width = String(last).length;
+  const body: string[] = [];
+  let chars = 0;
+  let end = offset - 1;
+  for (let n = offset; n <= last; n++) {
+    // A mixed-ending file keeps its CRs in the text; they are not part of what the model should copy.
+    let line = (lines[n - 1] as string).replace(/\r$/, "");
+    // Never a cut line: a model would copy the cut text into an edit and
+    // drop the rest of the line with it.
+    if (line.length > maxChars) line = `[not shown: this line is ${line.length} characters long, over the view limit of ${maxChars}]`;
+    if (body.length > 0 && chars + line.length > maxChars) break;
+    body.push(`${String(n).padStart(width)}→${line}`);
+    chars += line.length;
+    end = n;
+  }
+  const shown = offset === 1 && end === total ? `${total} line${total === 1 ? "" : "s"}` : `lines ${offset}-${end} of ${total}`;
+  const more = end < total ? `(${total - end} more line${total - end === 1 ? "" : "s"}: call read_file with offset ${end + 1} to read on.)\n` : "";
+  return `${header(shown)}\n${body.join("\n")}\n${more}`;
+}

@@ -1,0 +1,224 @@
+/**
+ * `runTool(name, args, { root })`: runs one of the edit tools the way an
+ * agent's tool call would, over the file layer (`applyEdits`, the numbered
+ * reader, path safety). Never throws: every failure is a result with
+ * `isError: true` whose text is the `EditError` message written for the model.
+ */
+
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import type { z } from "zod";
+import { EditError } from "../errors.ts";
+import { resolveRoot, resolveSafePath } from "../fs/safe-path.ts";
+import type { PresetName } from "../match/cascade.ts";
+// Through the file layer's public entry: its modules are being reorganised, its surface is not.
+import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits, hashBytes, type StructuredEdit } from "../node.ts";
+import {
+  type ApplyDiffArgs,
+  type CreateFileArgs,
+  type EditFileArgs,
+  isToolName,
+  READ_ONLY_TOOLS,
+  type ReadFileArgs,
+  type ToolName,
+  toolArgs,
+  toolDefinitions,
+} from "./definitions.ts";
+import { renderNumberedView } from "./numbered-view.ts";
+import { describeResult, type ToolResult } from "./result-text.ts";
+import { locateInRoots } from "./roots.ts";
+
+export interface RunToolOptions {
+  /**
+   * The directory every path is confined to, or several: a relative path
+   * belongs to the first, an absolute path to the root that contains it.
+   */
+  root: string | readonly string[];
+  /**
+   * Refuse every tool that writes.
+   * @default false
+   */
+  readOnly?: boolean;
+  /**
+   * Matcher preset.
+   * @default "default"
+   */
+  preset?: PresetName;
+  /**
+   * Largest file, in bytes, that is read or edited.
+   * @default 10485760
+   */
+  maxFileBytes?: number;
+}
+
+/** Runs tool `name` with `args` (an object, or its JSON text as OpenAI sends it). */
+export async function runTool(name: string, args: unknown, options: RunToolOptions): Promise<ToolResult> {
+  try {
+    if (!isToolName(name)) {
+      throw new EditError("INVALID_INPUT", `There is no tool named ${JSON.stringify(name)}. The tools are: ${toolDefinitions.map((t) => t.name).join(", ")}.`);
+    }
+    if (options.readOnly && !READ_ONLY_TOOLS.has(name)) {
+      throw new EditError("INVALID_INPUT", `${name} is not available: this server is read-only. Only read_file can be used.`);
+    }
+    const roots = typeof options.root === "string" ? [options.root] : [...options.root];
+    if (roots.length === 0) throw new EditError("INVALID_INPUT", "No root directory is configured: pass root (a directory or a list of them).");
+    switch (name) {
+      case "read_file":
+        return await readFileTool(parseArgs(name, args) as ReadFileArgs, roots, options);
+      case "edit_file":
+        return await editFileTool(parseArgs(name, args) as EditFileArgs, roots, options);
+      case "apply_diff":
+        return await applyDiffTool(parseArgs(name, args) as ApplyDiffArgs, roots, options);
+      case "create_file":
+        return await createFileTool(parseArgs(name, args) as CreateFileArgs, roots, options);
+    }
+  } catch (error) {
+    if (error instanceof EditError) return { isError: true, text: `${error.code}: ${error.message}\n` };
+    // A bug, not a bad edit: still a result, so an agent loop keeps running.
+    return { isError: true, text: `IO: internal error in ${name}: ${(error as Error)?.message ?? String(error)}\n` };
+  }
+}
+
+async function readFileTool(args: ReadFileArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
+  const { root, rel, display } = await locateInRoots(roots, args.path);
+  const text = await renderNumberedView(root, rel, {
+    display,
+    ...(args.offset !== undefined && { offset: args.offset }),
+    ...(args.limit !== undefined && { limit: args.limit }),
+    ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
+  });
+  return { isError: false, text };
+}
+
+async function editFileTool(args: EditFileArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
+  const { root, rel, display } = await locateInRoots(roots, args.path);
+  const edits: StructuredEdit[] = args.edits.map((e) => ({ path: rel, oldString: e.oldString, newString: e.newString, replaceAll: e.replaceAll ?? false }));
+  const expected = args.expectedHash === undefined ? undefined : { [rel]: args.expectedHash };
+  return finish(root, await applyEdits(root, edits, fileLayerOptions(options, args.dryRun, expected)), display);
+}
+
+async function applyDiffTool(args: ApplyDiffArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
+  if (args.path !== undefined) {
+    const { root, rel, display } = await locateInRoots(roots, args.path);
+    return finish(root, await applyEdits(root, [{ path: rel, diff: args.diff }], fileLayerOptions(options, args.dryRun)), display);
+  }
+  // Paths inside the diff text are relative to the first root.
+  const root = roots[0] as string;
+  return finish(root, await applyEdits(root, args.diff, fileLayerOptions(options, args.dryRun)));
+}
+
+async function createFileTool(args: CreateFileArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
+  const { root, rel, display } = await locateInRoots(roots, args.path);
+  const safe = await resolveSafePath(await resolveRoot(root), rel);
+  const size = await stat(safe.abs).then(
+    (s) => (s.isFile() ? s.size : 0),
+    // Missing is the usual case; a directory in the way is reported by applyEdits.
+    () => 0,
+  );
+  if (size > 0) {
+    throw new EditError(
+      "INVALID_INPUT",
+      `${display(safe.rel)} already exists (${size} bytes); create_file never overwrites a file. Read it with read_file and change it with edit_file or apply_diff.`,
+      { path: safe.rel },
+    );
+  }
+  const edit: StructuredEdit = { path: safe.rel, oldString: "", newString: args.content };
+  return finish(root, await applyEdits(root, [edit], fileLayerOptions(options, args.dryRun)), display);
+}
+
+function fileLayerOptions(options: RunToolOptions, dryRun: boolean | undefined, expected?: Record<string, string>): ApplyEditsOptions {
+  return {
+    dryRun: dryRun ?? false,
+    ...(options.preset !== undefined && { preset: options.preset }),
+    ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
+    ...(expected !== undefined && { expected }),
+  };
+}
+
+/** The result text, with the sha256 of every file written (for the model's next expectedHash). */
+async function finish(root: string, result: ApplyEditsResult, display?: (rel: string) => string): Promise<ToolResult> {
+  const hashes = new Map<string, string>();
+  if (result.written) {
+    const realRoot = await resolveRoot(root);
+    for (const file of result.files) {
+      if (!file.written || file.status === "deleted") continue;
+      try {
+        hashes.set(file.path, hashBytes(await readFile(path.join(realRoot, file.path))));
+      } catch {
+        // The write succeeded; a failed re-read only loses the hash line.
+      }
+    }
+  }
+  return describeResult(result, hashes, display);
+}
+
+// --- arguments ----------------------------------------------------------------
+
+/** Names models trained on other edit tools use for the same arguments. */
+const ALIASES: Record<string, string> = {
+  file_path: "path",
+  filePath: "path",
+  old_string: "oldString",
+  old_str: "oldString",
+  new_string: "newString",
+  new_str: "newString",
+  replace_all: "replaceAll",
+  expected_hash: "expectedHash",
+  dry_run: "dryRun",
+};
+
+/**
+ * Validates `args` against the tool's schema after the leniencies models
+ * need: arguments as JSON text (OpenAI's tool calls), snake_case names
+ * (Claude Code's and OpenCode's edit tools), `edits` sent as a JSON string
+ * (some clients stringify nested arrays), and one edit given at the top
+ * level of edit_file instead of inside `edits` (the str_replace habit).
+ */
+function parseArgs(name: ToolName, raw: unknown): unknown {
+  let args = raw;
+  if (typeof args === "string") args = parseJson(args, `The arguments of ${name}`);
+  if (args === undefined || args === null) args = {};
+  if (typeof args !== "object" || Array.isArray(args)) {
+    throw new EditError("INVALID_INPUT", `The arguments of ${name} must be a JSON object.`);
+  }
+  let obj = renameAliases(args as Record<string, unknown>);
+  if (name === "edit_file") {
+    if (typeof obj.edits === "string") obj.edits = parseJson(obj.edits, "edits");
+    if (obj.edits === undefined && typeof obj.oldString === "string") {
+      const { oldString, newString, replaceAll, ...rest } = obj;
+      obj = { ...rest, edits: [{ oldString, newString, ...(replaceAll !== undefined && { replaceAll }) }] };
+    }
+    if (Array.isArray(obj.edits)) obj.edits = obj.edits.map((e) => (e && typeof e === "object" && !Array.isArray(e) ? renameAliases(e as Record<string, unknown>) : e));
+  }
+  const schema: z.ZodType = toolArgs[name];
+  const parsed = schema.safeParse(obj);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `- ${formatPath(issue.path)}: ${issue.message}`);
+  throw new EditError("INVALID_INPUT", `The arguments of ${name} are not valid:\n${problems.join("\n")}\nSend them again as the tool's input schema describes.`, {
+    issues: parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
+  });
+}
+
+function renameAliases(obj: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(obj)) {
+    const canonical = Object.hasOwn(ALIASES, key) ? (ALIASES[key] as string) : key;
+    // The canonical spelling wins when a model sends both.
+    if (canonical !== key && Object.hasOwn(obj, canonical)) continue;
+    out[canonical] = value;
+  }
+  return out;
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new EditError("INVALID_INPUT", `${what} must be JSON: ${(error as Error).message}.`);
+  }
+}
+
+function formatPath(parts: readonly PropertyKey[]): string {
+  if (parts.length === 0) return "(the arguments)";
+  return parts.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("");
+}

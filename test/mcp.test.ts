@@ -1,0 +1,270 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { hashBytes } from "../src/fs/read-file.ts";
+import { makeTree, snapshot } from "./helpers/temp-tree.ts";
+
+const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+/** A hung server fails the test instead of hanging CI. */
+const TIMEOUT_MS = 20_000;
+
+/**
+ * The one place that says how the server is started: the launcher in bin/
+ * (TypeScript through tsx today; the built dist/ entry once there is one).
+ */
+function serverCommand(args: readonly string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: [path.join(REPO, "bin", "fuzzpatch.js"), "mcp", ...args] };
+}
+
+const GREET = 'function greet(name) {\n    if (name) {\n        console.log("hello " + name);\n    }\n    return name;\n}\n\nfunction other() {\n    return 1;\n}\n';
+
+interface Connection {
+  client: Client;
+  stderr: () => string;
+}
+
+/** `roots` is read on every roots/list, so a test can change it and notify the server. */
+async function connect(args: readonly string[], roots: string[] = [], modern = false): Promise<Connection> {
+  let stderr = "";
+  const transport = new StdioClientTransport({ ...serverCommand(args), stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } as Record<string, string> });
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client(
+    { name: "fuzzpatch-test", version: "1.0.0" },
+    {
+      capabilities: roots.length > 0 ? { roots: { listChanged: true } } : {},
+      // The 2026-07-28 revision when asked; else the 2025 initialize handshake today's clients use.
+      ...(modern && { versionNegotiation: { mode: "auto" as const } }),
+    },
+  );
+  if (roots.length > 0) client.setRequestHandler("roots/list", async () => ({ roots: roots.map((r) => ({ uri: pathToFileURL(r).href, name: path.basename(r) })) }));
+  await client.connect(transport, { timeout: TIMEOUT_MS });
+  return { client, stderr: () => stderr };
+}
+
+interface CallResult {
+  isError: boolean;
+  text: string;
+}
+
+async function call(conn: Connection, name: string, args: Record<string, unknown>): Promise<CallResult> {
+  const result = await conn.client.callTool({ name, arguments: args }, { timeout: TIMEOUT_MS });
+  const content = result.content as { type: string; text?: string }[];
+  assert.equal(content.length, 1);
+  assert.equal(content[0]?.type, "text");
+  return { isError: result.isError === true, text: content[0]?.text ?? "" };
+}
+
+let tree: { base: string; root: string; outside: string };
+let clientRoot: string;
+const offeredRoots: string[] = [];
+let server: Connection;
+let readOnly: Connection;
+let modern: Connection;
+
+before(async () => {
+  tree = await makeTree({ "fuzzy.js": GREET, "ambiguous.js": GREET, "multi.js": GREET, "stale.js": GREET, "read.js": GREET });
+  // A root the client offers (MCP roots) beside the --root the server was started with.
+  clientRoot = path.join(tree.base, "client-root");
+  await mkdir(clientRoot);
+  await writeFile(path.join(clientRoot, "offered.js"), GREET);
+  await mkdir(path.join(tree.base, "second-root"));
+  await writeFile(path.join(tree.base, "second-root", "second.js"), GREET);
+  offeredRoots.push(clientRoot);
+  // Started together: each start costs a process and a TypeScript load.
+  [server, readOnly, modern] = await Promise.all([
+    connect(["--root", tree.root, "--root", path.join(tree.base, "second-root")], offeredRoots),
+    connect(["--root", tree.root, "--read-only"]),
+    connect(["--root", tree.root], [], true),
+  ]);
+}, { timeout: TIMEOUT_MS * 2 });
+
+after(async () => {
+  await Promise.all([server?.client.close(), readOnly?.client.close(), modern?.client.close()]);
+}, { timeout: TIMEOUT_MS });
+
+const opts = { timeout: TIMEOUT_MS * 2 };
+
+test("mcp: lists the four tools with their schemas; --read-only lists read_file only", opts, async () => {
+  const { tools } = await server.client.listTools(undefined, { timeout: TIMEOUT_MS });
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    ["read_file", "edit_file", "apply_diff", "create_file"],
+  );
+  const edit = tools.find((t) => t.name === "edit_file");
+  assert.deepEqual(edit?.inputSchema.required, ["path", "edits"]);
+  assert.equal(edit?.annotations?.readOnlyHint, false);
+  assert.match(edit?.description ?? "", /AMBIGUOUS/);
+  const ro = await readOnly.client.listTools(undefined, { timeout: TIMEOUT_MS });
+  assert.deepEqual(
+    ro.tools.map((t) => t.name),
+    ["read_file"],
+  );
+});
+
+interface Case {
+  name: string;
+  conn?: () => Connection;
+  tool: string;
+  args: () => Record<string, unknown>;
+  isError: boolean;
+  says: string[];
+  /** File (relative to the temp base) and its exact content after the call. */
+  after?: [string, string];
+  unchanged?: boolean;
+}
+
+const cases: Case[] = [
+  {
+    name: "read a file: numbered lines and its sha256",
+    tool: "read_file",
+    args: () => ({ path: "read.js", offset: 2, limit: 2 }),
+    isError: false,
+    says: [`read.js (lines 2-3 of 10, sha256 ${hashBytes(GREET)})\n2→    if (name) {\n3→        console.log("hello " + name);\n`],
+    unchanged: true,
+  },
+  {
+    name: "a fuzzy edit applies and says so",
+    tool: "edit_file",
+    args: () => ({ path: "fuzzy.js", edits: [{ oldString: "if (name) {\n  console.log('hello ' + name);\n}", newString: "if (name) {\n  console.log('hello, ' + name);\n}" }] }),
+    isError: false,
+    says: ["Applied 1 edit to fuzzy.js.", "matched fuzzily", "+        console.log('hello, ' + name);"],
+    after: ["root/fuzzy.js", GREET.replace('console.log("hello " + name);', "console.log('hello, ' + name);")],
+  },
+  {
+    name: "an ambiguous edit is an error result listing every candidate; nothing written",
+    tool: "edit_file",
+    args: () => ({ path: "ambiguous.js", edits: [{ oldString: "}", newString: "};" }] }),
+    isError: true,
+    says: ["AMBIGUOUS", "lines 4-4", "lines 6-6", "lines 10-10"],
+    unchanged: true,
+  },
+  {
+    name: "the second edit of a call fails: nothing written",
+    tool: "edit_file",
+    args: () => ({
+      path: "multi.js",
+      edits: [
+        { oldString: "return 1;", newString: "return 2;" },
+        { oldString: "return 3;", newString: "return 4;" },
+      ],
+    }),
+    isError: true,
+    says: ["Nothing was written: 1 of 2 edits failed.", "edit 2 failed with NOT_FOUND"],
+    unchanged: true,
+  },
+  {
+    name: "a path outside the root is refused",
+    tool: "edit_file",
+    args: () => ({ path: "../outside/secret.txt", edits: [{ oldString: "do not touch", newString: "touched" }] }),
+    isError: true,
+    says: ["UNSAFE_PATH:"],
+    unchanged: true,
+  },
+  {
+    name: "a stale hash is refused",
+    tool: "edit_file",
+    args: () => ({ path: "stale.js", expectedHash: hashBytes("an older version\n"), edits: [{ oldString: "return 1;", newString: "return 2;" }] }),
+    isError: true,
+    says: ["STALE: stale.js changed since you read it"],
+    unchanged: true,
+  },
+  {
+    name: "a root the client offers is usable through an absolute path",
+    tool: "edit_file",
+    args: () => ({ path: path.join(clientRoot, "offered.js"), edits: [{ oldString: "return 1;", newString: "return 2;" }] }),
+    isError: false,
+    says: ["offered.js (modified, now sha256"],
+    after: ["client-root/offered.js", GREET.replace("return 1;", "return 2;")],
+  },
+  {
+    name: "a second --root is usable through an absolute path, and named absolutely",
+    tool: "edit_file",
+    args: () => ({ path: path.join(tree.base, "second-root", "second.js"), edits: [{ oldString: "return 1;", newString: "return 2;" }] }),
+    isError: false,
+    says: ["Applied 1 edit to /", "/second-root/second.js."],
+    after: ["second-root/second.js", GREET.replace("return 1;", "return 2;")],
+  },
+  {
+    name: "--read-only: read_file works",
+    conn: () => readOnly,
+    tool: "read_file",
+    args: () => ({ path: "read.js", limit: 1 }),
+    isError: false,
+    says: ["1→function greet(name) {"],
+    unchanged: true,
+  },
+];
+
+for (const c of cases) {
+  test(`mcp: ${c.name}`, opts, async () => {
+    const before = await snapshot(tree.base);
+    const result = await call(c.conn?.() ?? server, c.tool, c.args());
+    assert.equal(result.isError, c.isError, result.text);
+    for (const s of c.says) assert.ok(result.text.includes(s), `expected ${JSON.stringify(s)} in:\n${result.text}`);
+    if (c.after) assert.equal(await readFile(path.join(tree.base, c.after[0]), "utf8"), c.after[1]);
+    if (c.unchanged) assert.deepEqual(await snapshot(tree.base), before);
+  });
+}
+
+test("mcp: --read-only refuses edit_file and writes nothing", opts, async () => {
+  const before = await snapshot(tree.base);
+  const outcome = await readOnly.client
+    .callTool({ name: "edit_file", arguments: { path: "read.js", edits: [{ oldString: "return 1;", newString: "return 2;" }] } }, { timeout: TIMEOUT_MS })
+    .then(
+      (r) => ({ isError: r.isError === true, text: JSON.stringify(r.content) }),
+      (e: Error) => ({ isError: true, text: e.message }),
+    );
+  assert.equal(outcome.isError, true);
+  assert.match(outcome.text, /Tool edit_file not found/);
+  assert.deepEqual(await snapshot(tree.base), before);
+});
+
+test("mcp: logs go to stderr, the protocol stays on stdout", opts, () => {
+  assert.match(server.stderr(), /fuzzpatch mcp 0\.1\.0: serving roots \/.*\/root, \/.*\/second-root\n/);
+  assert.match(server.stderr(), /fuzzpatch mcp: client roots: \/.*\/client-root/);
+  assert.match(readOnly.stderr(), /serving root \//);
+  assert.match(readOnly.stderr(), /\(read-only\)/);
+});
+
+test("mcp: a --root that is not a directory stops the server at startup with exit code 2", opts, async () => {
+  const { command, args } = serverCommand(["--root", path.join(tree.base, "missing")]);
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const timer = setTimeout(() => child.kill(), TIMEOUT_MS);
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  clearTimeout(timer);
+  assert.equal(code, 2);
+  assert.match(stderr, /IO: The root directory .*missing cannot be opened/);
+});
+
+test("mcp: a root the client adds later is usable after roots/list_changed", opts, async () => {
+  const late = path.join(tree.base, "late-root");
+  await mkdir(late);
+  await writeFile(path.join(late, "late.js"), GREET);
+  const args = { path: path.join(late, "late.js"), edits: [{ oldString: "return 1;", newString: "return 2;" }] };
+  const refused = await call(server, "edit_file", args);
+  assert.equal(refused.isError, true, refused.text);
+  assert.match(refused.text, /UNSAFE_PATH/);
+  offeredRoots.push(late);
+  await server.client.sendRootsListChanged();
+  const applied = await call(server, "edit_file", args);
+  assert.equal(applied.isError, false, applied.text);
+  assert.equal(await readFile(path.join(late, "late.js"), "utf8"), GREET.replace("return 1;", "return 2;"));
+});
+
+test("mcp: a client on the 2026-07-28 revision gets the same tools and results", opts, async () => {
+  assert.equal(modern.client.getNegotiatedProtocolVersion(), "2026-07-28");
+  const result = await call(modern, "edit_file", { path: "ambiguous.js", edits: [{ oldString: "}", newString: "};" }] });
+  assert.equal(result.isError, true);
+  assert.match(result.text, /AMBIGUOUS/);
+});

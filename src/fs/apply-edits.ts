@@ -5,6 +5,7 @@
  * succeeded) are files written, atomically and as one transaction.
  */
 
+import { access } from "node:fs/promises";
 import { createTwoFilesPatch } from "diff";
 import { EditError } from "../errors.ts";
 import { type CoreEngine, type CoreMatch, loadCoreEngine } from "./core-bridge.ts";
@@ -19,6 +20,7 @@ import {
   type StructuredEdit,
 } from "./detect-response.ts";
 import { encodeText, type LoadedFile, loadTextFile } from "./read-file.ts";
+import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
 import { resolveRoot, resolveSafePath } from "./safe-path.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
 
@@ -37,6 +39,8 @@ export interface AmbiguityChoice {
   index: number;
   /** The file's current text (LF line endings, no BOM). */
   text: string;
+  /** For a diff: the ambiguous hunk's 0-based position in it. */
+  hunk?: number;
   error: EditError;
   candidates: { startLine: number; endLine: number }[];
 }
@@ -79,8 +83,43 @@ export interface ApplyEditsOptions {
    */
   allowBinary?: boolean;
   /**
-   * Called for an ambiguous str_replace or SEARCH/REPLACE edit; returns the
-   * index of the candidate to use, or `null` to leave the edit failed.
+   * Leading path components to strip from every path the input names
+   * (`patch -p N`), counted on a diff header as written (`a/src/x` with 1
+   * is `src/x`).
+   * @default undefined (git's a/ and b/ are dropped when both headers carry them)
+   */
+  strip?: number;
+  /**
+   * The one file the input edits: the path of SEARCH/REPLACE blocks and
+   * diffs that name none (hunks without headers included), and of edits
+   * that name another (`patch FILE`). An input naming several files is
+   * refused.
+   * @default undefined
+   */
+  target?: string;
+  /**
+   * Undo diffs instead of applying them (`patch -R`); other formats are
+   * refused.
+   * @default false
+   */
+  reverse?: boolean;
+  /**
+   * How the caller's interface says "replace every occurrence", for the
+   * advice in AMBIGUOUS messages of str_replace edits.
+   * @default "set replaceAll"
+   */
+  replaceAllAdvice?: string;
+  /**
+   * Prefix of the paths shown in reports, messages and diffs (not of the
+   * paths resolved): the CLI's `replace` edits a file under its own
+   * directory but names it as the user did.
+   * @default ""
+   */
+  displayPrefix?: string;
+  /**
+   * Called for an ambiguous edit (a str_replace, a SEARCH/REPLACE block or
+   * a diff hunk); returns the index of the candidate to use, or `null` to
+   * leave the edit failed.
    * @default undefined (ambiguity fails the edit)
    */
   chooseCandidate?: (choice: AmbiguityChoice) => Promise<number | null>;
@@ -142,6 +181,9 @@ const DEFAULTS = Object.freeze({
   preset: "default" as "default" | "opencode",
   maxFileBytes: 10 * 1024 * 1024,
   allowBinary: false,
+  reverse: false,
+  replaceAllAdvice: "set replaceAll",
+  displayPrefix: "",
 });
 
 interface FilePlan {
@@ -150,6 +192,10 @@ interface FilePlan {
   abs?: string;
   newText?: string;
   deleted: boolean;
+  /** The path relative to the root (the report's may carry `displayPrefix`). */
+  rel: string;
+  /** "did you mean …? use -pN", for a file that does not exist. */
+  stripHint?: string;
 }
 
 /**
@@ -166,9 +212,13 @@ export async function applyEdits(
   const engine = await loadCoreEngine();
   const realRoot = await resolveRoot(root);
 
-  const detected: DetectedEdits = typeof input === "string" ? detectEdits(input, opts.format, engine) : fromStructuredEdits(input, engine);
-  const errors = [...detected.errors];
-  if (detected.edits.length === 0 && errors.length === 0) {
+  const detected: DetectedEdits =
+    typeof input === "string"
+      ? detectEdits(input, opts.format, engine, opts.target === undefined ? {} : { defaultPath: opts.target })
+      : fromStructuredEdits(input, engine);
+  const rewritten = rewriteEdits(detected.edits, opts);
+  const errors = [...detected.errors, ...rewritten.errors];
+  if (rewritten.edits.length === 0 && errors.length === 0) {
     errors.push(
       new EditError(
         "PARSE",
@@ -180,7 +230,7 @@ export async function applyEdits(
   // Group edits by their resolved path, in order of first appearance.
   const plans = new Map<string, FilePlan>();
   const planOrder: FilePlan[] = [];
-  for (const [index, edit] of detected.edits.entries()) {
+  for (const [index, edit] of rewritten.edits.entries()) {
     let key: string;
     let abs: string | undefined;
     let pathError: EditError | undefined;
@@ -195,10 +245,23 @@ export async function applyEdits(
     let plan = plans.get(key);
     if (!plan) {
       plan = {
-        report: { path: pathError ? edit.path : key, status: "failed", written: false, edits: [], diff: "", ...(pathError && { error: pathError }) },
+        report: {
+          path: `${opts.displayPrefix}${pathError ? edit.path : key}`,
+          status: "failed",
+          written: false,
+          edits: [],
+          diff: "",
+          ...(pathError && { error: pathError }),
+        },
         ...(abs !== undefined && { abs }),
         deleted: false,
+        rel: key,
       };
+      // A missing file may be a path with a prefix too many (a/, the repository's name).
+      if (abs !== undefined && !(await exists(abs))) {
+        const hint = await suggestStrip(realRoot, edit, opts);
+        if (hint !== undefined) plan.stripHint = hint;
+      }
       plans.set(key, plan);
       planOrder.push(plan);
     }
@@ -255,7 +318,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, engine: C
       report.error = asEditError(error, "IO");
       return fail(report.error);
     }
-    const stale = checkStale(report.path, plan.loaded, opts.expected?.[report.path] ?? opts.expected?.[edit.path]);
+    const stale = checkStale(report.path, plan.loaded, opts.expected?.[plan.rel] ?? opts.expected?.[edit.path]);
     if (stale) {
       report.error = stale;
       return fail(stale);
@@ -273,7 +336,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, engine: C
   try {
     switch (edit.format) {
       case "str-replace": {
-        if (!exists && edit.oldString !== "") throw missingFile(report.path, 'an empty "oldString"');
+        if (!exists && edit.oldString !== "") throw missingFile(report.path, 'an empty "oldString"', plan.stripHint);
         if (exists && edit.oldString === "" && current !== "") {
           throw new EditError(
             "INVALID_INPUT",
@@ -283,7 +346,11 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, engine: C
         }
         let result: { content: string; match: CoreMatch };
         try {
-          result = engine.replace(current, edit.oldString, edit.newString, { replaceAll: edit.replaceAll ?? false, preset: opts.preset });
+          result = engine.replace(current, edit.oldString, edit.newString, {
+            replaceAll: edit.replaceAll ?? false,
+            preset: opts.preset,
+            replaceAllAdvice: opts.replaceAllAdvice,
+          });
         } catch (error) {
           const picked = await pickCandidate(error, report.path, index, current, opts, (slice) =>
             engine.replace(slice, edit.oldString, edit.newString, { preset: opts.preset }),
@@ -336,13 +403,13 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, engine: C
           }
         }
         // On a missing file every SEARCH fails against empty text; say what is really wrong.
-        if (!sawFile && failures.length > 0) throw missingFile(report.path, "an empty SEARCH section");
+        if (!sawFile && failures.length > 0) throw missingFile(report.path, "an empty SEARCH section", plan.stripHint);
         for (const m of applied) report.edits.push(appliedReport(index, edit.format, m));
         for (const f of failures) {
           report.edits.push({ index, format: edit.format, status: "failed", error: withPath(f, report.path, index) });
         }
         if (failures.length === 0) plan.newText = text;
-        if (!sawFile && failures.length === 0 && applied.length === 0) throw missingFile(report.path, "an empty SEARCH section");
+        if (!sawFile && failures.length === 0 && applied.length === 0) throw missingFile(report.path, "an empty SEARCH section", plan.stripHint);
         return;
       }
       case "udiff": {
@@ -353,14 +420,14 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, engine: C
             { path: report.path, index },
           );
         }
-        if (!edit.isNew && !exists) throw missingFile(report.path, "a diff from --- /dev/null");
+        if (!edit.isNew && !exists) throw missingFile(report.path, "a diff from --- /dev/null", plan.stripHint);
         const hasHunks = /^@@/m.test(edit.patch);
         if (edit.isDeleted && !hasHunks) {
           plan.deleted = true;
           report.edits.push({ index, format: edit.format, status: "applied", strategy: "delete" });
           return;
         }
-        const result = engine.applyPatch(edit.isNew ? "" : current, edit.patch, { preset: opts.preset });
+        const result = await applyPatchAsking(engine, edit.isNew ? "" : current, edit.patch, report.path, index, opts);
         if (edit.isDeleted) {
           if (result.content.trim() !== "") {
             throw new EditError(
@@ -417,6 +484,38 @@ async function pickCandidate(
     content,
     match: { ...result.match, startLine: shift(result.match.startLine) as number, endLine: shift(result.match.endLine) as number, chosen: true },
   };
+}
+
+/**
+ * A diff, with `chooseCandidate` asked about each ambiguous hunk. The core
+ * asks synchronously and the user answers asynchronously, so the patch is
+ * applied again after each answer; a hunk is asked about once per set of
+ * places (an earlier hunk's place can change a later hunk's candidates).
+ */
+async function applyPatchAsking(engine: CoreEngine, text: string, patch: string, path: string, index: number, opts: ResolvedOptions) {
+  const choose = opts.chooseCandidate;
+  if (!choose) return engine.applyPatch(text, patch, { preset: opts.preset });
+  const answers = new Map<string, number | null>();
+  for (;;) {
+    let question: { hunk: number; key: string; candidates: { startLine: number; endLine: number }[] } | undefined;
+    try {
+      return engine.applyPatch(text, patch, {
+        preset: opts.preset,
+        resolveAmbiguity: (candidates, hunk) => {
+          const key = `${hunk.index}:${candidates.map((c) => `${c.startLine}-${c.endLine}`).join(",")}`;
+          const answer = answers.get(key);
+          if (answer !== undefined) return answer ?? undefined;
+          question ??= { hunk: hunk.index, key, candidates: candidates.map((c) => ({ startLine: c.startLine, endLine: c.endLine })) };
+          return undefined;
+        },
+      });
+    } catch (error) {
+      // Nothing new to ask: the diff fails (the user skipped, or it failed for another reason).
+      if (!question || !(error instanceof EditError)) throw error;
+      const { hunk, key, candidates } = question;
+      answers.set(key, await choose({ path, index, hunk, text, error, candidates }));
+    }
+  }
 }
 
 function finishPlan(plan: FilePlan): void {
@@ -514,8 +613,21 @@ function changedLineNumbers(a: string, b: string): number[] {
   return out;
 }
 
-function missingFile(path: string, howToCreate: string): EditError {
-  return new EditError("NOT_FOUND", `${path} does not exist. To create it, send ${howToCreate}; otherwise check the path.`, { path });
+function missingFile(path: string, howToCreate: string, stripHint: string | undefined): EditError {
+  const check = stripHint === undefined ? "otherwise check the path" : `otherwise check the path (${stripHint})`;
+  return new EditError("NOT_FOUND", `${path} does not exist. To create it, send ${howToCreate}; ${check}.`, {
+    path,
+    ...(stripHint !== undefined && { suggestion: stripHint }),
+  });
+}
+
+async function exists(abs: string): Promise<boolean> {
+  try {
+    await access(abs);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function withPath(error: EditError, path: string, index: number): EditError {

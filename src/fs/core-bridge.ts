@@ -26,6 +26,7 @@ export interface CoreMatch {
 
 export interface CoreReplaceOptions {
   replaceAll?: boolean;
+  replaceAllAdvice?: string;
   preset?: "default" | "opencode";
 }
 
@@ -38,6 +39,18 @@ export interface CoreSearchReplaceResult {
   content: string;
   applied: CoreMatch[];
   failed: EditError[];
+}
+
+/** A place an ambiguous hunk may go, offered to `resolveAmbiguity`; 1-based inclusive lines. */
+export interface CoreHunkCandidate {
+  startLine: number;
+  endLine: number;
+}
+
+export interface CorePatchOptions {
+  preset?: "default" | "opencode";
+  /** Picks among the places of an ambiguous hunk (index), or refuses (undefined). Synchronous. */
+  resolveAmbiguity?: (candidates: readonly CoreHunkCandidate[], hunk: { index: number; line: number }) => number | undefined;
 }
 
 export interface CorePatchResult {
@@ -63,9 +76,9 @@ export interface CoreSearchReplaceFile {
 export interface CoreEngine {
   replace(content: string, oldString: string, newString: string, options?: CoreReplaceOptions): CoreReplaceResult;
   applySearchReplace(content: string, diffText: string, options?: Record<string, unknown>): CoreSearchReplaceResult;
-  applyPatch(content: string, patchText: string, options?: Record<string, unknown>): CorePatchResult;
+  applyPatch(content: string, patchText: string, options?: CorePatchOptions): CorePatchResult;
   parsePatch(text: string): CoreFilePatch[];
-  parseSearchReplaceFiles(input: string): CoreSearchReplaceFile[];
+  parseSearchReplaceFiles(input: string, options?: { defaultPath?: string }): CoreSearchReplaceFile[];
   parseSearchReplace(diffText: string): { search: string; replace: string }[];
   looksLikeSearchReplace(text: string): boolean;
   looksLikeUnifiedDiff(text: string): boolean;
@@ -77,7 +90,7 @@ const engine: CoreEngine = {
   applySearchReplace: (content, diffText, options) => applySearchReplace(content, diffText, options),
   applyPatch: (content, patchText, options) => applyPatch(content, patchText, options),
   parsePatch,
-  parseSearchReplaceFiles: (input) => parseSearchReplaceFiles(input),
+  parseSearchReplaceFiles: (input, options) => parseSearchReplaceFiles(input, options),
   parseSearchReplace,
   looksLikeSearchReplace,
   looksLikeUnifiedDiff,

@@ -61,6 +61,18 @@ export interface UnifiedDiffEdit extends EditBase {
   patch: string;
   isNew: boolean;
   isDeleted: boolean;
+  /** The path as the header writes it, before git's a/ b/ prefixes are dropped (what `-p N` strips). */
+  headerPath?: string;
+}
+
+/** Detection options. */
+export interface DetectOptions {
+  /**
+   * Path for SEARCH/REPLACE blocks and diffs that name no file (`--target`).
+   * With it, hunks without file headers (`@@ ... @@` alone) are edits too.
+   * @default undefined (such edits are PARSE errors)
+   */
+  defaultPath?: string;
 }
 
 export type FileEdit = StrReplaceEdit | SearchReplaceEdit | UnifiedDiffEdit;
@@ -103,7 +115,8 @@ function findFences(lines: readonly string[]): Fence[] {
 }
 
 /** Detects the edits in a model's response. Never throws: unreadable parts become PARSE errors. */
-export function detectEdits(input: string, format: ResponseFormat, engine: CoreEngine): DetectedEdits {
+export function detectEdits(input: string, format: ResponseFormat, engine: CoreEngine, options: DetectOptions = {}): DetectedEdits {
+  const { defaultPath } = options;
   const out: DetectedEdits = { edits: [], errors: [] };
   const text = input.replace(/\r\n/g, "\n");
   const trimmed = text.trim();
@@ -151,17 +164,18 @@ export function detectEdits(input: string, format: ResponseFormat, engine: CoreE
       const isDiffInfo = f.info === "diff" || f.info === "patch" || f.info === "udiff";
       if (!isDiffInfo && !(engine.looksLikeUnifiedDiff(f.body) && !engine.looksLikeSearchReplace(f.body))) continue;
       consume(f);
-      collectDiffSections(lines.slice(f.open + 1, f.close), f.open + 1, engine, out);
+      collectDiffSections(lines.slice(f.open + 1, f.close), f.open + 1, engine, out, undefined, defaultPath);
     }
     // Bare diffs in the prose, outside every fence.
     const inFence = new Set<number>();
     for (const f of fences) for (let k = f.open; k <= Math.min(f.close, lines.length - 1); k++) inFence.add(k);
     for (let i = 0; i < lines.length; i++) {
-      if (inFence.has(i) || !isSectionStart(lines, i)) continue;
+      const headless = defaultPath !== undefined && (lines[i] as string).startsWith("@@");
+      if (inFence.has(i) || !(isSectionStart(lines, i) || headless)) continue;
       let j = i;
       while (j < lines.length && !inFence.has(j) && isDiffLine(lines[j] as string)) j++;
       while (j > i && (lines[j - 1] as string).trim() === "") j--;
-      collectDiffSections(lines.slice(i, j), i, engine, out);
+      collectDiffSections(lines.slice(i, j), i, engine, out, undefined, defaultPath);
       for (let k = i; k < j; k++) consumed.add(k);
       i = j - 1;
     }
@@ -171,7 +185,7 @@ export function detectEdits(input: string, format: ResponseFormat, engine: CoreE
     const rest = lines.map((l, k) => (consumed.has(k) ? "" : l)).join("\n");
     if (engine.looksLikeSearchReplace(rest)) {
       try {
-        for (const file of engine.parseSearchReplaceFiles(rest)) {
+        for (const file of engine.parseSearchReplaceFiles(rest, defaultPath === undefined ? {} : { defaultPath })) {
           for (const d of file.diffs) {
             const line = lineOf(rest, d.content);
             out.edits.push({
@@ -252,7 +266,7 @@ function collectJsonEdits(value: unknown, line: number | undefined, engine: Core
       }
     }
     if (!item || typeof item !== "object") {
-      if (strict) out.errors.push(new EditError("PARSE", `Edit ${n} is not an object.`, { index: n, line }));
+      if (strict) out.errors.push(new EditError("PARSE", `Edit ${n + 1} is not an object.`, { index: n, line }));
       continue;
     }
     const path = pickString(item, ["path", "file_path", "filePath", "file", "filename"]);
@@ -279,7 +293,7 @@ function collectJsonEdits(value: unknown, line: number | undefined, engine: Core
       out.errors.push(
         new EditError(
           "PARSE",
-          `Edit ${n}${line ? ` (line ${line})` : ""} needs "path" with "oldString" and "newString", or "path" with "diff".${path === undefined ? ' "path" is missing.' : ""}`,
+          `Edit ${n + 1}${line ? ` (line ${line})` : ""} needs "path" with "oldString" and "newString", or "path" with "diff".${path === undefined ? ' "path" is missing.' : ""}`,
           { index: n, ...(line !== undefined && { line }) },
         ),
       );
@@ -303,9 +317,17 @@ function isDiffLine(line: string): boolean {
 /**
  * Splits diff text into one section per file and records an edit for each.
  * `forcedPath` (from a structured `{path, diff}`) is used when the diff has
- * no headers, and must agree with them when it has.
+ * no headers, and must agree with them when it has; `defaultPath` only when
+ * it has none.
  */
-function collectDiffSections(lines: readonly string[], offset: number, engine: CoreEngine, out: DetectedEdits, forcedPath?: string): void {
+function collectDiffSections(
+  lines: readonly string[],
+  offset: number,
+  engine: CoreEngine,
+  out: DetectedEdits,
+  forcedPath?: string,
+  defaultPath?: string,
+): void {
   const starts: number[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (isSectionStart(lines, i)) {
@@ -316,8 +338,9 @@ function collectDiffSections(lines: readonly string[], offset: number, engine: C
     }
   }
   if (starts.length === 0) {
-    if (forcedPath !== undefined) {
-      out.edits.push({ format: "udiff", path: forcedPath, patch: lines.join("\n"), isNew: false, isDeleted: false, line: offset + 1 });
+    const path = forcedPath ?? defaultPath;
+    if (path !== undefined) {
+      out.edits.push({ format: "udiff", path, patch: lines.join("\n"), isNew: false, isDeleted: false, line: offset + 1 });
     } else if (lines.some((l) => l.startsWith("@@"))) {
       out.errors.push(
         new EditError(
@@ -351,7 +374,17 @@ function collectDiffSections(lines: readonly string[], offset: number, engine: C
       );
       continue;
     }
-    out.edits.push({ format: "udiff", path: forcedPath ?? path, patch, isNew: header.isNew, isDeleted: header.isDeleted, line });
+    // The file a diff changes is its old side (patch reads `--- a/x` first); a new file's is the new side.
+    const headerPath = header.isNew ? header.rawNewPath : (header.rawOldPath ?? header.rawNewPath);
+    out.edits.push({
+      format: "udiff",
+      path: forcedPath ?? path,
+      patch,
+      isNew: header.isNew,
+      isDeleted: header.isDeleted,
+      line,
+      ...(forcedPath === undefined && headerPath !== undefined && { headerPath }),
+    });
   }
 }
 
@@ -363,6 +396,9 @@ function hasHeaderBetween(lines: readonly string[], from: number, to: number): b
 interface Header {
   oldPath?: string;
   newPath?: string;
+  /** The paths before the a/ b/ prefixes are dropped. */
+  rawOldPath?: string;
+  rawNewPath?: string;
   isNew: boolean;
   isDeleted: boolean;
 }
@@ -399,6 +435,10 @@ function readHeader(section: readonly string[], engine: CoreEngine): Header {
   }
   let oldPath = cleanHeaderPath(oldRaw);
   let newPath = cleanHeaderPath(newRaw);
+  // The header lines as written (the core's reading has dropped a/ b/ already).
+  const rawOld = cleanHeaderPath(section.find((l) => l.startsWith("--- "))?.slice(4));
+  const rawNew = cleanHeaderPath(section.find((l) => l.startsWith("+++ "))?.slice(4));
+  const raw = { ...(rawOld !== undefined && { rawOldPath: rawOld }), ...(rawNew !== undefined && { rawNewPath: rawNew }) };
   if (oldRaw !== undefined && oldPath === undefined) isNew = true;
   if (newRaw !== undefined && newPath === undefined) isDeleted = true;
   // git's a/ b/ prefixes: only when the headers agree on the convention.
@@ -408,7 +448,7 @@ function readHeader(section: readonly string[], engine: CoreEngine): Header {
     oldPath = oldPath?.slice(2);
     newPath = newPath?.slice(2);
   }
-  return { ...(oldPath !== undefined && { oldPath }), ...(newPath !== undefined && { newPath }), isNew, isDeleted };
+  return { ...(oldPath !== undefined && { oldPath }), ...(newPath !== undefined && { newPath }), ...raw, isNew, isDeleted };
 }
 
 function cleanHeaderPath(raw: string | undefined): string | undefined {

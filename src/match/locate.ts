@@ -23,6 +23,8 @@ export interface LocateOptions {
   hintWindow?: number;
   /** Minimum similarity for the similarity fallback (FuzzyBlock). @default preset's value (0.9 for default) */
   fuzzyThreshold?: number;
+  /** How the caller says "replace every occurrence", for the AMBIGUOUS advice. @default "set replaceAll" */
+  replaceAllAdvice?: string;
   /** Overrides of the preset's other thresholds, for measuring them (bench/accuracy/sweep.ts). @default {} */
   thresholds?: Partial<StrategyOptions>;
 }
@@ -139,7 +141,7 @@ export function locate(doc: Document, find: string, options: LocateOptions = {})
   if (run.ambiguous) {
     const { strategy, cands } = run.ambiguous;
     // replaceAll helps only when the places hold the same text (not a rival reading).
-    throw ambiguityError(doc, strategy, cands, cands.every((c) => c.strategy === strategy));
+    throw ambiguityError(doc, strategy, cands, cands.every((c) => c.strategy === strategy), options.replaceAllAdvice);
   }
   throw notFoundError(ctx, q, run.tried);
 }

@@ -30,6 +30,8 @@ export function ambiguityError(
   strategy: StrategyName,
   cands: readonly Candidate[],
   replaceAllAllowed: boolean,
+  /** How the caller says "replace every occurrence" ("set replaceAll", "use --all"). */
+  replaceAllAdvice = "set replaceAll",
 ): EditError {
   const listed = cands.slice(0, MAX_LISTED).map((c) => {
     const above = c.startLine > 0 ? doc.line(c.startLine - 1).trim() : "";
@@ -42,7 +44,7 @@ export function ambiguityError(
     `The text to replace matches ${cands.length} places in the file ${how}:`,
     ...listed,
     "Include more surrounding lines in the text to replace (a line above or below that differs between these places) so that it matches exactly one place" +
-      (replaceAllAllowed ? ", or set replaceAll to change every occurrence." : "."),
+      (replaceAllAllowed ? `, or ${replaceAllAdvice} to change every occurrence.` : "."),
   ].join("\n");
   return new EditError("AMBIGUOUS", message, {
     strategies: [strategy],

@@ -678,6 +678,20 @@ test("replace: an ambiguous edit advises --all, not replaceAll", async () => {
   assert.doesNotMatch(r.stderr, /replaceAll/);
 });
 
+test("replace: takes the library options too (--preset, --max-file-bytes)", async () => {
+  const t = await makeTree({ "f.js": "function f() {\n  alpha();\n  beta();\n}\n" });
+  const args = ["replace", "f.js", "--old", "function f() {\n  totally();\n  different();\n}", "--new", "function f() {\n  g();\n}"];
+  const tooLarge = await run([...args, "--preset", "opencode", "--max-file-bytes", "8"], t.root);
+  assert.equal(tooLarge.code, 1);
+  assert.match(tooLarge.stderr, /^TOO_LARGE: /m);
+  const refused = await run(args, t.root);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /^NOT_FOUND: /m);
+  const opencode = await run([...args, "--preset", "opencode"], t.root);
+  assert.equal(opencode.code, 0, opencode.stderr);
+  assert.equal(await read(t.root, "f.js"), "function f() {\n  g();\n}\n");
+});
+
 test("apply: JSON edits are counted from 1 in messages", async () => {
   const t = await makeTree({});
   const r = await run(["apply", "-", "--root", t.root], t.base, '[1, {"path": "a.txt"}]');

@@ -223,6 +223,7 @@ test("apply: a write failing midway (parent is a file) restores the files alread
   assert.equal(r.code, 1);
   assert.match(r.stderr, /^IO: Writing blocker\/new\.txt failed/m);
   assert.match(r.stderr, /restored/);
+  assert.match(r.stdout, /^Nothing written: 1 other error\(s\)\.$/m, "a failed write is not advised --partial");
   assert.deepEqual(await snapshot(t.base), before);
 });
 

@@ -139,9 +139,11 @@ export function summarize(result: ApplyEditsResult, options: Pick<ApplyCommandOp
     return `Applied ${result.applied} edit(s); wrote ${files} file(s)${failures ? `; ${failures}` : ""}.`;
   }
   if (failures) {
-    // --partial helps only when it was not given and some file has a change ready to write.
+    // --partial helps only when it was not given, some file has a change
+    // ready to write, and what stopped it was an edit, not a failed write.
     const ready = result.files.some((f) => f.status !== "failed" && f.status !== "unchanged");
-    const advice = !options.partial && ready ? " Use --partial to write the files whose edits all applied." : "";
+    const editProblem = result.failed > 0 || result.errors.some((e) => e.code !== "IO");
+    const advice = !options.partial && ready && editProblem ? " Use --partial to write the files whose edits all applied." : "";
     return `Nothing written: ${failures}.${advice}`;
   }
   return "Nothing to change.";

@@ -8,6 +8,7 @@ import { EditError } from "../src/errors.ts";
 import { detectEdits } from "../src/formats/response.ts";
 import { decodeText, encodeText, hashBytes, loadTextFile } from "../src/fs/read-file.ts";
 import { resolveRoot, resolveSafePath } from "../src/fs/safe-path.ts";
+import { stripComponents } from "../src/fs/rewrite-edits.ts";
 import { commitChanges, type PlannedChange } from "../src/fs/transaction.ts";
 import { applyEdits } from "../src/node.ts";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
@@ -341,3 +342,21 @@ test("formatCandidates shows each candidate with line numbers and context", () =
   assert.match(shown, /\[1\] lines 2-2\n {6}1 \| a\n {4}> 2 \| x\n {6}3 \| b\n {6}4 \| c\n/);
   assert.match(shown, /\[2\] lines 5-5\n/);
 });
+
+// --- -p N: stripping path components ---------------------------------------------------
+
+const stripCases: { path: string; n: number; want: string | undefined }[] = [
+  { path: "a/src/help.js", n: 0, want: "a/src/help.js" },
+  { path: "a/src/help.js", n: 1, want: "src/help.js" },
+  { path: "a/src/help.js", n: 2, want: "help.js" },
+  { path: "a/src/help.js", n: 3, want: undefined },
+  { path: "a//src/help.js", n: 1, want: "src/help.js" },
+  { path: "/usr/src/x.c", n: 1, want: "usr/src/x.c" },
+  { path: "dir/", n: 1, want: undefined },
+];
+
+for (const c of stripCases) {
+  test(`stripComponents(${JSON.stringify(c.path)}, ${c.n}) is ${JSON.stringify(c.want)}`, () => {
+    assert.equal(stripComponents(c.path, c.n), c.want);
+  });
+}

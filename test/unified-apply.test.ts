@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { EditError, type EditErrorCode } from "../src/errors.ts";
 import { createPatch } from "../src/formats/create-patch.ts";
 import { type ApplyPatchOptions, applyPatch, type HunkReport, type PatchResult } from "../src/formats/unified-apply.ts";
+import { reverseUnifiedDiff } from "../src/formats/unified-reverse.ts";
 import { specBeginning, specMulti, specSingle, specThreeHunks } from "./helpers/spec-patches.ts";
 
 // ---------------------------------------------------------------------------
@@ -709,3 +710,59 @@ test("property: applyPatch throws nothing but EditError on arbitrary patches and
     { numRuns: 1500 },
   );
 });
+
+// ---------------------------------------------------------------------------
+// reverseUnifiedDiff (-R): the reversed diff undoes the diff.
+
+for (const fuzzy of [true, false]) {
+  test(`property: applyPatch(b, reverseUnifiedDiff(createPatch(a, b))) is a (${fuzzy ? "fuzzy" : "standard"} patches)`, () => {
+    fc.assert(
+      fc.property(roundTripArb, (r) => {
+        const a = join(r.a, r.aNewline, "\n");
+        const b = join(r.unrelated ? r.other : edit(r.a, r.edits), r.bNewline, "\n");
+        const patch = createPatch(a, b, { fuzzy, context: r.context });
+        if (patch === "") return;
+        // Without context a fuzzy deletion reverses into an insertion with nothing to place it by (a PARSE refusal).
+        fc.pre(!fuzzy || r.context > 0);
+        const reversed = reverseUnifiedDiff(patch);
+        assert.equal(applyPatch(b, reversed).content, a, reversed);
+        assert.equal(applyPatch(a, reverseUnifiedDiff(reversed)).content, b, "reversed twice, the diff applies as before");
+      }),
+      { numRuns: 1000 },
+    );
+  });
+}
+
+const reverseCases: { name: string; patch: string; want: string }[] = [
+  {
+    name: "git headers keep a/ and b/ on their sides; mode lines and index swap",
+    patch: "diff --git a/x b/x\nnew file mode 100644\nindex 0000000..e69de29\n--- /dev/null\n+++ b/x\n@@ -0,0 +1,2 @@\n+one\n+two\n",
+    want: "diff --git a/x b/x\ndeleted file mode 100644\nindex e69de29..0000000\n--- a/x\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-one\n-two\n",
+  },
+  {
+    name: "in a run of changes the new removed lines come first; a no-newline marker stays with its line",
+    patch: "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+B\n+C\n",
+    want: "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-B\n-C\n+b\n\\ No newline at end of file\n",
+  },
+  {
+    name: "a removed `-- x` and an added `++ y` inside a numbered hunk are lines, not a file header",
+    patch: "--- a/q.sql\n+++ b/q.sql\n@@ -1,2 +1,2 @@\n--- x\n+++ y\n select 1;\n",
+    want: "--- a/q.sql\n+++ b/q.sql\n@@ -1,2 +1,2 @@\n-++ y\n+-- x\n select 1;\n",
+  },
+  {
+    name: "a removed `-- x` is not put right before an added `++ y`: that pair would read as a file header",
+    patch: "--- a/q.sql\n+++ b/q.sql\n@@ @@\n select 1;\n-++ y\n+-- x\n",
+    want: "--- a/q.sql\n+++ b/q.sql\n@@ @@\n select 1;\n+++ y\n--- x\n",
+  },
+  {
+    name: "fuzzy hunks, prose and context are kept; tails after @@ stay",
+    patch: "Here:\n--- f.rs\n+++ f.rs\n@@ @@ fn main\n fn main() {\n-    old();\n+    new();\n }\n",
+    want: "Here:\n--- f.rs\n+++ f.rs\n@@ @@ fn main\n fn main() {\n-    new();\n+    old();\n }\n",
+  },
+];
+
+for (const c of reverseCases) {
+  test(`reverseUnifiedDiff: ${c.name}`, () => {
+    assert.equal(reverseUnifiedDiff(c.patch), c.want);
+  });
+}

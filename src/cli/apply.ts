@@ -5,7 +5,7 @@ import { EditError } from "../errors.ts";
 import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits } from "../fs/apply-edits.ts";
 import type { ResponseFormat } from "../formats/index.ts";
 import { promptCandidate } from "./interactive.ts";
-import { colorDiff, colorsFor, errorToJson, type Streams, writeError } from "./output.ts";
+import { colorDiff, colorsFor, countChanges, errorToJson, formatStat, type Streams, writeError, writeNote } from "./output.ts";
 
 export interface ApplyCommandOptions {
   root: string;
@@ -14,6 +14,18 @@ export interface ApplyCommandOptions {
   partial: boolean;
   json: boolean;
   interactive: boolean;
+  /** Validate only: dry run, nothing on stdout, errors on stderr, exit 0/1. */
+  check: boolean;
+  /** Nothing on stdout; errors still on stderr. */
+  quiet: boolean;
+  /** A diffstat instead of the diff; like `git apply --stat`, writes nothing. */
+  stat: boolean;
+  strip?: number;
+  target?: string;
+  reverse: boolean;
+  preset: "default" | "opencode";
+  maxFileBytes?: number;
+  allowBinary: boolean;
 }
 
 /** Exit codes: 0 all applied, 1 some edit failed, 2 bad usage or unparseable input. */
@@ -25,11 +37,28 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
     writeError(streams, error instanceof EditError ? error : new EditError("IO", String(error)));
     return 2;
   }
-  const applyOptions: ApplyEditsOptions = { format: options.format, dryRun: options.dryRun, partial: options.partial };
-  // Never prompt unless both ends are a terminal: a piped response has
-  // already consumed stdin, and a script must not hang on a question.
-  if (options.interactive && stdin.isTTY && file !== undefined && file !== "-") {
-    applyOptions.chooseCandidate = (choice) => promptCandidate(choice, streams, stdin);
+  const applyOptions: ApplyEditsOptions = {
+    format: options.format,
+    dryRun: options.dryRun || options.check || options.stat,
+    partial: options.partial,
+    preset: options.preset,
+    allowBinary: options.allowBinary,
+    reverse: options.reverse,
+    ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
+    ...(options.strip !== undefined && { strip: options.strip }),
+    ...(options.target !== undefined && { target: options.target }),
+  };
+  if (options.interactive) {
+    // Never prompt unless both ends are a terminal: a piped response has
+    // already consumed stdin, and a script must not hang on a question.
+    const ignored =
+      file === undefined || file === "-"
+        ? "the response came from stdin, which then cannot answer questions"
+        : stdin.isTTY !== true
+          ? "stdin is not a terminal"
+          : undefined;
+    if (ignored === undefined) applyOptions.chooseCandidate = (choice) => promptCandidate(choice, streams, stdin);
+    else writeNote(streams, `--interactive ignored: ${ignored}; ambiguous edits fail.`);
   }
   let result: ApplyEditsResult;
   try {
@@ -42,7 +71,7 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
   if (options.json) {
     streams.out.write(`${JSON.stringify(toJson(result), null, 2)}\n`);
   } else {
-    printReport(result, streams);
+    printReport(result, options, streams);
   }
   if (unparseable) return 2;
   return result.ok ? 0 : 1;
@@ -64,9 +93,15 @@ async function readInput(file: string | undefined, stdin: NodeJS.ReadStream): Pr
   }
 }
 
-function printReport(result: ApplyEditsResult, streams: Streams): void {
-  const c = colorsFor(streams.out, streams.env);
-  if (result.diff !== "") streams.out.write(colorDiff(result.diff, c) + (result.diff.endsWith("\n") ? "" : "\n"));
+/** The report on stdout, errors on stderr; `--check` and `--quiet` keep only the errors. */
+function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, streams: Streams): void {
+  const silent = options.check || options.quiet;
+  const c = colorsFor(streams, "out");
+  const out = (s: string) => {
+    if (!silent) streams.out.write(s);
+  };
+  if (options.stat) out(formatStat(result.files, c));
+  else if (result.diff !== "") out(colorDiff(result.diff, c) + (result.diff.endsWith("\n") ? "" : "\n"));
   for (const file of result.files) {
     if (file.error) {
       writeError(streams, file.error, `${file.path}: `);
@@ -81,24 +116,37 @@ function printReport(result: ApplyEditsResult, streams: Streams): void {
       if (edit.status === "failed" && edit.error) {
         writeError(streams, edit.error, `${file.path}: edit ${edit.index + 1} (${edit.format}): `);
       } else if (edit.fuzzy) {
-        streams.out.write(
-          `${c.yellow("warning:")} ${file.path}: edit ${edit.index + 1} (${edit.format}) matched fuzzily (${edit.strategy ?? "fuzzy"}${score}${where}); review the change\n`,
-        );
+        out(`${c.yellow("warning:")} ${file.path}: edit ${edit.index + 1} (${edit.format}) matched fuzzily (${edit.strategy ?? "fuzzy"}${score}${where}); review the change\n`);
       } else {
-        streams.out.write(`${c.green("applied:")} ${file.path}: edit ${edit.index + 1} (${edit.format}, ${edit.strategy ?? "exact"}${where})\n`);
+        out(`${c.green("applied:")} ${file.path}: edit ${edit.index + 1} (${edit.format}, ${edit.strategy ?? "exact"}${where})\n`);
       }
     }
   }
   for (const error of result.errors) writeError(streams, error);
-  const files = result.files.filter((f) => f.written).length;
-  let summary: string;
-  if (result.files.length === 0) summary = "No edits applied.";
-  else if (result.dryRun) summary = `Dry run: ${result.applied} edit(s) would apply, ${result.failed} failed; nothing written.`;
-  else if (result.written) summary = `Applied ${result.applied} edit(s); wrote ${files} file(s)${result.failed > 0 ? `; ${result.failed} edit(s) failed` : ""}.`;
-  else if (result.failed > 0 || result.errors.length > 0) {
-    summary = `Nothing written: ${result.failed} edit(s) failed${result.errors.length > 0 ? `, ${result.errors.length} other error(s)` : ""}. Use --partial to write the files whose edits all applied.`;
-  } else summary = "Nothing to change.";
-  streams.out.write(`${summary}\n`);
+  out(`${summarize(result, options)}\n`);
+}
+
+/** The closing line. Failures are counted in the same words whatever was written. */
+export function summarize(result: ApplyEditsResult, options: Pick<ApplyCommandOptions, "partial">): string {
+  const problems: string[] = [];
+  if (result.failed > 0) problems.push(`${result.failed} edit(s) failed`);
+  if (result.errors.length > 0) problems.push(`${result.errors.length} other error(s)`);
+  const failures = problems.join(", ");
+  if (result.files.length === 0) return "No edits applied.";
+  if (result.dryRun) return `Dry run: ${result.applied} edit(s) would apply${failures ? `, ${failures}` : ""}; nothing written.`;
+  if (result.written) {
+    const files = result.files.filter((f) => f.written).length;
+    return `Applied ${result.applied} edit(s); wrote ${files} file(s)${failures ? `; ${failures}` : ""}.`;
+  }
+  if (failures) {
+    // --partial helps only when it was not given, some file has a change
+    // ready to write, and what stopped it was an edit, not a failed write.
+    const ready = result.files.some((f) => f.status !== "failed" && f.status !== "unchanged");
+    const editProblem = result.failed > 0 || result.errors.some((e) => e.code !== "IO");
+    const advice = !options.partial && ready && editProblem ? " Use --partial to write the files whose edits all applied." : "";
+    return `Nothing written: ${failures}.${advice}`;
+  }
+  return "Nothing to change.";
 }
 
 function toJson(result: ApplyEditsResult): unknown {
@@ -113,6 +161,7 @@ function toJson(result: ApplyEditsResult): unknown {
       path: f.path,
       status: f.status,
       written: f.written,
+      ...countChanges(f.diff),
       ...(f.error && { error: errorToJson(f.error) }),
       edits: f.edits.map((e) => ({ ...e, ...(e.error && { error: errorToJson(e.error) }) })),
       diff: f.diff,

@@ -10,29 +10,36 @@ export interface DiffCommandOptions {
   fuzzy: boolean;
 }
 
-/** Exit code 0 whether or not the files differ; 2 when one cannot be read. */
+/** Exit codes as diff(1): 0 the files are equal, 1 they differ, 2 one cannot be read. */
 export async function runDiff(oldFile: string, newFile: string, options: DiffCommandOptions, streams: Streams): Promise<number> {
-  let oldText: string;
-  let newText: string;
+  let old: { text: string; bytes: Buffer };
+  let now: { text: string; bytes: Buffer };
   try {
-    oldText = await readText(oldFile);
-    newText = await readText(newFile);
+    old = await readText(oldFile);
+    now = await readText(newFile);
   } catch (error) {
     writeError(streams, error as EditError);
     return 2;
   }
-  if (oldText === newText) return 0;
+  if (old.bytes.equals(now.bytes)) return 0;
+  const oldText = old.text;
+  const newText = now.text;
+  if (oldText === newText) {
+    // The text is compared with line endings and BOM set aside; say why the bytes differ.
+    streams.out.write(`Files ${oldFile} and ${newFile} differ only in line endings or byte order mark\n`);
+    return 1;
+  }
   const patch = createPatch(oldText, newText, { fuzzy: options.fuzzy, oldPath: oldFile, newPath: newFile });
-  streams.out.write(colorDiff(patch, colorsFor(streams.out, streams.env)));
-  return 0;
+  streams.out.write(colorDiff(patch, colorsFor(streams, "out")));
+  return 1;
 }
 
-async function readText(file: string): Promise<string> {
+async function readText(file: string): Promise<{ text: string; bytes: Buffer }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
   } catch (error) {
     throw new EditError("IO", `Cannot read ${file}: ${(error as Error).message}`, { path: file });
   }
-  return decodeText(bytes, file, false).text;
+  return { text: decodeText(bytes, file, false).text, bytes };
 }

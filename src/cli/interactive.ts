@@ -11,8 +11,11 @@ const CONTEXT = 2;
 
 export function formatCandidates(choice: AmbiguityChoice): string {
   const lines = choice.text.split("\n");
+  // A final newline ends the last line; it does not start another.
+  if (lines.length > 1 && lines.at(-1) === "") lines.pop();
   const width = String(lines.length).length;
-  const parts: string[] = [`${choice.path}: edit ${choice.index + 1} matches ${choice.candidates.length} places:`];
+  const which = choice.hunk === undefined ? "" : `, hunk ${choice.hunk + 1}`;
+  const parts: string[] = [`${choice.path}: edit ${choice.index + 1}${which} matches ${choice.candidates.length} places:`];
   for (const [n, cand] of choice.candidates.entries()) {
     parts.push(`  [${n + 1}] lines ${cand.startLine}-${cand.endLine}`);
     const from = Math.max(1, cand.startLine - CONTEXT);
@@ -26,7 +29,7 @@ export function formatCandidates(choice: AmbiguityChoice): string {
 }
 
 export async function promptCandidate(choice: AmbiguityChoice, streams: Streams, stdin: NodeJS.ReadStream): Promise<number | null> {
-  const c = colorsFor(streams.err, streams.env);
+  const c = colorsFor(streams, "err");
   streams.err.write(formatCandidates(choice));
   const rl = createInterface({ input: stdin, output: streams.err, terminal: false });
   try {

@@ -3,15 +3,34 @@
  * the exit code instead of exiting, so tests and the launcher share it.
  */
 
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { runApply } from "./apply.ts";
 import { VERSION } from "../version.ts";
 import { runDiff } from "./diff.ts";
 import { runMcp } from "./mcp.ts";
-import { type Streams, writeError } from "./output.ts";
+import { COLOR_MODES, type ColorMode, type Streams, writeError } from "./output.ts";
 import { runReplace } from "./replace.ts";
 
 const FORMATS = ["auto", "search-replace", "udiff", "str-replace"] as const;
+const PRESETS = ["default", "opencode"] as const;
+
+/** A whole number of at least `min`, for option values ("-p1", "--max-file-bytes 1000"). */
+function wholeNumber(min: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`expected a whole number${min > 0 ? ` of at least ${min}` : ""}.`);
+    return Number(value);
+  };
+}
+
+/** Options every command shares: colour, and the library options of the edit. */
+function addCommonOptions(command: Command, edits: boolean): Command {
+  command.addOption(new Option("--color <when>", "colour the output").choices(COLOR_MODES).default("auto"));
+  if (!edits) return command;
+  return command
+    .addOption(new Option("--preset <name>", "matcher preset").choices(PRESETS).default("default"))
+    .option("--max-file-bytes <n>", "largest file to edit, in bytes (default 10485760)", wholeNumber(1))
+    .option("--allow-binary", "edit files with NUL bytes or invalid UTF-8", false);
+}
 
 export async function main(argv: readonly string[], streams: Streams = defaultStreams(), stdin: NodeJS.ReadStream = process.stdin): Promise<number> {
   let code = 0;
@@ -26,21 +45,29 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     })
     .showHelpAfterError("(run fuzzpatch --help for usage)");
 
-  program
+  const withColor = (opts: { color: ColorMode }) => ({ ...streams, color: opts.color });
+
+  const apply = program
     .command("apply")
     .description("apply a model's response or a patch (FILE, or - / nothing for stdin)")
     .argument("[file]", "the response or patch; - reads stdin")
     .option("--root <dir>", "directory the edited paths are relative to", ".")
     .addOption(new Option("--format <format>", "input format").choices(FORMATS).default("auto"))
     .option("--dry-run", "show what would change, write nothing", false)
+    .option("--check", "only check that every edit applies: write nothing, print only errors; exit 0 or 1", false)
+    .option("--stat", "print files and changed line counts instead of the diff; writes nothing (as git apply --stat)", false)
+    .option("-q, --quiet", "print nothing but errors", false)
     .option("--partial", "write the files whose edits all applied even if others failed", false)
     .option("--json", "print the machine-readable report", false)
-    .option("--interactive", "ask which place to use when an edit is ambiguous (terminal only)", false)
-    .action(async (file: string | undefined, opts) => {
-      code = await runApply(file, opts, streams, stdin);
-    });
+    .option("--interactive", "ask which place to use when an edit or hunk is ambiguous (terminal only)", false)
+    .option("-p, --strip <n>", "remove N leading components from every path (as patch -pN)", wholeNumber(0))
+    .option("-R, --reverse", "undo the diffs instead of applying them", false)
+    .option("--target <file>", "the one file the input edits, for blocks or diffs that name none");
+  addCommonOptions(apply, true).action(async (file: string | undefined, opts) => {
+    code = await runApply(file, opts, withColor(opts), stdin);
+  });
 
-  program
+  const replace = program
     .command("replace")
     .description("replace text in one file (str_replace)")
     .argument("<file>", "the file to edit")
@@ -50,20 +77,20 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--new-file <file>", "read the replacement from a file")
     .option("--all", "replace every occurrence", false)
     .option("--dry-run", "show what would change, write nothing", false)
-    .option("--json", "print the machine-readable report", false)
-    .action(async (file: string, opts) => {
-      code = await runReplace(file, opts, streams);
-    });
+    .option("--json", "print the machine-readable report", false);
+  addCommonOptions(replace, true).action(async (file: string, opts) => {
+    code = await runReplace(file, opts, withColor(opts));
+  });
 
-  program
+  const diff = program
     .command("diff")
-    .description("print a unified diff from OLD to NEW")
+    .description("print a unified diff from OLD to NEW; exit 0 when equal, 1 when they differ")
     .argument("<old>", "the original file")
     .argument("<new>", "the changed file")
-    .option("--fuzzy", "omit line numbers from hunk headers (@@ @@)", false)
-    .action(async (oldFile: string, newFile: string, opts) => {
-      code = await runDiff(oldFile, newFile, opts, streams);
-    });
+    .option("--fuzzy", "omit line numbers from hunk headers (@@ @@)", false);
+  addCommonOptions(diff, false).action(async (oldFile: string, newFile: string, opts) => {
+    code = await runDiff(oldFile, newFile, opts, withColor(opts));
+  });
 
   program
     .command("mcp")

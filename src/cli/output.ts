@@ -1,7 +1,9 @@
 /**
- * Terminal output: colour decisions, diff colouring, error lines. Colours are
- * on only for a terminal, and never when NO_COLOR is set (no-color.org) or
- * TERM is "dumb".
+ * Terminal output: colour decisions, diff colouring, diffstat, error lines.
+ * With `--color auto` (the default) colours are on only for a terminal, and
+ * never when NO_COLOR is set (no-color.org) or TERM is "dumb"; `always` and
+ * `never` are the user's explicit word and beat both (no-color.org: a
+ * command-line flag overrides NO_COLOR).
  */
 
 import picocolors from "picocolors";
@@ -9,14 +11,20 @@ import type { EditError } from "../errors.ts";
 
 export type Colors = ReturnType<typeof picocolors.createColors>;
 
+export const COLOR_MODES = ["auto", "always", "never"] as const;
+export type ColorMode = (typeof COLOR_MODES)[number];
+
 export interface Streams {
   out: NodeJS.WritableStream & { isTTY?: boolean };
   err: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /** `--color`; `auto` when unset. */
+  color?: ColorMode;
 }
 
-export function colorsFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): Colors {
-  const enabled = stream.isTTY === true && !env.NO_COLOR && env.TERM !== "dumb";
+export function colorsFor(streams: Streams, which: "out" | "err"): Colors {
+  const mode = streams.color ?? "auto";
+  const enabled = mode === "auto" ? streams[which].isTTY === true && !streams.env.NO_COLOR && streams.env.TERM !== "dumb" : mode === "always";
   return picocolors.createColors(enabled);
 }
 
@@ -33,10 +41,62 @@ export function colorDiff(diff: string, c: Colors): string {
     .join("\n");
 }
 
+/** Lines added and removed by one file's unified diff (headers not counted). */
+export function countChanges(diff: string): { insertions: number; deletions: number } {
+  let insertions = 0;
+  let deletions = 0;
+  let inHunk = false;
+  for (const line of diff.split("\n")) {
+    if (line.startsWith("@@")) inHunk = true;
+    else if (!inHunk) continue;
+    else if (line.startsWith("+")) insertions++;
+    else if (line.startsWith("-")) deletions++;
+  }
+  return { insertions, deletions };
+}
+
+const BAR_WIDTH = 40;
+
+/**
+ * `git diff --stat` style: one line per file with its count of changed lines
+ * and a bar of `+` and `-` (scaled down when the largest file would not fit),
+ * then the totals.
+ */
+export function formatStat(files: readonly { path: string; diff: string }[], c: Colors): string {
+  const rows = files.filter((f) => f.diff !== "").map((f) => ({ path: f.path, ...countChanges(f.diff) }));
+  if (rows.length === 0) return " 0 files changed\n";
+  const nameWidth = Math.max(...rows.map((r) => r.path.length));
+  const largest = Math.max(...rows.map((r) => r.insertions + r.deletions));
+  const countWidth = String(largest).length;
+  const scale = largest > BAR_WIDTH ? BAR_WIDTH / largest : 1;
+  let insertions = 0;
+  let deletions = 0;
+  const lines = rows.map((r) => {
+    insertions += r.insertions;
+    deletions += r.deletions;
+    // A file with any change keeps at least one mark of each kind it has.
+    const plus = r.insertions === 0 ? 0 : Math.max(1, Math.round(r.insertions * scale));
+    const minus = r.deletions === 0 ? 0 : Math.max(1, Math.round(r.deletions * scale));
+    const bar = `${c.green("+".repeat(plus))}${c.red("-".repeat(minus))}`;
+    return ` ${r.path.padEnd(nameWidth)} | ${String(r.insertions + r.deletions).padStart(countWidth)}${bar === "" ? "" : ` ${bar}`}`;
+  });
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const totals = [`${plural(rows.length, "file")} changed`];
+  if (insertions > 0 || deletions === 0) totals.push(`${plural(insertions, "insertion")}(+)`);
+  if (deletions > 0 || insertions === 0) totals.push(`${plural(deletions, "deletion")}(-)`);
+  return `${lines.join("\n")}\n ${totals.join(", ")}\n`;
+}
+
 /** `CODE: message` on stderr, the format every error of the CLI uses. */
 export function writeError(streams: Streams, error: Pick<EditError, "code" | "message">, prefix = ""): void {
-  const c = colorsFor(streams.err, streams.env);
+  const c = colorsFor(streams, "err");
   streams.err.write(`${c.red(`${error.code}:`)} ${prefix}${error.message}\n`);
+}
+
+/** A note on stderr: something the user asked for that did not happen, and why. */
+export function writeNote(streams: Streams, message: string): void {
+  const c = colorsFor(streams, "err");
+  streams.err.write(`${c.yellow("note:")} ${message}\n`);
 }
 
 /** An EditError as plain JSON (Error fields are not enumerable). */

@@ -14,6 +14,9 @@ export interface ReplaceCommandOptions {
   all: boolean;
   dryRun: boolean;
   json: boolean;
+  preset: "default" | "opencode";
+  maxFileBytes?: number;
+  allowBinary: boolean;
 }
 
 export async function runReplace(file: string, options: ReplaceCommandOptions, streams: Streams): Promise<number> {
@@ -28,10 +31,17 @@ export async function runReplace(file: string, options: ReplaceCommandOptions, s
   }
   // The user names the file on the command line, so the root is its own
   // directory: the path checks guard against models, not against the user.
+  // Reports name the file as the user did.
   const abs = path.resolve(file);
-  const result = await applyEdits(path.dirname(abs), [{ path: path.basename(abs), oldString, newString, replaceAll: options.all }], {
+  const name = path.basename(abs);
+  const result = await applyEdits(path.dirname(abs), [{ path: name, oldString, newString, replaceAll: options.all }], {
     format: "str-replace",
     dryRun: options.dryRun,
+    preset: options.preset,
+    allowBinary: options.allowBinary,
+    ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
+    replaceAllAdvice: "use --all",
+    displayPrefix: file.endsWith(name) ? file.slice(0, file.length - name.length) : "",
   });
   const report = result.files[0];
   if (options.json) {
@@ -49,7 +59,7 @@ export async function runReplace(file: string, options: ReplaceCommandOptions, s
       )}\n`,
     );
   } else {
-    const c = colorsFor(streams.out, streams.env);
+    const c = colorsFor(streams, "out");
     if (result.diff !== "") streams.out.write(colorDiff(result.diff, c));
     for (const e of report?.edits ?? []) {
       if (e.error) writeError(streams, e.error, `${file}: `);

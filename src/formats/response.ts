@@ -63,8 +63,13 @@ function unknownFormat(format: string): EditError {
   return new EditError("INVALID_INPUT", `Unknown format "${format}". Use "auto" or one of: ${formatNames().join(", ")}.`);
 }
 
+export interface DetectOptions {
+  /** Path of SEARCH/REPLACE blocks and diffs that name no file (`--target`); with it, bare `@@` hunks are edits too. @default undefined */
+  defaultPath?: string;
+}
+
 /** Detects the edits in a model's response. Never throws for bad input: unreadable parts become PARSE errors. */
-export function detectEdits(input: string, format: ResponseFormat = "auto"): DetectedEdits {
+export function detectEdits(input: string, format: ResponseFormat = "auto", options: DetectOptions = {}): DetectedEdits {
   const out: DetectedEdits = { edits: [], errors: [] };
   if (format !== "auto" && !FORMATS.some((f) => f.name === format)) {
     out.errors.push(unknownFormat(format));
@@ -85,7 +90,7 @@ export function detectEdits(input: string, format: ResponseFormat = "auto"): Det
   if (whole.unescaped) out.unescaped = true;
   const text = whole.text;
   const lines = text.split("\n");
-  const response = { lines, fences: findFences(lines), consumed: new Set<number>() };
+  const response = { lines, fences: findFences(lines), consumed: new Set<number>(), defaultPath: options.defaultPath };
   for (const f of FORMATS) {
     if (format !== "auto" && format !== f.name) continue;
     const found: SplitResult = f.split(response);

@@ -11,7 +11,8 @@
  *   path-lines := ( prose | path-line fence-open? block )*
  *     path-line := a file path alone on its line (blank lines may follow it)
  *     fence-open := "```" info? | "~~~" info?
- *     A block with no path line uses the path of the block before it.
+ *     A block with no path line uses the path of the block before it, or
+ *     for the first block the caller's `defaultPath` (the CLI's --target).
  *
  *   tool-call  := "<apply_diff>" ( args | path diff+ ) "</apply_diff>"
  *     args     := "<args>" file+ "</args>"
@@ -196,7 +197,7 @@ function findPathBefore(lines: string[], openIndex: number, floor: number): stri
   return readPathLine(lines[i] ?? "");
 }
 
-function parsePathLines(text: string): FileEdits[] {
+function parsePathLines(text: string, defaultPath: string | undefined): FileEdits[] {
   const blocks = scanSearchReplaceBlocks(text);
   if (blocks.length === 0) {
     throw new EditError(
@@ -208,7 +209,7 @@ function parsePathLines(text: string): FileEdits[] {
   }
   const lines = splitDiffLines(text);
   const out = new FileCollector();
-  let current: string | undefined;
+  let current = defaultPath;
   let floor = 0;
   for (const b of blocks) {
     const path = findPathBefore(lines, b.line - 1, floor);
@@ -467,13 +468,18 @@ function parseToolCalls(text: string): FileEdits[] {
  * each preceded by a file path line. Throws PARSE (with `detail.line`) or
  * INVALID_INPUT (with `detail.index` of the list item).
  */
-export function parseSearchReplaceFiles(input: string | FileDiffInput): FileEdits[] {
+export interface ParseFilesOptions {
+  /** Path of blocks that come before any path line. @default undefined (such a block is a PARSE error) */
+  defaultPath?: string;
+}
+
+export function parseSearchReplaceFiles(input: string | FileDiffInput, options: ParseFilesOptions = {}): FileEdits[] {
   if (Array.isArray(input)) return parseStructured(input);
   if (typeof input !== "string") {
     throw new EditError("INVALID_INPUT", "Expected SEARCH/REPLACE text or a list of { path, diff }.");
   }
   if (hasToolCall(input)) return parseToolCalls(input);
-  return parsePathLines(input);
+  return parsePathLines(input, options.defaultPath);
 }
 
 function hasToolCall(text: string): boolean {

@@ -42,7 +42,7 @@ function split(response: ResponseText): SplitResult<SearchReplacePayload> {
   const rest = response.lines.map((l, k) => (response.consumed.has(k) ? "" : l)).join("\n");
   if (!looksLikeSearchReplace(rest)) return out;
   try {
-    for (const file of parseSearchReplaceFiles(rest)) {
+    for (const file of parseSearchReplaceFiles(rest, response.defaultPath === undefined ? {} : { defaultPath: response.defaultPath })) {
       for (const d of file.diffs) {
         const line = lineOf(rest, d.content);
         const payload = { diff: d.content, ...(d.startLine !== undefined && { startLine: d.startLine }), offset: line === undefined ? 0 : line - 1 };
@@ -81,7 +81,7 @@ function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileA
   const sawFile = ctx.exists || base !== content;
   const result = applySearchReplace(base, diff, { ...ctx.options, ...(startLine !== undefined && { startLine }), ...(offset > 0 && { lineOffset: offset }) });
   // On a missing file every SEARCH fails against empty text; say what is really wrong.
-  if (!sawFile) throw missingFile(ctx.path, "an empty SEARCH section");
+  if (!sawFile) throw missingFile(ctx.path, "an empty SEARCH section", ctx.pathHint);
   for (const a of result.applied) ops.push({ status: "applied", strategy: a.strategy, startLine: a.startLine, endLine: a.endLine, score: a.score, fuzzy: a.fuzzy });
   for (const error of result.failed) ops.push({ status: "failed", error });
   return result.complete ? { content: result.content, ops } : { ops };

@@ -128,7 +128,7 @@ function split(response: ResponseText): SplitResult {
 function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileApplyContext): FileApplyResult {
   const { oldString, newString, replaceAll } = edit.payload;
   if (!ctx.exists && oldString !== "") {
-    throw missingFile(ctx.path, 'an empty "oldString"');
+    throw missingFile(ctx.path, 'an empty "oldString"', ctx.pathHint);
   }
   if (!ctx.exists && newString === "") {
     // An empty new file (a Python __init__.py): the engine has nothing to replace and would say NO_CHANGE.
@@ -141,7 +141,12 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
     );
   }
   const chosen = ctx.choices?.get(0);
-  const result = replace(content, oldString, newString, { ...ctx.options, replaceAll: replaceAll ?? false, ...(chosen !== undefined && { startLine: chosen }) });
+  const result = replace(content, oldString, newString, {
+    ...ctx.options,
+    replaceAll: replaceAll ?? false,
+    ...(chosen !== undefined && { startLine: chosen }),
+    ...(ctx.replaceAllAdvice !== undefined && { replaceAllAdvice: ctx.replaceAllAdvice }),
+  });
   const m = result.match;
   return { content: result.content, ops: [{ status: "applied", strategy: m.strategy, startLine: m.startLine, endLine: m.endLine, score: m.score, fuzzy: m.fuzzy }] };
 }

@@ -20,6 +20,8 @@ export interface ReplaceOptions extends EngineOptions {
   replaceAll?: boolean;
   /** 1-based line where the model believes the text starts: decides between candidates when one starts there or is clearly the nearest. @default undefined */
   startLine?: number;
+  /** How the caller's interface says "replace every occurrence", for the AMBIGUOUS advice. @default "set replaceAll" */
+  replaceAllAdvice?: string;
 }
 
 /** How an edit was applied; 1-based inclusive lines of the original content. */
@@ -40,7 +42,9 @@ export interface ReplaceResult {
   match: MatchReport;
 }
 
-export const STR_REPLACE_VOCABULARY: Vocabulary = Object.freeze({
+/** The words of str_replace messages; `replaceAllAdvice` is how the caller's interface says "replace every occurrence". */
+export function strReplaceVocabulary(replaceAllAdvice = "set replaceAll"): Vocabulary {
+  return {
   find: "the text to replace",
   replacement: "newString",
   moreContext: "Include more surrounding lines in the text to replace",
@@ -48,11 +52,12 @@ export const STR_REPLACE_VOCABULARY: Vocabulary = Object.freeze({
     s.hint !== undefined
       ? `. The line hint ${s.hint} does not decide: a hint picks a place when it starts there, or when it is within ${s.hintWindow} lines of it and every other place is much farther away.`
       : s.sameText
-        ? ", or set replaceAll to change every occurrence."
+        ? `, or ${replaceAllAdvice} to change every occurrence.`
         : ".",
-  emptyFind: "The text to replace is empty.",
-  emptyFindAt: (after: number) => `The text to replace is empty (insert after line ${after})`,
-});
+    emptyFind: "The text to replace is empty.",
+    emptyFindAt: (after: number) => `The text to replace is empty (insert after line ${after})`,
+  };
+}
 
 function checkString(value: unknown, name: string): string {
   if (typeof value !== "string") throw new EditError("INVALID_INPUT", `${name} must be a string, got ${value === null ? "null" : typeof value}.`);
@@ -91,7 +96,9 @@ export function replace(content: string, oldString: string, newString: string, o
     overlap: "conflict",
     requireChange: true,
   };
-  const report = applyOps(content, [op], { opts, vocab: STR_REPLACE_VOCABULARY });
+  const advice = o.replaceAllAdvice;
+  if (advice !== undefined && typeof advice !== "string") throw new EditError("INVALID_INPUT", "replaceAllAdvice must be a string.");
+  const report = applyOps(content, [op], { opts, vocab: strReplaceVocabulary(advice) });
   const failure = report.failed[0];
   if (failure) throw failure.error;
   const a = report.applied[0];

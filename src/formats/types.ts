@@ -17,6 +17,8 @@ export interface FileEdit<P = unknown> {
   expectedHash?: string;
   /** The file's content as the model saw it. */
   expectedContent?: string;
+  /** The path as the input writes it, when `path` was read from it (a diff header before git's a/ b/ go): what `-p N` strips. */
+  writtenPath?: string;
   /** What the format needs to apply it (its own shape). */
   payload: P;
 }
@@ -28,6 +30,8 @@ export interface ResponseText {
   readonly fences: readonly Fence[];
   /** Lines already taken by a format that ran before (JSON fences, diffs). */
   readonly consumed: Set<number>;
+  /** The path of edits that name none (the CLI's --target); without it they are PARSE errors. */
+  readonly defaultPath?: string | undefined;
 }
 
 export interface Fence {
@@ -65,6 +69,10 @@ export interface FileApplyContext {
   options: EngineOptions;
   /** Places the user chose for ambiguous ops: op index -> 1-based start line. */
   choices?: ReadonlyMap<number, number>;
+  /** Said when the file does not exist: "did you mean src/a.ts? use -p1". */
+  pathHint?: string;
+  /** How the caller says "replace every occurrence" ("set replaceAll", "use --all"). */
+  replaceAllAdvice?: string;
 }
 
 export interface FileApplyResult {
@@ -86,4 +94,6 @@ export interface FormatEntry<P = unknown> {
   split(response: ResponseText): SplitResult;
   /** One file's edit applied to the file's current text. Throws EditError for a failure of the whole edit. */
   apply(content: string, edit: FileEdit<P>, ctx: FileApplyContext): FileApplyResult;
+  /** The edit that undoes this one (`-R`), for formats that can say; absent: the format cannot be reversed. */
+  reverse?(edit: FileEdit<P>): FileEdit<P>;
 }

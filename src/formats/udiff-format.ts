@@ -16,6 +16,7 @@ import { looksLikeSearchReplace } from "./search-replace-files.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, ResponseText, SplitResult } from "./types.ts";
 import { applyPatch } from "./unified-apply.ts";
 import { looksLikeUnifiedDiff, parsePatch } from "./unified-parse.ts";
+import { reverseUnifiedDiff } from "./unified-reverse.ts";
 
 export interface UdiffPayload {
   /** The diff section of this one file, headers included. */
@@ -50,6 +51,12 @@ interface Header {
   isDeleted: boolean;
 }
 
+/** The path a header line writes, before git's a/ b/ go (what `-p N` counts on). */
+function rawHeaderPath(section: readonly string[], prefix: string): string | undefined {
+  const p = section.find((l) => l.startsWith(prefix))?.slice(4).split("\t")[0]?.trim();
+  return p === undefined || p === "" || p === "/dev/null" ? undefined : p;
+}
+
 /** The section's header as `parsePatch` reads it; a section it refuses still names its file from the raw lines. */
 function readHeader(section: readonly string[]): Header {
   try {
@@ -77,7 +84,7 @@ function readHeader(section: readonly string[]): Header {
  * response line `offset` + 1). `forcedPath` (a structured `{path, diff}`)
  * names the file when the diff has no headers.
  */
-export function diffSections(lines: readonly string[], offset: number, out: SplitResult<UdiffPayload>, forcedPath?: string): void {
+export function diffSections(lines: readonly string[], offset: number, out: SplitResult<UdiffPayload>, forcedPath?: string, defaultPath?: string): void {
   const starts: number[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (!isSectionStart(lines, i)) continue;
@@ -87,8 +94,9 @@ export function diffSections(lines: readonly string[], offset: number, out: Spli
     starts.push(i);
   }
   if (starts.length === 0) {
-    if (forcedPath !== undefined) {
-      out.edits.push({ format: "udiff", path: forcedPath, line: offset + 1, payload: { patch: lines.join("\n"), isNew: false, isDeleted: false, offset } });
+    const path = forcedPath ?? defaultPath;
+    if (path !== undefined) {
+      out.edits.push({ format: "udiff", path, line: offset + 1, payload: { patch: lines.join("\n"), isNew: false, isDeleted: false, offset } });
     } else if (lines.some((l) => l.startsWith("@@"))) {
       const line = offset + 1;
       out.errors.push(new EditError("PARSE", `The diff at line ${line} has no file header. Start each file's diff with "--- a/PATH" and "+++ b/PATH" lines.`, { line }));
@@ -115,7 +123,9 @@ export function diffSections(lines: readonly string[], offset: number, out: Spli
       continue;
     }
     const payload = { patch: `${section.join("\n")}\n`, isNew: header.isNew, isDeleted: header.isDeleted, offset: offset + start };
-    out.edits.push({ format: "udiff", path: forcedPath ?? path, line, payload });
+    // The file a diff changes is its old side (patch reads `--- a/x` first); a new file's is the new side.
+    const written = header.isNew ? rawHeaderPath(section, "+++ ") : (rawHeaderPath(section, "--- ") ?? rawHeaderPath(section, "+++ "));
+    out.edits.push({ format: "udiff", path: forcedPath ?? path, line, payload, ...(forcedPath === undefined && written !== undefined && { writtenPath: written }) });
   }
 }
 
@@ -127,17 +137,19 @@ function split(response: ResponseText): SplitResult<UdiffPayload> {
     const isDiffInfo = f.info === "diff" || f.info === "patch" || f.info === "udiff";
     if (!isDiffInfo && !(looksLikeUnifiedDiff(f.body) && !looksLikeSearchReplace(f.body))) continue;
     for (let k = f.open; k <= Math.min(f.close, lines.length - 1); k++) consumed.add(k);
-    diffSections(lines.slice(f.open + 1, f.close), f.open + 1, out);
+    diffSections(lines.slice(f.open + 1, f.close), f.open + 1, out, undefined, response.defaultPath);
   }
   // Bare diffs in the prose, outside every fence.
   const inFence = new Set<number>();
   for (const f of fences) for (let k = f.open; k <= Math.min(f.close, lines.length - 1); k++) inFence.add(k);
   for (let i = 0; i < lines.length; i++) {
-    if (inFence.has(i) || !isSectionStart(lines, i)) continue;
+    // With a target file, hunks without headers are edits too.
+    const headless = response.defaultPath !== undefined && (lines[i] as string).startsWith("@@");
+    if (inFence.has(i) || !(isSectionStart(lines, i) || headless)) continue;
     let j = i;
     while (j < lines.length && !inFence.has(j) && isDiffLine(lines[j] as string)) j++;
     while (j > i && (lines[j - 1] as string).trim() === "") j--;
-    diffSections(lines.slice(i, j), i, out);
+    diffSections(lines.slice(i, j), i, out, undefined, response.defaultPath);
     for (let k = i; k < j; k++) consumed.add(k);
     i = j - 1;
   }
@@ -149,11 +161,17 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
   if (isNew && ctx.exists && content !== "") {
     throw new EditError("CONFLICT", `The diff creates ${ctx.path} (--- /dev/null), but the file already exists. Send a diff against its current content instead.`);
   }
-  if (!isNew && !ctx.exists) throw missingFile(ctx.path, "a diff from --- /dev/null");
+  if (!isNew && !ctx.exists) throw missingFile(ctx.path, "a diff from --- /dev/null", ctx.pathHint);
   if (isDeleted && !/^@@/m.test(patch)) return { content: "", deleted: true, ops: [{ status: "applied", strategy: "delete", fuzzy: false }] };
   const result = applyPatch(isNew ? "" : content, patch, { ...ctx.options, lineOffset: offset } as Parameters<typeof applyPatch>[2]);
   const ops = result.hunks.map((h) => ({ status: "applied" as const, strategy: h.strategy, startLine: h.startLine, endLine: h.endLine, score: h.score, fuzzy: h.fuzzy }));
   return { content: result.content, ...(isDeleted && { deleted: true }), ops: ops.length > 0 ? ops : [{ status: "applied", strategy: "exact", fuzzy: false }] };
+}
+
+/** A diff that created a file deletes it when reversed, and the other way round. */
+function reverse(edit: FileEdit<UdiffPayload>): FileEdit<UdiffPayload> {
+  const p = edit.payload;
+  return { ...edit, payload: { ...p, patch: reverseUnifiedDiff(p.patch), isNew: p.isDeleted, isDeleted: p.isNew } };
 }
 
 export const udiffFormat: FormatEntry<UdiffPayload> = Object.freeze({
@@ -162,4 +180,5 @@ export const udiffFormat: FormatEntry<UdiffPayload> = Object.freeze({
   detect: looksLikeUnifiedDiff,
   split,
   apply,
+  reverse,
 });

@@ -5,6 +5,7 @@
  * succeeded) are files written, atomically and as one transaction.
  */
 
+import { access } from "node:fs/promises";
 import { createTwoFilesPatch } from "diff";
 import { type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import { EditError } from "../errors.ts";
@@ -13,6 +14,7 @@ import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats
 import type { StructuredEdit } from "../formats/str-replace-format.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, OpOutcome } from "../formats/types.ts";
 import { encodeText, type LoadedFile, loadTextFile } from "./read-file.ts";
+import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
 import { resolveRoot, resolveSafePath } from "./safe-path.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
 
@@ -31,6 +33,8 @@ export interface AmbiguityChoice {
   index: number;
   /** The file's current text (LF line endings, no BOM). */
   text: string;
+  /** For a diff: the ambiguous hunk's 0-based position in it. */
+  hunk?: number;
   error: EditError;
   candidates: { startLine: number; endLine: number }[];
 }
@@ -67,6 +71,40 @@ export interface ApplyEditsOptions extends EngineOptions {
    * @default false
    */
   allowBinary?: boolean;
+  /**
+   * Leading path components to strip from every path the input names
+   * (`patch -p N`), counted on a diff header as written (`a/src/x` with 1
+   * is `src/x`).
+   * @default undefined (git's a/ and b/ are dropped when both headers carry them)
+   */
+  strip?: number;
+  /**
+   * The one file the input edits: the path of SEARCH/REPLACE blocks and
+   * diffs that name none (hunks without headers included), and of edits
+   * that name another (`patch FILE`). An input naming several files is
+   * refused.
+   * @default undefined
+   */
+  target?: string;
+  /**
+   * Undo the edits instead of applying them (`patch -R`); formats that
+   * cannot be reversed (str_replace, SEARCH/REPLACE) are refused.
+   * @default false
+   */
+  reverse?: boolean;
+  /**
+   * How the caller's interface says "replace every occurrence", for the
+   * advice in AMBIGUOUS messages of str_replace edits.
+   * @default "set replaceAll"
+   */
+  replaceAllAdvice?: string;
+  /**
+   * Prefix of the paths shown in reports, messages and diffs (not of the
+   * paths resolved): the CLI's `replace` edits a file under its own
+   * directory but names it as the user did.
+   * @default ""
+   */
+  displayPrefix?: string;
   /**
    * Called for each ambiguous edit (any format); returns the index of the
    * candidate to use, or `null` to leave the edit failed. The file's edit
@@ -135,6 +173,8 @@ const DEFAULTS = Object.freeze({
   dryRun: false,
   maxFileBytes: 10 * 1024 * 1024,
   allowBinary: false,
+  reverse: false,
+  displayPrefix: "",
 });
 
 interface ResolvedOptions {
@@ -146,6 +186,11 @@ interface ResolvedOptions {
   expected: Record<string, ExpectedFile | string> | undefined;
   chooseCandidate: ApplyEditsOptions["chooseCandidate"];
   hooks: TransactionHooks | undefined;
+  strip: number | undefined;
+  target: string | undefined;
+  reverse: boolean;
+  replaceAllAdvice: string | undefined;
+  displayPrefix: string;
   /** What the core gets: the engine options, validated once here. */
   engine: EngineOptions;
 }
@@ -170,6 +215,12 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     throw new EditError("INVALID_INPUT", `maxFileBytes must be a whole number of bytes, got ${String(maxFileBytes)}.`);
   }
   if (o.chooseCandidate !== undefined && typeof o.chooseCandidate !== "function") throw new EditError("INVALID_INPUT", "chooseCandidate must be a function.");
+  if (o.strip !== undefined && (typeof o.strip !== "number" || !Number.isSafeInteger(o.strip) || o.strip < 0)) {
+    throw new EditError("INVALID_INPUT", `strip must be a whole number of path components, got ${String(o.strip)}.`);
+  }
+  for (const key of ["target", "replaceAllAdvice", "displayPrefix"] as const) {
+    if (o[key] !== undefined && typeof o[key] !== "string") throw new EditError("INVALID_INPUT", `${key} must be a string.`);
+  }
   return {
     format: o.format ?? DEFAULTS.format,
     partial: flag(o.partial, "partial", DEFAULTS.partial),
@@ -179,6 +230,11 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     expected: o.expected,
     chooseCandidate: o.chooseCandidate,
     hooks: o.hooks,
+    strip: o.strip,
+    target: o.target,
+    reverse: flag(o.reverse, "reverse", DEFAULTS.reverse),
+    replaceAllAdvice: o.replaceAllAdvice,
+    displayPrefix: o.displayPrefix ?? DEFAULTS.displayPrefix,
     engine,
   };
 }
@@ -189,6 +245,10 @@ interface FilePlan {
   abs?: string;
   newText?: string;
   deleted: boolean;
+  /** The path relative to the root (the report's may carry `displayPrefix`). */
+  rel: string;
+  /** "did you mean …? use -pN", for a file that does not exist. */
+  pathHint?: string;
 }
 
 /**
@@ -204,9 +264,11 @@ export async function applyEdits(
   const opts = resolveFileOptions(options);
   const realRoot = await resolveRoot(root);
 
-  const detected: DetectedEdits = typeof input === "string" ? detectEdits(input, opts.format) : fromStructuredEdits(input);
-  const errors = [...detected.errors];
-  if (detected.edits.length === 0 && errors.length === 0) {
+  const detected: DetectedEdits =
+    typeof input === "string" ? detectEdits(input, opts.format, opts.target === undefined ? {} : { defaultPath: opts.target }) : fromStructuredEdits(input);
+  const rewritten = rewriteEdits(detected.edits, opts);
+  const errors = [...detected.errors, ...rewritten.errors];
+  if (rewritten.edits.length === 0 && errors.length === 0) {
     errors.push(
       new EditError(
         "PARSE",
@@ -218,7 +280,7 @@ export async function applyEdits(
   // Group edits by their resolved path, in order of first appearance.
   const plans = new Map<string, FilePlan>();
   const planOrder: FilePlan[] = [];
-  for (const [index, edit] of detected.edits.entries()) {
+  for (const [index, edit] of rewritten.edits.entries()) {
     let key: string;
     let abs: string | undefined;
     let pathError: EditError | undefined;
@@ -233,10 +295,23 @@ export async function applyEdits(
     let plan = plans.get(key);
     if (!plan) {
       plan = {
-        report: { path: pathError ? edit.path : key, status: "failed", written: false, edits: [], diff: "", ...(pathError && { error: pathError }) },
+        report: {
+          path: `${opts.displayPrefix}${pathError ? edit.path : key}`,
+          status: "failed",
+          written: false,
+          edits: [],
+          diff: "",
+          ...(pathError && { error: pathError }),
+        },
         ...(abs !== undefined && { abs }),
         deleted: false,
+        rel: key,
       };
+      // A missing file may be a path with a prefix too many (a/, the repository's name).
+      if (abs !== undefined && !(await exists(abs))) {
+        const hint = await suggestStrip(realRoot, edit, opts);
+        if (hint !== undefined) plan.pathHint = hint;
+      }
       plans.set(key, plan);
       planOrder.push(plan);
     }
@@ -292,7 +367,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
       report.error = asEditError(error, "IO");
       return fail(report.error);
     }
-    const stale = checkStale(report.path, plan.loaded, opts.expected?.[report.path] ?? opts.expected?.[edit.path]);
+    const stale = checkStale(report.path, plan.loaded, opts.expected?.[plan.rel] ?? opts.expected?.[edit.path]);
     if (stale) {
       report.error = stale;
       return fail(stale);
@@ -308,7 +383,13 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   }
   const entry = formatByName(edit.format);
   if (!entry) return fail(new EditError("INVALID_INPUT", `No format "${edit.format}".`, { path: report.path, index }));
-  const ctx = { path: report.path, exists, options: opts.engine };
+  const ctx: FileApplyContext = {
+    path: report.path,
+    exists,
+    options: opts.engine,
+    ...(plan.pathHint !== undefined && { pathHint: plan.pathHint }),
+    ...(opts.replaceAllAdvice !== undefined && { replaceAllAdvice: opts.replaceAllAdvice }),
+  };
   // An edit that fails whole (one str_replace, a patch) throws; as an op outcome it can be offered to the user.
   const run = (c: FileApplyContext): FileApplyResult => {
     try {
@@ -320,7 +401,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   };
   try {
     let result = run(ctx);
-    const choices = await askChoices(result.ops, report.path, index, current, opts);
+    const choices = await askChoices(result.ops, report.path, index, current, entry.unit, opts);
     if (choices.size > 0) result = run({ ...ctx, options: { ...opts.engine, choices: Object.fromEntries(choices) }, choices });
     for (const op of result.ops) report.edits.push(opReport(index, edit.format, op, report.path, choices));
     if (result.deleted) plan.deleted = true;
@@ -331,7 +412,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
 }
 
 /** Interactive disambiguation: for each AMBIGUOUS op, the start line of the place the user picks. */
-async function askChoices(ops: readonly OpOutcome[], path: string, index: number, text: string, opts: ResolvedOptions): Promise<Map<number, number>> {
+async function askChoices(ops: readonly OpOutcome[], path: string, index: number, text: string, unit: string, opts: ResolvedOptions): Promise<Map<number, number>> {
   const choices = new Map<number, number>();
   if (!opts.chooseCandidate) return choices;
   for (const op of ops) {
@@ -344,7 +425,8 @@ async function askChoices(ops: readonly OpOutcome[], path: string, index: number
       const candidates = (f.candidates ?? []).map((c) => ({ startLine: c.startLine, endLine: c.endLine }));
       if (candidates.length < 2) continue;
       const one = failures.length > 1 ? new EditError("AMBIGUOUS", String(f.message ?? error.message), f) : error;
-      const choice = await opts.chooseCandidate({ path, index, text, error: one, candidates });
+      const hunk = unit === "hunk" ? { hunk: Number(f.index ?? 0) } : {};
+      const choice = await opts.chooseCandidate({ path, index, text, error: one, candidates, ...hunk });
       const picked = choice === null ? undefined : candidates[choice];
       if (picked) choices.set(Number(f.index ?? 0), picked.startLine);
     }
@@ -451,4 +533,13 @@ function withPath(error: EditError, path: string, index: number): EditError {
 function asEditError(error: unknown, code: "PARSE" | "IO" | "INVALID_INPUT"): EditError {
   if (error instanceof EditError) return error;
   return new EditError(code, String((error as Error)?.message ?? error));
+}
+
+async function exists(abs: string): Promise<boolean> {
+  try {
+    await access(abs);
+    return true;
+  } catch {
+    return false;
+  }
 }

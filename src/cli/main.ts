@@ -1,13 +1,16 @@
 /**
  * The `fuzzpatch` command line: `apply`, `replace`, `diff`. `main` returns
  * the exit code instead of exiting, so tests and the launcher share it.
+ *
+ * Each command's module is imported when the command runs, not here:
+ * `fuzzpatch --help` then loads commander and this file only, not the
+ * matcher, the formats and the file layer (start-up is measured by
+ * `npm run bench:startup`).
  */
 
 import { Command, CommanderError, Option } from "commander";
-import { runApply } from "./apply.ts";
-import { runDiff } from "./diff.ts";
 import { type Streams, writeError } from "./output.ts";
-import { runReplace } from "./replace.ts";
+import { readVersion } from "./version.ts";
 
 const FORMATS = ["auto", "search-replace", "udiff", "str-replace"] as const;
 
@@ -15,7 +18,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
   let code = 0;
   const program = new Command("fuzzpatch")
     .description("Apply edits written by AI models (str_replace, SEARCH/REPLACE blocks, unified and fuzzy diffs) to files.")
-    .version("0.1.0")
+    .version(readVersion())
     .exitOverride()
     .configureOutput({
       writeOut: (s) => streams.out.write(s),
@@ -35,6 +38,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--json", "print the machine-readable report", false)
     .option("--interactive", "ask which place to use when an edit is ambiguous (terminal only)", false)
     .action(async (file: string | undefined, opts) => {
+      const { runApply } = await import("./apply.ts");
       code = await runApply(file, opts, streams, stdin);
     });
 
@@ -50,6 +54,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--dry-run", "show what would change, write nothing", false)
     .option("--json", "print the machine-readable report", false)
     .action(async (file: string, opts) => {
+      const { runReplace } = await import("./replace.ts");
       code = await runReplace(file, opts, streams);
     });
 
@@ -60,6 +65,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .argument("<new>", "the changed file")
     .option("--fuzzy", "omit line numbers from hunk headers (@@ @@)", false)
     .action(async (oldFile: string, newFile: string, opts) => {
+      const { runDiff } = await import("./diff.ts");
       code = await runDiff(oldFile, newFile, opts, streams);
     });
 

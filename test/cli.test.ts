@@ -7,7 +7,9 @@ import { fileURLToPath } from "node:url";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
-const BIN = path.join(REPO, "bin", "fuzzpatch.js");
+// The CLI from source through tsx (no build needed); the built bin is checked by test/pack/pack-install.ts.
+const BIN = path.join(REPO, "src", "cli", "bin.ts");
+const TSX = import.meta.resolve("tsx");
 
 interface Run {
   code: number | null;
@@ -16,7 +18,7 @@ interface Run {
 }
 
 function run(args: string[], cwd: string, input?: string): Run {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
+  const r = spawnSync(process.execPath, ["--import", TSX, BIN, ...args], {
     cwd,
     input: input ?? "",
     encoding: "utf8",
@@ -102,7 +104,7 @@ test("README command: npx fuzzpatch apply examples/response.md --dry-run shows t
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },
   });
-  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.status, 0, `${r.stderr}\n(npx runs the built dist/cli/bin.js: npm ci builds it, or npm run build)`);
   for (const file of ["src/greet.js", "src/math.js", "src/config.js", "src/strings.js", "README.md"]) {
     assert.match(r.stdout, new RegExp(`^\\+\\+\\+ b/${file.replace(".", "\\.")}$`, "m"));
   }

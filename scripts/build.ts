@@ -26,22 +26,14 @@ function rewriteDeclarationSpecifiers(text: string): string {
   return text.replace(TS_SPECIFIER, (_all, lead: string, quote: string, path: string) => `${lead}${quote}${path}.js${quote}`);
 }
 
-function declarationFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...declarationFiles(path));
-    else if (entry.name.endsWith(".d.ts")) out.push(path);
-  }
-  return out;
-}
-
 function build(): number {
   rmSync(DIST, { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   const r = spawnSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json")], { stdio: "inherit" });
   if (r.status !== 0) return r.status ?? 1;
-  for (const file of declarationFiles(DIST)) {
+  for (const name of readdirSync(DIST, { recursive: true, encoding: "utf8" })) {
+    if (!name.endsWith(".d.ts")) continue;
+    const file = join(DIST, name);
     const text = readFileSync(file, "utf8");
     const fixed = rewriteDeclarationSpecifiers(text);
     if (fixed !== text) writeFileSync(file, fixed);

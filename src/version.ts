@@ -1,2 +1,9 @@
-/** The package version, shown by `fuzzpatch --version` and sent to MCP clients. */
-export const VERSION = "0.1.0";
+/**
+ * The package's version, read from package.json at run time so it is written
+ * in one place (shown by `fuzzpatch --version`, sent to MCP clients). The
+ * implementation sits in src/cli/version.ts, whose relative URL to
+ * package.json holds both as source and as built code.
+ */
+import { readVersion } from "./cli/version.ts";
+
+export const VERSION: string = readVersion();

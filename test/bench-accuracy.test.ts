@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -6,6 +8,7 @@ import fc from "fast-check";
 import { type Applier, applyExactly, exactApplier, loadAppliers, runApplier } from "../bench/accuracy/appliers.ts";
 import { generateCase } from "../bench/accuracy/cases.ts";
 import { findCorpus } from "../bench/accuracy/corpus.ts";
+import { runAccuracyBench } from "../bench/accuracy/main.ts";
 import { regionOld } from "../bench/accuracy/mistakes.ts";
 import { createRng } from "../bench/accuracy/random.ts";
 import { overEscape, renderCase } from "../bench/accuracy/render.ts";
@@ -445,3 +448,33 @@ test("the chart has a bar segment per outcome and is self-contained SVG", () => 
   assert.match(svg, /absent: wrong 1 of 1/);
   assert.ok(!/<script|href=/.test(svg));
 });
+
+// Running the documented bench must not dirty the checkout: outputs go to the git-ignored
+// bench/results/ unless a path is given.
+const outputCases: { name: string; options: { json?: string; svg?: string }; written: string[]; absent: string[] }[] = [
+  {
+    name: "by default into bench/results/, never docs/",
+    options: {},
+    written: ["bench/results/accuracy.json", "bench/results/accuracy.svg"],
+    absent: ["docs/accuracy.svg"],
+  },
+  {
+    name: "the chart where --out says",
+    options: { svg: "docs/accuracy.svg", json: "out/a.json" },
+    written: ["docs/accuracy.svg", "out/a.json"],
+    absent: ["bench/results/accuracy.svg"],
+  },
+];
+for (const c of outputCases) {
+  test(`bench:accuracy writes its outputs ${c.name}`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fuzzpatch-bench-"));
+    try {
+      symlinkSync(join(projectRoot, "node_modules"), join(dir, "node_modules"));
+      await runAccuracyBench({ ...c.options, cases: 2, formats: ["str_replace"], projectRoot: dir, log: () => {} });
+      for (const file of c.written) assert.ok(existsSync(join(dir, file)), `${file} not written`);
+      for (const file of c.absent) assert.ok(!existsSync(join(dir, file)), `${file} written`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}

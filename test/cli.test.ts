@@ -9,7 +9,9 @@ import { main } from "../src/cli/main.ts";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
-const BIN = path.join(REPO, "bin", "fuzzpatch.js");
+// The CLI from source through tsx (no build needed); the built bin is checked by test/pack/pack-install.ts.
+const BIN = path.join(REPO, "src", "cli", "bin.ts");
+const TSX = import.meta.resolve("tsx");
 
 interface Run {
   code: number | null;
@@ -18,7 +20,7 @@ interface Run {
 }
 
 /** Spawns the CLI. Asynchronous, so that the tests of this file run side by side (each spawn is mostly tsx starting up). */
-function run(args: string[], cwd: string, input?: string, command: string[] = [process.execPath, BIN]): Promise<Run> {
+function run(args: string[], cwd: string, input?: string, command: string[] = [process.execPath, "--import", TSX, BIN]): Promise<Run> {
   const [file, ...pre] = command as [string, ...string[]];
   return new Promise((resolve, reject) => {
     const child = spawn(file, [...pre, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
@@ -112,7 +114,7 @@ test("apply: the example response applies every format to the example project", 
 test("README command: npx fuzzpatch apply examples/response.md --dry-run shows the diff and writes nothing", async () => {
   const before = await snapshot(path.join(REPO, "examples"));
   const r = await run(["apply", "examples/response.md", "--root", "examples/project", "--dry-run"], REPO, "", ["npx", "fuzzpatch"]);
-  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.code, 0, `${r.stderr}\n(npx runs the built dist/cli/bin.js: npm ci builds it, or npm run build)`);
   for (const file of ["src/greet.js", "src/math.js", "src/config.js", "src/strings.js", "README.md"]) {
     assert.match(r.stdout, new RegExp(`^\\+\\+\\+ b/${file.replace(".", "\\.")}$`, "m"));
   }

@@ -17,8 +17,9 @@ const TIMEOUT_MS = 20_000;
  * The one place that says how the server is started: the launcher in bin/
  * (TypeScript through tsx today; the built dist/ entry once there is one).
  */
+/** The built server, as users run it (`npm ci` builds dist/ through `prepare`; `npm run build` after a change). */
 function serverCommand(args: readonly string[]): { command: string; args: string[] } {
-  return { command: process.execPath, args: [path.join(REPO, "bin", "fuzzpatch.js"), "mcp", ...args] };
+  return { command: process.execPath, args: [path.join(REPO, "dist", "cli", "bin.js"), "mcp", ...args] };
 }
 
 const GREET = 'function greet(name) {\n    if (name) {\n        console.log("hello " + name);\n    }\n    return name;\n}\n\nfunction other() {\n    return 1;\n}\n';

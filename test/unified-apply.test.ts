@@ -725,7 +725,16 @@ for (const fuzzy of [true, false]) {
         // Without context a fuzzy deletion reverses into an insertion with nothing to place it by (a PARSE refusal).
         fc.pre(!fuzzy || r.context > 0);
         const reversed = reverseUnifiedDiff(patch);
-        assert.equal(applyPatch(b, reversed).content, a, reversed);
+        // createPatch makes each hunk unique in a, not in b: a reversed hunk may be ambiguous
+        // there (context cut short at an edge is evidence only with full context on the other side).
+        let undone: string;
+        try {
+          undone = applyPatch(b, reversed).content;
+        } catch (error) {
+          if (error instanceof EditError && error.code === "AMBIGUOUS") return;
+          throw error;
+        }
+        assert.equal(undone, a, reversed);
         assert.equal(applyPatch(a, reverseUnifiedDiff(reversed)).content, b, "reversed twice, the diff applies as before");
       }),
       { numRuns: 1000 },

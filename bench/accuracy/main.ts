@@ -8,7 +8,9 @@
  *   --root DIR      cut cases from DIR (a user's repository) instead of the
  *                   installed dependencies; writes no files unless asked
  *   --json PATH     where to write the JSON (default bench/results/accuracy.json)
- *   --svg PATH      where to write the chart (default docs/accuracy.svg)
+ *   --out PATH      where to write the chart (default bench/results/accuracy.svg,
+ *                   git-ignored; `--out docs/accuracy.svg` updates the README's
+ *                   chart). --svg is the same option.
  *   --no-write      write neither
  *   --case K        only case K; with --show print the file excerpt, each
  *                   format's edit, the expected and the actual output
@@ -41,7 +43,7 @@ export interface AccuracyBenchOptions {
   projectRoot?: string;
   /** JSON output path, or false. @default "bench/results/accuracy.json" (false with `root`) */
   json?: string | false;
-  /** SVG chart path, or false. @default "docs/accuracy.svg" (false with `root`) */
+  /** SVG chart path, or false. @default "bench/results/accuracy.svg" (false with `root`) */
   svg?: string | false;
   /** Where the markdown report and progress go. @default console.log */
   log?: (text: string) => void;
@@ -104,7 +106,8 @@ export async function runAccuracyBench(options: AccuracyBenchOptions = {}): Prom
   };
   log(renderMarkdown(report));
   const json = options.json ?? (options.root === undefined ? "bench/results/accuracy.json" : false);
-  const svg = options.svg ?? (options.root === undefined ? "docs/accuracy.svg" : false);
+  // Outputs default to the git-ignored bench/results/: running the documented bench must not dirty the checkout.
+  const svg = options.svg ?? (options.root === undefined ? "bench/results/accuracy.svg" : false);
   if (json !== false) {
     const path = resolve(projectRoot, json);
     mkdirSync(dirname(path), { recursive: true });
@@ -217,6 +220,7 @@ function parseArgs(argv: readonly string[]): CliArgs {
       case "--json":
         args.json = value() ?? false;
         break;
+      case "--out":
       case "--svg":
         args.svg = value() ?? false;
         break;

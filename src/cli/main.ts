@@ -1,15 +1,16 @@
 /**
  * The `fuzzpatch` command line: `apply`, `replace`, `diff`, `mcp`. `main` returns
  * the exit code instead of exiting, so tests and the launcher share it.
+ *
+ * Each command's module is imported when the command runs, not here:
+ * `fuzzpatch --help` then loads commander and this file only, not the
+ * matcher, the formats and the file layer (start-up is measured by
+ * `npm run bench:startup`).
  */
 
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { runApply } from "./apply.ts";
-import { VERSION } from "../version.ts";
-import { runDiff } from "./diff.ts";
-import { runMcp } from "./mcp.ts";
 import { COLOR_MODES, type ColorMode, type Streams, writeError } from "./output.ts";
-import { runReplace } from "./replace.ts";
+import { readVersion } from "./version.ts";
 
 const FORMATS = ["auto", "search-replace", "udiff", "str-replace"] as const;
 const PRESETS = ["default", "opencode"] as const;
@@ -36,7 +37,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
   let code = 0;
   const program = new Command("fuzzpatch")
     .description("Apply edits written by AI models (str_replace, SEARCH/REPLACE blocks, unified and fuzzy diffs) to files.")
-    .version(VERSION)
+    .version(readVersion())
     .exitOverride()
     .configureOutput({
       writeOut: (s) => streams.out.write(s),
@@ -64,6 +65,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("-R, --reverse", "undo the diffs instead of applying them", false)
     .option("--target <file>", "the one file the input edits, for blocks or diffs that name none");
   addCommonOptions(apply, true).action(async (file: string | undefined, opts) => {
+    const { runApply } = await import("./apply.ts");
     code = await runApply(file, opts, withColor(opts), stdin);
   });
 
@@ -79,6 +81,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--dry-run", "show what would change, write nothing", false)
     .option("--json", "print the machine-readable report", false);
   addCommonOptions(replace, true).action(async (file: string, opts) => {
+    const { runReplace } = await import("./replace.ts");
     code = await runReplace(file, opts, withColor(opts));
   });
 
@@ -89,6 +92,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .argument("<new>", "the changed file")
     .option("--fuzzy", "omit line numbers from hunk headers (@@ @@)", false);
   addCommonOptions(diff, false).action(async (oldFile: string, newFile: string, opts) => {
+    const { runDiff } = await import("./diff.ts");
     code = await runDiff(oldFile, newFile, opts, withColor(opts));
   });
 
@@ -102,6 +106,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     )
     .option("--read-only", "offer only read_file", false)
     .action(async (opts) => {
+      const { runMcp } = await import("./mcp.ts");
       code = await runMcp(opts, streams);
     });
 

@@ -1,0 +1,238 @@
+/**
+ * The package as a user gets it: packs the repository (the build runs through
+ * `prepare`), installs the tarball into an empty temporary directory without
+ * dev dependencies, and there checks each promise of the package with plain
+ * `node` (no loader), the project's own `tsc` on a default `tsc --init`
+ * configuration, and `npx fuzzpatch`. Run by `.ci/run` after the unit tests:
+ * `npm run test:pack`. Prints one line per check and a closing
+ * "N passed, N failed" line; exits 1 if any check failed.
+ */
+
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, relative } from "node:path";
+import { installTarball, REPO } from "../../scripts/pack-install.ts";
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const env = { ...process.env, NO_COLOR: "1" };
+const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string };
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+
+function run(command: string, args: string[], cwd: string): Run {
+  const r = spawnSync(command, args, { cwd, env, encoding: "utf8" });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs `code` with plain node in the consumer directory; `cjs` runs it as CommonJS. */
+function node(code: string, cwd: string, cjs = false): Run {
+  return run(process.execPath, ["--input-type", cjs ? "commonjs" : "module", "--eval", code], cwd);
+}
+
+function ok(r: Run, what: string): void {
+  assert.equal(r.status, 0, `${what} exited ${r.status}\n${r.stdout}${r.stderr}`);
+}
+
+/** Every file under `dir` with its bytes. */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out.set(relative(dir, full), readFileSync(full, "base64"));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const CONSUMER_TS = `import { applySearchReplace, createPatch, EditError, replace, type EditErrorCode, type ReplaceResult } from "fuzzpatch";
+import { applyEdits, type ApplyEditsResult } from "fuzzpatch/node";
+
+const result: ReplaceResult = replace("let a = 1;\\n", "a = 1", "a = 2");
+const content: string = result.content;
+const line: number = result.match.startLine;
+const blocks = applySearchReplace(content, "<<<<<<< SEARCH\\na = 2\\n=======\\na = 3\\n>>>>>>> REPLACE\\n");
+const patch: string = createPatch(content, blocks.content);
+function codeOf(error: unknown): EditErrorCode | undefined {
+  return error instanceof EditError ? error.code : undefined;
+}
+export async function dryRun(root: string): Promise<ApplyEditsResult> {
+  return applyEdits(root, patch, { dryRun: true });
+}
+export { codeOf, line };
+`;
+
+const CORE_TS = `import { applyPatch, applySearchReplace, createPatch, replace, type ReplaceOptions } from "fuzzpatch";
+const options: ReplaceOptions = { replaceAll: true };
+export const out: string = replace("a a", "a", "b", options).content + applyPatch("x\\n", "").content;
+export const blocks = applySearchReplace("x", "") && createPatch("x", "y");
+`;
+
+/** A type error on purpose: passes only if the declarations give `content` its real type (not any). */
+const WRONG_TS = `import { replace } from "fuzzpatch";
+const n: number = replace("a", "a", "b").content;
+export { n };
+`;
+
+const installed = installTarball();
+const dir = installed.dir;
+const pkg = join(dir, "node_modules", "fuzzpatch");
+
+const checks: { name: string; check: () => void }[] = [
+  {
+    name: "the tarball holds dist/, README.md and package.json only",
+    check: () => {
+      const files = execFileSync("tar", ["-tzf", installed.tarball], { encoding: "utf8" }).trim().split("\n");
+      const stray = files.filter((f) => !/^package\/(dist\/.+\.(js|d\.ts)|README\.md|package\.json)$/.test(f));
+      assert.deepEqual(stray, []);
+      for (const entry of ["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/cli/bin.js"]) {
+        assert.ok(files.includes(`package/${entry}`), `${entry} is missing`);
+      }
+    },
+  },
+  {
+    // tsc leaves `./x.ts` in declarations; TypeScript >= 5 reads them, editors and older tools do not.
+    name: "declarations import .js files, never .ts",
+    check: () => {
+      const bad: string[] = [];
+      const walk = (d: string): void => {
+        for (const entry of readdirSync(d, { withFileTypes: true })) {
+          const full = join(d, entry.name);
+          if (entry.isDirectory()) walk(full);
+          else if (entry.name.endsWith(".d.ts") && /(from|import)\s*\(?\s*["']\.\.?\/[^"']*\.ts["']/.test(readFileSync(full, "utf8"))) {
+            bad.push(relative(pkg, full));
+          }
+        }
+      };
+      walk(join(pkg, "dist"));
+      assert.deepEqual(bad, []);
+    },
+  },
+  {
+    // Checked in the tarball: npm install would set the bit on the installed bin anyway, but a
+    // clone runs dist/cli/bin.js as the build left it.
+    name: "dist/cli/bin.js is packed with its run bit and starts with a shebang",
+    check: () => {
+      const listing = execFileSync("tar", ["-tvzf", installed.tarball], { encoding: "utf8" }).split("\n");
+      const entry = listing.find((line) => line.endsWith(" package/dist/cli/bin.js")) ?? "(missing)";
+      assert.match(entry, /^-rwxr-xr-x /);
+      assert.match(readFileSync(join(pkg, "dist", "cli", "bin.js"), "utf8"), /^#!\/usr\/bin\/env node\n/);
+    },
+  },
+  {
+    name: 'plain node: import { replace } from "fuzzpatch"',
+    check: () => {
+      const r = node('import { replace } from "fuzzpatch"; console.log(JSON.stringify(replace("a\\n  b\\n", "b", "c")));', dir);
+      ok(r, "node");
+      const result = JSON.parse(r.stdout) as { content: string; match: { strategy: string } };
+      assert.equal(result.content, "a\n  c\n");
+      assert.equal(result.match.strategy, "exact");
+    },
+  },
+  {
+    name: 'plain node: applyEdits from "fuzzpatch/node" (dry run)',
+    check: () => {
+      writeFileSync(join(dir, "sample.txt"), "one\ntwo\n");
+      const code = `import { applyEdits } from "fuzzpatch/node";
+const r = await applyEdits(".", '\`\`\`json\\n{"path": "sample.txt", "oldString": "two", "newString": "TWO"}\\n\`\`\`\\n', { dryRun: true });
+console.log(JSON.stringify({ applied: r.applied, failed: r.failed, diff: r.diff }));`;
+      const r = node(code, dir);
+      ok(r, "node");
+      const result = JSON.parse(r.stdout) as { applied: number; failed: number; diff: string };
+      assert.equal(result.applied, 1);
+      assert.equal(result.failed, 0);
+      assert.match(result.diff, /^\+TWO$/m);
+      assert.equal(readFileSync(join(dir, "sample.txt"), "utf8"), "one\ntwo\n", "a dry run wrote the file");
+    },
+  },
+  {
+    // ESM only: Node >= 20.19 loads it through require(esm); older Node refuses with ERR_REQUIRE_ESM.
+    name: 'plain node: require("fuzzpatch") from CommonJS',
+    check: () => {
+      const r = node('const { replace } = require("fuzzpatch"); console.log(replace("x y", "y", "z").content);', dir, true);
+      if (process.features.require_module) {
+        ok(r, "node");
+        assert.equal(r.stdout, "x z\n");
+      } else {
+        assert.notEqual(r.status, 0);
+        assert.match(r.stderr, /ERR_REQUIRE_ESM/);
+      }
+    },
+  },
+  {
+    name: "tsc with a default `tsc --init` config type-checks a consumer",
+    check: () => {
+      ok(run(process.execPath, [tsc, "--init"], dir), "tsc --init");
+      writeFileSync(join(dir, "consumer.ts"), CONSUMER_TS);
+      ok(run(process.execPath, [tsc, "--noEmit", "-p", "."], dir), "tsc");
+    },
+  },
+  {
+    // The pure core must not need Node's types: its declarations are checked in full, without @types/node.
+    name: "the core's declarations check with skipLibCheck off and no @types/node",
+    check: () => {
+      const config = { extends: "./tsconfig.json", compilerOptions: { skipLibCheck: false }, files: ["core.ts"] };
+      writeFileSync(join(dir, "tsconfig.core.json"), JSON.stringify(config));
+      writeFileSync(join(dir, "core.ts"), CORE_TS);
+      ok(run(process.execPath, [tsc, "--noEmit", "-p", "tsconfig.core.json"], dir), "tsc");
+    },
+  },
+  {
+    name: "the same tsc rejects a wrong use of the types (they are not any)",
+    check: () => {
+      writeFileSync(join(dir, "wrong.ts"), WRONG_TS);
+      const r = run(process.execPath, [tsc, "--noEmit", "-p", "."], dir);
+      assert.notEqual(r.status, 0);
+      assert.match(r.stdout, /wrong\.ts\(2,7\): error TS2322/);
+      assert.doesNotMatch(r.stdout, /consumer\.ts/);
+    },
+  },
+  {
+    name: "npx fuzzpatch --version prints the package.json version",
+    check: () => {
+      const r = run("npx", ["fuzzpatch", "--version"], dir);
+      ok(r, "npx fuzzpatch --version");
+      assert.equal(r.stdout.trim(), manifest.version);
+    },
+  },
+  {
+    name: "npx fuzzpatch apply edits a copy of examples/",
+    check: () => {
+      cpSync(join(REPO, "examples"), join(dir, "examples"), { recursive: true });
+      const before = snapshot(join(dir, "examples", "project"));
+      const r = run("npx", ["fuzzpatch", "apply", "examples/response.md", "--root", "examples/project"], dir);
+      ok(r, "npx fuzzpatch apply");
+      const after = snapshot(join(dir, "examples", "project"));
+      const changed = [...after.keys()].filter((f) => after.get(f) !== before.get(f)).sort();
+      assert.deepEqual(changed, ["README.md", "src/config.js", "src/greet.js", "src/math.js", "src/strings.js"]);
+      assert.match(readFileSync(join(dir, "examples", "project", "src", "config.js"), "utf8"), /retries: 5,/);
+    },
+  },
+];
+
+let passed = 0;
+let failed = 0;
+try {
+  for (const { name, check } of checks) {
+    try {
+      check();
+      passed++;
+      console.log(`ok - ${name}`);
+    } catch (error) {
+      failed++;
+      console.log(`not ok - ${name}\n  ${String((error as Error).message ?? error).split("\n").join("\n  ")}`);
+    }
+  }
+} finally {
+  installed.dispose();
+}
+console.log(`pack-install: ${passed} passed, ${failed} failed`);
+process.exitCode = failed === 0 ? 0 : 1;

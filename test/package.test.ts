@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { readVersion } from "../src/cli/version.ts";
+
+// The manifest's promises that need no build; test/pack/pack-install.ts checks the built package.
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const manifest = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as {
+  version: string;
+  exports: Record<string, string | Record<string, string>>;
+  bin: Record<string, string>;
+  files: string[];
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+/** The source file a dist/ path is built from. */
+function sourceOf(distPath: string): string {
+  return distPath.replace(/^\.?\/?dist\//, "src/").replace(/\.d\.ts$|\.js$/, ".ts");
+}
+
+for (const [entry, target] of Object.entries(manifest.exports)) {
+  if (entry === "./package.json") continue;
+  test(`exports["${entry}"]: types and code from dist/, built from one source file`, () => {
+    assert.equal(typeof target, "object");
+    const conditions = target as Record<string, string>;
+    assert.deepEqual(Object.keys(conditions), ["types", "default"], "types first, then default (so require(esm) works too)");
+    const { types = "", default: code = "" } = conditions;
+    assert.match(types, /^\.\/dist\/.+\.d\.ts$/);
+    assert.match(code, /^\.\/dist\/.+\.js$/);
+    assert.equal(sourceOf(types), sourceOf(code));
+    assert.ok(existsSync(path.join(REPO, sourceOf(code))), `${sourceOf(code)} does not exist`);
+  });
+}
+
+test("bin: the built src/cli/bin.ts, whose first line is a node shebang", () => {
+  const bin = manifest.bin.fuzzpatch ?? "";
+  assert.match(bin, /^dist\/.+\.js$/);
+  const source = readFileSync(path.join(REPO, sourceOf(bin)), "utf8");
+  assert.ok(source.startsWith("#!/usr/bin/env node\n"));
+});
+
+test("files ship dist/ only; runtime dependencies take caret ranges, dev dependencies are exact", () => {
+  assert.deepEqual(manifest.files, ["dist"]);
+  for (const [name, range] of Object.entries(manifest.dependencies)) assert.match(range, /^\^\d+\.\d+\.\d+$/, name);
+  for (const [name, version] of Object.entries(manifest.devDependencies)) assert.match(version, /^\d+\.\d+\.\d+$/, name);
+});
+
+const cliCases: { args: string[]; stdout: RegExp }[] = [
+  { args: ["--version"], stdout: new RegExp(`^${manifest.version.replaceAll(".", "\\.")}\n$`) },
+  { args: ["--help"], stdout: /Usage: fuzzpatch[\s\S]*apply[\s\S]*replace[\s\S]*diff/ },
+];
+for (const c of cliCases) {
+  test(`fuzzpatch ${c.args.join(" ")} from source`, () => {
+    const r = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), path.join(REPO, "src/cli/bin.ts"), ...c.args], {
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, c.stdout);
+  });
+}
+
+test("readVersion reads package.json", () => {
+  assert.equal(readVersion(), manifest.version);
+});

@@ -8,6 +8,7 @@
  * found by the first exact-after-normalisation strategy that finds any.
  * newString is literal: `$&`, `$1`, `$$` mean nothing here.
  */
+import { minOf } from "../arrays.ts";
 import { EditError } from "../errors.ts";
 import { type Located, type LocateOptions, locate } from "../match/locate.ts";
 import type { StrategyName } from "../match/types.ts";
@@ -41,7 +42,7 @@ function report(located: Located): MatchReport {
     strategy: located.strategy,
     startLine: (first?.startLine ?? 0) + 1,
     endLine: last?.endLine ?? 0,
-    score: Math.min(...located.candidates.map((c) => c.score)),
+    score: minOf(located.candidates.map((c) => c.score)),
     fuzzy: located.strategy !== "exact" && located.strategy !== "multi-occurrence",
     count: located.candidates.length,
   };

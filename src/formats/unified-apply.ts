@@ -59,6 +59,7 @@
  * end: models rarely write the marker, and deleting the first or last line
  * must not change it. Line endings and BOM are the file's (CRLF stays CRLF).
  */
+import { appendAll, maxOf, minOf } from "../arrays.ts";
 import { diffArrays } from "diff";
 import { EditError, type EditErrorCode, type EditErrorDetail } from "../errors.ts";
 import { createContext } from "../match/anchors.ts";
@@ -525,7 +526,7 @@ function groupOverlapping(edits: LineEdit[]): LineEdit[][] {
     for (const g of joined) groups.splice(groups.indexOf(g), 1);
     groups.push(merged);
   }
-  return groups.sort((a, b) => Math.min(...a.map((e) => e.from)) - Math.min(...b.map((e) => e.from)));
+  return groups.sort((a, b) => minOf(a.map((e) => e.from)) - minOf(b.map((e) => e.from)));
 }
 
 /**
@@ -535,8 +536,8 @@ function groupOverlapping(edits: LineEdit[]): LineEdit[][] {
  * place must be the same in every edit that makes one, else CONFLICT.
  */
 function mergeEdits(doc: Document, group: LineEdit[]): LineEdit {
-  const from = Math.min(...group.map((e) => e.from));
-  const to = Math.max(...group.map((e) => e.to));
+  const from = minOf(group.map((e) => e.from));
+  const to = maxOf(group.map((e) => e.to));
   const deleted = new Array<boolean>(to - from).fill(false);
   const inserted = new Map<number, { lines: string[]; edit: LineEdit }>();
   for (const e of group) {
@@ -558,7 +559,7 @@ function mergeEdits(doc: Document, group: LineEdit[]): LineEdit {
   }
   const lines: string[] = [];
   for (let at = from; at <= to; at++) {
-    lines.push(...(inserted.get(at)?.lines ?? []));
+    appendAll(lines, inserted.get(at)?.lines ?? []);
     if (at < to && !deleted[at - from]) lines.push(doc.line(at));
   }
   const reports = group.flatMap((e) => e.reports).map((r) => ({ ...r, merged: true }));

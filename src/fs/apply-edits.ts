@@ -5,6 +5,7 @@
  * succeeded) are files written, atomically and as one transaction.
  */
 
+import { stat } from "node:fs/promises";
 import { createTwoFilesPatch } from "diff";
 import { EditError } from "../errors.ts";
 import { type CoreEngine, type CoreMatch, loadCoreEngine } from "./core-bridge.ts";
@@ -177,16 +178,20 @@ export async function applyEdits(
     );
   }
 
-  // Group edits by their resolved path, in order of first appearance.
+  // Group edits by the file they reach, in order of first appearance: two
+  // names of one file (a symlink, a hard link) share one plan, so their edits
+  // apply in order to one text instead of the second write undoing the first.
   const plans = new Map<string, FilePlan>();
   const planOrder: FilePlan[] = [];
   for (const [index, edit] of detected.edits.entries()) {
     let key: string;
+    let rel = edit.path;
     let abs: string | undefined;
     let pathError: EditError | undefined;
     try {
       const safe = await resolveSafePath(realRoot, edit.path);
-      key = safe.rel;
+      key = await fileIdentity(safe.abs);
+      rel = safe.rel;
       abs = safe.abs;
     } catch (error) {
       key = `\0${edit.path}`;
@@ -195,7 +200,7 @@ export async function applyEdits(
     let plan = plans.get(key);
     if (!plan) {
       plan = {
-        report: { path: pathError ? edit.path : key, status: "failed", written: false, edits: [], diff: "", ...(pathError && { error: pathError }) },
+        report: { path: rel, status: "failed", written: false, edits: [], diff: "", ...(pathError && { error: pathError }) },
         ...(abs !== undefined && { abs }),
         deleted: false,
       };
@@ -217,7 +222,14 @@ export async function applyEdits(
       for (const p of toWrite) p.report.written = true;
       written = true;
     } catch (error) {
-      errors.push(asEditError(error, "IO"));
+      const failure = asEditError(error, "IO");
+      errors.push(failure);
+      // A file changed by someone else meanwhile fails as that file's error.
+      const culprit = toWrite.find((p) => p.report.path === failure.detail.path);
+      if (culprit && (failure.code === "STALE" || failure.code === "UNSAFE_PATH")) {
+        culprit.report.error = failure;
+        culprit.report.status = "failed";
+      }
     }
   }
 
@@ -522,6 +534,16 @@ function withPath(error: EditError, path: string, index: number): EditError {
   if (error.detail.path === undefined) error.detail.path = path;
   if (error.detail.index === undefined) error.detail.index = index;
   return error;
+}
+
+/** The file `abs` reaches: its device and inode when it exists, else its real path. */
+async function fileIdentity(abs: string): Promise<string> {
+  try {
+    const s = await stat(abs);
+    return `inode:${s.dev}:${s.ino}`;
+  } catch {
+    return `path:${abs}`;
+  }
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -615,7 +615,8 @@ function render(doc: Document, splices: Splice[], lines: number, want: boolean):
   for (const sp of splices) breaks += countBreaks(sp.text) - countBreaks(doc.text.slice(sp.start, sp.end));
   const has = breaks === lines;
   if (want && !has) return out + doc.eolAt(doc.text.length);
-  if (!want && has) return out.slice(0, out.endsWith("\r\n") ? -2 : -1);
+  // The final break may be "\r\r\n" (see Document): drop all of it.
+  if (!want && has) return out.replace(/\r*\n$/, "");
   return out;
 }
 

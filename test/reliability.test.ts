@@ -51,6 +51,15 @@ test("item 3: the file layer leaves \\r\\r\\n to the core; a write changes only 
   assert.equal(encodeText(edited, layout).toString(), "a\r\r\nB\r\r\nc\r\r\n");
 });
 
+test("item 3: a patch removing the final newline of a \\r\\r\\n file removes the whole break", () => {
+  for (const [a, b] of [
+    ["x\r\r\nx\r\r\n", "x\r\r\nx"],
+    ["x\r\r\ny\r\r\n", "x\r\r\nY"],
+  ]) {
+    assert.equal(applyPatch(a, createPatch(a, b)).content, b);
+  }
+});
+
 // --- item 4: BOM in createPatch / applyPatch -----------------------------------
 
 const bomCases: { name: string; a: string; b: string }[] = [

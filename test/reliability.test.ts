@@ -55,7 +55,7 @@ test("item 3: a patch removing the final newline of a \\r\\r\\n file removes the
   for (const [a, b] of [
     ["x\r\r\nx\r\r\n", "x\r\r\nx"],
     ["x\r\r\ny\r\r\n", "x\r\r\nY"],
-  ]) {
+  ] as const) {
     assert.equal(applyPatch(a, createPatch(a, b)).content, b);
   }
 });
@@ -242,6 +242,7 @@ test("item 7: a file with one link is replaced atomically and keeps owner and gr
 const swapCases: { name: string; edit: { path: string; oldString: string; newString: string } }[] = [
   { name: "an edit of an existing file", edit: { path: "sub/f.txt", oldString: "inside", newString: "written" } },
   { name: "a new file", edit: { path: "sub/new.txt", oldString: "", newString: "written\n" } },
+  { name: "a new file in a new directory", edit: { path: "sub/deep/new.txt", oldString: "", newString: "written\n" } },
 ];
 
 for (const c of swapCases) {

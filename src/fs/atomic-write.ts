@@ -50,7 +50,7 @@ export interface AtomicWriteOptions {
 export async function writeFileAtomic(abs: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): Promise<string[]> {
   const rel = options.rel ?? abs;
   const dir = path.dirname(abs);
-  const createdDirs = await makeParents(dir);
+  const createdDirs = await makeParents(dir, rel);
   const temp = path.join(dir, siblingName(path.basename(abs), `.fuzzpatch-${randomBytes(6).toString("hex")}.tmp`));
   let tempMade = false;
   try {
@@ -172,8 +172,12 @@ async function writeInPlace(abs: string, bytes: Uint8Array): Promise<void> {
   }
 }
 
-/** Creates the missing directories of `dir`, returning them deepest first. */
-async function makeParents(dir: string): Promise<string[]> {
+/**
+ * Creates the missing directories of `dir`, returning them deepest first.
+ * The deepest existing one is checked first: through a swapped symlink the
+ * new directories would be made outside the root.
+ */
+async function makeParents(dir: string, rel: string): Promise<string[]> {
   const missing: string[] = [];
   let current = dir;
   for (;;) {
@@ -188,7 +192,10 @@ async function makeParents(dir: string): Promise<string[]> {
       current = parent;
     }
   }
-  if (missing.length > 0) await mkdir(dir, { recursive: true });
+  if (missing.length > 0) {
+    await checkDirectory(current, rel);
+    await mkdir(dir, { recursive: true });
+  }
   return missing;
 }
 

@@ -151,6 +151,7 @@ export function renderLineEdits(doc: Document, edits: readonly LineEdit[], want:
   for (const sp of splices) breaks += countBreaks(sp.text) - countBreaks(doc.text.slice(sp.start, sp.end));
   const has = breaks === lines;
   if (wanted && !has) return out + doc.eolAt(doc.text.length);
-  if (!wanted && has) return out.slice(0, out.endsWith("\r\n") ? -2 : -1);
+  // The final break may be "\r\r\n" (see Document): drop all of it.
+  if (!wanted && has) return out.replace(/\r*\n$/, "");
   return out;
 }

@@ -15,6 +15,7 @@
  * spliced ranges never change, and inserted line breaks take the ending of
  * the line where they land (CRLF stays CRLF, even in a mixed file).
  */
+import { appendAll } from "../arrays.ts";
 import { diffArrays } from "diff";
 import { EditError } from "../errors.ts";
 import type { Candidate } from "../match/types.ts";
@@ -312,13 +313,13 @@ function mergeLines(doc: Document, cand: Candidate, repl: string[]): MergedLine[
   let pending: MergedLine[] = [];
   // True while every query line since the last aligned one was removed: the file lines between go too.
   let removing = false;
-  for (const ins of insertsAfter.get(-1) ?? []) out.push(...fresh(ins));
+  for (const ins of insertsAfter.get(-1) ?? []) appendAll(out, fresh(ins));
   for (let j = 0; j < find.length; j++) {
     const f = align[j] ?? -1;
     if (f >= 0) {
       const dropGap = removing && removed[j] === true;
       for (; cursor < f; cursor++) if (!dropGap) out.push(kept(cursor));
-      out.push(...pending);
+      appendAll(out, pending);
       pending = [];
       if (!removed[j]) out.push(kept(f));
       cursor = Math.max(cursor, f + 1);
@@ -327,12 +328,12 @@ function mergeLines(doc: Document, cand: Candidate, repl: string[]): MergedLine[
       removing = removing && removed[j] === true;
     }
     for (const ins of insertsAfter.get(j) ?? []) {
-      if (f >= 0) out.push(...fresh(ins));
-      else pending.push(...fresh(ins));
+      if (f >= 0) appendAll(out, fresh(ins));
+      else appendAll(pending, fresh(ins));
     }
   }
   for (; cursor < cand.endLine; cursor++) out.push(kept(cursor));
-  out.push(...pending);
+  appendAll(out, pending);
   return out;
 }
 

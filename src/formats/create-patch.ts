@@ -8,6 +8,10 @@
  *   `\n`), and the patch itself always uses `\n`. A file whose only change is
  *   CRLF -> LF therefore yields an empty patch; the applier restores the
  *   target file's own line endings. (A lone `\r` inside a line is content.)
+ * - Line endings also: a run of CRs before `\n` (`\r\r\n`) is one break.
+ * - BOM: the applier keeps a file's BOM and reads none in its text, so a BOM
+ *   on both sides is not in the diff; one added is written on the first `+`
+ *   line; one removed is not expressed (`applyPatch` keeps it).
  * - Final newline: a text that does not end with `\n` gets
  *   `\ No newline at end of file` after its last line, on the side it belongs
  *   to, exactly as diff(1) writes it; adding or removing the final newline is
@@ -25,6 +29,7 @@
  *   diff, and the parser keeps it as one hunk).
  */
 
+import { appendAll } from "../arrays.ts";
 import { diffArrays } from "diff";
 import { EditError } from "../errors.ts";
 
@@ -94,7 +99,9 @@ interface Line {
 
 function splitText(text: string): Line[] {
   if (text === "") return [];
-  const normalised = text.replace(/\r\n/g, "\n");
+  // The applier's document model reads a run of CRs before "\n" as part of the
+  // break ("\r\r\n" included), so the diff does too.
+  const normalised = text.replace(/\r+\n/g, "\n");
   const endsWithNewline = normalised.endsWith("\n");
   const parts = (endsWithNewline ? normalised.slice(0, -1) : normalised).split("\n");
   return parts.map((t, i) => ({ text: t, noEol: !endsWithNewline && i === parts.length - 1 }));
@@ -345,7 +352,7 @@ function mergeWindows(windows: Window[]): Window[] {
     const last = merged[merged.length - 1];
     if (last && w.start <= last.end) {
       last.end = Math.max(last.end, w.end);
-      last.regions.push(...w.regions);
+      appendAll(last.regions, w.regions);
       last.regions.sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart);
     } else {
       merged.push({ start: w.start, end: w.end, regions: [...w.regions] });
@@ -355,6 +362,7 @@ function mergeWindows(windows: Window[]): Window[] {
 }
 
 const NO_NEWLINE = "\\ No newline at end of file";
+const BOM = "\uFEFF";
 
 function pushLine(out: string[], prefix: string, line: Line): void {
   out.push(prefix + line.text);
@@ -406,8 +414,14 @@ export function createPatch(oldText: string, newText: string, options?: CreatePa
     throw new EditError("INVALID_INPUT", "createPatch: both texts must be strings.");
   }
   const opts = resolveOptions(options);
-  const oldLines = splitText(oldText);
-  const newLines = splitText(newText);
+  // The applier reads a BOM as the file's, not as text of its first line, and
+  // keeps it: so a BOM on both sides is left out of the diff (written into a
+  // context line it made that line differ, and the hunk was placed fuzzily).
+  // A BOM added is written as text of the first new line, which the applier
+  // writes as it is; a BOM removed cannot be expressed to it and is left out.
+  const oldBom = oldText.startsWith(BOM);
+  const oldLines = splitText(oldBom ? oldText.slice(1) : oldText);
+  const newLines = splitText(oldBom && newText.startsWith(BOM) ? newText.slice(1) : newText);
   const regions = findRegions(oldLines, newLines);
   if (regions.length === 0) return "";
   let windows = groupRegions(regions, opts.context, oldLines.length);
@@ -420,6 +434,6 @@ export function createPatch(oldText: string, newText: string, options?: CreatePa
   if (opts.oldPath !== undefined && opts.newPath !== undefined) {
     out.push(`--- ${opts.oldPath}`, `+++ ${opts.newPath}`);
   }
-  for (const w of windows) out.push(...writeHunk(w, oldLines, newLines, opts.fuzzy));
+  for (const w of windows) appendAll(out, writeHunk(w, oldLines, newLines, opts.fuzzy));
   return `${out.join("\n")}\n`;
 }

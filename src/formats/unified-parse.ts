@@ -85,6 +85,7 @@
  *   hunk at all are PARSE errors.
  */
 
+import { appendAll } from "../arrays.ts";
 import { EditError } from "../errors.ts";
 
 /** One line of a hunk body, without its prefix character. */
@@ -207,7 +208,7 @@ function unquoteC(s: string): string {
   for (let i = 0; i < s.length; i++) {
     const ch = s[i] ?? "";
     if (ch !== "\\" || i + 1 >= s.length) {
-      bytes.push(...enc.encode(ch));
+      appendAll(bytes, enc.encode(ch));
       continue;
     }
     const next = s[i + 1] ?? "";
@@ -218,7 +219,7 @@ function unquoteC(s: string): string {
       continue;
     }
     const simple: Record<string, string> = { n: "\n", t: "\t", '"': '"', "\\": "\\", r: "\r" };
-    bytes.push(...enc.encode(simple[next] ?? next));
+    appendAll(bytes, enc.encode(simple[next] ?? next));
     i += 1;
   }
   return new TextDecoder().decode(new Uint8Array(bytes));

@@ -5,7 +5,7 @@
  * succeeded) are files written, atomically and as one transaction.
  */
 
-import { access } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
 import { createTwoFilesPatch } from "diff";
 import { type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import { EditError } from "../errors.ts";
@@ -277,16 +277,20 @@ export async function applyEdits(
     );
   }
 
-  // Group edits by their resolved path, in order of first appearance.
+  // Group edits by the file they reach, in order of first appearance: two
+  // names of one file (a symlink, a hard link) share one plan, so their edits
+  // apply in order to one text instead of the second write undoing the first.
   const plans = new Map<string, FilePlan>();
   const planOrder: FilePlan[] = [];
   for (const [index, edit] of rewritten.edits.entries()) {
     let key: string;
+    let rel = edit.path;
     let abs: string | undefined;
     let pathError: EditError | undefined;
     try {
       const safe = await resolveSafePath(realRoot, edit.path);
-      key = safe.rel;
+      key = await fileIdentity(safe.abs);
+      rel = safe.rel;
       abs = safe.abs;
     } catch (error) {
       key = `\0${edit.path}`;
@@ -296,7 +300,7 @@ export async function applyEdits(
     if (!plan) {
       plan = {
         report: {
-          path: `${opts.displayPrefix}${pathError ? edit.path : key}`,
+          path: `${opts.displayPrefix}${rel}`,
           status: "failed",
           written: false,
           edits: [],
@@ -305,7 +309,7 @@ export async function applyEdits(
         },
         ...(abs !== undefined && { abs }),
         deleted: false,
-        rel: key,
+        rel,
       };
       // A missing file may be a path with a prefix too many (a/, the repository's name).
       if (abs !== undefined && !(await exists(abs))) {
@@ -330,7 +334,14 @@ export async function applyEdits(
       for (const p of toWrite) p.report.written = true;
       written = true;
     } catch (error) {
-      errors.push(asEditError(error, "IO"));
+      const failure = asEditError(error, "IO");
+      errors.push(failure);
+      // A file changed by someone else meanwhile fails as that file's error.
+      const culprit = toWrite.find((p) => p.report.path === failure.detail.path);
+      if (culprit && (failure.code === "STALE" || failure.code === "UNSAFE_PATH")) {
+        culprit.report.error = failure;
+        culprit.report.status = "failed";
+      }
     }
   }
 
@@ -541,5 +552,15 @@ async function exists(abs: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The file `abs` reaches: its device and inode when it exists, else its real path. */
+async function fileIdentity(abs: string): Promise<string> {
+  try {
+    const s = await stat(abs);
+    return `inode:${s.dev}:${s.ino}`;
+  } catch {
+    return `path:${abs}`;
   }
 }

@@ -113,7 +113,9 @@ export function decodeText(bytes: Buffer, rel: string, allowBinary: boolean): { 
   // as is, so its lone LFs and CRLFs stay exactly where they are.
   const crlfCount = countOf(text, "\r\n");
   const lfCount = countOf(text, "\n");
-  const crlf = crlfCount > 0 && crlfCount === lfCount;
+  // "\r\r\n" (a CRLF file converted again) is left for the core, which keeps
+  // such breaks whole; converted here, the write would strip a CR from every line.
+  const crlf = crlfCount > 0 && crlfCount === lfCount && !text.includes("\r\r\n");
   if (crlf) text = text.replace(/\r\n/g, "\n");
   return { text, layout: { bom, crlf } };
 }

@@ -12,6 +12,13 @@ import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { EditError } from "../errors.ts";
 
+/** Most components a model's path may have (deep trees rarely pass 20). */
+export const MAX_DEPTH = 64;
+/** Longest component, in bytes, most file systems accept. */
+const NAME_MAX = 255;
+/** Longest path, in bytes, relative to the root. */
+const MAX_PATH_BYTES = 4096;
+
 export interface SafePath {
   /** The path relative to root, `/`-separated, as shown in reports. */
   rel: string;
@@ -73,6 +80,11 @@ export async function resolveSafePath(realRoot: string, raw: string): Promise<Sa
     parts.push(part);
   }
   if (parts.length === 0) throw refuse(raw, "the path names the root directory itself");
+  // Limits: a path of thousands of components would create as many
+  // directories; a component over NAME_MAX bytes cannot be created at all.
+  if (parts.length > MAX_DEPTH) throw refuse(raw, `the path has ${parts.length} components, more than ${MAX_DEPTH}`);
+  if (parts.some((p) => Buffer.byteLength(p) > NAME_MAX)) throw refuse(raw, `a component of the path is longer than ${NAME_MAX} bytes`);
+  if (Buffer.byteLength(parts.join("/")) > MAX_PATH_BYTES) throw refuse(raw, `the path is longer than ${MAX_PATH_BYTES} bytes`);
   // Case-insensitive file systems would let ".GIT/config" reach .git.
   if (parts.some((p) => p.toLowerCase() === ".git")) throw refuse(raw, "the path points into .git/");
 

@@ -3,11 +3,16 @@
  * atomically; if any write fails, the files already written are put back
  * (original bytes and mode, created files removed, deleted files restored),
  * so a failure midway leaves the tree as it was.
+ *
+ * Each write first checks that the file still holds `original` (a created
+ * file: that it still does not exist), so a change made by someone else
+ * since the file was read fails the transaction with `STALE` rather than
+ * being overwritten; a rollback likewise restores only files that still hold
+ * what this transaction wrote.
  */
 
-import { rm } from "node:fs/promises";
 import { EditError } from "../errors.ts";
-import { removeDirs, writeFileAtomic } from "./atomic-write.ts";
+import { removeDirs, removeFileChecked, writeFileAtomic } from "./atomic-write.ts";
 import { describeIoError } from "./safe-path.ts";
 
 export interface PlannedChange {
@@ -48,10 +53,14 @@ export async function commitChanges(changes: readonly PlannedChange[], hooks: Tr
     try {
       await hooks.beforeWrite?.(change, index);
       if (change.kind === "delete") {
-        await rm(change.abs);
+        await removeFileChecked(change.abs, change.original, change.rel);
         done.push({ change, createdDirs: [] });
       } else {
-        const createdDirs = await writeFileAtomic(change.abs, change.bytes, { mode: change.mode });
+        const createdDirs = await writeFileAtomic(change.abs, change.bytes, {
+          mode: change.mode,
+          expected: change.kind === "create" ? null : change.original,
+          rel: change.rel,
+        });
         done.push({ change, createdDirs });
       }
     } catch (error) {
@@ -62,6 +71,10 @@ export async function commitChanges(changes: readonly PlannedChange[], hooks: Tr
           : unrestored.length === 0
             ? `The ${done.length} file(s) already written were restored; nothing changed.`
             : `Could not restore: ${unrestored.join(", ")}.`;
+      // A file changed under us or a directory swapped keeps its own code.
+      if (error instanceof EditError && (error.code === "STALE" || error.code === "UNSAFE_PATH")) {
+        throw new EditError(error.code, `${error.message} ${restoredNote}`, { ...error.detail, path: change.rel, index, unrestored });
+      }
       throw new EditError("IO", `Writing ${change.rel} failed: ${describeIoError(error)}. ${restoredNote}`, {
         path: change.rel,
         index,
@@ -77,10 +90,11 @@ async function rollBack(done: readonly Done[]): Promise<string[]> {
   for (const { change, createdDirs } of [...done].reverse()) {
     try {
       if (change.kind === "create") {
-        await rm(change.abs, { force: true });
+        await removeFileChecked(change.abs, change.bytes, change.rel);
         await removeDirs(createdDirs);
       } else {
-        await writeFileAtomic(change.abs, change.original, { mode: change.mode });
+        const expected = change.kind === "delete" ? null : change.bytes;
+        await writeFileAtomic(change.abs, change.original, { mode: change.mode, expected, rel: change.rel });
       }
     } catch {
       unrestored.push(change.rel);

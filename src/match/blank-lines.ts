@@ -4,6 +4,7 @@
  * that carry code must still all be there, in order, with nothing else
  * between them.
  */
+import { maxOf, minOf } from "../arrays.ts";
 import { isBlank } from "../text/normalize.ts";
 import { lineCandidate, linesTrimmedEqual, longestLineIndex } from "./anchors.ts";
 import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
@@ -50,8 +51,8 @@ export const blankLines: Strategy = {
       const alignment = alignAround(ctx, q, anchor, at);
       if (!alignment) continue;
       const used = alignment.filter((l) => l >= 0);
-      const first = Math.min(...used);
-      const last = Math.max(...used);
+      const first = minOf(used);
+      const last = maxOf(used);
       // Same shape as the query: line-trimmed would have found it.
       if (last - first + 1 === q.lines.length && alignment.every((l, j) => l === first + j)) continue;
       out.push(lineCandidate(ctx, q, first, last - first + 1, "blank-lines", 0.99, { alignment }));

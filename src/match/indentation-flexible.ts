@@ -3,6 +3,7 @@
  * indentation. The whole block was copied at the wrong level but its inner
  * structure is right.
  */
+import { minOf } from "../arrays.ts";
 import { isBlank, leadingWhitespace } from "../text/normalize.ts";
 import { lineCandidate } from "./anchors.ts";
 import { trimmedWindows } from "./line-trimmed.ts";
@@ -10,7 +11,7 @@ import type { Strategy } from "./types.ts";
 
 function removeIndentation(lines: readonly string[]): string {
   const indents = lines.filter((l) => !isBlank(l)).map((l) => leadingWhitespace(l).length);
-  const min = indents.length > 0 ? Math.min(...indents) : 0;
+  const min = indents.length > 0 ? minOf(indents) : 0;
   return lines.map((l) => (isBlank(l) ? l : l.slice(min))).join("\n");
 }
 

@@ -21,8 +21,16 @@ export class Document {
   /** LF-normalised content without BOM: what strategies search. */
   readonly text: string;
   readonly bom: boolean;
-  /** LF-text offsets of every "\n" that was "\r\n" in the raw text, ascending. */
+  /**
+   * LF-text offsets of every "\n" that had CRs before it in the raw text,
+   * ascending, once per CR: a "\r\r\n" break (a CRLF file converted to CRLF
+   * again) is listed twice, so its CRs are part of the break, not of the line,
+   * and an edit neither strips one nor writes a bare "\r\n" among them.
+   */
   private readonly crlfAt: number[];
+  /** Breaks with CRs (distinct offsets), and whether all of them have the same number. */
+  private readonly crBreaks: number = 0;
+  private readonly uniformCrs: boolean = true;
   private starts: Int32Array | undefined;
   private count = 0;
   private indentCache: string | undefined;
@@ -33,15 +41,23 @@ export class Document {
     const body = this.bom ? raw.slice(1) : raw;
     this.crlfAt = [];
     if (body.includes("\r\n")) {
-      // Record where each CRLF was, in LF-text offsets, then drop the CRs.
+      // Record where each CR before a "\n" was, in LF-text offsets, then drop the CRs.
       let removed = 0;
+      let runs = 0;
       let p = body.indexOf("\r\n");
       while (p !== -1) {
-        this.crlfAt.push(p - removed);
-        removed++;
+        let first = p;
+        while (first > 0 && body.charCodeAt(first - 1) === 13) first--;
+        const crs = p + 1 - first;
+        // first - removed is the LF offset of this break ("\n" lands where its first CR was).
+        for (let k = 0; k < crs; k++) this.crlfAt.push(first - removed);
+        if (runs === 0) runs = crs;
+        else if (runs !== crs) this.uniformCrs = false;
+        this.crBreaks++;
+        removed += crs;
         p = body.indexOf("\r\n", p + 2);
       }
-      this.text = body.replaceAll("\r\n", "\n");
+      this.text = runs === 1 && this.uniformCrs ? body.replaceAll("\r\n", "\n") : body.replace(/\r+\n/g, "\n");
     } else {
       this.text = body;
     }
@@ -59,8 +75,8 @@ export class Document {
   get lineEndingStyle(): LineEndingStyle {
     const breaks = this.lineCount - (this.finalNewline ? 0 : 1);
     if (breaks <= 0) return "none";
-    if (this.crlfAt.length === 0) return "lf";
-    return this.crlfAt.length === breaks ? "crlf" : "mixed";
+    if (this.crBreaks === 0) return "lf";
+    return this.crBreaks === breaks && this.uniformCrs ? "crlf" : "mixed";
   }
 
   private table(): Int32Array {
@@ -153,17 +169,17 @@ export class Document {
   eolAt(offset: number): string {
     if (this.crlfAt.length === 0) return "\n";
     const nl = this.text.indexOf("\n", offset);
-    if (nl !== -1) return this.isCrlf(nl) ? "\r\n" : "\n";
+    if (nl !== -1) return this.breakAt(nl);
     // Past the last break: follow the last line break of the file.
     const last = this.text.lastIndexOf("\n", offset);
-    return last !== -1 && this.isCrlf(last) ? "\r\n" : "\n";
+    return last !== -1 ? this.breakAt(last) : "\n";
   }
 
   /** The raw line break after line `i`: "\r\n" or "\n" ("" after a last line without one). */
   breakAfter(i: number): string {
     const end = this.lineEnd(i);
     if (end >= this.text.length) return "";
-    return this.isCrlf(end) ? "\r\n" : "\n";
+    return this.breakAt(end);
   }
 
   /** True when some but not all line breaks are CRLF. */
@@ -171,17 +187,18 @@ export class Document {
     return this.lineEndingStyle === "mixed";
   }
 
-  private isCrlf(nlOffset: number): boolean {
+  /** The raw break at the "\n" at `nlOffset`: its CRs, then "\n". */
+  private breakAt(nlOffset: number): string {
     let lo = 0;
-    let hi = this.crlfAt.length - 1;
-    while (lo <= hi) {
+    let hi = this.crlfAt.length;
+    while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const v = this.crlfAt[mid] ?? 0;
-      if (v === nlOffset) return true;
-      if (v < nlOffset) lo = mid + 1;
-      else hi = mid - 1;
+      if ((this.crlfAt[mid] ?? 0) < nlOffset) lo = mid + 1;
+      else hi = mid;
     }
-    return false;
+    let crs = 0;
+    while (this.crlfAt[lo + crs] === nlOffset) crs++;
+    return crs === 1 ? "\r\n" : `${"\r".repeat(crs)}\n`;
   }
 
   /** The file's indentation unit: "\t" or a run of spaces (2, 4, ...), from a sample of lines. */

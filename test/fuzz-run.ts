@@ -1,0 +1,36 @@
+/**
+ * The long property run of issue 15: `npm run fuzz -- [runs] [seed]` runs
+ * every property of test/helpers/fuzz-properties.ts (10^5 inputs each by
+ * default), those known to fail on today's code included, and prints per
+ * property the inputs run, the time, and the first failure (shrunk) with its
+ * seed. Exits 1 when a property not marked `known` fails.
+ */
+import fc from "fast-check";
+import { properties } from "./helpers/fuzz-properties.ts";
+
+const runs = Number(process.argv[2] ?? 100_000);
+const seed = process.argv[3] === undefined ? Date.now() % 2 ** 31 : Number(process.argv[3]);
+const only = process.argv[4];
+if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) {
+  console.error("usage: npm run fuzz -- [runs (default 100000)] [seed] [name filter]");
+  process.exit(2);
+}
+
+console.log(`fuzz: ${runs} inputs per property, seed ${seed}`);
+let unexpected = 0;
+for (const p of properties.filter((x) => only === undefined || x.name.includes(only))) {
+  const started = performance.now();
+  const details = fc.check(p.property, { numRuns: runs, seed });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const label = `[${p.entry}] ${p.name}`;
+  if (!details.failed) {
+    console.log(`ok    ${details.numRuns} inputs  ${seconds} s  ${label}`);
+    continue;
+  }
+  if (p.known === undefined) unexpected++;
+  console.log(`FAIL  after ${details.numRuns} inputs  ${seconds} s  ${label}${p.known ? `  (known: ${p.known})` : ""}`);
+  console.log(`      seed ${details.seed}, path ${details.counterexamplePath}`);
+  console.log(`      counterexample ${JSON.stringify(details.counterexample)?.slice(-700)}`);
+  console.log(`      ${String((details.errorInstance as Error)?.message ?? details.errorInstance).split("\n").slice(0, 6).join("\n      ")}`);
+}
+process.exit(unexpected > 0 ? 1 : 0);

@@ -418,10 +418,11 @@ export function createPatch(oldText: string, newText: string, options?: CreatePa
   // keeps it: so a BOM on both sides is left out of the diff (written into a
   // context line it made that line differ, and the hunk was placed fuzzily).
   // A BOM added is written as text of the first new line, which the applier
-  // writes as it is; a BOM removed cannot be expressed to it and is left out.
-  const oldBom = oldText.startsWith(BOM);
-  const oldLines = splitText(oldBom ? oldText.slice(1) : oldText);
-  const newLines = splitText(oldBom && newText.startsWith(BOM) ? newText.slice(1) : newText);
+  // writes as it is; a BOM removed as text of the first old line, which the
+  // applier reads as "this hunk removes the file's BOM".
+  const bothBom = oldText.startsWith(BOM) && newText.startsWith(BOM);
+  const oldLines = splitText(bothBom ? oldText.slice(1) : oldText);
+  const newLines = splitText(bothBom ? newText.slice(1) : newText);
   const regions = findRegions(oldLines, newLines);
   if (regions.length === 0) return "";
   let windows = groupRegions(regions, opts.context, oldLines.length);

@@ -248,6 +248,28 @@ function singleFile(files: readonly FilePatch[]): FilePatch | undefined {
   return withHunks[0] ?? files[0];
 }
 
+/**
+ * A diff removes a file's BOM by writing it as text of the first old line
+ * (createPatch does, and `-\uFEFFx` / `+x` is what a byte diff shows). The
+ * engine reads the BOM as the file's, so it is taken off the hunk line here
+ * and dropped from the result; a BOM on both sides of the line is kept.
+ */
+function takeBomRemoval(content: string, hunks: readonly Hunk[]): { index: number } | undefined {
+  if (!content.startsWith("\uFEFF")) return undefined;
+  for (const h of hunks) {
+    const firstOld = h.lines.find((l) => l.kind !== "add");
+    if (!firstOld?.text.startsWith("\uFEFF")) continue;
+    const firstNew = h.lines.find((l) => l.kind !== "delete");
+    firstOld.text = firstOld.text.slice(1);
+    if (firstNew && firstNew !== firstOld && firstNew.text.startsWith("\uFEFF")) {
+      firstNew.text = firstNew.text.slice(1);
+      return undefined;
+    }
+    return firstNew === firstOld ? undefined : { index: h.index };
+  }
+  return undefined;
+}
+
 function checkOptions(options: unknown) {
   const o = optionsObject<ApplyPatchOptions & { lineOffset?: number }>(options);
   if (o.resolveAmbiguity !== undefined && typeof o.resolveAmbiguity !== "function") {
@@ -289,6 +311,7 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
       "The patch creates the file (--- /dev/null), but the file already has content. Send a patch against its current content instead.",
     );
   }
+  const dropBom = takeBomRemoval(content, hunks);
   const ask = o.resolveAmbiguity;
   const report = applyOps(
     content,
@@ -308,6 +331,13 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
   );
   if (report.failed.length > 0) throw failureSummary(report.failed, hunks.length);
   const reports = report.applied.map((a) => hunkReport(a, hunks)).sort((a, b) => a.index - b.index);
+  if (dropBom) {
+    const first = reports.find((r) => r.index === dropBom.index);
+    if (first?.startLine !== 1) {
+      throw new EditError("NOT_FOUND", `Hunk ${dropBom.index + 1} removes the file's byte order mark, so it must start at line 1, but it was found at line ${first?.startLine}.`);
+    }
+    report.content = report.content.replace(/^\uFEFF/, "");
+  }
   const extra = whole.unescaped ? { unescaped: true } : {};
   if (file?.isDeleted) {
     checkDeleted(report.content);

@@ -1,0 +1,348 @@
+/**
+ * The line splice as a three-way merge. Base = the find text as the strategy
+ * read it, ours = the file's matched region (paired with the base by the
+ * strategy's alignment), theirs = the model's replacement (paired with the
+ * base by a line diff that ignores indentation).
+ *
+ * - A line the model kept keeps the file's bytes; if the model only moved it
+ *   (re-indented it), the file's text is written at the new level.
+ * - A line the model changed is merged token by token (inline-merge.ts).
+ * - New lines are written as the model wrote them, at the file's levels
+ *   (reindent.ts). The replacement may be written in the find text's frame
+ *   (both mis-indented alike: mapped) or already in the file's (left alone).
+ * - Lines of the file the base does not have (a blank line the model forgot,
+ *   elided lines) stay; where the model inserts the same lines there, they
+ *   are taken once.
+ * - A line the model removes or changes must be a line of the file.
+ *
+ * Why the alignment and not a second diff (or node-diff3) for base -> ours:
+ * diff3 pairs lines by equality, but the strategy matched them *modulo* the
+ * model's noise (indentation, spacing, quotes, a misremembered token), so an
+ * equality diff of base and region reads every re-indented line as changed on
+ * both sides and conflicts. The strategy already knows which file line each
+ * find line stands for; re-deriving it is both slower and worse.
+ */
+import { diffArrays } from "diff";
+import { EditError } from "../errors.ts";
+import { isElisionLine } from "../match/elided.ts";
+import type { Candidate, StrategyName, StrategyOptions } from "../match/types.ts";
+import type { Document } from "../text/document.ts";
+import { collapseWhitespace, isBlank, leadingWhitespace, normalizePunctuation } from "../text/normalize.ts";
+import { similarity } from "../text/similarity.ts";
+import { mergeInline } from "./inline-merge.ts";
+import { type IndentPair, type LevelMap, levelMap } from "./reindent.ts";
+
+/** A line of merged output, and the document line it was copied from (-1: new). */
+export interface MergedLine {
+  text: string;
+  from: number;
+}
+
+/** A changed line of the replacement is that base line changed when they are at least this similar (else: a new line). */
+const CHANGED_LINE_SIMILARITY = 0.5;
+/**
+ * A line the model removes or changes must be at least this similar to the
+ * file line it was aligned with, or as similar as the strategy's own
+ * threshold when that is lower (the OpenCode preset's BlockAnchor accepts
+ * any middle: there the check is off).
+ */
+const REMOVED_LINE_SIMILARITY = 0.6;
+
+export function removedLineFloor(strategy: StrategyName, o: StrategyOptions | undefined): number {
+  if (!o) return REMOVED_LINE_SIMILARITY;
+  switch (strategy) {
+    case "block-anchor":
+      return Math.min(REMOVED_LINE_SIMILARITY, o.blockAnchorSingleThreshold, o.blockAnchorMultipleThreshold);
+    case "context-aware":
+      return Math.min(REMOVED_LINE_SIMILARITY, o.contextAwareSimilarity);
+    case "fuzzy-block":
+      return Math.min(REMOVED_LINE_SIMILARITY, o.fuzzyThreshold);
+    default:
+      return REMOVED_LINE_SIMILARITY;
+  }
+}
+
+type Status = { kind: "keep"; k: number } | { kind: "change"; k: number } | { kind: "remove" } | { kind: "elided" };
+
+/** What the replacement does to each base line, and which new lines come after which base line (-1: before the first). */
+interface TheirScript {
+  status: Status[];
+  after: Map<number, number[]>;
+}
+
+/** A line without its indentation (trailing whitespace the model writes is part of its text). */
+const body = (line: string) => line.trimStart();
+/** How the replacement's lines are compared with the find text's: indentation aside, a blank line as written. */
+const diffKey = (line: string) => (isBlank(line) ? line : line.trimStart());
+const loose = (line: string) => collapseWhitespace(normalizePunctuation(line));
+
+function pushAfter(after: Map<number, number[]>, j: number, k: number): void {
+  const list = after.get(j);
+  if (list) list.push(k);
+  else after.set(j, [k]);
+}
+
+/**
+ * Base -> theirs. Lines equal without indentation are kept; in a replaced
+ * run, each new line is paired in order with a similar removed line (it
+ * changes that line), the others are new. An elision line only pairs with one.
+ */
+function theirScript(find: readonly string[], repl: readonly string[]): TheirScript {
+  const status: Status[] = find.map(() => ({ kind: "remove" }));
+  const after = new Map<number, number[]>();
+  let j = 0;
+  let k = 0;
+  let removed: number[] = [];
+  let added: number[] = [];
+  const flush = () => {
+    let cursor = 0;
+    const pairs = new Map<number, number>();
+    for (const a of added) {
+      const line = repl[a] ?? "";
+      for (let r = cursor; r < removed.length; r++) {
+        const base = find[removed[r] as number] ?? "";
+        const marker = isElisionLine(line);
+        if (marker !== isElisionLine(base) || isBlank(line) || isBlank(base)) continue;
+        if (marker || similarity(loose(base), loose(line)) >= CHANGED_LINE_SIMILARITY) {
+          pairs.set(a, removed[r] as number);
+          cursor = r + 1;
+          break;
+        }
+      }
+    }
+    const firstPaired = removed.findIndex((r) => [...pairs.values()].includes(r));
+    let anchor = firstPaired === -1 ? (removed[removed.length - 1] ?? j - 1) : firstPaired > 0 ? (removed[firstPaired - 1] as number) : (removed[0] as number) - 1;
+    for (const a of added) {
+      const r = pairs.get(a);
+      if (r !== undefined) {
+        status[r] = isElisionLine(find[r] ?? "") ? { kind: "keep", k: a } : { kind: "change", k: a };
+        anchor = r;
+      } else {
+        pushAfter(after, anchor, a);
+      }
+    }
+    removed = [];
+    added = [];
+  };
+  for (const part of diffArrays(find.map(diffKey), repl.map(diffKey))) {
+    const count = part.count ?? part.value.length;
+    if (part.removed) {
+      for (let n = 0; n < count; n++) removed.push(j + n);
+      j += count;
+    } else if (part.added) {
+      for (let n = 0; n < count; n++) added.push(k + n);
+      k += count;
+    } else {
+      flush();
+      for (let n = 0; n < count; n++) status[j + n] = { kind: "keep", k: k + n };
+      j += count;
+      k += count;
+    }
+  }
+  flush();
+  return { status, after };
+}
+
+/**
+ * An elision line in the replacement that the find text does not have
+ * stands for the base lines between the kept lines around it; if anything
+ * but blank lines sits between them as well, which lines it stands for is a
+ * guess, and the edit is refused.
+ */
+function expandElisions(find: readonly string[], repl: readonly string[], script: TheirScript): void {
+  const keptAt = new Map<number, number>();
+  script.status.forEach((s, j) => {
+    if (s.kind === "keep") keptAt.set(s.k, j);
+  });
+  for (const [anchor, list] of [...script.after]) {
+    for (const k of list) {
+      if (!isElisionLine(repl[k] ?? "")) continue;
+      const around = (step: number): number | undefined => {
+        for (let x = k + step; x >= 0 && x < repl.length; x += step) {
+          if (keptAt.has(x)) return keptAt.get(x);
+          if (!isBlank(repl[x] ?? "")) return Number.NaN;
+        }
+        return step < 0 ? -1 : find.length;
+      };
+      const before = around(-1);
+      const next = around(1);
+      if (before === undefined || next === undefined || Number.isNaN(before) || Number.isNaN(next)) {
+        throw new EditError(
+          "INVALID_INPUT",
+          `Line ${k + 1} of the replacement, \`${(repl[k] ?? "").trim()}\`, elides lines, but the text to find has no such line, and the new lines next to it do not show which lines it stands for. Nothing was changed. Send the replacement in full, without elided lines.`,
+        );
+      }
+      for (let j = before + 1; j < next; j++) if (script.status[j]?.kind === "remove") script.status[j] = { kind: "elided" };
+      // The marker and the blank lines around it are not new lines.
+      script.after.set(
+        anchor,
+        (script.after.get(anchor) ?? []).filter((x) => x !== k && !(isBlank(repl[x] ?? "") && Math.abs(x - k) <= 1)),
+      );
+    }
+  }
+}
+
+/** A line the model removes or changes must be in the file (case: a hunk's `-` line found nowhere, aligned through a blank line). */
+function checkRemovedLines(doc: Document, cand: Candidate, find: readonly string[], align: readonly number[], script: TheirScript, floor: number): void {
+  if (floor <= 0) return;
+  script.status.forEach((s, j) => {
+    if (s.kind !== "remove" && s.kind !== "change") return;
+    const base = find[j] ?? "";
+    if (isBlank(base) || isElisionLine(base)) return;
+    const f = align[j] ?? -1;
+    const line = f >= 0 ? doc.line(f) : "";
+    if (f >= 0 && !isBlank(line) && (body(line) === body(base) || similarity(loose(line), loose(base)) >= floor)) return;
+    const where = f >= 0 ? `line ${f + 1} of the file reads \`${line.trim()}\` there` : "no line of the file matches it there";
+    throw new EditError(
+      "NOT_FOUND",
+      `Line ${j + 1} of the text to find, \`${base.trim()}\`, which the edit ${s.kind === "remove" ? "removes" : "changes"}, is not in the file: the closest place (lines ${cand.startLine + 1}-${cand.endLine}, ${cand.strategy}) matches the lines around it, but ${where}. Copy the lines to change exactly from the current file.`,
+      { candidates: [{ startLine: cand.startLine + 1, endLine: cand.endLine, strategy: cand.strategy, score: cand.score }] },
+    );
+  });
+}
+
+/**
+ * Whether the replacement is written in the file's indentation rather than
+ * the find text's: lines it keeps or changes vote, by the indentation they
+ * share with one side but not the other.
+ */
+function inFileFrame(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript): boolean {
+  let file = 0;
+  let same = 0;
+  const vote = (j: number, k: number) => {
+    const f = align[j] ?? -1;
+    const b = find[j] ?? "";
+    const t = repl[k] ?? "";
+    if (f < 0 || isBlank(b) || isBlank(t) || isBlank(doc.line(f))) return;
+    const bi = leadingWhitespace(b);
+    const fi = leadingWhitespace(doc.line(f));
+    const ti = leadingWhitespace(t);
+    if (bi === fi) return;
+    if (ti === fi) file++;
+    else if (ti === bi) same++;
+  };
+  script.status.forEach((s, j) => {
+    if (s.kind === "keep" || s.kind === "change") vote(j, s.k);
+  });
+  if (file === 0 && same === 0) {
+    // Nothing kept or paired: the removed and new lines of each run, in order.
+    const removed = script.status.map((s, j) => (s.kind === "remove" ? j : -1)).filter((j) => j >= 0);
+    const added = [...script.after.values()].flat().sort((a, b) => a - b);
+    for (let n = 0; n < Math.min(removed.length, added.length); n++) vote(removed[n] as number, added[n] as number);
+  }
+  return file > same;
+}
+
+function reindenter(doc: Document, cand: Candidate, find: readonly string[], repl: readonly string[], align: readonly number[], fileFrame: boolean): LevelMap {
+  if (fileFrame) return Object.assign((indent: string) => indent, { identity: true });
+  const pairs: IndentPair[] = [];
+  align.forEach((f, j) => {
+    const m = find[j] ?? "";
+    if (f < 0 || isBlank(m) || isElisionLine(m)) return;
+    const line = doc.line(f);
+    if (!isBlank(line)) pairs.push({ model: leadingWhitespace(m), file: leadingWhitespace(line) });
+  });
+  const region = doc.lines(cand.startLine, cand.endLine);
+  const fileUsesTabs = region.some((l) => l.startsWith("\t")) || (!region.some((l) => l.startsWith(" ")) && doc.indentUnit() === "\t");
+  return levelMap({ pairs, modelLines: [...find, ...repl], fileUnit: doc.indentUnit(), fileUsesTabs });
+}
+
+/** The merged lines of the region; `floor`: see removedLineFloor. */
+export function mergeLines(doc: Document, cand: Candidate, repl: readonly string[], align: readonly number[], floor: number): MergedLine[] {
+  const find = cand.query.lines;
+  const script = theirScript(find, repl);
+  expandElisions(find, repl, script);
+  checkRemovedLines(doc, cand, find, align, script, floor);
+  const fileFrame = inFileFrame(doc, find, repl, align, script);
+  const mapIndent = reindenter(doc, cand, find, repl, align, fileFrame);
+
+  const fileLine = (f: number): MergedLine => ({ text: doc.line(f), from: f });
+  const fresh = (k: number): MergedLine => {
+    const line = repl[k] ?? "";
+    // A blank line keeps its whitespace only where indentation is not being mapped.
+    if (isBlank(line)) return { text: mapIndent.identity ? line : "", from: -1 };
+    return { text: mapIndent(leadingWhitespace(line)) + line.trimStart(), from: -1 };
+  };
+  /** The indentation the model meant to leave alone for base line j. */
+  const unmoved = (j: number, f: number) => leadingWhitespace(fileFrame ? doc.line(f) : (find[j] ?? ""));
+  const kept = (j: number, k: number, f: number): MergedLine => {
+    const t = repl[k] ?? "";
+    const line = doc.line(f);
+    if (isBlank(t) || isBlank(line) || leadingWhitespace(t) === unmoved(j, f)) return fileLine(f);
+    return { text: mapIndent(leadingWhitespace(t)) + line.trimStart(), from: f };
+  };
+  const changed = (j: number, k: number, f: number): MergedLine => {
+    const t = repl[k] ?? "";
+    const line = doc.line(f);
+    const indent = leadingWhitespace(t) === unmoved(j, f) ? leadingWhitespace(line) : mapIndent(leadingWhitespace(t));
+    const merged = mergeInline(body(find[j] ?? ""), body(line), body(t));
+    if (!merged.ok) {
+      throw new EditError(
+        "CONFLICT",
+        `Line ${f + 1} of the file reads \`${line.trim()}\`, but the text to find has \`${(find[j] ?? "").trim()}\` there, and the replacement changes it to \`${t.trim()}\`: the file and the edit changed the same text differently. Nothing was changed. Copy the line from the current file and send the edit again.`,
+        { candidates: [{ startLine: f + 1, endLine: f + 1, strategy: cand.strategy, score: cand.score }] },
+      );
+    }
+    return { text: merged.text === "" ? "" : indent + merged.text, from: f };
+  };
+  /** New lines where the file has lines the base does not: lines on both sides are taken once, the file's. */
+  const intoGap = (held: readonly number[], from: number, to: number): MergedLine[] => {
+    if (held.length === 0 || from === to) return [...held.map(fresh), ...range(from, to).map(fileLine)];
+    const out: MergedLine[] = [];
+    let h = 0;
+    let f = from;
+    for (const part of diffArrays(
+      held.map((k) => (repl[k] ?? "").trim()),
+      range(from, to).map((x) => doc.line(x).trim()),
+    )) {
+      const count = part.count ?? part.value.length;
+      for (let n = 0; n < count; n++) {
+        if (part.removed) out.push(fresh(held[h++] as number));
+        else if (part.added) out.push(fileLine(f++));
+        else {
+          out.push(fileLine(f++));
+          h++;
+        }
+      }
+    }
+    return out;
+  };
+
+  const out: MergedLine[] = [];
+  const isRemoval = (s: Status | undefined) => s?.kind === "remove" || s?.kind === "change";
+  let cursor = cand.startLine;
+  let held: number[] = script.after.get(-1) ?? [];
+  let pending: MergedLine[] = [];
+  let unalignedSince = false;
+  // True while every base line since the last aligned one was removed: the file lines between go too.
+  let removing = false;
+  for (let j = 0; j < find.length; j++) {
+    const f = align[j] ?? -1;
+    const s = script.status[j];
+    if (f >= 0) {
+      if (removing && isRemoval(s)) out.push(...held.map(fresh), ...pending);
+      else if (!unalignedSince) out.push(...intoGap(held, cursor, f));
+      else out.push(...held.map(fresh), ...range(cursor, f).map(fileLine), ...pending);
+      pending = [];
+      unalignedSince = false;
+      if (s?.kind === "keep") out.push(kept(j, s.k, f));
+      else if (s?.kind === "change") out.push(changed(j, s.k, f));
+      else if (s?.kind === "elided") out.push(fileLine(f));
+      cursor = Math.max(cursor, f + 1);
+      removing = isRemoval(s);
+      held = script.after.get(j) ?? [];
+    } else {
+      unalignedSince = true;
+      removing = removing && isRemoval(s);
+      if (s?.kind === "change") pending.push(fresh(s.k));
+      for (const k of script.after.get(j) ?? []) pending.push(fresh(k));
+    }
+  }
+  if (!unalignedSince) out.push(...intoGap(held, cursor, cand.endLine));
+  else out.push(...held.map(fresh), ...range(cursor, cand.endLine).map(fileLine), ...pending);
+  return out;
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: Math.max(0, to - from) }, (_, k) => from + k);
+}

@@ -7,7 +7,7 @@
  * characters), so a quote is one unit and words are never cut.
  */
 import { diffArrays } from "diff";
-import { collapseWhitespace, normalizePunctuation } from "../text/normalize.ts";
+import { normalizePunctuation, removeWhitespace } from "../text/normalize.ts";
 
 /** Base tokens [s, e) replaced by `text` (s === e: inserted before token s). */
 interface Hunk {
@@ -67,11 +67,16 @@ function hunksOf(base: readonly string[], other: readonly string[]): Hunk[] {
   return out;
 }
 
-/** Two hunks of different sides touch the same base text (meeting at a boundary is not touching). */
+/**
+ * Two hunks of different sides touch the same base text. An insertion where
+ * the other side's change starts touches it (both sides wrote something
+ * before that token: `,WITHOUT` -> `, WITHOUT` and `, WITHOUTResult`); one
+ * where it ends does not (`“ready”` -> `"ready"` and `“ready”, 2`).
+ */
 function overlaps(a: Hunk, b: Hunk): boolean {
   if (a.s === a.e && b.s === b.e) return a.s === b.s;
-  if (a.s === a.e) return b.s < a.s && a.s < b.e;
-  if (b.s === b.e) return a.s < b.s && b.s < a.e;
+  if (a.s === a.e) return b.s <= a.s && a.s < b.e;
+  if (b.s === b.e) return a.s <= b.s && b.s < a.e;
   return a.s < b.e && b.s < a.e;
 }
 
@@ -87,7 +92,8 @@ function sideText(base: readonly string[], hunks: readonly Hunk[], s: number, e:
   return out + base.slice(at, e).join("");
 }
 
-const loose = (s: string) => collapseWhitespace(normalizePunctuation(s));
+/** Noise a strategy tolerates: any whitespace, typographic punctuation. */
+const loose = (s: string) => removeWhitespace(normalizePunctuation(s));
 
 /**
  * Merges one changed line (bodies without indentation). Where the file and

@@ -87,7 +87,9 @@ function pushAfter(after: Map<number, number[]>, j: number, k: number): void {
  * run, each new line is paired in order with a similar removed line (it
  * changes that line), the others are new. An elision line only pairs with one.
  */
-function theirScript(find: readonly string[], repl: readonly string[]): TheirScript {
+function theirScript(find: readonly string[], repl: readonly string[], align: readonly number[]): TheirScript {
+  // An elision line of the find text stands for lines of the file; one the strategy aligned with a line is that line's text.
+  const elides = (j: number) => (align[j] ?? -1) < 0 && isElisionLine(find[j] ?? "");
   const status: Status[] = find.map(() => ({ kind: "remove" }));
   const after = new Map<number, number[]>();
   let j = 0;
@@ -101,8 +103,8 @@ function theirScript(find: readonly string[], repl: readonly string[]): TheirScr
       const line = repl[a] ?? "";
       for (let r = cursor; r < removed.length; r++) {
         const base = find[removed[r] as number] ?? "";
-        const marker = isElisionLine(line);
-        if (marker !== isElisionLine(base) || isBlank(line) || isBlank(base)) continue;
+        const marker = elides(removed[r] as number);
+        if ((marker && !isElisionLine(line)) || isBlank(line) || isBlank(base)) continue;
         if (marker || similarity(loose(base), loose(line)) >= CHANGED_LINE_SIMILARITY) {
           pairs.set(a, removed[r] as number);
           cursor = r + 1;
@@ -115,7 +117,7 @@ function theirScript(find: readonly string[], repl: readonly string[]): TheirScr
     for (const a of added) {
       const r = pairs.get(a);
       if (r !== undefined) {
-        status[r] = isElisionLine(find[r] ?? "") ? { kind: "keep", k: a } : { kind: "change", k: a };
+        status[r] = elides(r) ? { kind: "keep", k: a } : { kind: "change", k: a };
         anchor = r;
       } else {
         pushAfter(after, anchor, a);
@@ -124,8 +126,8 @@ function theirScript(find: readonly string[], repl: readonly string[]): TheirScr
     removed = [];
     added = [];
   };
-  for (const part of diffArrays(find.map(diffKey), repl.map(diffKey))) {
-    const count = part.count ?? part.value.length;
+  for (const part of lineDiff(find.map(diffKey), repl.map(diffKey))) {
+    const count = part.count;
     if (part.removed) {
       for (let n = 0; n < count; n++) removed.push(j + n);
       j += count;
@@ -141,6 +143,54 @@ function theirScript(find: readonly string[], repl: readonly string[]): TheirScr
   }
   flush();
   return { status, after };
+}
+
+interface Part {
+  count: number;
+  added?: boolean;
+  removed?: boolean;
+}
+
+/**
+ * A line diff in which blank lines never take the place of text: the lines
+ * with text are diffed first, and blank lines only between the pairs that
+ * gives. (One diff over everything may keep a blank line and re-add the line
+ * of code beside it, which then lands next to the file's own blank line.)
+ */
+function lineDiff(a: readonly string[], b: readonly string[]): Part[] {
+  const ai = a.flatMap((l, i) => (isBlank(l) ? [] : [i]));
+  const bi = b.flatMap((l, i) => (isBlank(l) ? [] : [i]));
+  const anchors: [number, number][] = [];
+  let x = 0;
+  let y = 0;
+  for (const part of diffArrays(
+    ai.map((i) => a[i] ?? ""),
+    bi.map((i) => b[i] ?? ""),
+  )) {
+    const count = part.count ?? part.value.length;
+    if (part.removed) x += count;
+    else if (part.added) y += count;
+    else for (let n = 0; n < count; n++) anchors.push([ai[x++] as number, bi[y++] as number]);
+  }
+  anchors.push([a.length, b.length]);
+  const out: Part[] = [];
+  const push = (p: Part) => {
+    const last = out[out.length - 1];
+    if (last && !!last.added === !!p.added && !!last.removed === !!p.removed) last.count += p.count;
+    else if (p.count > 0) out.push(p);
+  };
+  let pa = 0;
+  let pb = 0;
+  for (const [na, nb] of anchors) {
+    for (const part of diffArrays(a.slice(pa, na), b.slice(pb, nb))) {
+      const count = part.count ?? part.value.length;
+      push(part.added ? { count, added: true } : part.removed ? { count, removed: true } : { count });
+    }
+    if (na < a.length) push({ count: 1 });
+    pa = na + 1;
+    pb = nb + 1;
+  }
+  return out;
 }
 
 /**
@@ -203,13 +253,14 @@ function checkRemovedLines(doc: Document, cand: Candidate, find: readonly string
 
 /**
  * Whether the replacement is written in the file's indentation rather than
- * the find text's: lines it keeps or changes vote, by the indentation they
- * share with one side but not the other.
+ * the find text's. Each line the model kept or changed votes by the
+ * indentation it shares with one side but not the other. A kept line at the
+ * find text's indentation is weak evidence (in a diff the kept lines are one
+ * text shared by both sides): it counts only when no changed line voted.
  */
 function inFileFrame(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript): boolean {
-  let file = 0;
-  let same = 0;
-  const vote = (j: number, k: number) => {
+  const votes = { file: 0, same: 0 };
+  const vote = (j: number, k: number, kept: boolean) => {
     const f = align[j] ?? -1;
     const b = find[j] ?? "";
     const t = repl[k] ?? "";
@@ -218,19 +269,19 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
     const fi = leadingWhitespace(doc.line(f));
     const ti = leadingWhitespace(t);
     if (bi === fi) return;
-    if (ti === fi) file++;
-    else if (ti === bi) same++;
+    if (ti === fi) votes.file++;
+    else if (ti === bi && !kept) votes.same++;
   };
   script.status.forEach((s, j) => {
-    if (s.kind === "keep" || s.kind === "change") vote(j, s.k);
+    if (s.kind === "keep" || s.kind === "change") vote(j, s.k, s.kind === "keep");
   });
-  if (file === 0 && same === 0) {
+  if (votes.file === 0 && votes.same === 0) {
     // Nothing kept or paired: the removed and new lines of each run, in order.
     const removed = script.status.map((s, j) => (s.kind === "remove" ? j : -1)).filter((j) => j >= 0);
     const added = [...script.after.values()].flat().sort((a, b) => a - b);
-    for (let n = 0; n < Math.min(removed.length, added.length); n++) vote(removed[n] as number, added[n] as number);
+    for (let n = 0; n < Math.min(removed.length, added.length); n++) vote(removed[n] as number, added[n] as number, false);
   }
-  return file > same;
+  return votes.file > votes.same;
 }
 
 function reindenter(doc: Document, cand: Candidate, find: readonly string[], repl: readonly string[], align: readonly number[], fileFrame: boolean): LevelMap {
@@ -250,7 +301,7 @@ function reindenter(doc: Document, cand: Candidate, find: readonly string[], rep
 /** The merged lines of the region; `floor`: see removedLineFloor. */
 export function mergeLines(doc: Document, cand: Candidate, repl: readonly string[], align: readonly number[], floor: number): MergedLine[] {
   const find = cand.query.lines;
-  const script = theirScript(find, repl);
+  const script = theirScript(find, repl, align);
   expandElisions(find, repl, script);
   checkRemovedLines(doc, cand, find, align, script, floor);
   const fileFrame = inFileFrame(doc, find, repl, align, script);
@@ -263,18 +314,27 @@ export function mergeLines(doc: Document, cand: Candidate, repl: readonly string
     if (isBlank(line)) return { text: mapIndent.identity ? line : "", from: -1 };
     return { text: mapIndent(leadingWhitespace(line)) + line.trimStart(), from: -1 };
   };
-  /** The indentation the model meant to leave alone for base line j. */
-  const unmoved = (j: number, f: number) => leadingWhitespace(fileFrame ? doc.line(f) : (find[j] ?? ""));
+  /**
+   * Whether the model left base line j at its place. A kept line is left
+   * there at either side's indentation (a diff's context line is the find
+   * text's copy); a changed line at its frame's.
+   */
+  const unmoved = (j: number, f: number, t: string, kept: boolean) => {
+    const indent = leadingWhitespace(t);
+    const fromFind = indent === leadingWhitespace(find[j] ?? "");
+    const fromFile = indent === leadingWhitespace(doc.line(f));
+    return kept ? fromFind || fromFile : fileFrame ? fromFile : fromFind;
+  };
   const kept = (j: number, k: number, f: number): MergedLine => {
     const t = repl[k] ?? "";
     const line = doc.line(f);
-    if (isBlank(t) || isBlank(line) || leadingWhitespace(t) === unmoved(j, f)) return fileLine(f);
+    if (isBlank(t) || isBlank(line) || unmoved(j, f, t, true)) return fileLine(f);
     return { text: mapIndent(leadingWhitespace(t)) + line.trimStart(), from: f };
   };
   const changed = (j: number, k: number, f: number): MergedLine => {
     const t = repl[k] ?? "";
     const line = doc.line(f);
-    const indent = leadingWhitespace(t) === unmoved(j, f) ? leadingWhitespace(line) : mapIndent(leadingWhitespace(t));
+    const indent = unmoved(j, f, t, false) ? leadingWhitespace(line) : mapIndent(leadingWhitespace(t));
     const merged = mergeInline(body(find[j] ?? ""), body(line), body(t));
     if (!merged.ok) {
       throw new EditError(

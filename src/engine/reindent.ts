@@ -85,7 +85,12 @@ export function levelMap(input: LevelMapInput): LevelMap {
   const render = (cols: number) =>
     fileUsesTabs ? "\t".repeat(Math.floor(cols / TAB_WIDTH)) + " ".repeat(cols % TAB_WIDTH) : " ".repeat(cols);
 
+  const modelTabs = pairs.some((p) => p.model.includes("\t"));
+  const modelSpaces = pairs.some((p) => p.model.includes(" "));
   return (indent) => {
+    // Written in the file's whitespace where the model's quoted lines used the other (tabs for spaces): already the file's.
+    const tabs = indent.includes("\t");
+    if (indent !== "" && (tabs ? modelSpaces && !modelTabs && fileUsesTabs : modelTabs && !modelSpaces && !fileUsesTabs)) return indent;
     const w = columns(indent);
     const exact = seen.find((s) => s.w === w);
     if (exact) return exact.file;
@@ -95,10 +100,12 @@ export function levelMap(input: LevelMapInput): LevelMap {
     for (const s of seen) if (s.w < w) ref = s;
     const steps = Math.round((w - ref.w) / modelStep);
     const next = seen.find((s) => s.w > ref.w);
-    let cols = columns(ref.file) + steps * unitCols;
-    // Between two seen levels the result stays strictly between their file levels.
-    if (next && w < next.w && cols >= columns(next.file)) cols = columns(next.file) - 1;
-    if (steps > 0 && cols > columns(ref.file) && !fileUsesTabs) return ref.file + render(cols - columns(ref.file));
+    const cols = columns(ref.file) + steps * unitCols;
+    if (next && w < next.w && cols >= columns(next.file)) {
+      // Between two seen levels but no whole step from either: the nearer one, never a level of neither.
+      return w - ref.w <= next.w - w ? ref.file : next.file;
+    }
+    if (steps > 0) return ref.file + fileUnit.repeat(steps);
     return render(Math.max(0, cols));
   };
 }

@@ -72,11 +72,11 @@ const locating: Case[] = [
     check: (r) => assert.equal(r.applied[0]?.fuzzy, true),
   },
   {
-    name: "similarity fallback: a misremembered token on a middle line still applies, with a score below 1",
+    name: "similarity fallback: a misremembered token on a kept middle line still applies, with a score below 1",
     content: ts,
     diff: block(
-      "  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }",
-      "  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.count;\n  }",
+      "  let sum = 0;\n  for (const item of itemz) {\n    sum += item.price * item.quantity;\n  }",
+      "  let sum = 0;\n  for (const item of itemz) {\n    sum += item.price * item.count;\n  }",
     ),
     expected: ts.replace("item.quantity", "item.count"),
     check: (r) => {
@@ -255,8 +255,8 @@ const lineNumbers: Case[] = [
     name: "numbered and re-indented with a changed token: the stripped reading goes through the whole cascade",
     content: ts,
     diff: block(
-      "2 | let sum = 0;\n3 | for (const item of items) {\n4 |   sum += item.price * item.qty;\n5 | }",
-      "2 | let sum = 0;\n3 | for (const item of items) {\n4 |   sum += item.price * item.count;\n5 | }",
+      "2 | let sum = 0;\n3 | for (const item of itemz) {\n4 |   sum += item.price * item.quantity;\n5 | }",
+      "2 | let sum = 0;\n3 | for (const item of itemz) {\n4 |   sum += item.price * item.count;\n5 | }",
     ),
     expected: ts.replace("item.quantity", "item.count"),
   },

@@ -157,7 +157,8 @@ const cases: Case[] = [
     args: { path: "a.js", edits: [{ oldString: "if (name) {\n  console.log('hello ' + name);\n}", newString: "if (name) {\n  console.log('hello, ' + name);\n}" }] },
     isError: false,
     says: ["matched fuzzily", "lines 2-4", "check in the diff"],
-    after: { "a.js": GREET.replace('console.log("hello " + name);', "console.log('hello, ' + name);") },
+    // The model changed the text, not the quotes: the file's quotes stay (three-way merge).
+    after: { "a.js": GREET.replace('"hello "', '"hello, "') },
   },
   {
     name: "edit_file: an edit copied from read_file output, line numbers included, applies",

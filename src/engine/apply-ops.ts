@@ -164,11 +164,11 @@ function planOp(doc: Document, l: LocateContext, op: EditOp): Planned {
     const same = rl.find.length === rl.replace.length && rl.find.every((x, k) => x === rl.replace[k]);
     // The strategy's reading of the find text (un-escaped, numbers stripped) unless the splice reading won.
     const query = r === reading ? cand.query : queryOf(r);
-    const lines = same ? doc.lines(cand.startLine, cand.endLine) : newLinesAt(doc, { ...cand, query }, rl.replace);
+    const lines = same ? doc.lines(cand.startLine, cand.endLine) : newLinesAt(doc, { ...cand, query }, rl.replace, l.opts.strategy);
     const line = { from: cand.startLine, to: cand.endLine, lines };
     return { op, splices: [], line, report: appliedOf(op, located, lines.length - (line.to - line.from)) };
   }
-  const splices = located.candidates.map((c) => planSplice(doc, c, reading.replace));
+  const splices = located.candidates.map((c) => planSplice(doc, c, reading.replace, l.opts.strategy));
   let delta = 0;
   for (const s of splices) delta += countBreaks(s.text) - countBreaks(doc.text.slice(s.start, s.end));
   return { op, splices, report: appliedOf(op, located, delta) };

@@ -2,32 +2,21 @@
  * Applying a located edit.
  *
  * A range match (exact text, a span inside a line) takes the replacement
- * literally. A line match applies *the edit*, not the model's copy of the
- * text: the find text is diffed against the replacement line by line, and
- * only the changed lines are carried into the matched region. Lines the edit
- * does not change keep the file's own bytes (indentation, spacing, quotes,
- * and any change made since the model read the file); lines of the region
- * the model did not show (elided, extra blank lines) stay where they are.
- * Added lines are re-indented from the nearest line they replace or follow,
- * scaled to the file's indentation and written in its own unit.
+ * literally. A line match is a three-way merge of the find text (base), the
+ * file's matched region (ours) and the replacement (theirs): merge.ts.
  *
  * `renderSplices` writes the splices into the raw text: bytes outside the
  * spliced ranges never change, and inserted line breaks take the ending of
  * the line where they land (CRLF stays CRLF, even in a mixed file).
  */
-import { appendAll } from "../arrays.ts";
 import { diffArrays } from "diff";
 import { EditError } from "../errors.ts";
-import type { Candidate } from "../match/types.ts";
-import { type Document, detectIndentUnit } from "../text/document.ts";
+import { isReplacementElision } from "../match/elided.ts";
+import type { Candidate, StrategyOptions } from "../match/types.ts";
+import type { Document } from "../text/document.ts";
 import { everyLineHasLineNumbers, stripLineNumbers } from "../text/line-numbers.ts";
-import {
-  collapseWhitespace,
-  isBlank,
-  leadingWhitespace,
-  normalizePunctuation,
-  unescapeModelText,
-} from "../text/normalize.ts";
+import { collapseWhitespace, unescapeModelText } from "../text/normalize.ts";
+import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
 
 /** Replace `text` (LF line breaks) over [start, end) of `Document.text`. */
 export interface Splice {
@@ -41,8 +30,6 @@ export interface Splice {
    */
   breaks?: string[];
 }
-
-const TAB_WIDTH = 4;
 
 /** The replacement as the find text was read: un-escaped, without line numbers, ... */
 function rewriteReplacement(text: string, cand: Candidate): string {
@@ -71,10 +58,17 @@ function rewriteReplacement(text: string, cand: Candidate): string {
   }
 }
 
-export function planSplice(doc: Document, cand: Candidate, newString: string): Splice {
+/** `options`: the preset's thresholds, which set how closely a removed line must match (merge.ts). */
+/**
+ * `explicitLines`: the replacement is a diff's new side, where every line is
+ * written on purpose: a `+// ...` line elides only where it replaces two or
+ * more removed lines (a model's habit; createPatch of a real file writes
+ * such a line when the file has it, and must apply).
+ */
+export function planSplice(doc: Document, cand: Candidate, newString: string, options?: StrategyOptions, explicitLines = false): Splice {
   const replacement = rewriteReplacement(newString.replaceAll("\r\n", "\n"), cand);
   if (!cand.lineBased) {
-    const widened = widenToLines(doc, cand, replacement);
+    const widened = widenToLines(doc, cand, replacement) ?? elisionToLines(doc, cand, replacement);
     if (!widened) return literalSplice(doc, cand.start, cand.end, replacement);
     cand = widened;
   }
@@ -82,17 +76,11 @@ export function planSplice(doc: Document, cand: Candidate, newString: string): S
   let body = replacement;
   if (q.endsWithNewline && body.endsWith("\n")) body = body.slice(0, -1);
   const repl = replacement === "" ? [] : body.split("\n");
-  const merged = mergeLines(doc, cand, repl);
+  const merged = mergeLines(doc, cand, repl, alignmentOf(doc, cand), removedLineFloor(cand.strategy, options), explicitLines ? 2 : 1);
   if (merged.length === 0) return deleteLines(doc, cand.start, cand.end);
   const splice: Splice = { start: cand.start, end: cand.end, text: merged.map((m) => m.text).join("\n") };
   if (doc.mixedLineEndings) splice.breaks = breaksOf(doc, merged, doc.eolAt(cand.start));
   return splice;
-}
-
-/** A line of merged output, and the document line it was copied from (-1: new). */
-interface MergedLine {
-  text: string;
-  from: number;
 }
 
 /** Each kept line brings its own break; a new line takes the break of the line before it. */
@@ -130,11 +118,37 @@ function widenToLines(doc: Document, cand: Candidate, replacement: string): Cand
   const cutsLastLine = cand.end !== lineEnd;
   if (cutsLastLine) {
     if (q.lines.length < 2 && !inIndent) return undefined;
-    if (editScript(q.lines, replacement.split("\n")).removed[q.lines.length - 1]) return undefined;
+    if (changesLine(q.lines, replacement.split("\n"), q.lines.length - 1)) return undefined;
   } else if (!inIndent) {
     return undefined;
   }
   return { ...cand, lineBased: true, start: lineStart, end: lineEnd };
+}
+
+/**
+ * A replacement with an elision line the find text does not have is never
+ * written literally: as whole lines, the merge expands the elision (or
+ * refuses). A match that cuts a line cannot be merged, so it is refused.
+ */
+function elisionToLines(doc: Document, cand: Candidate, replacement: string): Candidate | undefined {
+  const find = new Set(cand.query.lines.map((l) => l.trim()));
+  // A find text of one line has no lines for a marker to stand for: the marker is text the model writes.
+  if (cand.query.lines.length < 2) return undefined;
+  const marker = replacement.split("\n").find((l) => isReplacementElision(l) && !find.has(l.trim()));
+  if (marker === undefined) return undefined;
+  const t = doc.text;
+  const startLine = doc.lineAt(cand.start);
+  const lastLine = doc.lineAt(Math.max(cand.start, cand.end - 1));
+  const lineStart = doc.lineStart(startLine);
+  const lineEnd = doc.lineEnd(lastLine);
+  const endsLine = cand.end === lineEnd || (cand.query.endsWithNewline && cand.end === lineEnd + 1);
+  if (t.slice(lineStart, cand.start).trim() !== "" || !endsLine) {
+    throw new EditError(
+      "INVALID_INPUT",
+      `The replacement has an elision line, \`${marker.trim()}\`, but the text to find has none: it cannot stand for lines of a match inside a line. Nothing was changed. Send the replacement in full, without elided lines.`,
+    );
+  }
+  return { ...cand, lineBased: true, start: lineStart, end: lineEnd, startLine, endLine: lastLine + 1 };
 }
 
 /** Literal replacement; deleting whole lines also removes their line break. */
@@ -194,147 +208,16 @@ function alignmentOf(doc: Document, cand: Candidate): number[] {
   return alignment;
 }
 
-interface Insertion {
-  /** Query line the lines follow (-1: before the first). */
-  after: number;
-  lines: string[];
-  /** Per line, the query line whose indentation it is measured against. */
-  anchors: number[];
-}
-
-/** The edit as the model wrote it: which query lines stay, which go, what comes in where. */
-function editScript(find: readonly string[], repl: readonly string[]) {
-  const removed = new Array<boolean>(find.length).fill(false);
-  const inserts: Insertion[] = [];
-  let j = 0;
-  let lastRemoved: number[] = [];
+/** Whether the edit, as the model wrote it, removes or changes query line `j`. */
+function changesLine(find: readonly string[], repl: readonly string[], j: number): boolean {
+  let at = 0;
   for (const part of diffArrays([...find], [...repl])) {
     const count = part.count ?? part.value.length;
-    if (part.removed) {
-      lastRemoved = Array.from({ length: count }, (_, k) => j + k);
-      for (const r of lastRemoved) removed[r] = true;
-      j += count;
-    } else if (part.added) {
-      const after = j - 1;
-      // Measure each added line against the line it replaces, else the line it follows, else the next.
-      const fallback = after >= 0 ? after : Math.min(j, find.length - 1);
-      const anchors = part.value.map((_, k) => lastRemoved[Math.min(k, lastRemoved.length - 1)] ?? fallback);
-      inserts.push({ after, lines: part.value, anchors });
-      lastRemoved = [];
-    } else {
-      j += count;
-      lastRemoved = [];
-    }
+    if (part.added) continue;
+    if (part.removed && at <= j && j < at + count) return true;
+    at += count;
   }
-  return { removed, inserts };
-}
-
-function columns(indent: string): number {
-  let cols = 0;
-  for (const ch of indent) cols += ch === "\t" ? TAB_WIDTH : 1;
-  return cols;
-}
-
-/** Maps model indentation to file indentation, learnt from the aligned lines. */
-function indentMapper(doc: Document, cand: Candidate, find: readonly string[], repl: readonly string[], align: number[]) {
-  const pairs: { j: number; model: string; file: string }[] = [];
-  align.forEach((f, j) => {
-    const m = find[j] ?? "";
-    if (f < 0 || isBlank(m)) return;
-    const line = doc.line(f);
-    if (!isBlank(line)) pairs.push({ j, model: leadingWhitespace(m), file: leadingWhitespace(line) });
-  });
-  const identical = pairs.every((p) => p.model === p.file);
-  // Scale: how many file columns one model column is worth, from pairs at different depths.
-  const ratios: number[] = [];
-  for (let a = 0; a < pairs.length; a++) {
-    for (let b = a + 1; b < pairs.length && ratios.length < 64; b++) {
-      const pa = pairs[a];
-      const pb = pairs[b];
-      if (!pa || !pb) continue;
-      const dm = columns(pb.model) - columns(pa.model);
-      if (dm !== 0) ratios.push((columns(pb.file) - columns(pa.file)) / dm);
-    }
-  }
-  ratios.sort((x, y) => x - y);
-  let scale = ratios[ratios.length >> 1];
-  if (scale === undefined || scale <= 0) {
-    const fileUnit = columns(doc.indentUnit());
-    const modelUnit = columns(detectIndentUnit([...find, ...repl]));
-    scale = fileUnit / modelUnit;
-  }
-  const regionLines = doc.lines(cand.startLine, cand.endLine);
-  const fileUsesTabs =
-    regionLines.some((l) => l.startsWith("\t")) || (!regionLines.some((l) => l.startsWith(" ")) && doc.indentUnit() === "\t");
-
-  /** The aligned, non-blank query line nearest to `j`, preferring earlier lines. */
-  const nearestPair = (j: number) => {
-    let best: (typeof pairs)[number] | undefined;
-    for (const p of pairs) {
-      if (p.j <= j) best = p;
-      else {
-        best ??= p;
-        break;
-      }
-    }
-    return best;
-  };
-
-  return (line: string, anchor: number): string => {
-    if (identical) return line;
-    if (isBlank(line)) return "";
-    const ref = nearestPair(anchor);
-    if (!ref) return line;
-    const body = line.slice(leadingWhitespace(line).length);
-    const cols = Math.max(0, Math.round(columns(ref.file) + scale * (columns(leadingWhitespace(line)) - columns(ref.model))));
-    if (cols === columns(ref.file)) return ref.file + body;
-    const indent = fileUsesTabs ? "\t".repeat(Math.floor(cols / TAB_WIDTH)) + " ".repeat(cols % TAB_WIDTH) : " ".repeat(cols);
-    return indent + body;
-  };
-}
-
-function mergeLines(doc: Document, cand: Candidate, repl: string[]): MergedLine[] {
-  const find = cand.query.lines;
-  const align = alignmentOf(doc, cand);
-  const { removed, inserts } = editScript(find, repl);
-  const reindent = indentMapper(doc, cand, find, repl, align);
-  const punctuation = cand.rewrite === "punctuation";
-  const fresh = (ins: Insertion): MergedLine[] =>
-    ins.lines.map((l, k) => {
-      const line = reindent(l, ins.anchors[k] ?? ins.after);
-      return { text: punctuation ? normalizePunctuation(line) : line, from: -1 };
-    });
-  const kept = (f: number): MergedLine => ({ text: doc.line(f), from: f });
-  const insertsAfter = new Map<number, Insertion[]>();
-  for (const ins of inserts) insertsAfter.set(ins.after, [...(insertsAfter.get(ins.after) ?? []), ins]);
-
-  const out: MergedLine[] = [];
-  let cursor = cand.startLine;
-  let pending: MergedLine[] = [];
-  // True while every query line since the last aligned one was removed: the file lines between go too.
-  let removing = false;
-  for (const ins of insertsAfter.get(-1) ?? []) appendAll(out, fresh(ins));
-  for (let j = 0; j < find.length; j++) {
-    const f = align[j] ?? -1;
-    if (f >= 0) {
-      const dropGap = removing && removed[j] === true;
-      for (; cursor < f; cursor++) if (!dropGap) out.push(kept(cursor));
-      appendAll(out, pending);
-      pending = [];
-      if (!removed[j]) out.push(kept(f));
-      cursor = Math.max(cursor, f + 1);
-      removing = removed[j] === true;
-    } else {
-      removing = removing && removed[j] === true;
-    }
-    for (const ins of insertsAfter.get(j) ?? []) {
-      if (f >= 0) appendAll(out, fresh(ins));
-      else appendAll(pending, fresh(ins));
-    }
-  }
-  for (; cursor < cand.endLine; cursor++) out.push(kept(cursor));
-  appendAll(out, pending);
-  return out;
+  return false;
 }
 
 function withBreaks(s: Splice, eol: string): string {

@@ -249,23 +249,23 @@ function singleFile(files: readonly FilePatch[]): FilePatch | undefined {
 }
 
 /**
- * A diff removes a file's BOM by writing it as text of the first old line
- * (createPatch does, and `-\uFEFFx` / `+x` is what a byte diff shows). The
- * engine reads the BOM as the file's, so it is taken off the hunk line here
- * and dropped from the result; a BOM on both sides of the line is kept.
+ * A diff adds or removes a file's BOM by writing it as text of the first
+ * new or old line (createPatch does, and `-\uFEFFx` / `+x` is what a byte
+ * diff shows). The engine reads a BOM as the file's, not as text, so it is
+ * taken off the hunk line here and set on the result; such a hunk must
+ * start at line 1.
  */
-function takeBomRemoval(content: string, hunks: readonly Hunk[]): { index: number } | undefined {
-  if (!content.startsWith("\uFEFF")) return undefined;
+function takeBomChange(content: string, hunks: readonly Hunk[]): { index: number; bom: boolean } | undefined {
+  const has = content.startsWith("\uFEFF");
   for (const h of hunks) {
     const firstOld = h.lines.find((l) => l.kind !== "add");
-    if (!firstOld?.text.startsWith("\uFEFF")) continue;
     const firstNew = h.lines.find((l) => l.kind !== "delete");
-    firstOld.text = firstOld.text.slice(1);
-    if (firstNew && firstNew !== firstOld && firstNew.text.startsWith("\uFEFF")) {
-      firstNew.text = firstNew.text.slice(1);
-      return undefined;
-    }
-    return firstNew === firstOld ? undefined : { index: h.index };
+    const oldBom = firstOld?.text.startsWith("\uFEFF") === true && has;
+    const newBom = firstNew?.text.startsWith("\uFEFF") === true && firstNew !== firstOld;
+    if (!oldBom && !newBom) continue;
+    if (oldBom && firstOld) firstOld.text = firstOld.text.slice(1);
+    if (newBom && firstNew) firstNew.text = firstNew.text.slice(1);
+    return oldBom === newBom ? undefined : { index: h.index, bom: newBom };
   }
   return undefined;
 }
@@ -311,7 +311,7 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
       "The patch creates the file (--- /dev/null), but the file already has content. Send a patch against its current content instead.",
     );
   }
-  const dropBom = takeBomRemoval(content, hunks);
+  const bomChange = takeBomChange(content, hunks);
   const ask = o.resolveAmbiguity;
   const report = applyOps(
     content,
@@ -331,12 +331,14 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
   );
   if (report.failed.length > 0) throw failureSummary(report.failed, hunks.length);
   const reports = report.applied.map((a) => hunkReport(a, hunks)).sort((a, b) => a.index - b.index);
-  if (dropBom) {
-    const first = reports.find((r) => r.index === dropBom.index);
+  if (bomChange) {
+    const first = reports.find((r) => r.index === bomChange.index);
     if (first?.startLine !== 1) {
-      throw new EditError("NOT_FOUND", `Hunk ${dropBom.index + 1} removes the file's byte order mark, so it must start at line 1, but it was found at line ${first?.startLine}.`);
+      const what = bomChange.bom ? "adds" : "removes";
+      throw new EditError("NOT_FOUND", `Hunk ${bomChange.index + 1} ${what} the file's byte order mark, so it must start at line 1, but it was found at line ${first?.startLine}.`);
     }
-    report.content = report.content.replace(/^\uFEFF/, "");
+    const body = report.content.replace(/^\uFEFF/, "");
+    report.content = bomChange.bom ? `\uFEFF${body}` : body;
   }
   const extra = whole.unescaped ? { unescaped: true } : {};
   if (file?.isDeleted) {

@@ -26,6 +26,17 @@ export function isElisionLine(line: string): boolean {
   return t.length > 0 && t.length < 120 && ELISION.test(t);
 }
 
+/**
+ * An elision marker in a replacement, where the edit writes code: only one
+ * that says so, a comment or words (`// ...`, `... rest unchanged`). A bare
+ * `...` there is code as often as not (Python's Ellipsis as a stub's body),
+ * so it is written as the model wrote it.
+ */
+export function isReplacementElision(line: string): boolean {
+  const t = line.trim();
+  return t !== "..." && t !== "…" && isElisionLine(line);
+}
+
 interface Part {
   /** Index of the part's first line in the query. */
   offset: number;
@@ -52,23 +63,42 @@ function partStarts(ctx: MatchContext, part: Part): number[] {
   return verifyWindows(ctx, part.query, anchor, hits, (line, j) => line.trim() === part.query.trimmed[j]);
 }
 
-/** Places parts in order starting from a unique part at index `pivot`, going both ways to the nearest occurrence. */
-function placeFrom(parts: Part[], starts: number[][], pivot: number, at: number): number[] | null {
+/** File indentation minus model indentation on the part's first non-blank line placed at `at`. */
+function indentShift(ctx: MatchContext, part: Part, at: number): number {
+  const j = part.query.trimmed.findIndex((t) => t !== "");
+  const model = part.query.lines[j] ?? "";
+  const file = ctx.doc.line(at + j);
+  return file.length - file.trimStart().length - (model.length - model.trimStart().length);
+}
+
+/**
+ * Places parts in order starting from a unique part at index `pivot`, going
+ * both ways to the nearest occurrence, preferring occurrences indented as the
+ * pivot is (a part's line may also occur, nested deeper, inside the elided
+ * span: the nearest occurrence is then the wrong one).
+ */
+function placeFrom(ctx: MatchContext, parts: Part[], starts: number[][], pivot: number, at: number): number[] | null {
   const placed = new Array<number>(parts.length).fill(-1);
   placed[pivot] = at;
+  const shift = indentShift(ctx, parts[pivot] as Part, at);
+  const pick = (part: Part, options: number[]) => options.find((s) => indentShift(ctx, part, s) === shift) ?? options[0];
   for (let k = pivot + 1; k < parts.length; k++) {
+    const part = parts[k] as Part;
     const prev = parts[k - 1] as Part;
     const prevEnd = (placed[k - 1] ?? 0) + prev.query.lines.length;
-    const next = (starts[k] ?? []).find((s) => s >= prevEnd);
-    if (next === undefined || next - prevEnd > MAX_GAP) return null;
+    const next = pick(
+      part,
+      (starts[k] ?? []).filter((s) => s >= prevEnd && s - prevEnd <= MAX_GAP),
+    );
+    if (next === undefined) return null;
     placed[k] = next;
   }
   for (let k = pivot - 1; k >= 0; k--) {
     const part = parts[k] as Part;
     const nextStart = placed[k + 1] ?? 0;
-    const options = (starts[k] ?? []).filter((s) => s + part.query.lines.length <= nextStart);
-    const prev = options[options.length - 1];
-    if (prev === undefined || nextStart - (prev + part.query.lines.length) > MAX_GAP) return null;
+    const options = (starts[k] ?? []).filter((s) => s + part.query.lines.length <= nextStart && nextStart - (s + part.query.lines.length) <= MAX_GAP);
+    const prev = pick(part, options.reverse());
+    if (prev === undefined) return null;
     placed[k] = prev;
   }
   return placed;
@@ -99,14 +129,14 @@ export const elided: Strategy = {
     if (starts.some((s) => s.length === 0)) return [];
     const pivot = starts[0]?.length === 1 ? 0 : starts[starts.length - 1]?.length === 1 ? parts.length - 1 : -1;
     if (pivot !== -1) {
-      const placed = placeFrom(parts, starts, pivot, starts[pivot]?.[0] ?? 0);
+      const placed = placeFrom(ctx, parts, starts, pivot, starts[pivot]?.[0] ?? 0);
       return placed ? [candidateFor(ctx, q, parts, placed)] : [];
     }
     // No part is unique: never a match, but every placement is reported so
     // the model learns the text is ambiguous rather than absent.
     const placements = (starts[0] ?? [])
       .slice(0, MAX_PLACEMENTS)
-      .map((at) => placeFrom(parts, starts, 0, at))
+      .map((at) => placeFrom(ctx, parts, starts, 0, at))
       .filter((p): p is number[] => p !== null)
       .map((p) => candidateFor(ctx, q, parts, p));
     return placements.length > 1 ? placements : [];

@@ -1,0 +1,227 @@
+/**
+ * Issue 10: the splice as a three-way merge (base = the find text, ours = the
+ * file, theirs = the replacement). Each numbered case was a silent wrong
+ * write; each runs through replace, applySearchReplace, applyPatch and the CLI.
+ * `expect` is what a careful human writes, or the code of the refusal.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { diffArrays } from "diff";
+import { applyPatch, applySearchReplace, EditError, replace } from "../src/index.ts";
+import { makeTree } from "./helpers/temp-tree.ts";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+// The CLI from source through tsx (the built bin is checked by test/pack/pack-install.ts).
+const BIN = path.join(REPO, "src", "cli", "bin.ts");
+const TSX = import.meta.resolve("tsx");
+
+interface MergeCase {
+  name: string;
+  file: string;
+  find: string;
+  repl: string;
+  /** The file after the edit, or the EditError code of the refusal. */
+  expect: string;
+  /** The hunk a model writes for this edit, when the line diff of find and repl is not it. */
+  hunk?: string;
+}
+
+/** A fuzzy hunk: the line diff of the find text and the replacement. */
+function hunkOf(find: string, repl: string): string {
+  const lines = (s: string) => s.replace(/\n$/, "").split("\n");
+  let out = "@@ @@\n";
+  for (const part of diffArrays(lines(find), lines(repl))) {
+    const sign = part.added ? "+" : part.removed ? "-" : " ";
+    for (const l of part.value) out += `${sign}${l}\n`;
+  }
+  return out;
+}
+
+function outcome(fn: () => string): string {
+  try {
+    return fn();
+  } catch (e) {
+    assert.ok(e instanceof EditError, `expected an EditError, got ${String(e)}`);
+    return e.code;
+  }
+}
+
+const PY = ["class Greeter:", "    def hello(self):", "        return 1", "", "    def bye(self):", "        return 2", ""].join("\n");
+
+const JS2 = ["function outer() {", "    if (ready) {", "        run();", "    }", "}", ""].join("\n");
+
+const IMPORTS = ["import os", "import sys", "", "def main():", "    pass", ""].join("\n");
+
+const STEPS = ["function f() {", "  step0();", "  step1();", "  step2();", "}", ""].join("\n");
+
+const REPEATED = ["def f():", "    x = 1", "    if a:", "        x = 1", "        y = 2", "    return x", ""].join("\n");
+
+const SETUP = [
+  "def setup(config):",
+  "    alpha = load_configuration(config)",
+  "    beta = parse_everything(alpha)",
+  "",
+  "    gamma = render_templates(beta)",
+  "    delta = store_results(gamma)",
+  "    return delta",
+  "",
+].join("\n");
+
+const cases: MergeCase[] = [
+  {
+    name: "1: find mis-indented (8), replacement already at the file's 4: not shifted again",
+    file: PY,
+    find: "        def hello(self):\n            return 1\n",
+    repl: "    def hello(self):\n        greeting = 1\n        return greeting\n",
+    expect: PY.replace("        return 1\n", "        greeting = 1\n        return greeting\n"),
+  },
+  {
+    name: "1: the README's greet edit (find at 4, replacement at the file's 2)",
+    file: '// Greets people by name.\nexport function greet(name) {\n  return "Hello, " + name + "!";\n}\n',
+    find: 'export function greet(name) {\n    return "Hello, " + name + "!";\n}\n',
+    repl: 'export function greet(name, greeting = "Hello") {\n  return `\u0024{greeting}, \u0024{name}!`;\n}\n',
+    expect: '// Greets people by name.\nexport function greet(name, greeting = "Hello") {\n  return `\u0024{greeting}, \u0024{name}!`;\n}\n',
+  },
+  {
+    name: "2: model base 2 with step 4, file base 4 step 4: levels map directly",
+    file: JS2,
+    find: "function outer() {\n  if (ready) {\n      run();\n  }\n",
+    repl: "function outer() {\n  const b = 1;\n  if (ready) {\n      run();\n      done();\n  }\n",
+    expect: JS2.replace("function outer() {\n", "function outer() {\n    const b = 1;\n").replace("        run();\n", "        run();\n        done();\n"),
+  },
+  {
+    name: "2: an unseen deeper level is interpolated in the file's unit",
+    file: JS2,
+    find: "  if (ready) {\n      run();\n  }\n",
+    repl: "  if (ready) {\n      run();\n      if (again) {\n          run();\n      }\n  }\n",
+    expect: JS2.replace("        run();\n", "        run();\n        if (again) {\n            run();\n        }\n"),
+  },
+  {
+    name: "3: a blank line forgotten in the find text but kept in the replacement is not doubled",
+    file: IMPORTS,
+    find: "import os\nimport sys\ndef main():\n",
+    repl: "import os\nimport sys\n\ndef main(argv):\n",
+    expect: IMPORTS.replace("def main():", "def main(argv):"),
+  },
+  {
+    name: "3: the forgotten blank line after a new line is taken once",
+    file: IMPORTS,
+    find: "import os\nimport sys\ndef main():\n",
+    repl: "import os\nimport sys\nimport re\n\ndef main():\n",
+    expect: IMPORTS.replace("import sys\n", "import sys\nimport re\n"),
+  },
+  {
+    name: "4: an elision only in the replacement, anchored on both sides, stands for the lines it elides",
+    file: STEPS,
+    find: STEPS,
+    repl: "function f(x) {\n  step0();\n  // ... existing code ...\n}\n",
+    expect: STEPS.replace("function f() {", "function f(x) {"),
+  },
+  {
+    name: "4: an elision only in the replacement next to changed lines is refused, never written",
+    file: STEPS,
+    find: STEPS,
+    repl: "function f() {\n  init();\n  // ... existing code ...\n}\n",
+    expect: "INVALID_INPUT",
+  },
+  {
+    name: "5: quotes copied from the find text take the file's, quotes typed anew stay",
+    file: 'const title = "Welcome";\n',
+    find: "const title = “Welcome”;\n",
+    repl: "const title = \"Welcome — it’s “great”\";\n",
+    expect: "const title = \"Welcome — it’s “great”\";\n",
+  },
+  {
+    name: "5: a typeset copy of a quote in a changed line becomes the file's",
+    file: 'log("ready");\nrun(1);\n',
+    find: "log(“ready”);\nrun(1);\n",
+    repl: "log(“ready”, 2);\nrun(1);\n",
+    expect: 'log("ready", 2);\nrun(1);\n',
+  },
+  {
+    name: "6: an elided part whose line repeats inside the elided span is placed at its exact occurrence",
+    file: REPEATED,
+    find: "    x = 1\n    # ...\n    return x\n",
+    repl: "    x = 2\n    # ...\n    return x\n",
+    expect: REPEATED.replace("def f():\n    x = 1", "def f():\n    x = 2"),
+  },
+  {
+    name: "7: a removed line that exists nowhere in the file: not found",
+    file: SETUP,
+    find: SETUP.replace("\n\n    gamma", "\n    x()\n    gamma"),
+    repl: SETUP.replace("\n\n    gamma", "\n    gamma"),
+    hunk: "@@ @@\n def setup(config):\n     alpha = load_configuration(config)\n     beta = parse_everything(alpha)\n-    x()\n     gamma = render_templates(beta)\n     delta = store_results(gamma)\n     return delta\n",
+    expect: "NOT_FOUND",
+  },
+  {
+    name: "7: a changed line that exists nowhere in the file: not found",
+    file: SETUP,
+    find: SETUP.replace("\n\n    gamma", "\n    x()\n    gamma"),
+    repl: SETUP.replace("\n\n    gamma", "\n    y()\n    gamma"),
+    hunk: "@@ @@\n def setup(config):\n     alpha = load_configuration(config)\n     beta = parse_everything(alpha)\n-    x()\n+    y()\n     gamma = render_templates(beta)\n     delta = store_results(gamma)\n     return delta\n",
+    expect: "NOT_FOUND",
+  },
+];
+
+const routes: { name: string; run: (c: MergeCase) => string }[] = [
+  { name: "replace", run: (c) => replace(c.file, c.find, c.repl).content },
+  {
+    name: "applySearchReplace",
+    run: (c) => {
+      const r = applySearchReplace(c.file, `<<<<<<< SEARCH\n${c.find}=======\n${c.repl}>>>>>>> REPLACE\n`);
+      if (r.failed[0]) throw r.failed[0];
+      return r.content;
+    },
+  },
+  { name: "applyPatch", run: (c) => applyPatch(c.file, c.hunk ?? hunkOf(c.find, c.repl)).content },
+];
+
+for (const route of routes) {
+  for (const c of cases) {
+    test(`${route.name}: ${c.name}`, () => {
+      assert.equal(
+        outcome(() => route.run(c)),
+        c.expect,
+      );
+    });
+  }
+}
+
+test("CLI: every case through a SEARCH/REPLACE response", async () => {
+  const files: Record<string, string> = {};
+  cases.forEach((c, k) => {
+    files[`case${k}.txt`] = c.file;
+  });
+  const { root } = await makeTree(files);
+  for (const [k, c] of cases.entries()) {
+    const response = `case${k}.txt\n\`\`\`\n<<<<<<< SEARCH\n${c.find}=======\n${c.repl}>>>>>>> REPLACE\n\`\`\`\n`;
+    const r = spawnSync(process.execPath, ["--import", TSX, BIN, "apply", "--root", root, "--json"], {
+      input: response,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    const after = await readFile(path.join(root, `case${k}.txt`), "utf8");
+    if (/^[A-Z_]+$/.test(c.expect)) {
+      assert.equal(r.status, 1, `${c.name}: ${r.stderr}`);
+      assert.ok(r.stdout.includes(`"${c.expect}"`), `${c.name}: expected ${c.expect} in ${r.stdout}`);
+      assert.equal(after, c.file, c.name);
+    } else {
+      assert.equal(r.status, 0, `${c.name}: ${r.stdout}${r.stderr}`);
+      assert.equal(after, c.expect, c.name);
+    }
+  }
+});
+
+test("CLI: the README example's greet.js edit is indented as the file is", () => {
+  const r = spawnSync(process.execPath, ["--import", TSX, BIN, "apply", "examples/response.md", "--root", "examples/project", "--dry-run"], {
+    cwd: REPO,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.stdout.includes("+  return `\u0024{greeting}, \u0024{name}!`;\n"), r.stdout);
+});

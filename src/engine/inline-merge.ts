@@ -71,12 +71,14 @@ function hunksOf(base: readonly string[], other: readonly string[]): Hunk[] {
  * Two hunks of different sides touch the same base text. An insertion where
  * the other side's change starts touches it (both sides wrote something
  * before that token: `,WITHOUT` -> `, WITHOUT` and `, WITHOUTResult`); one
- * where it ends does not (`“ready”` -> `"ready"` and `“ready”, 2`).
+ * where a replacement ends does not (`“ready”` -> `"ready"` and `“ready”, 2`),
+ * one where a deletion ends does (`text ` -> `text` and `text more`: the
+ * insertion leans on the deleted space).
  */
 function overlaps(a: Hunk, b: Hunk): boolean {
   if (a.s === a.e && b.s === b.e) return a.s === b.s;
-  if (a.s === a.e) return b.s <= a.s && a.s < b.e;
-  if (b.s === b.e) return a.s <= b.s && b.s < a.e;
+  if (a.s === a.e) return b.s <= a.s && (a.s < b.e || (a.s === b.e && b.text.length === 0));
+  if (b.s === b.e) return a.s <= b.s && (b.s < a.e || (b.s === a.e && a.text.length === 0));
   return a.s < b.e && b.s < a.e;
 }
 
@@ -109,15 +111,16 @@ export function mergeInline(base: string, ours: string, theirs: string): InlineM
   const t = hunksOf(b, tokens(theirs));
   // Group hunks that touch one another, across sides, into spans of the base.
   const all = [...o.map((h) => ({ h, side: 0 })), ...t.map((h) => ({ h, side: 1 }))].sort((x, y) => x.h.s - y.h.s || x.h.e - y.h.e);
-  const groups: { s: number; e: number; sides: Set<number> }[] = [];
+  const groups: { s: number; e: number; sides: Set<number>; text: string[] }[] = [];
   for (const { h, side } of all) {
     const g = groups[groups.length - 1];
-    const span: Hunk = g ? { s: g.s, e: g.e, text: [] } : h;
-    if (g && overlaps(span, h)) {
+    // A group's text only says whether it deletes (empty) or writes something.
+    if (g && overlaps(g, h)) {
       g.e = Math.max(g.e, h.e);
       g.sides.add(side);
+      g.text = [...g.text, ...h.text];
     } else {
-      groups.push({ s: h.s, e: h.e, sides: new Set([side]) });
+      groups.push({ s: h.s, e: h.e, sides: new Set([side]), text: [...h.text] });
     }
   }
   let out = "";

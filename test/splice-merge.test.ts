@@ -261,3 +261,10 @@ test("replace: a line both sides changed differently is a CONFLICT that shows bo
     assert.match(e.message, /items\.count/);
   }
 });
+
+test("mergeInline: a word is never traded for a quote (copied quotes become the file's, typed ones stay)", () => {
+  assert.deepEqual(mergeInline("{ code: “INVALID_OPTION” });", '{ code: "INVALID_OPTION" });', '{ code: "“new” INVALID_OPTION" });'), {
+    ok: true,
+    text: '{ code: "“new” INVALID_OPTION" });',
+  });
+});

@@ -6,7 +6,7 @@
  * as typed. Compared by tokens (words, whitespace runs, single punctuation
  * characters), so a quote is one unit and words are never cut.
  */
-import { diffArrays } from "diff";
+import { anchoredDiff } from "./anchored-diff.ts";
 import { normalizePunctuation, removeWhitespace } from "../text/normalize.ts";
 
 /** Base tokens [s, e) replaced by `text` (s === e: inserted before token s). */
@@ -19,6 +19,7 @@ interface Hunk {
 export type InlineMerge = { ok: true; text: string } | { ok: false };
 
 const TOKEN = /[\p{L}\p{N}_$]+|\s+|[\s\S]/gu;
+const WORD = /^[\p{L}\p{N}_$]/u;
 
 function tokens(s: string): string[] {
   return s.match(TOKEN) ?? [];
@@ -35,21 +36,25 @@ function hunksOf(base: readonly string[], other: readonly string[]): Hunk[] {
   let i = 0;
   let pending: Hunk | undefined;
   const equalRuns: { s: number; e: number; value: string[] }[] = [];
-  for (const part of diffArrays([...base], [...other])) {
-    const count = part.count ?? part.value.length;
+  let k = 0;
+  // Words are paired first: a quote or a space never takes the place of a word.
+  for (const part of anchoredDiff(base, other, (t) => WORD.test(t))) {
+    const count = part.count;
     if (part.removed || part.added) {
       pending ??= { s: i, e: i, text: [] };
       if (part.removed) {
         i += count;
         pending.e = i;
       } else {
-        pending.text.push(...part.value);
+        pending.text.push(...other.slice(k, k + count));
+        k += count;
       }
     } else {
       if (pending) raw.push(pending);
       pending = undefined;
-      equalRuns.push({ s: i, e: i + count, value: part.value });
+      equalRuns.push({ s: i, e: i + count, value: base.slice(i, i + count) });
       i += count;
+      k += count;
     }
   }
   if (pending) raw.push(pending);
@@ -57,7 +62,7 @@ function hunksOf(base: readonly string[], other: readonly string[]): Hunk[] {
   for (const h of raw) {
     const prev = out[out.length - 1];
     const between = prev ? equalRuns.find((r) => r.s === prev.e && r.e === h.s) : undefined;
-    if (prev && between && between.value.length === 1 && !/^[\p{L}\p{N}_$]/u.test(between.value[0] ?? "")) {
+    if (prev && between && between.value.length === 1 && !WORD.test(between.value[0] ?? "")) {
       prev.text.push(...between.value, ...h.text);
       prev.e = h.e;
     } else {

@@ -11,6 +11,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { diffArrays } from "diff";
+import { mergeInline } from "../src/engine/inline-merge.ts";
 import { applyPatch, applySearchReplace, EditError, replace } from "../src/index.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
 
@@ -224,4 +225,48 @@ test("CLI: the README example's greet.js edit is indented as the file is", () =>
   });
   assert.equal(r.status, 0, r.stderr);
   assert.ok(r.stdout.includes("+  return `\u0024{greeting}, \u0024{name}!`;\n"), r.stdout);
+});
+
+// --- inside one changed line: base (find text), ours (file), theirs (replacement) ---
+
+const inline: { name: string; base: string; ours: string; theirs: string; expect: string | null }[] = [
+  { name: "copied quotes take the file's, a new argument stays", base: "log(“ready”);", ours: 'log("ready");', theirs: "log(“ready”, 2);", expect: 'log("ready", 2);' },
+  {
+    name: "typographic characters typed in a new literal stay",
+    base: "const title = “Welcome”;",
+    ours: 'const title = "Welcome";',
+    theirs: 'const title = "Welcome — it’s “great”";',
+    expect: 'const title = "Welcome — it’s “great”";',
+  },
+  { name: "the file's spacing stays around a renamed token", base: "x = 1;", ours: "x  =  1;", theirs: "x = 2;", expect: "x  =  2;" },
+  { name: "a space both sides insert is written once", base: "a=b;", ours: "a = b;", theirs: "aNext = b;", expect: "aNext = b;" },
+  { name: "text appended after a trailing space the file lacks keeps its space", base: "text ", ours: "text", theirs: "text more", expect: "text more" },
+  { name: "both sides changed one token differently: a conflict", base: "bar(3);", ours: "bar(2);", theirs: "baz();", expect: null },
+  { name: "a misremembered name the edit changes: a conflict", base: "item.qty", ours: "item.quantity", theirs: "item.count", expect: null },
+];
+
+for (const c of inline) {
+  test(`mergeInline: ${c.name}`, () => {
+    const r = mergeInline(c.base, c.ours, c.theirs);
+    assert.deepEqual(r, c.expect === null ? { ok: false } : { ok: true, text: c.expect });
+  });
+}
+
+test("replace: a line both sides changed differently is a CONFLICT that shows both", () => {
+  const file = "function total(items) {\n  return sum(items.quantity);\n}\n";
+  try {
+    replace(file, "function total(items) {\n  return sum(items.qty);\n}", "function total(items) {\n  return sum(items.count);\n}");
+    assert.fail("applied");
+  } catch (e) {
+    assert.ok(e instanceof EditError && e.code === "CONFLICT", String(e));
+    assert.match(e.message, /items\.quantity/);
+    assert.match(e.message, /items\.count/);
+  }
+});
+
+test("mergeInline: a word is never traded for a quote (copied quotes become the file's, typed ones stay)", () => {
+  assert.deepEqual(mergeInline("{ code: “INVALID_OPTION” });", '{ code: "INVALID_OPTION" });', '{ code: "“new” INVALID_OPTION" });'), {
+    ok: true,
+    text: '{ code: "“new” INVALID_OPTION" });',
+  });
 });

@@ -7,7 +7,7 @@
  * characters), so a quote is one unit and words are never cut.
  */
 import { appendAll } from "../arrays.ts";
-import { diffArrays } from "diff";
+import { anchoredDiff } from "./anchored-diff.ts";
 import { normalizePunctuation, removeWhitespace } from "../text/normalize.ts";
 
 /** Base tokens [s, e) replaced by `text` (s === e: inserted before token s). */
@@ -20,6 +20,7 @@ interface Hunk {
 export type InlineMerge = { ok: true; text: string } | { ok: false };
 
 const TOKEN = /[\p{L}\p{N}_$]+|\s+|[\s\S]/gu;
+const WORD = /^[\p{L}\p{N}_$]/u;
 
 function tokens(s: string): string[] {
   return s.match(TOKEN) ?? [];
@@ -36,21 +37,25 @@ function hunksOf(base: readonly string[], other: readonly string[]): Hunk[] {
   let i = 0;
   let pending: Hunk | undefined;
   const equalRuns: { s: number; e: number; value: string[] }[] = [];
-  for (const part of diffArrays([...base], [...other])) {
-    const count = part.count ?? part.value.length;
+  let k = 0;
+  // Words are paired first: a quote or a space never takes the place of a word.
+  for (const part of anchoredDiff(base, other, (t) => WORD.test(t))) {
+    const count = part.count;
     if (part.removed || part.added) {
       pending ??= { s: i, e: i, text: [] };
       if (part.removed) {
         i += count;
         pending.e = i;
       } else {
-        appendAll(pending.text, part.value);
+        appendAll(pending.text, other.slice(k, k + count));
+        k += count;
       }
     } else {
       if (pending) raw.push(pending);
       pending = undefined;
-      equalRuns.push({ s: i, e: i + count, value: part.value });
+      equalRuns.push({ s: i, e: i + count, value: base.slice(i, i + count) });
       i += count;
+      k += count;
     }
   }
   if (pending) raw.push(pending);
@@ -58,7 +63,7 @@ function hunksOf(base: readonly string[], other: readonly string[]): Hunk[] {
   for (const h of raw) {
     const prev = out[out.length - 1];
     const between = prev ? equalRuns.find((r) => r.s === prev.e && r.e === h.s) : undefined;
-    if (prev && between && between.value.length === 1 && !/^[\p{L}\p{N}_$]/u.test(between.value[0] ?? "")) {
+    if (prev && between && between.value.length === 1 && !WORD.test(between.value[0] ?? "")) {
       appendAll(prev.text, between.value);
       appendAll(prev.text, h.text);
       prev.e = h.e;
@@ -73,12 +78,14 @@ function hunksOf(base: readonly string[], other: readonly string[]): Hunk[] {
  * Two hunks of different sides touch the same base text. An insertion where
  * the other side's change starts touches it (both sides wrote something
  * before that token: `,WITHOUT` -> `, WITHOUT` and `, WITHOUTResult`); one
- * where it ends does not (`“ready”` -> `"ready"` and `“ready”, 2`).
+ * where a replacement ends does not (`“ready”` -> `"ready"` and `“ready”, 2`),
+ * one where a deletion ends does (`text ` -> `text` and `text more`: the
+ * insertion leans on the deleted space).
  */
 function overlaps(a: Hunk, b: Hunk): boolean {
   if (a.s === a.e && b.s === b.e) return a.s === b.s;
-  if (a.s === a.e) return b.s <= a.s && a.s < b.e;
-  if (b.s === b.e) return a.s <= b.s && b.s < a.e;
+  if (a.s === a.e) return b.s <= a.s && (a.s < b.e || (a.s === b.e && b.text.length === 0));
+  if (b.s === b.e) return a.s <= b.s && (b.s < a.e || (b.s === a.e && a.text.length === 0));
   return a.s < b.e && b.s < a.e;
 }
 
@@ -111,15 +118,16 @@ export function mergeInline(base: string, ours: string, theirs: string): InlineM
   const t = hunksOf(b, tokens(theirs));
   // Group hunks that touch one another, across sides, into spans of the base.
   const all = [...o.map((h) => ({ h, side: 0 })), ...t.map((h) => ({ h, side: 1 }))].sort((x, y) => x.h.s - y.h.s || x.h.e - y.h.e);
-  const groups: { s: number; e: number; sides: Set<number> }[] = [];
+  const groups: { s: number; e: number; sides: Set<number>; text: string[] }[] = [];
   for (const { h, side } of all) {
     const g = groups[groups.length - 1];
-    const span: Hunk = g ? { s: g.s, e: g.e, text: [] } : h;
-    if (g && overlaps(span, h)) {
+    // A group's text only says whether it deletes (empty) or writes something.
+    if (g && overlaps(g, h)) {
       g.e = Math.max(g.e, h.e);
       g.sides.add(side);
+      g.text = [...g.text, ...h.text];
     } else {
-      groups.push({ s: h.s, e: h.e, sides: new Set([side]) });
+      groups.push({ s: h.s, e: h.e, sides: new Set([side]), text: [...h.text] });
     }
   }
   let out = "";

@@ -31,6 +31,7 @@ import type { Candidate, StrategyName, StrategyOptions } from "../match/types.ts
 import type { Document } from "../text/document.ts";
 import { collapseWhitespace, isBlank, leadingWhitespace, normalizePunctuation } from "../text/normalize.ts";
 import { similarity } from "../text/similarity.ts";
+import { anchoredDiff } from "./anchored-diff.ts";
 import { mergeInline } from "./inline-merge.ts";
 import { type IndentPair, type LevelMap, levelMap } from "./reindent.ts";
 
@@ -130,7 +131,9 @@ function theirScript(find: readonly string[], repl: readonly string[], align: re
     removed = [];
     added = [];
   };
-  for (const part of lineDiff(find.map(diffKey), repl.map(diffKey))) {
+  // Blank lines never take the place of text (one diff over everything may keep a blank line and
+  // re-add the line of code beside it, which then lands next to the file's own blank line).
+  for (const part of anchoredDiff(find.map(diffKey), repl.map(diffKey), (l) => !isBlank(l))) {
     const count = part.count;
     if (part.removed) {
       for (let n = 0; n < count; n++) removed.push(j + n);
@@ -147,60 +150,6 @@ function theirScript(find: readonly string[], repl: readonly string[], align: re
   }
   flush();
   return { status, after };
-}
-
-interface Part {
-  count: number;
-  added?: boolean;
-  removed?: boolean;
-}
-
-/**
- * A line diff in which blank lines never take the place of text: the lines
- * with text are diffed first, and blank lines only between the pairs that
- * gives. (One diff over everything may keep a blank line and re-add the line
- * of code beside it, which then lands next to the file's own blank line.)
- */
-function lineDiff(a: readonly string[], b: readonly string[]): Part[] {
-  const ai = a.flatMap((l, i) => (isBlank(l) ? [] : [i]));
-  const bi = b.flatMap((l, i) => (isBlank(l) ? [] : [i]));
-  const anchors: [number, number][] = [];
-  let x = 0;
-  let y = 0;
-  for (const part of diffArrays(
-    ai.map((i) => a[i] ?? ""),
-    bi.map((i) => b[i] ?? ""),
-  )) {
-    const count = part.count ?? part.value.length;
-    if (part.removed) x += count;
-    else if (part.added) y += count;
-    else for (let n = 0; n < count; n++) anchors.push([ai[x++] as number, bi[y++] as number]);
-  }
-  anchors.push([a.length, b.length]);
-  const out: Part[] = [];
-  const push = (p: Part) => {
-    const last = out[out.length - 1];
-    if (last && !!last.added === !!p.added && !!last.removed === !!p.removed) last.count += p.count;
-    else if (p.count > 0) out.push(p);
-  };
-  let pa = 0;
-  let pb = 0;
-  for (const [na, nb] of anchors) {
-    const sa = a.slice(pa, na);
-    const sb = b.slice(pb, nb);
-    if (!sa.some(isBlank) || !sb.some(isBlank)) {
-      // The text lines here had nothing in common, so without blank lines on both sides nothing pairs.
-      push({ count: sa.length, removed: true });
-      push({ count: sb.length, added: true });
-    } else for (const part of diffArrays(sa, sb)) {
-      const count = part.count ?? part.value.length;
-      push(part.added ? { count, added: true } : part.removed ? { count, removed: true } : { count });
-    }
-    if (na < a.length) push({ count: 1 });
-    pa = na + 1;
-    pb = nb + 1;
-  }
-  return out;
 }
 
 /**

@@ -1,0 +1,59 @@
+/**
+ * A diff in which some elements are anchors: the anchors are diffed first,
+ * and the others only between the pairs that gives. Blank lines must not
+ * pair in place of a line of text, nor a quote or a space in place of a word:
+ * one diff over everything may keep the filler and re-add the text beside it.
+ */
+import { diffArrays } from "diff";
+
+export interface DiffPart {
+  count: number;
+  added?: boolean;
+  removed?: boolean;
+}
+
+export function anchoredDiff(a: readonly string[], b: readonly string[], isAnchor: (x: string) => boolean): DiffPart[] {
+  const ai = a.flatMap((x, i) => (isAnchor(x) ? [i] : []));
+  const bi = b.flatMap((x, i) => (isAnchor(x) ? [i] : []));
+  const pairs: [number, number][] = [];
+  let x = 0;
+  let y = 0;
+  for (const part of diffArrays(
+    ai.map((i) => a[i] ?? ""),
+    bi.map((i) => b[i] ?? ""),
+  )) {
+    const count = part.count ?? part.value.length;
+    if (part.removed) x += count;
+    else if (part.added) y += count;
+    else for (let n = 0; n < count; n++) pairs.push([ai[x++] as number, bi[y++] as number]);
+  }
+  pairs.push([a.length, b.length]);
+  const out: DiffPart[] = [];
+  const push = (p: DiffPart) => {
+    const last = out[out.length - 1];
+    if (last && !!last.added === !!p.added && !!last.removed === !!p.removed) last.count += p.count;
+    else if (p.count > 0) out.push(p);
+  };
+  let pa = 0;
+  let pb = 0;
+  for (const [na, nb] of pairs) {
+    const sa = a.slice(pa, na);
+    const sb = b.slice(pb, nb);
+    const filler = (e: string) => !isAnchor(e);
+    if (!sa.some(filler) || !sb.some(filler)) {
+      // Between two anchor pairs no anchors are equal, so without filler on both sides nothing pairs
+      // (and a rewritten block costs no second diff).
+      push({ count: sa.length, removed: true });
+      push({ count: sb.length, added: true });
+    } else {
+      for (const part of diffArrays(sa, sb)) {
+        const count = part.count ?? part.value.length;
+        push(part.added ? { count, added: true } : part.removed ? { count, removed: true } : { count });
+      }
+    }
+    if (na < a.length) push({ count: 1 });
+    pa = na + 1;
+    pb = nb + 1;
+  }
+  return out;
+}

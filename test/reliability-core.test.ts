@@ -1,17 +1,13 @@
 /**
- * Issue 15, the items left to the engine rewrite (1, 6, 8, 10, 12, and the
- * BOM removal of 4). Each test states the right behaviour; the ones marked
- * `todo` fail on today's code (they run and report, without failing the
- * suite) and lose the mark when the rewrite fixes them. Unmarked tests are
- * the controls: behaviour that is right today and must stay so.
+ * Issue 15, the items fixed in the engine (1, 6, 8, 10, 12, and the BOM
+ * removal of 4). Each test states the right behaviour and failed before the
+ * fix; the controls state behaviour that was right and must stay so.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { EditError } from "../src/errors.ts";
 import { applyPatch, applySearchReplace, createPatch, replace } from "../src/index.ts";
-
-const LEAD = "issue 15: fixed in the engine rewrite";
 
 /** Runs `f`; an EditError counts as a refusal, anything else thrown fails the test. */
 function attempt<T>(f: () => T): T | EditError {
@@ -43,7 +39,7 @@ const widenCases: { name: string; content: string; old: string; new: string; seq
 ];
 
 for (const c of widenCases) {
-  test(`item 1: ${c.name}: the text keeps its order (or the edit is refused)`, { todo: LEAD }, () => {
+  test(`item 1: ${c.name}: the text keeps its order (or the edit is refused)`, () => {
     const r = attempt(() => replace(c.content, c.old, c.new));
     if (r instanceof EditError) return;
     let at = -1;
@@ -123,7 +119,7 @@ for (const c of boundaryControls) {
 
 // --- item 10: replaceAll of a run inside one huge line -----------------------------
 
-test("item 10: replaceAll over a 200k-space line with a line added per occurrence stays within 256 MB of heap", { todo: LEAD }, () => {
+test("item 10: replaceAll over a 200k-space line with a line added per occurrence stays within 256 MB of heap", () => {
   const script = `
     import { replace } from "./src/index.ts";
     try {

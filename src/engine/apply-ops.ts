@@ -168,7 +168,13 @@ function planOp(doc: Document, l: LocateContext, op: EditOp): Planned {
     const line = { from: cand.startLine, to: cand.endLine, lines };
     return { op, splices: [], line, report: appliedOf(op, located, lines.length - (line.to - line.from)) };
   }
-  const splices = located.candidates.map((c) => planSplice(doc, c, reading.replace, l.opts.strategy));
+  // replaceAll: a candidate sharing its line with another is spliced literally
+  // (widened to the line, each would copy the whole line: memory without end on one huge line).
+  const cands = located.candidates;
+  const splices = cands.map((c, k) => {
+    const sharesLine = (cands[k - 1]?.endLine ?? -1) > c.startLine || (cands[k + 1]?.startLine ?? Number.POSITIVE_INFINITY) < c.endLine;
+    return planSplice(doc, c, reading.replace, l.opts.strategy, { sharesLine });
+  });
   let delta = 0;
   for (const s of splices) delta += countBreaks(s.text) - countBreaks(doc.text.slice(s.start, s.end));
   return { op, splices, report: appliedOf(op, located, delta) };

@@ -52,7 +52,7 @@ export function newLinesAt(doc: Document, cand: Candidate, lines: readonly strin
   if (lines.length === 0) return [];
   const single = lines.length === 1 && lines[0] === "";
   const c = single ? { ...cand, query: { ...cand.query, endsWithNewline: true } } : cand;
-  const splice = planSplice(doc, c, single ? "\n" : lines.join("\n"), options, true);
+  const splice = planSplice(doc, c, single ? "\n" : lines.join("\n"), options, { explicitLines: true });
   // A shorter or longer range than the candidate is the splice deleting every line with its break.
   return splice.start === cand.start && splice.end === cand.end ? splice.text.split("\n") : [];
 }

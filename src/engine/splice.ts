@@ -65,8 +65,17 @@ function rewriteReplacement(text: string, cand: Candidate): string {
  * more removed lines (a model's habit; createPatch of a real file writes
  * such a line when the file has it, and must apply).
  */
-export function planSplice(doc: Document, cand: Candidate, newString: string, options?: StrategyOptions, explicitLines = false): Splice {
+export interface SpliceHow {
+  /** The replacement is a diff's new side (see above). @default false */
+  explicitLines?: boolean;
+  /** Another candidate of the same edit (replaceAll) is on the same line: splice literally, never widen to the line. @default false */
+  sharesLine?: boolean;
+}
+
+export function planSplice(doc: Document, cand: Candidate, newString: string, options?: StrategyOptions, how: SpliceHow = {}): Splice {
+  const explicitLines = how.explicitLines ?? false;
   const replacement = rewriteReplacement(newString.replaceAll("\r\n", "\n"), cand);
+  if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
   if (!cand.lineBased) {
     const widened = widenToLines(doc, cand, replacement) ?? elisionToLines(doc, cand, replacement);
     if (!widened) return literalSplice(doc, cand.start, cand.end, replacement);
@@ -117,6 +126,9 @@ function widenToLines(doc: Document, cand: Candidate, replacement: string): Cand
   const lineEnd = doc.lineEnd(cand.endLine - 1);
   const cutsLastLine = cand.end !== lineEnd;
   if (cutsLastLine) {
+    // A one-line match followed by more text on its line: lines added after it
+    // must stay before that text (`x = 1; return x`), so the splice is literal.
+    if (q.lines.length < 2 && t.slice(cand.end, lineEnd).trim() !== "") return undefined;
     if (q.lines.length < 2 && !inIndent) return undefined;
     if (changesLine(q.lines, replacement.split("\n"), q.lines.length - 1)) return undefined;
   } else if (!inIndent) {

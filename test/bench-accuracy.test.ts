@@ -277,15 +277,22 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
         real.map((l) => l.trimStart()),
       );
       assert.notDeepEqual(old, real);
-      const m = /base (\d+), step (\d+)/.exec(c.note);
-      assert.ok(m, c.note);
-      const [base, step] = [Number(m[1]), Number(m[2])];
-      assert.ok(base % step !== 0, "the base is half a step off");
       const written = c.view.map((l) => (l.role === "add" ? l.new : l.old)).filter((t) => t.trim() !== "");
       assert.ok(written.every((t) => /^ *$/.test(lead(t))), "the model indents with spaces");
-      // The shallowest line is at the model's base (plus any alignment spaces the file had there).
       const shallowest = Math.min(...written.map((t) => lead(t).length));
-      assert.ok(shallowest >= base && shallowest < base + step, `${shallowest} vs base ${base}`);
+      const half = /base (\d+), step (\d+)/.exec(c.note);
+      const kept = /outer level kept at (\d+), next at (\d+), step (\d+)/.exec(c.note);
+      if (half) {
+        const [base, step] = [Number(half[1]), Number(half[2])];
+        assert.ok(base % step !== 0, "the base is half a step off");
+        // The shallowest line is at the model's base (plus any alignment spaces the file had there).
+        assert.ok(shallowest >= base && shallowest < base + step, `${shallowest} vs base ${base}`);
+      } else {
+        assert.ok(kept, c.note);
+        const [outer, next, step] = [Number(kept[1]), Number(kept[2]), Number(kept[3])];
+        assert.equal(next - outer, step / 2, "the first nested level is half a step in");
+        assert.ok(shallowest >= outer && shallowest < outer + step);
+      }
       assert.ok(new Set(old.filter((l) => l.trim() !== "").map((l) => lead(l).length)).size >= 2, "the find text shows two levels");
       // The model's indentation grows with the file's: a function of it, never reversed.
       const pairs = old.map((l, i) => [lead(real[i] ?? "").length, lead(l).length] as const).filter((_, i) => old[i]?.trim() !== "");

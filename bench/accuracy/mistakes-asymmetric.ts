@@ -24,8 +24,6 @@ import type { Rng } from "./random.ts";
 import { leadingWhitespace, makeWord } from "./text-gen.ts";
 import type { ViewLine } from "./types.ts";
 
-const TYPOGRAPHIC = /[\u2018\u2019\u201c\u201d\u2013\u2014\u2026]/;
-
 /**
  * Whether the re-indented find text still occurs verbatim in the file (a
  * dedented single line is a substring of the real one): then it is an exact
@@ -104,10 +102,14 @@ function measureIndent(line: string, unit: string): { level: number; rest: strin
 }
 
 /**
- * The model indents with its own inconsistent scheme on both sides: a base
- * that is half a step off (2 or 6 spaces for a step of 4, 1 or 3 for a step
- * of 2) and its own step per level, where the file has its own base and unit
- * (issue 10 case 2: file base 4 step 4, model base 2, nested lines at 6).
+ * The model indents with its own inconsistent scheme on both sides, where the
+ * file has its own base and unit (issue 10 case 2: file step 4; the model's
+ * levels 2, 6, 10, or 0, 2, 6, 10). Two schemes:
+ * - "half-step base": the outermost level of the view at half a step (2 or 6
+ *   spaces for a step of 4, 1 or 3 for a step of 2), deeper levels one step
+ *   of the model's each;
+ * - "outer level kept" (space-indented files): the outermost level where the
+ *   file has it, the next at half a step more, deeper ones a step each.
  * A careful human maps the model's levels to the file's: the lines it quotes
  * show at least two levels, and every added line is at a level they show.
  * Correct = the intended edit in the file's indentation.
@@ -131,19 +133,36 @@ export function inconsistentIndent(input: MistakeInput, rng: Rng): MistakeOutput
     if (line.role === "add" && !quotedLevels.has(levels.get(line) ?? base)) return undefined;
   }
   const step = rng.pick([2, 4]);
-  const modelBase = step / 2 + (rng.chance(0.5) ? step : 0);
+  const outerKept = unit !== "\t" && rng.chance(0.5);
+  const outer = base * unit.length;
+  const modelBase = outerKept ? outer : step / 2 + (rng.chance(0.5) ? step : 0);
+  const width = (depth: number): number => {
+    if (!outerKept) return modelBase + depth * step;
+    return depth === 0 ? outer : outer + step / 2 + (depth - 1) * step;
+  };
   const rewrite = (text: string): string => {
     const m = text.trim() === "" ? undefined : measureIndent(text, unit);
     if (!m) return text;
-    return " ".repeat(modelBase + (m.level - base) * step) + m.rest + text.trimStart();
+    return " ".repeat(width(m.level - base)) + m.rest + text.trimStart();
   };
+  // Deeper in the file must stay deeper in the model's text (a leftover
+  // alignment space must not reach the next level), or levels are ambiguous.
+  const depths = new Map<number, number>();
+  for (const line of view) {
+    const text = written(line);
+    if (text.trim() === "") continue;
+    depths.set(leadingWhitespace(text).length, leadingWhitespace(rewrite(text)).length);
+  }
+  const sorted = [...depths].sort((a, b) => a[0] - b[0]);
+  for (let k = 1; k < sorted.length; k++) if ((sorted[k]?.[1] ?? 0) <= (sorted[k - 1]?.[1] ?? 0)) return undefined;
   const out = view.map((l): ViewLine => {
     const old = rewrite(l.old);
     return { role: l.role, old, new: rewrite(l.new), touched: old !== l.old };
   });
   if (sameRegionOld(out, view) || quotesVerbatim(input, out)) return undefined;
   const fileUnit = unit === "\t" ? "a tab" : `${unit.length} spaces`;
-  return { view: out, note: `model indentation base ${modelBase}, step ${step} on both sides (file unit ${fileUnit})` };
+  const scheme = outerKept ? `outer level kept at ${outer}, next at ${outer + step / 2}` : `base ${modelBase}`;
+  return { view: out, note: `model indentation ${scheme}, step ${step} on both sides (file unit ${fileUnit})` };
 }
 
 /**
@@ -174,15 +193,17 @@ export function blankForgottenFind(input: MistakeInput, rng: Rng): MistakeOutput
  */
 export function smartFind(input: MistakeInput): MistakeOutput | undefined {
   const view = input.view;
+  let curledRegion = false;
   for (const line of view) {
     if (line.role === "add") continue;
     const curled = curl(line.old);
     if (curled === line.old) continue;
     line.old = curled;
     if (line.role === "ctx") line.new = curled;
+    else curledRegion = true;
     line.touched = true;
   }
-  if (!regionOld(view).some((l) => TYPOGRAPHIC.test(l))) return undefined;
+  if (!curledRegion) return undefined;
   return { view, note: "quotes and dashes typographic in the find text only" };
 }
 
@@ -239,15 +260,16 @@ export function smartLiteral(input: MistakeInput, rng: Rng): MistakeOutput | und
   }
   if (!typed) return undefined;
   const copied = rng.chance(0.5);
+  let curly = false;
   for (const line of view) {
     if (line.role === "add") continue;
     const curled = curl(line.old);
     if (curled === line.old) continue;
     line.old = curled;
     if (line.role === "ctx" || (line.role === "keep" && copied)) line.new = curled;
+    if (line.role !== "ctx") curly = true;
     line.touched = true;
   }
-  const curly = regionOld(view).some((l) => TYPOGRAPHIC.test(l));
   const where = curly ? `find text curly${copied ? ", kept lines copied curly" : ""}` : "find text exact";
   return { view, expected: expectedWithAdded(input, view), note: `typographic characters typed inside a new string literal; ${where}` };
 }

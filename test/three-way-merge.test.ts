@@ -1,0 +1,354 @@
+/**
+ * Issue 10's numbered cases: edits a careful human gets right and the splice
+ * must too, once it is a three-way merge (base = the model's find text as
+ * written, ours = the file's matched region, theirs = the model's
+ * replacement). Each case runs through every format it applies to —
+ * `replace`, `applySearchReplace`, `applyPatch` — and cases 1, 3, 4 and 5 also
+ * through the CLI. The expected output is written out in full: what a careful
+ * human writes, never what the engine happens to produce.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cp, readFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { applyPatch, applySearchReplace, EditError, replace } from "../src/index.ts";
+import { makeTree } from "./helpers/temp-tree.ts";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const BIN = path.join(REPO, "bin", "fuzzpatch.js");
+
+/** What a careful human does: writes exactly this, refuses with a code, or either of the two. */
+type Expect =
+  | { content: string }
+  | { code: "NOT_FOUND" }
+  /** The edit (with the elided lines written back), or an EditError whose message asks for the replacement in full. */
+  | { content: string; orRefusalAsking: RegExp };
+
+interface MergeCase {
+  name: string;
+  file: string;
+  content: string;
+  /** The str_replace pair, also the SEARCH/REPLACE block's two sides. */
+  find?: string;
+  replacement?: string;
+  /** The same edit as a diff body (a hunk under `--- a/FILE` / `+++ b/FILE`). */
+  hunk?: string;
+  expect: Expect;
+}
+
+/** One outcome: the new content, or the EditError. Anything else thrown fails the test. */
+type Outcome = { content: string } | { error: EditError };
+
+function attempt(fn: () => string): Outcome {
+  try {
+    return { content: fn() };
+  } catch (error) {
+    assert.ok(error instanceof EditError, `expected an EditError, got ${String(error)}`);
+    return { error };
+  }
+}
+
+function block(find: string, replacement: string): string {
+  return `<<<<<<< SEARCH\n${find}\n=======\n${replacement}\n>>>>>>> REPLACE\n`;
+}
+
+function patch(file: string, hunk: string): string {
+  return `--- a/${file}\n+++ b/${file}\n${hunk}`;
+}
+
+function check(outcome: Outcome, expect: Expect, where: string): void {
+  if ("code" in expect) {
+    assert.ok("error" in outcome, `${where}: must be refused, but wrote:\n${"content" in outcome ? outcome.content : ""}`);
+    assert.equal(outcome.error.code, expect.code, `${where}: ${outcome.error.message}`);
+    return;
+  }
+  if ("error" in outcome) {
+    if ("orRefusalAsking" in expect) {
+      assert.match(outcome.error.message, expect.orRefusalAsking, `${where}: a refusal must ask for the replacement in full`);
+      return;
+    }
+    assert.fail(`${where}: refused (${outcome.error.code}) an edit a careful human applies:\n${outcome.error.message}`);
+  }
+  assert.equal(outcome.content, expect.content, `${where}: wrong output`);
+}
+
+// Case 1: a Python file indented 4; SEARCH shifted to 8, REPLACE already at 4.
+const cart = [
+  "def total(items):",
+  "    result = 0",
+  "    for item in items:",
+  "        result += item.price",
+  "    return result",
+  "",
+].join("\n");
+const cartAfter = [
+  "def total(items):",
+  "    result = 0",
+  "    for item in items:",
+  "        result += item.price * item.quantity",
+  "    return round(result, 2)",
+  "",
+].join("\n");
+
+// Case 2: file base 4, step 4. The model keeps the class line at 0 but writes its
+// members at 2 and nests by its own step of 4 (6, 10): its levels are 0, 2, 6, 10.
+const queue = [
+  "class Queue {",
+  "    push(item) {",
+  "        if (item == null) {",
+  "            return;",
+  "        }",
+  "        this.items.push(item);",
+  "    }",
+  "}",
+  "",
+].join("\n");
+const queueAfter = [
+  "class Queue {",
+  "    size() {",
+  "        return this.items.length;",
+  "    }",
+  "    push(item) {",
+  "        if (item == null) {",
+  '            throw new TypeError("item is required");',
+  "        }",
+  "        this.items.push(item);",
+  "    }",
+  "}",
+  "",
+].join("\n");
+
+// Case 3: the blank line after the import is missing from the find text, kept in the replacement.
+const run = ['import { a } from "./a.js";', "", "export function run() {", "  return a();", "}", ""].join("\n");
+const runAfter = ['import { a } from "./a.js";', "", "export function run() {", "  return a() + 1;", "}", ""].join("\n");
+
+// Case 4: the whole function quoted; the replacement adds a line and elides the rest.
+const steps = ["function f() {", "  step1();", "  step2();", "  step3();", "}", ""].join("\n");
+const stepsAfter = ["function f() {", "  step0();", "  step1();", "  step2();", "  step3();", "}", ""].join("\n");
+const ASKS_FOR_FULL = /in full|complete|entire|whole|every line/i;
+
+// Case 5: curly quotes copied into the find text; typographic characters typed inside the new literal.
+const title = ["// Page header.", 'const title = "Welcome";', "export default title;", ""].join("\n");
+const titleAfter = ["// Page header.", 'const title = "Welcome \u2014 it\u2019s \u201cgreat\u201d";', "export default title;", ""].join("\n");
+
+// Case 6: the part before the marker also occurs, deeper, inside the span the marker stands for.
+const setup = [
+  "function setup() {",
+  "  if (ready) {",
+  "    load();",
+  "    if (ready) {",
+  "      init();",
+  "    }",
+  "    if (ready) {",
+  "      start();",
+  "    }",
+  "  }",
+  "  finish();",
+  "}",
+  "",
+].join("\n");
+const setupAfter = setup.replace("  if (ready) {\n    load();", "  if (ready && !stopped) {\n    load();");
+
+// Case 7: removed lines that exist nowhere in the file.
+const load = ["export function load(path) {", "  const text = read(path);", "", "  return parse(text);", "}", ""].join("\n");
+const docs = [
+  "  saveState(): void;",
+  "",
+  "  /**",
+  "   * Restore state before parse for calls after the first.",
+  "   * Not usually called directly.",
+  "   */",
+  "  restoreState(): void;",
+  "",
+  "  /**",
+  "   * Parse options from argv.",
+  "   */",
+  "  parseOptions(argv: string[]): void;",
+  "",
+].join("\n");
+
+const cases: MergeCase[] = [
+  {
+    name: "1. SEARCH mis-indented (8), REPLACE already right (4): written at 4",
+    file: "cart.py",
+    content: cart,
+    find: "        result = 0\n        for item in items:\n            result += item.price\n        return result",
+    replacement: "    result = 0\n    for item in items:\n        result += item.price * item.quantity\n    return round(result, 2)",
+    hunk: "@@ @@\n         result = 0\n         for item in items:\n-            result += item.price\n-        return result\n+        result += item.price * item.quantity\n+    return round(result, 2)\n",
+    expect: { content: cartAfter },
+  },
+  {
+    name: "2. model levels 0, 2, 6, 10 on a file of step 4: added lines at the file's levels 4, 8, 12",
+    file: "queue.js",
+    content: queue,
+    find: "class Queue {\n  push(item) {\n      if (item == null) {\n          return;\n      }",
+    replacement:
+      'class Queue {\n  size() {\n      return this.items.length;\n  }\n  push(item) {\n      if (item == null) {\n          throw new TypeError("item is required");\n      }',
+    hunk: '@@ @@\n class Queue {\n+  size() {\n+      return this.items.length;\n+  }\n   push(item) {\n       if (item == null) {\n-          return;\n+          throw new TypeError("item is required");\n       }\n',
+    expect: { content: queueAfter },
+  },
+  {
+    name: "3. a blank line forgotten in the find text, kept in the replacement: one blank line, not two",
+    file: "run.js",
+    content: run,
+    find: 'import { a } from "./a.js";\nexport function run() {\n  return a();',
+    replacement: 'import { a } from "./a.js";\n\nexport function run() {\n  return a() + 1;',
+    hunk: '@@ @@\n import { a } from "./a.js";\n+\n export function run() {\n-  return a();\n+  return a() + 1;\n }\n',
+    expect: { content: runAfter },
+  },
+  {
+    name: "4. elision marker in the replacement only: the elided lines kept (or a refusal asking for it in full)",
+    file: "steps.js",
+    content: steps,
+    find: "function f() {\n  step1();\n  step2();\n  step3();\n}",
+    replacement: "function f() {\n  step0();\n  // ... existing code ...\n}",
+    hunk: "@@ @@\n-function f() {\n-  step1();\n-  step2();\n-  step3();\n-}\n+function f() {\n+  step0();\n+  // ... existing code ...\n+}\n",
+    expect: { content: stepsAfter, orRefusalAsking: ASKS_FOR_FULL },
+  },
+  {
+    name: "5. curly quotes copied from the find text take the file's; typed ones inside the new literal stay",
+    file: "title.js",
+    content: title,
+    find: "const title = \u201cWelcome\u201d;",
+    replacement: 'const title = "Welcome \u2014 it\u2019s \u201cgreat\u201d";',
+    hunk: '@@ @@\n // Page header.\n-const title = \u201cWelcome\u201d;\n+const title = "Welcome \u2014 it\u2019s \u201cgreat\u201d";\n export default title;\n',
+    expect: { content: titleAfter },
+  },
+  {
+    name: "6. elided find text whose first line repeats, deeper, inside the elided span: the exact place",
+    file: "setup.js",
+    content: setup,
+    find: "  if (ready) {\n  // ... existing code ...\n  }\n  finish();",
+    replacement: "  if (ready && !stopped) {\n  // ... existing code ...\n  }\n  finish();",
+    hunk: "@@ @@\n-  if (ready) {\n+  if (ready && !stopped) {\n   // ... existing code ...\n   }\n   finish();\n",
+    expect: { content: setupAfter },
+  },
+  {
+    name: "7. a removed line that exists nowhere, next to a blank line: NOT_FOUND",
+    file: "load.js",
+    content: load,
+    find: "  const text = read(path);\n  validate(text, schema);\n\n  return parse(text);",
+    replacement: "  const text = read(path);\n  check(text);\n\n  return parse(text);",
+    hunk: "@@ @@\n export function load(path) {\n   const text = read(path);\n-  validate(text, schema);\n+  check(text);\n \n   return parse(text);\n",
+    expect: { code: "NOT_FOUND" },
+  },
+  {
+    name: "7. a removed line that exists nowhere, in place of a real line, full context: NOT_FOUND",
+    file: "docs.d.ts",
+    content: docs,
+    find: "  /**\n   * Restore state before parse for calls after the first.\n   * Not usually called directly.\n   */\n  let drapoux = \"zaimpembrex feba\";",
+    replacement: "  /**\n   * Restore state before parse for calls after the first.\n   * Not usually called directly.\n   */\n  restoreStateNext(): void;",
+    hunk: '@@ @@\n \n   /**\n    * Restore state before parse for calls after the first.\n    * Not usually called directly.\n    */\n-  let drapoux = "zaimpembrex feba";\n+  restoreStateNext(): void;\n \n   /**\n',
+    expect: { code: "NOT_FOUND" },
+  },
+];
+
+/** The issue's own call for case 5, verbatim. */
+test("5. replace() as the issue writes it keeps the typed characters", () => {
+  const outcome = attempt(() => replace('const title = "Welcome";', "const title = \u201cWelcome\u201d;", 'const title = "Welcome \u2014 it\u2019s \u201cgreat\u201d";').content);
+  check(outcome, { content: 'const title = "Welcome \u2014 it\u2019s \u201cgreat\u201d";' }, "replace");
+});
+
+for (const c of cases) {
+  if (c.find !== undefined && c.replacement !== undefined) {
+    const { find, replacement } = c;
+    test(`replace: ${c.name}`, () => {
+      check(
+        attempt(() => replace(c.content, find, replacement).content),
+        c.expect,
+        "replace",
+      );
+    });
+    test(`applySearchReplace: ${c.name}`, () => {
+      const outcome = attempt(() => {
+        const result = applySearchReplace(c.content, block(find, replacement));
+        const failed = result.failed[0];
+        if (failed !== undefined) throw failed;
+        return result.content;
+      });
+      check(outcome, c.expect, "applySearchReplace");
+    });
+  }
+  if (c.hunk !== undefined) {
+    const hunk = c.hunk;
+    test(`applyPatch: ${c.name}`, () => {
+      check(
+        attempt(() => applyPatch(c.content, patch(c.file, hunk)).content),
+        c.expect,
+        "applyPatch",
+      );
+    });
+  }
+}
+
+// --- the CLI ------------------------------------------------------------------
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], cwd: string, input = ""): CliRun {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, input, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A model's response holding the case as a SEARCH/REPLACE block and, separately, as a diff. */
+function responses(c: MergeCase): { format: string; text: string }[] {
+  const out: { format: string; text: string }[] = [];
+  if (c.find !== undefined && c.replacement !== undefined) {
+    out.push({ format: "SEARCH/REPLACE", text: `Here is the change.\n\n${c.file}\n\`\`\`\n${block(c.find, c.replacement)}\`\`\`\n` });
+  }
+  if (c.hunk !== undefined) out.push({ format: "diff", text: `Here is the change.\n\n\`\`\`diff\n${patch(c.file, c.hunk)}\`\`\`\n` });
+  return out;
+}
+
+const cliCases = cases.filter((c) => /^[1345]\. /.test(c.name));
+
+for (const c of cliCases) {
+  for (const response of responses(c)) {
+    test(`CLI apply (${response.format}): ${c.name}`, async () => {
+      const t = await makeTree({ [c.file]: c.content });
+      const r = cli(["apply", "-", "--root", t.root], t.base, response.text);
+      const written = await readFile(path.join(t.root, c.file), "utf8");
+      const where = `exit ${r.code}\n${r.stdout}${r.stderr}`;
+      if ("code" in c.expect) {
+        assert.equal(r.code, 1, where);
+        assert.equal(written, c.content, "nothing written");
+        return;
+      }
+      if (r.code === 1 && "orRefusalAsking" in c.expect) {
+        assert.equal(written, c.content, "nothing written");
+        assert.match(r.stdout + r.stderr, c.expect.orRefusalAsking, where);
+        return;
+      }
+      assert.equal(r.code, 0, where);
+      assert.equal(written, c.expect.content, where);
+    });
+  }
+}
+
+test("CLI apply: the README's example response writes greet() at the file's 2-space indentation", async () => {
+  const t = await makeTree({});
+  await cp(path.join(REPO, "examples", "project"), t.root, { recursive: true });
+  const r = cli(["apply", path.join(REPO, "examples", "response.md"), "--root", t.root], t.base);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const greet = await readFile(path.join(t.root, "src", "greet.js"), "utf8");
+  assert.equal(
+    greet,
+    [
+      "// Greets people by name.",
+      'export function greet(name, greeting = "Hello") {',
+      `  return \`\${greeting}, \${name}!\`;`,
+      "}",
+      "",
+      "export function farewell(name) {",
+      '  return "Goodbye, " + name + ".";',
+      "}",
+      "",
+    ].join("\n"),
+  );
+});

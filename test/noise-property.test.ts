@@ -166,7 +166,12 @@ const NOISE: Record<string, (s: Scenario) => ViewLine[] | undefined> = {
     const leads = quoted(s.view)
       .filter((l) => l.text !== "")
       .map((l) => leading(l.text));
-    const common = leads.reduce((a, b) => (b.startsWith(a) ? a : a.slice(0, [...a].findIndex((c, i) => c !== b[i]))));
+    let common = leads[0] ?? "";
+    for (const lead of leads) {
+      let i = 0;
+      while (i < common.length && common[i] === lead[i]) i++;
+      common = common.slice(0, i);
+    }
     return common === "" ? undefined : mapQuoted(s.view, (t) => t.slice(common.length));
   },
   "tabs and spaces swapped": (s) =>

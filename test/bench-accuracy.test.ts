@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { type Applier, applyExactly, exactApplier, loadAppliers, runApplier } from "../bench/accuracy/appliers.ts";
 import { generateCase } from "../bench/accuracy/cases.ts";
+import { combineReports } from "../bench/accuracy/combine.ts";
 import { findCorpus } from "../bench/accuracy/corpus.ts";
 import { regionNew, regionOld } from "../bench/accuracy/mistakes.ts";
 import { createRng } from "../bench/accuracy/random.ts";
@@ -669,4 +670,30 @@ test("a result's own negative flag decides how it counts (a hint-only case witho
   assert.match(markdown, /\| elided-replace \u2020 \|/);
   assert.match(markdown, /\| dup-hinted \u2021 \| 2 \| 1 \/ 1 \/ – \|/);
   assert.match(markdown, /\| foreign-minus \* \|/);
+});
+
+test("combined reports sum every seed's counts per format and kind", () => {
+  const report = (seed: number, verdict: CaseResult["verdict"]): AccuracyReport => {
+    const results: CaseResult[] = [
+      { index: 0, kind: "none", format: "udiff", applier: "fuzzpatch", verdict, wsCorrect: true, ms: 1 },
+      { index: 1, kind: "absent", format: "udiff", applier: "fuzzpatch", verdict: "correct-refusal", wsCorrect: false, ms: 1 },
+    ];
+    const appliers = { udiff: ["fuzzpatch"] };
+    return {
+      seed,
+      cases: 2,
+      corpus: { root: "x", files: 1 },
+      formats: ["udiff"],
+      appliers,
+      notes: [],
+      stats: buildStats(results, appliers, ["udiff"]),
+      defaultWrong: [],
+      elapsedMs: 1,
+    };
+  };
+  const table = combineReports([report(1, "correct"), report(2, "wrong")]);
+  assert.match(table, /4 cases over seeds 1, 2/);
+  assert.match(table, /\| udiff \| 2 \| 1 \(50\.0%\) \| 1 \| 0 \(0\) \| 2 \| 2 \(100\.0%\) \| 0 \| 0 \|/);
+  assert.match(table, /\| none \| 1 \/ 1 \/ 0 \|/);
+  assert.match(table, /\| absent \* \| 2 \/ 0 \/ – \|/);
 });

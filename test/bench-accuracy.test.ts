@@ -265,7 +265,7 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
       const replacement = regionNew(c.view);
       assert.deepEqual(expectedRegion(c, replacement.length), replacement, "the replacement is taken as written");
       const added = c.view.filter((l) => l.role === "add");
-      assert.ok(added.length > 0 && added.every((l) => l.touched));
+      assert.ok(added.length > 0 && added.every((l) => l.touched), `case ${c.index}: added lines, each kept in a hunk`);
     },
   },
   {
@@ -292,7 +292,9 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
         assert.ok(kept, c.note);
         const [outer, next, step] = [Number(kept[1]), Number(kept[2]), Number(kept[3])];
         assert.equal(next - outer, step / 2, "the first nested level is half a step in");
-        assert.ok(shallowest >= outer && shallowest < outer + step);
+        // The outermost quoted level is where the file has it (context further out keeps its own).
+        const quotedShallowest = Math.min(...old.filter((l) => l.trim() !== "").map((l) => lead(l).length));
+        assert.ok(quotedShallowest >= outer && quotedShallowest < outer + step, `${quotedShallowest} vs outer ${outer}`);
       }
       assert.ok(new Set(old.filter((l) => l.trim() !== "").map((l) => lead(l).length)).size >= 2, "the find text shows two levels");
       // The model's indentation grows with the file's: a function of it, never reversed.
@@ -321,7 +323,7 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
     check: (c) => {
       const old = regionOld(c.view);
       assert.deepEqual(old, fileRegion(c), "the find text is exact and complete");
-      assert.ok(!old.some((l) => l.includes("... existing")));
+      assert.ok(!old.some((l) => l.includes("... existing")), `case ${c.index}: no marker in the find text`);
       assert.ok(c.view.every((l) => l.role === "ctx" || l.role === "del" || l.role === "add"), "the region is rewritten whole");
       const replacement = regionNew(c.view);
       const at = replacement.findIndex((l) => l.includes("... existing"));
@@ -345,7 +347,7 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
       const old = regionOld(c.view);
       const real = fileRegion(c);
       const at = old.findIndex((l) => l.includes("... existing"));
-      assert.ok(at > 0 && at < old.length - 1);
+      assert.ok(at > 0 && at < old.length - 1, `case ${c.index}: the marker sits between quoted lines`);
       const before = old.slice(0, at);
       const after = old.slice(at + 1);
       assert.deepEqual(real.slice(0, at), before, "the part before the marker is exact at the region");
@@ -360,7 +362,7 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
     kind: "smart-find",
     check: (c) => {
       const old = regionOld(c.view);
-      assert.ok(old.some((l) => TYPOGRAPHIC.test(l)));
+      assert.ok(old.some((l) => TYPOGRAPHIC.test(l)), `case ${c.index}: typographic find text`);
       assert.deepEqual(old.map(uncurl), fileRegion(c).map(uncurl));
       const replacement = regionNew(c.view);
       assert.deepEqual(expectedRegion(c, replacement.length), replacement, "the replacement is written as the file has it");
@@ -383,7 +385,7 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
     kind: "dup-hinted",
     check: (c) => {
       assert.equal(c.hint, c.startLine, "the hint names the region");
-      assert.ok(c.hintDecides);
+      assert.ok(c.hintDecides, `case ${c.index}: the hint decides`);
       assert.deepEqual(regionOld(c.view), fileRegion(c));
       assert.equal(c.content.split(regionOld(c.view).join("\n")).length - 1, 2, "two exact places");
       assert.equal(expectedFor(c, "fudiff"), undefined, "a diff without a hint must be refused");
@@ -402,7 +404,7 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
       const present = new Set(c.content.split("\n").map(squash));
       const removed = c.view.filter((l) => l.role === "del");
       assert.ok(removed.some((l) => !present.has(squash(l.old))), "a removed line exists nowhere");
-      for (const l of removed) if (!present.has(squash(l.old))) assert.ok(l.touched);
+      for (const l of removed) if (!present.has(squash(l.old))) assert.ok(l.touched, `foreign line "${l.old}" is kept in a hunk`);
       for (const l of c.view.filter((v) => v.role === "keep" || v.role === "ctx")) {
         assert.ok(present.has(squash(l.old)), `kept line "${l.old}" is real`);
       }

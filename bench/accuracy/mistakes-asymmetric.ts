@@ -134,16 +134,19 @@ export function inconsistentIndent(input: MistakeInput, rng: Rng): MistakeOutput
   }
   const step = rng.pick([2, 4]);
   const outerKept = unit !== "\t" && rng.chance(0.5);
-  const outer = base * unit.length;
+  // The level kept where the file has it is the find text's outermost, so a
+  // str_replace shows it too; context lines further out keep theirs as well.
+  const from = outerKept ? Math.min(...quotedLevels) : base;
+  const outer = from * unit.length;
   const modelBase = outerKept ? outer : step / 2 + (rng.chance(0.5) ? step : 0);
   const width = (depth: number): number => {
     if (!outerKept) return modelBase + depth * step;
-    return depth === 0 ? outer : outer + step / 2 + (depth - 1) * step;
+    return depth <= 0 ? outer + depth * unit.length : outer + step / 2 + (depth - 1) * step;
   };
   const rewrite = (text: string): string => {
     const m = text.trim() === "" ? undefined : measureIndent(text, unit);
     if (!m) return text;
-    return " ".repeat(width(m.level - base)) + m.rest + text.trimStart();
+    return " ".repeat(width(m.level - from)) + m.rest + text.trimStart();
   };
   // Deeper in the file must stay deeper in the model's text (a leftover
   // alignment space must not reach the next level), or levels are ambiguous.

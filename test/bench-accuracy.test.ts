@@ -7,12 +7,17 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { type Applier, applyExactly, exactApplier, loadAppliers, runApplier } from "../bench/accuracy/appliers.ts";
 import { generateCase } from "../bench/accuracy/cases.ts";
+import { combineReports } from "../bench/accuracy/combine.ts";
 import { findCorpus } from "../bench/accuracy/corpus.ts";
+<<<<<<< HEAD
 import { runAccuracyBench } from "../bench/accuracy/main.ts";
 import { regionOld } from "../bench/accuracy/mistakes.ts";
+=======
+import { regionNew, regionOld } from "../bench/accuracy/mistakes.ts";
+>>>>>>> wt-bench
 import { createRng } from "../bench/accuracy/random.ts";
-import { overEscape, renderCase } from "../bench/accuracy/render.ts";
-import { type AccuracyReport, buildStats, type CaseResult, judge, renderSvg } from "../bench/accuracy/report.ts";
+import { expectedFor, overEscape, renderCase } from "../bench/accuracy/render.ts";
+import { type AccuracyReport, aggregate, buildStats, type CaseResult, judge, renderMarkdown, renderSvg } from "../bench/accuracy/report.ts";
 import { type BenchCase, FORMATS, MISTAKE_KINDS, type MistakeKind } from "../bench/accuracy/types.ts";
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -42,6 +47,27 @@ function fileRegion(c: BenchCase): string[] {
 const squash = (s: string): string => s.replace(/\s+/g, "");
 const uncurl = (s: string): string =>
   s.replace(/[\u201c\u201d]/g, '"').replace(/[\u2018\u2019]/g, "'").replace(/\u2014/g, "--").replace(/\u2013/g, "-");
+const TYPOGRAPHIC = /[\u2018\u2019\u201c\u201d\u2013\u2014\u2026]/;
+const lead = (s: string): string => s.slice(0, s.length - s.trimStart().length);
+
+/** The expected content's lines where the region was, `length` of them. */
+function expectedRegion(c: BenchCase, length: number): string[] {
+  assert.ok(c.expected !== undefined, `case ${c.index} has an expected result`);
+  return c.expected.split(/\r?\n/).slice(c.startLine - 1, c.startLine - 1 + length);
+}
+
+/** How many lines the expected content has more than the file (the edit's growth). */
+function growth(c: BenchCase): number {
+  return (c.expected ?? "").split("\n").length - c.content.split("\n").length;
+}
+
+/** Whether `part` occurs as consecutive lines of `lines`. */
+function containsRun(lines: readonly string[], part: readonly string[]): boolean {
+  for (let i = 0; i + part.length <= lines.length; i++) {
+    if (part.every((p, k) => lines[i + k] === p)) return true;
+  }
+  return false;
+}
 
 test("the corpus is real dependency files, none minified or huge", () => {
   assert.ok(corpus.fileCount > 50);
@@ -226,6 +252,172 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
     },
   },
   {
+    kind: "reindent-find",
+    check: (c) => {
+      const old = regionOld(c.view);
+      const real = fileRegion(c);
+      assert.deepEqual(
+        old.map((l) => l.trimStart()),
+        real.map((l) => l.trimStart()),
+      );
+      assert.notDeepEqual(old, real, "the find text is re-indented");
+      const replacement = regionNew(c.view);
+      assert.deepEqual(expectedRegion(c, replacement.length), replacement, "the replacement is already in the file's indentation");
+    },
+  },
+  {
+    kind: "reindent-replace",
+    check: (c) => {
+      assert.deepEqual(regionOld(c.view), fileRegion(c), "the find text is exact");
+      const replacement = regionNew(c.view);
+      assert.deepEqual(expectedRegion(c, replacement.length), replacement, "the replacement is taken as written");
+      const added = c.view.filter((l) => l.role === "add");
+      assert.ok(added.length > 0 && added.every((l) => l.touched), `case ${c.index}: added lines, each kept in a hunk`);
+    },
+  },
+  {
+    kind: "inconsistent-indent",
+    check: (c) => {
+      const old = regionOld(c.view);
+      const real = fileRegion(c);
+      assert.deepEqual(
+        old.map((l) => l.trimStart()),
+        real.map((l) => l.trimStart()),
+      );
+      assert.notDeepEqual(old, real);
+      const written = c.view.map((l) => (l.role === "add" ? l.new : l.old)).filter((t) => t.trim() !== "");
+      assert.ok(written.every((t) => /^ *$/.test(lead(t))), "the model indents with spaces");
+      const shallowest = Math.min(...written.map((t) => lead(t).length));
+      const half = /base (\d+), step (\d+)/.exec(c.note);
+      const kept = /outer level kept at (\d+), next at (\d+), step (\d+)/.exec(c.note);
+      if (half) {
+        const [base, step] = [Number(half[1]), Number(half[2])];
+        assert.ok(base % step !== 0, "the base is half a step off");
+        // The shallowest line is at the model's base (plus any alignment spaces the file had there).
+        assert.ok(shallowest >= base && shallowest < base + step, `${shallowest} vs base ${base}`);
+      } else {
+        assert.ok(kept, c.note);
+        const [outer, next, step] = [Number(kept[1]), Number(kept[2]), Number(kept[3])];
+        assert.equal(next - outer, step / 2, "the first nested level is half a step in");
+        // The outermost quoted level is where the file has it (context further out keeps its own).
+        const quotedShallowest = Math.min(...old.filter((l) => l.trim() !== "").map((l) => lead(l).length));
+        assert.ok(quotedShallowest >= outer && quotedShallowest < outer + step, `${quotedShallowest} vs outer ${outer}`);
+      }
+      assert.ok(new Set(old.filter((l) => l.trim() !== "").map((l) => lead(l).length)).size >= 2, "the find text shows two levels");
+      // The model's indentation grows with the file's: a function of it, never reversed.
+      const pairs = old.map((l, i) => [lead(real[i] ?? "").length, lead(l).length] as const).filter((_, i) => old[i]?.trim() !== "");
+      for (const [a, ma] of pairs) for (const [b, mb] of pairs) if (a < b) assert.ok(ma < mb, `${a}->${ma}, ${b}->${mb}`);
+    },
+  },
+  {
+    kind: "blank-forgotten-find",
+    check: (c) => {
+      const old = regionOld(c.view);
+      const real = fileRegion(c);
+      assert.equal(real.length - old.length, 1, "one line missing from the find text");
+      assert.deepEqual(
+        old,
+        real.filter((_, i) => i !== real.findIndex((l, k) => l !== old[k])),
+        "the missing line is a blank one",
+      );
+      assert.equal(real.find((l, k) => l !== old[k])?.trim(), "");
+      const replacement = regionNew(c.view);
+      assert.deepEqual(expectedRegion(c, replacement.length), replacement, "the replacement keeps the blank line once");
+    },
+  },
+  {
+    kind: "elided-replace",
+    check: (c) => {
+      const old = regionOld(c.view);
+      assert.deepEqual(old, fileRegion(c), "the find text is exact and complete");
+      assert.ok(!old.some((l) => l.includes("... existing")), `case ${c.index}: no marker in the find text`);
+      assert.ok(c.view.every((l) => l.role === "ctx" || l.role === "del" || l.role === "add"), "the region is rewritten whole");
+      const replacement = regionNew(c.view);
+      const at = replacement.findIndex((l) => l.includes("... existing"));
+      assert.ok(at > 0 && at < replacement.length - 1, "the marker sits between replacement lines");
+      assert.equal(replacement.filter((l) => l.includes("... existing")).length, 1);
+      const expected = expectedRegion(c, old.length + growth(c));
+      const tail = replacement.length - at - 1;
+      assert.deepEqual(expected.slice(0, at), replacement.slice(0, at));
+      assert.deepEqual(expected.slice(expected.length - tail), replacement.slice(at + 1));
+      const restored = expected.slice(at, expected.length - tail);
+      assert.ok(restored.length >= 2 && containsRun(old, restored), "the marker stands for 2+ lines of the find text");
+      assert.ok(!c.expected?.includes("... existing"), "the marker is never expected in the file");
+      for (const anchor of [replacement[at - 1], replacement[at + 1]]) {
+        assert.equal(old.filter((l) => l === anchor).length, 1, `anchor "${anchor}" once in the find text`);
+      }
+    },
+  },
+  {
+    kind: "elided-repeat",
+    check: (c) => {
+      const old = regionOld(c.view);
+      const real = fileRegion(c);
+      const at = old.findIndex((l) => l.includes("... existing"));
+      assert.ok(at > 0 && at < old.length - 1, `case ${c.index}: the marker sits between quoted lines`);
+      const before = old.slice(0, at);
+      const after = old.slice(at + 1);
+      assert.deepEqual(real.slice(0, at), before, "the part before the marker is exact at the region");
+      assert.deepEqual(real.slice(real.length - after.length), after);
+      const span = real.slice(at, real.length - after.length);
+      assert.ok(containsRun(span.map(squash), before.map(squash)), "the part repeats, ignoring whitespace, inside the elided span");
+      assert.ok(!containsRun(span, before), "the repeat is indented differently");
+      assert.equal(c.content.split(before.join("\n")).length - 1, 1, "the part occurs once exactly");
+    },
+  },
+  {
+    kind: "smart-find",
+    check: (c) => {
+      const old = regionOld(c.view);
+      assert.ok(old.some((l) => TYPOGRAPHIC.test(l)), `case ${c.index}: typographic find text`);
+      assert.deepEqual(old.map(uncurl), fileRegion(c).map(uncurl));
+      const replacement = regionNew(c.view);
+      assert.deepEqual(expectedRegion(c, replacement.length), replacement, "the replacement is written as the file has it");
+    },
+  },
+  {
+    kind: "smart-literal",
+    check: (c) => {
+      assert.deepEqual(regionOld(c.view).map(uncurl), fileRegion(c).map(uncurl));
+      const added = c.view.filter((l) => l.role === "add").map((l) => l.new);
+      assert.ok(
+        added.some((l) => TYPOGRAPHIC.test(l)),
+        "an added line has typed typographic characters",
+      );
+      const expected = c.expected?.split("\n") ?? [];
+      for (const line of added) assert.ok(expected.includes(line), `added line kept as typed: ${line}`);
+    },
+  },
+  {
+    kind: "dup-hinted",
+    check: (c) => {
+      assert.equal(c.hint, c.startLine, "the hint names the region");
+      assert.ok(c.hintDecides, `case ${c.index}: the hint decides`);
+      assert.deepEqual(regionOld(c.view), fileRegion(c));
+      assert.equal(c.content.split(regionOld(c.view).join("\n")).length - 1, 2, "two exact places");
+      assert.equal(expectedFor(c, "fudiff"), undefined, "a diff without a hint must be refused");
+      assert.equal(expectedFor(c, "udiff"), c.expected);
+      assert.equal(expectedFor(c, "str_replace"), c.expected);
+      const before = c.content.split("\n");
+      const after = (c.expected ?? "").split("\n");
+      const first = after.findIndex((l, i) => l !== before[i]);
+      assert.ok(first >= c.startLine - 1 && first <= c.endLine, `the edit is at the hinted place (line ${first + 1})`);
+    },
+  },
+  {
+    kind: "foreign-minus",
+    check: (c) => {
+      assert.equal(c.expected, undefined);
+      const present = new Set(c.content.split("\n").map(squash));
+      const removed = c.view.filter((l) => l.role === "del");
+      assert.ok(removed.some((l) => !present.has(squash(l.old))), "a removed line exists nowhere");
+      for (const l of removed) if (!present.has(squash(l.old))) assert.ok(l.touched, `foreign line "${l.old}" is kept in a hunk`);
+      for (const l of c.view.filter((v) => v.role === "keep" || v.role === "ctx")) {
+        assert.ok(present.has(squash(l.old)), `kept line "${l.old}" is real`);
+      }
+    },
+  },
+  {
     kind: "absent",
     check: (c) => {
       assert.equal(c.expected, undefined);
@@ -283,10 +475,22 @@ test("the exact-only applier is correct exactly on the cases whose text is exact
     "elided-middle",
     "misremembered-token",
   ];
+  altered.push("reindent-find", "inconsistent-indent", "blank-forgotten-find", "elided-repeat", "smart-find");
   for (const format of FORMATS) {
-    for (const c of casesOf("none")) {
+    for (const c of [...casesOf("none"), ...casesOf("reindent-replace")]) {
       const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
       assert.equal(judge(c.expected, outcome).verdict, "correct", `${format} case ${c.index}`);
+    }
+    // A literal applier writes the marker of a replacement-only elision into the file.
+    for (const c of casesOf("elided-replace")) {
+      const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
+      assert.equal(judge(c.expected, outcome).verdict, "wrong", `${format} case ${c.index}`);
+      assert.match(outcome.content ?? "", /\.\.\. existing/);
+    }
+    for (const c of casesOf("dup-hinted")) {
+      const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
+      const verdict = judge(expectedFor(c, format), outcome).verdict;
+      assert.equal(verdict, format === "fudiff" ? "correct-refusal" : "refused", `${format} case ${c.index}`);
     }
     for (const kind of altered) {
       for (const c of casesOf(kind)) {
@@ -294,7 +498,7 @@ test("the exact-only applier is correct exactly on the cases whose text is exact
         assert.equal(judge(c.expected, outcome).verdict, "refused", `${format} ${kind} case ${c.index}`);
       }
     }
-    for (const kind of ["absent", "two-places", "middle-nowhere"] as const) {
+    for (const kind of ["absent", "two-places", "middle-nowhere", "foreign-minus"] as const) {
       for (const c of casesOf(kind)) {
         const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
         assert.equal(judge(c.expected, outcome).verdict, "correct-refusal", `${format} ${kind}`);
@@ -449,6 +653,7 @@ test("the chart has a bar segment per outcome and is self-contained SVG", () => 
   assert.ok(!/<script|href=/.test(svg));
 });
 
+<<<<<<< HEAD
 // Running the documented bench must not dirty the checkout: outputs go to the git-ignored
 // bench/results/ unless a path is given.
 const outputCases: { name: string; options: { json?: string; svg?: string }; written: string[]; absent: string[] }[] = [
@@ -478,3 +683,58 @@ for (const c of outputCases) {
     }
   });
 }
+=======
+test("a result's own negative flag decides how it counts (a hint-only case without a hint)", () => {
+  const results: CaseResult[] = [
+    { index: 0, kind: "dup-hinted", format: "fudiff", applier: "x", verdict: "correct-refusal", wsCorrect: false, negative: true, ms: 1 },
+    { index: 1, kind: "dup-hinted", format: "fudiff", applier: "x", verdict: "wrong", wsCorrect: false, negative: true, ms: 1 },
+    { index: 2, kind: "elided-replace", format: "fudiff", applier: "x", verdict: "refused", wsCorrect: false, ms: 1 },
+    { index: 3, kind: "reindent-find", format: "fudiff", applier: "x", verdict: "refused", wsCorrect: false, ms: 1 },
+  ];
+  const dup = aggregate(results, "fudiff", "x", "dup-hinted");
+  assert.deepEqual([dup.positive, dup.negative, dup.correctRefusals, dup.wrongApplied], [0, 2, 1, 1]);
+  const all = aggregate(results, "fudiff", "x", "all");
+  assert.deepEqual([all.refused, all.acceptableRefusals], [2, 1], "only the elided-replace refusal is acceptable");
+  const appliers = { fudiff: ["x"] };
+  const markdown = renderMarkdown({
+    seed: 1,
+    cases: 4,
+    corpus: { root: "x", files: 1 },
+    formats: ["fudiff"],
+    appliers,
+    notes: [],
+    stats: buildStats(results, appliers, ["fudiff"]),
+    defaultWrong: [],
+    elapsedMs: 1,
+  });
+  assert.match(markdown, /\| elided-replace \u2020 \|/);
+  assert.match(markdown, /\| dup-hinted \u2021 \| 2 \| 1 \/ 1 \/ – \|/);
+  assert.match(markdown, /\| foreign-minus \* \|/);
+});
+
+test("combined reports sum every seed's counts per format and kind", () => {
+  const report = (seed: number, verdict: CaseResult["verdict"]): AccuracyReport => {
+    const results: CaseResult[] = [
+      { index: 0, kind: "none", format: "udiff", applier: "fuzzpatch", verdict, wsCorrect: true, ms: 1 },
+      { index: 1, kind: "absent", format: "udiff", applier: "fuzzpatch", verdict: "correct-refusal", wsCorrect: false, ms: 1 },
+    ];
+    const appliers = { udiff: ["fuzzpatch"] };
+    return {
+      seed,
+      cases: 2,
+      corpus: { root: "x", files: 1 },
+      formats: ["udiff"],
+      appliers,
+      notes: [],
+      stats: buildStats(results, appliers, ["udiff"]),
+      defaultWrong: [],
+      elapsedMs: 1,
+    };
+  };
+  const table = combineReports([report(1, "correct"), report(2, "wrong")]);
+  assert.match(table, /4 cases over seeds 1, 2/);
+  assert.match(table, /\| udiff \| 2 \| 1 \(50\.0%\) \| 1 \| 0 \(0\) \| 2 \| 2 \(100\.0%\) \| 0 \| 0 \|/);
+  assert.match(table, /\| none \| 1 \/ 1 \/ 0 \|/);
+  assert.match(table, /\| absent \* \| 2 \/ 0 \/ – \|/);
+});
+>>>>>>> wt-bench

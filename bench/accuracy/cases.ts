@@ -202,8 +202,9 @@ export function generateCase(corpus: Corpus, seed: number, index: number): Bench
       diffStartLine: out.diffStartLine ?? hint ?? startLine,
       escaped: out.escaped ?? false,
       startLine,
-      endLine: startLine + (edit.end - edit.start) - 1,
+      endLine: out.endLine ?? startLine + (edit.end - edit.start) - 1,
       note: out.note,
+      hintDecides: out.hintDecides ?? false,
     };
   }
   return undefined;

@@ -26,9 +26,9 @@ import { createTwoFilesPatch } from "diff";
 import { type Applier, loadAppliers, runApplier } from "./appliers.ts";
 import { generateCase } from "./cases.ts";
 import { findCorpus } from "./corpus.ts";
-import { renderCase } from "./render.ts";
+import { expectedFor, renderCase } from "./render.ts";
 import { type AccuracyReport, buildStats, type CaseResult, judge, renderMarkdown, renderSvg } from "./report.ts";
-import { type BenchCase, FORMATS, type Format } from "./types.ts";
+import { type BenchCase, FORMATS, type Format, isRefusalOk } from "./types.ts";
 
 export interface AccuracyBenchOptions {
   /** Run seed. @default 1 */
@@ -80,8 +80,10 @@ export async function runAccuracyBench(options: AccuracyBenchOptions = {}): Prom
         const edit = renderCase(c, format);
         for (const applier of appliersFor(format, appliers)) {
           const outcome = runApplier(applier, edit, c.content);
-          const { verdict, wsCorrect } = judge(c.expected, outcome);
-          results.push({ index, kind: c.kind, format, applier: applier.name, verdict, wsCorrect, code: outcome.code, ms: outcome.ms });
+          const expected = expectedFor(c, format);
+          const { verdict, wsCorrect } = judge(expected, outcome);
+          const negative = expected === undefined;
+          results.push({ index, kind: c.kind, format, applier: applier.name, verdict, wsCorrect, negative, code: outcome.code, ms: outcome.ms });
           if (applier.name === "fuzzpatch" && (verdict === "wrong" || verdict === "crashed")) {
             defaultWrong.push({ index, format, kind: c.kind, file: c.file });
           }
@@ -145,7 +147,9 @@ export async function showCase(index: number, options: AccuracyBenchOptions = {}
   out.push(`# case ${index} (seed ${seed}): ${c.kind}, ${c.editKind} edit`);
   out.push(`file: ${c.file}, region lines ${c.startLine}-${c.endLine}${c.hint === undefined ? "" : `, hint ${c.hint}`}`);
   out.push(`mistake: ${c.note}`);
-  out.push(`expected: ${c.expected === undefined ? "refusal" : "the intended edit"}`);
+  out.push(
+    `expected: ${c.expected === undefined ? "refusal" : "the intended edit"}${c.hintDecides ? " where the format carries the hint, else refusal" : ""}${isRefusalOk(c.kind) ? " (a refusal is correct too)" : ""}`,
+  );
   for (const note of notes) out.push(`note: ${note}`);
   if (verbose) {
     out.push("", "## file excerpt (as the applier sees it)", numbered(c.content, c.startLine - 5, c.endLine + 5));
@@ -157,19 +161,19 @@ export async function showCase(index: number, options: AccuracyBenchOptions = {}
       if (verbose) out.push("```", edit.text.trimEnd(), "```");
       for (const applier of appliersFor(format, appliers)) {
         const outcome = runApplier(applier, edit, c.content);
-        const { verdict } = judge(c.expected, outcome);
+        const expected = expectedFor(c, format);
+        const { verdict } = judge(expected, outcome);
         const detail = outcome.status === "applied" ? "" : ` ${outcome.code ?? ""}`;
         out.push(`- ${applier.name}: ${verdict}${detail} (${outcome.ms.toFixed(2)} ms)`);
         if (verbose && applier.name === "fuzzpatch") {
-          if (outcome.status === "applied" && outcome.content !== c.expected) {
-            const expected = c.expected ?? c.content;
+          if (outcome.status === "applied" && outcome.content !== expected) {
             out.push(
               "  expected vs actual:",
               "```diff",
-              createTwoFilesPatch("expected", "actual", expected, outcome.content ?? "", "", "", { context: 3 }).trimEnd(),
+              createTwoFilesPatch("expected", "actual", expected ?? c.content, outcome.content ?? "", "", "", { context: 3 }).trimEnd(),
               "```",
             );
-            if (c.expected !== undefined) out.push("  expected excerpt:", numbered(c.expected, c.startLine - 3, c.endLine + 6));
+            if (expected !== undefined) out.push("  expected excerpt:", numbered(expected, c.startLine - 3, c.endLine + 6));
             out.push("  actual excerpt:", numbered(outcome.content ?? "", c.startLine - 3, c.endLine + 6));
           } else if (outcome.message) {
             out.push(`  message: ${outcome.message.split("\n").join("\n  ")}`);

@@ -15,122 +15,48 @@
  * for habits that affect everything it writes (re-indentation, over-escaping).
  * Each function's comment says what a careful human would do with such an
  * edit; that is what "correct" means for the kind.
+ *
+ * That rule is symmetric, and so is an engine built on it: it never sees the
+ * find text and the replacement disagree. Models do make one-sided mistakes
+ * (a SEARCH mis-indented under a REPLACE already right, a blank line dropped
+ * from the find text only, an elision marker in the replacement only), so the
+ * asymmetric kinds in mistakes-asymmetric.ts and the anchoring kinds in
+ * mistakes-anchors.ts break it on purpose. They are written from what a
+ * careful human would do, not from how the engine works.
  */
 
-import type { CorpusFile } from "./corpus.ts";
-import type { Rng } from "./random.ts";
+import { dupHinted, elidedRepeat, elidedReplace, foreignMinus } from "./mistakes-anchors.ts";
 import {
-  commentLeader,
-  identifiers,
-  leadingWhitespace,
-  makeAbsentLines,
-  makeWord,
-  misrememberName,
-  renameOneIdentifier,
-} from "./text-gen.ts";
-import type { IntendedEdit, MistakeKind, ViewLine } from "./types.ts";
+  blankForgottenFind,
+  inconsistentIndent,
+  reindentFind,
+  reindentReplace,
+  smartFind,
+  smartLiteral,
+} from "./mistakes-asymmetric.ts";
+import {
+  applyEdit,
+  countSquashed,
+  curl,
+  elisionMarker,
+  fileLineOf,
+  indentVariants,
+  indicesOf,
+  isRegion,
+  type MistakeInput,
+  type MistakeOutput,
+  type MistakeSpec,
+  regionOld,
+  sameRegionOld,
+  setRecalled,
+  withLines,
+} from "./mistake-kit.ts";
+import type { Rng } from "./random.ts";
+import { identifiers, leadingWhitespace, makeAbsentLines, makeWord, misrememberName, renameOneIdentifier } from "./text-gen.ts";
+import type { MistakeKind, ViewLine } from "./types.ts";
 
-export interface MistakeInput {
-  file: CorpusFile;
-  edit: IntendedEdit;
-  /** The exact view (fresh copy; functions may modify it). */
-  view: ViewLine[];
-  /** Lines of the file, excluding the empty string after a final newline. */
-  realLineCount: number;
-}
-
-export interface MistakeOutput {
-  view: ViewLine[];
-  note: string;
-  /** A line hint to give; `null` forbids the random correct hint. */
-  hint?: number | null;
-  /** The start line the model writes in a numbered diff header. */
-  diffStartLine?: number;
-  /** The file as the applier sees it, when the mistake is about the file. */
-  content?: string;
-  /** Expected output when it is not the intended edit on the original file; `null` = must refuse. */
-  expected?: string | null;
-  /** 1-based first line of the region in `content`, when it moved. */
-  startLine?: number;
-  escaped?: boolean;
-}
-
-export interface MistakeSpec {
-  /** Fewest region lines the mistake needs. */
-  minLines: number;
-  make(input: MistakeInput, rng: Rng): MistakeOutput | undefined;
-}
-
-/** Applies the intended edit to a file's lines. */
-export function applyEdit(lines: readonly string[], edit: IntendedEdit): string[] {
-  return [...lines.slice(0, edit.changeStart), ...edit.replacement, ...lines.slice(edit.changeEnd)];
-}
-
-function isRegion(line: ViewLine): boolean {
-  return line.role !== "ctx";
-}
-
-/** The region's old-side text as the model quotes it (what str_replace's oldString holds). */
-export function regionOld(view: readonly ViewLine[]): string[] {
-  return view.filter((l) => l.role === "keep" || l.role === "del").map((l) => l.old);
-}
-
-export function regionNew(view: readonly ViewLine[]): string[] {
-  return view.filter((l) => l.role === "keep" || l.role === "add").map((l) => l.new);
-}
-
-/** Sets a line's recalled text; a kept or context line changes on both sides. */
-function setRecalled(line: ViewLine, text: string, touched = true): void {
-  line.old = text;
-  if (line.role !== "del") line.new = text;
-  if (touched) line.touched = true;
-}
-
-function sameRegionOld(a: readonly ViewLine[], b: readonly ViewLine[]): boolean {
-  return regionOld(a).join("\n") === regionOld(b).join("\n");
-}
-
-/** How many places a line sequence occurs, ignoring whitespace and blank lines; `null` entries match any line. */
-export function countSquashed(file: CorpusFile, lines: readonly (string | null)[]): number {
-  const wanted = lines.filter((l) => l === null || l.trim() !== "").map((l) => (l === null ? null : l.replace(/\s+/g, "")));
-  if (wanted.length === 0) return 0;
-  const nonBlank: string[] = [];
-  for (const s of file.squashed) if (s !== "") nonBlank.push(s);
-  let count = 0;
-  for (let p = 0; p + wanted.length <= nonBlank.length; p++) {
-    let ok = true;
-    for (let i = 0; i < wanted.length; i++) {
-      const w = wanted[i];
-      if (w !== null && w !== nonBlank[p + i]) {
-        ok = false;
-        break;
-      }
-    }
-    if (ok) count++;
-  }
-  return count;
-}
-
-/** A CorpusFile view of modified lines (for uniqueness checks on a changed file). */
-function withLines(file: CorpusFile, lines: string[]): CorpusFile {
-  return { ...file, lines, text: lines.join("\n"), squashed: lines.map((l) => l.replace(/\s+/g, "")) };
-}
-
-/** Indices of view lines with the given roles. */
-function indicesOf(view: readonly ViewLine[], roles: readonly ViewLine["role"][]): number[] {
-  const out: number[] = [];
-  view.forEach((line, i) => {
-    if (roles.includes(line.role)) out.push(i);
-  });
-  return out;
-}
-
-/** 0-based file line of each old-side view line (undefined for added lines). */
-function fileLineOf(view: readonly ViewLine[], edit: IntendedEdit): (number | undefined)[] {
-  const before = view.findIndex(isRegion);
-  let line = edit.start - before;
-  return view.map((l) => (l.role === "add" ? undefined : line++));
-}
+export { applyEdit, countSquashed, regionNew, regionOld } from "./mistake-kit.ts";
+export type { MistakeInput, MistakeOutput, MistakeSpec } from "./mistake-kit.ts";
 
 // ---------------------------------------------------------------------------
 
@@ -149,42 +75,7 @@ function none(input: MistakeInput): MistakeOutput {
  */
 function reindent(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
   const { view, file } = input;
-  const texts = view.flatMap((l) => [l.old, l.new]).filter((t) => t.trim() !== "");
-  let common = leadingWhitespace(texts[0] ?? "");
-  for (const t of texts) {
-    const lead = leadingWhitespace(t);
-    let i = 0;
-    while (i < common.length && i < lead.length && common[i] === lead[i]) i++;
-    common = common.slice(0, i);
-  }
-  const unit = file.indentUnit;
-  const variants: { note: string; apply: (line: string) => string }[] = [];
-  if (common !== "") {
-    variants.push({ note: "common indentation dropped", apply: (l) => (l.startsWith(common) ? l.slice(common.length) : l) });
-  }
-  const shiftBy = rng.chance(0.7) ? unit : unit + unit;
-  variants.push({ note: "shifted one or two levels deeper", apply: (l) => (l.trim() === "" ? l : shiftBy + l) });
-  if (unit === "\t") {
-    const width = rng.pick(["  ", "    "]);
-    variants.push({
-      note: `tabs written as ${width.length} spaces`,
-      apply: (l) => {
-        const lead = leadingWhitespace(l);
-        return lead.replaceAll("\t", width) + l.slice(lead.length);
-      },
-    });
-  } else {
-    variants.push({
-      note: "spaces written as tabs",
-      apply: (l) => {
-        const lead = leadingWhitespace(l);
-        const units = Math.floor(lead.length / unit.length);
-        if (lead.includes("\t") || units === 0) return l;
-        return "\t".repeat(units) + lead.slice(units * unit.length) + l.slice(lead.length);
-      },
-    });
-  }
-  for (const variant of rng.shuffle(variants)) {
+  for (const variant of rng.shuffle(indentVariants(view, file, rng))) {
     const out = view.map((l) => {
       const old = variant.apply(l.old);
       // Lines the shift changes must stay in a diff's hunk (a top-level line may not change).
@@ -310,17 +201,6 @@ function overEscaped(input: MistakeInput): MistakeOutput | undefined {
   return { view: input.view, escaped: true, note: 'old and new text over-escaped (\\n, \\", \\\\ literally)' };
 }
 
-function curl(text: string): string {
-  let doubleOpen = true;
-  let out = text.replace(/"/g, () => {
-    const q = doubleOpen ? "\u201c" : "\u201d";
-    doubleOpen = !doubleOpen;
-    return q;
-  });
-  out = out.replace(/(^|[\s([{])'/g, "$1\u2018").replace(/'/g, "\u2019");
-  return out.replace(/ -- /g, " \u2014 ").replace(/--/g, "\u2014").replace(/ - /g, " \u2013 ");
-}
-
 /**
  * The model's quoted text has typographic quotes and dashes (“ ” ‘ ’ — –)
  * where the file has ASCII ones, as text that went through a chat renderer.
@@ -366,12 +246,6 @@ function lineNumbers(input: MistakeInput, rng: Rng): MistakeOutput {
     }
   });
   return { view, note: `line-number prefixes ${style.note} on the old text${alsoNew ? " and the new text" : ""}` };
-}
-
-function elisionMarker(file: CorpusFile): string {
-  if (file.language === "md") return "<!-- ... existing content ... -->";
-  const leader = commentLeader(file) || "//";
-  return `${leader} ... existing code ...`;
 }
 
 /**
@@ -613,7 +487,17 @@ export const MISTAKES: Record<MistakeKind, MistakeSpec> = {
   "file-changed": { minLines: 2, make: fileChanged },
   "crlf-file": { minLines: 1, make: crlfFile },
   "wrong-line-hint": { minLines: 1, make: wrongLineHint },
+  "reindent-find": { minLines: 1, make: reindentFind },
+  "reindent-replace": { minLines: 1, make: reindentReplace },
+  "inconsistent-indent": { minLines: 2, make: inconsistentIndent },
+  "blank-forgotten-find": { minLines: 3, make: blankForgottenFind },
+  "elided-replace": { minLines: 5, make: elidedReplace },
+  "elided-repeat": { minLines: 8, make: elidedRepeat },
+  "smart-find": { minLines: 1, make: smartFind },
+  "smart-literal": { minLines: 1, make: smartLiteral },
+  "dup-hinted": { minLines: 2, make: dupHinted },
   absent: { minLines: 1, make: absent },
   "two-places": { minLines: 2, make: twoPlaces },
   "middle-nowhere": { minLines: 5, make: middleNowhere },
+  "foreign-minus": { minLines: 1, make: foreignMinus },
 };

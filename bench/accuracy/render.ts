@@ -67,6 +67,22 @@ export function hunkSpan(c: BenchCase): [number, number] {
   return [from, to];
 }
 
+/** Whether a format's rendering of the case carries the line hint. */
+export function carriesHint(c: BenchCase, format: Format): boolean {
+  if (format === "udiff") return true;
+  if (format === "fudiff") return false;
+  return c.hint !== undefined;
+}
+
+/**
+ * The right outcome for the case in a format: its expected content, or
+ * `undefined` (refuse) when only a hint tells the place and this rendering
+ * has none.
+ */
+export function expectedFor(c: BenchCase, format: Format): string | undefined {
+  return c.hintDecides && !carriesHint(c, format) ? undefined : c.expected;
+}
+
 export function renderCase(c: BenchCase, format: Format): RenderedEdit {
   const join = (lines: string[]): string => (c.escaped ? overEscape(lines.join("\n")) : lines.join("\n"));
   const oldString = join(oldSide(c.view));

@@ -12,7 +12,15 @@
 
 import type { Outcome } from "./appliers.ts";
 import { MISTAKE_KINDS, type Format, type MistakeKind } from "./types.ts";
-import { isNegativeKind } from "./types.ts";
+import { isNegativeKind, isRefusalOk } from "./types.ts";
+
+/** A kind's label in tables: * must be refused, † a refusal is correct too, ‡ the hint decides. */
+function kindLabel(kind: MistakeKind): string {
+  if (isNegativeKind(kind)) return `${kind} *`;
+  if (isRefusalOk(kind)) return `${kind} †`;
+  if (kind === "dup-hinted") return `${kind} ‡`;
+  return kind;
+}
 
 export type Verdict = "correct" | "wrong" | "refused" | "correct-refusal" | "crashed";
 
@@ -23,6 +31,8 @@ export interface CaseResult {
   applier: string;
   verdict: Verdict;
   wsCorrect: boolean;
+  /** The right outcome was a refusal (default: the kind is negative). */
+  negative?: boolean;
   code?: string;
   ms: number;
 }
@@ -48,6 +58,8 @@ export interface Stats {
   /** Wrong outputs on positive cases. */
   wrong: number;
   refused: number;
+  /** Refusals of positive cases whose kind accepts a refusal (counted in `refused` too). */
+  acceptableRefusals: number;
   correctRefusals: number;
   /** Negative cases that were applied anyway. */
   wrongApplied: number;
@@ -73,6 +85,7 @@ export function aggregate(results: readonly CaseResult[], format: Format, applie
     wsCorrect: 0,
     wrong: 0,
     refused: 0,
+    acceptableRefusals: 0,
     correctRefusals: 0,
     wrongApplied: 0,
     crashed: 0,
@@ -83,7 +96,7 @@ export function aggregate(results: readonly CaseResult[], format: Format, applie
   for (const r of results) {
     if (r.format !== format || r.applier !== applier || (kind !== "all" && r.kind !== kind)) continue;
     times.push(r.ms);
-    const negative = isNegativeKind(r.kind);
+    const negative = r.negative ?? isNegativeKind(r.kind);
     if (negative) s.negative++;
     else s.positive++;
     if (r.wsCorrect) s.wsCorrect++;
@@ -97,6 +110,7 @@ export function aggregate(results: readonly CaseResult[], format: Format, applie
         break;
       case "refused":
         s.refused++;
+        if (isRefusalOk(r.kind)) s.acceptableRefusals++;
         break;
       case "correct-refusal":
         s.correctRefusals++;
@@ -161,7 +175,7 @@ export function renderMarkdown(report: AccuracyReport): string {
       const s = find(report, format, applier, "all");
       if (!s) continue;
       out.push(
-        `| ${format} | ${applier} | ${s.positive} | ${s.correct} (${pct(s.correct, s.positive)}) | ${pct(s.wsCorrect, s.positive)} | ${s.wrong} | ${s.refused} | ${s.negative} | ${s.correctRefusals} (${pct(s.correctRefusals, s.negative)}) | ${s.wrongApplied} | ${s.crashed} | ${ms(s.medianMs)} | ${ms(s.p95Ms)} |`,
+        `| ${format} | ${applier} | ${s.positive} | ${s.correct} (${pct(s.correct, s.positive)}) | ${pct(s.wsCorrect, s.positive)} | ${s.wrong} | ${s.refused}${s.acceptableRefusals > 0 ? ` (${s.acceptableRefusals} †)` : ""} | ${s.negative} | ${s.correctRefusals} (${pct(s.correctRefusals, s.negative)}) | ${s.wrongApplied} | ${s.crashed} | ${ms(s.medianMs)} | ${ms(s.p95Ms)} |`,
       );
     }
   }
@@ -172,7 +186,7 @@ export function renderMarkdown(report: AccuracyReport): string {
     out.push(`### ${format}: per mistake kind`);
     out.push("");
     out.push(
-      `Cells are correct / wrong / refused (negative kinds, marked *, should be refused). ws = whitespace-insensitive correct, times for ${detailed ?? "–"}.`,
+      `Cells are correct / wrong / refused (negative kinds, marked *, should be refused; for kinds marked † a refusal is correct too; ‡ the hinted place is correct, and a format without a hint must refuse). ws = whitespace-insensitive correct, times for ${detailed ?? "–"}.`,
     );
     out.push("");
     out.push(`| kind | n | ${appliers.map((a, i) => (i === 0 ? `${a} | ws | med/p95 ms` : a)).join(" | ")} |`);
@@ -187,13 +201,13 @@ export function renderMarkdown(report: AccuracyReport): string {
         const wrong = s.wrong + s.wrongApplied;
         const good = s.correct + s.correctRefusals;
         const bad = `${wrong}${s.crashed > 0 ? ` (+${s.crashed} crash)` : ""}`;
-        cells.push(isNegativeKind(kind) ? `${good} / ${bad} / –` : `${good} / ${bad} / ${s.refused}`);
+        cells.push(s.positive === 0 ? `${good} / ${bad} / –` : `${good} / ${bad} / ${s.refused}`);
         if (i === 0) {
-          cells.push(isNegativeKind(kind) ? "–" : pct(s.wsCorrect, s.positive));
+          cells.push(s.positive === 0 ? "–" : pct(s.wsCorrect, s.positive));
           cells.push(`${ms(s.medianMs)} / ${ms(s.p95Ms)}`);
         }
       });
-      out.push(`| ${kind}${isNegativeKind(kind) ? " *" : ""} | ${n} | ${cells.join(" | ")} |`);
+      out.push(`| ${kindLabel(kind)} | ${n} | ${cells.join(" | ")} |`);
     }
   }
   if (report.defaultWrong.length > 0) {
@@ -255,7 +269,8 @@ export function renderSvg(report: AccuracyReport, applier: string): string {
   MISTAKE_KINDS.forEach((kind, row) => {
     const y = top + row * rowHeight;
     const negative = isNegativeKind(kind);
-    parts.push(`<text x="10" y="${y + 14}">${escapeXml(negative ? `${kind} (should refuse)` : kind)}</text>`);
+    const label = negative ? `${kind} (should refuse)` : isRefusalOk(kind) ? `${kind} (refusal ok)` : kind;
+    parts.push(`<text x="10" y="${y + 14}">${escapeXml(label)}</text>`);
     formats.forEach((format, col) => {
       const s = report.stats.find((t) => t.format === format && t.applier === applier && t.kind === kind);
       const x0 = labelWidth + col * (barWidth + gap);

@@ -57,13 +57,36 @@ export const POSITIVE_KINDS = [
   "file-changed",
   "crlf-file",
   "wrong-line-hint",
+  // Asymmetric kinds: the noise is on one side of the edit only (see mistakes.ts).
+  // `reindent` and `smart-punctuation` above are the both-sides versions.
+  "reindent-find",
+  "reindent-replace",
+  "inconsistent-indent",
+  "blank-forgotten-find",
+  "elided-replace",
+  "elided-repeat",
+  "smart-find",
+  "smart-literal",
+  "dup-hinted",
 ] as const;
-export const NEGATIVE_KINDS = ["absent", "two-places", "middle-nowhere"] as const;
+export const NEGATIVE_KINDS = ["absent", "two-places", "middle-nowhere", "foreign-minus"] as const;
 export const MISTAKE_KINDS = [...POSITIVE_KINDS, ...NEGATIVE_KINDS] as const;
 export type MistakeKind = (typeof MISTAKE_KINDS)[number];
 
 export function isNegativeKind(kind: MistakeKind): boolean {
   return (NEGATIVE_KINDS as readonly string[]).includes(kind);
+}
+
+/**
+ * Positive kinds whose refusal is a correct outcome too: a careful human may
+ * apply the edit (the expected content) or ask the model again, but never
+ * writes anything else. The elision marker in a replacement only is one: its
+ * lines can be recovered from the find text, or the model asked for them.
+ */
+export const REFUSAL_OK_KINDS: readonly MistakeKind[] = ["elided-replace"];
+
+export function isRefusalOk(kind: MistakeKind): boolean {
+  return REFUSAL_OK_KINDS.includes(kind);
 }
 
 /** A generated case: the file as the applier sees it, the model's edit, the expected result. */
@@ -91,4 +114,10 @@ export interface BenchCase {
   endLine: number;
   /** One sentence: what the mistake did to this case. */
   note: string;
+  /**
+   * Only the line hint tells the right place from an equal one (`dup-hinted`):
+   * a rendering that carries no hint (a `@@ @@` diff, a call without
+   * `startLine`) must be refused. See `expectedFor` in render.ts.
+   */
+  hintDecides: boolean;
 }

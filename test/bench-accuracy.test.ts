@@ -9,12 +9,8 @@ import { type Applier, applyExactly, exactApplier, loadAppliers, runApplier } fr
 import { generateCase } from "../bench/accuracy/cases.ts";
 import { combineReports } from "../bench/accuracy/combine.ts";
 import { findCorpus } from "../bench/accuracy/corpus.ts";
-<<<<<<< HEAD
 import { runAccuracyBench } from "../bench/accuracy/main.ts";
-import { regionOld } from "../bench/accuracy/mistakes.ts";
-=======
 import { regionNew, regionOld } from "../bench/accuracy/mistakes.ts";
->>>>>>> wt-bench
 import { createRng } from "../bench/accuracy/random.ts";
 import { expectedFor, overEscape, renderCase } from "../bench/accuracy/render.ts";
 import { type AccuracyReport, aggregate, buildStats, type CaseResult, judge, renderMarkdown, renderSvg } from "../bench/accuracy/report.ts";
@@ -653,7 +649,6 @@ test("the chart has a bar segment per outcome and is self-contained SVG", () => 
   assert.ok(!/<script|href=/.test(svg));
 });
 
-<<<<<<< HEAD
 // Running the documented bench must not dirty the checkout: outputs go to the git-ignored
 // bench/results/ unless a path is given.
 const outputCases: { name: string; options: { json?: string; svg?: string }; written: string[]; absent: string[] }[] = [
@@ -683,7 +678,7 @@ for (const c of outputCases) {
     }
   });
 }
-=======
+
 test("a result's own negative flag decides how it counts (a hint-only case without a hint)", () => {
   const results: CaseResult[] = [
     { index: 0, kind: "dup-hinted", format: "fudiff", applier: "x", verdict: "correct-refusal", wsCorrect: false, negative: true, ms: 1 },
@@ -737,4 +732,3 @@ test("combined reports sum every seed's counts per format and kind", () => {
   assert.match(table, /\| none \| 1 \/ 1 \/ 0 \|/);
   assert.match(table, /\| absent \* \| 2 \/ 0 \/ – \|/);
 });
->>>>>>> wt-bench

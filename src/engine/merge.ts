@@ -154,11 +154,20 @@ function theirScript(find: readonly string[], repl: readonly string[], align: re
 
 /**
  * An elision line in the replacement that the find text does not have
- * stands for the base lines between the kept lines around it; if anything
- * but blank lines sits between them as well, which lines it stands for is a
- * guess, and the edit is refused.
+ * stands for the base lines removed between the kept lines around it.
+ *
+ * - A marker where no base line was removed stands for nothing: it is a
+ *   line the model adds (a comment, prose in a document), written as is.
+ * - Text ops (str_replace, SEARCH/REPLACE): the marker is expanded to the
+ *   removed lines it sits between; if anything but blank lines separates it
+ *   from the kept lines, which lines it stands for is a guess: refused.
+ * - Explicit lines (`explicit`: a diff's '+' lines, where every line is
+ *   written on purpose, and createPatch of a real file writes such a line
+ *   when the file has it): a marker replacing two or more removed lines is
+ *   refused, never expanded and never written; one replacing a single line
+ *   is written as is.
  */
-function expandElisions(find: readonly string[], repl: readonly string[], script: TheirScript, minElided: number): void {
+function expandElisions(find: readonly string[], repl: readonly string[], script: TheirScript, explicit: boolean): void {
   const keptAt = new Map<number, number>();
   script.status.forEach((s, j) => {
     if (s.kind === "keep") keptAt.set(s.k, j);
@@ -166,38 +175,28 @@ function expandElisions(find: readonly string[], repl: readonly string[], script
   for (const [anchor, list] of [...script.after]) {
     for (const k of list) {
       if (!isReplacementElision(repl[k] ?? "")) continue;
-      const around = (step: number): number | undefined => {
+      const around = (step: number): number => {
         for (let x = k + step; x >= 0 && x < repl.length; x += step) {
-          if (keptAt.has(x)) return keptAt.get(x);
+          const at = keptAt.get(x);
+          if (at !== undefined) return at;
           if (!isBlank(repl[x] ?? "")) return Number.NaN;
         }
         return step < 0 ? -1 : find.length;
       };
       const before = around(-1);
       const next = around(1);
-      // A marker where fewer than `minElided` lines of the find text were removed
-      // stands for nothing: it is a line the model adds (a comment, prose), written as is.
-      const anchored = before !== undefined && next !== undefined && !Number.isNaN(before) && !Number.isNaN(next);
-      if (anchored) {
-        let removed = 0;
-        for (let j = before + 1; j < next; j++) if (script.status[j]?.kind === "remove" && !isBlank(find[j] ?? "")) removed++;
-        if (removed < minElided) continue;
-      } else if (minElided > 1) {
-        // Explicit lines (a diff's '+' lines) with no kept lines around: refused below
-        // only when the hunk removes as many lines as an elision stands for.
-        let removed = 0;
-        script.status.forEach((s, j) => {
-          if (s.kind === "remove" && !isBlank(find[j] ?? "")) removed++;
-        });
-        if (removed < minElided) continue;
-      }
-      if (before === undefined || next === undefined || Number.isNaN(before) || Number.isNaN(next)) {
+      const anchored = !Number.isNaN(before) && !Number.isNaN(next);
+      let removed = 0;
+      const [from, to] = anchored ? [before + 1, next] : [0, find.length];
+      for (let j = from; j < to; j++) if (script.status[j]?.kind === "remove") removed++;
+      if (removed === 0 || (explicit && removed < 2)) continue;
+      if (!anchored || explicit) {
         throw new EditError(
           "INVALID_INPUT",
-          `Line ${k + 1} of the replacement, \`${(repl[k] ?? "").trim()}\`, elides lines, but the text to find has no such line, and the new lines next to it do not show which lines it stands for. Nothing was changed. Send the replacement in full, without elided lines.`,
+          `Line ${k + 1} of the replacement, \`${(repl[k] ?? "").trim()}\`, elides lines, but the text to find has no such line${explicit ? "" : ", and the new lines next to it do not show which lines it stands for"}. Nothing was changed. Send the replacement in full, without elided lines.`,
         );
       }
-      for (let j = before + 1; j < next; j++) if (script.status[j]?.kind === "remove") script.status[j] = { kind: "elided" };
+      for (let j = from; j < to; j++) if (script.status[j]?.kind === "remove") script.status[j] = { kind: "elided" };
       // The marker and the blank lines around it are not new lines.
       script.after.set(
         anchor,
@@ -280,11 +279,11 @@ export function mergeLines(
   repl: readonly string[],
   align: readonly number[],
   floor: number,
-  minElided = 1,
+  explicitLines = false,
 ): MergedLine[] {
   const find = cand.query.lines;
   const script = theirScript(find, repl, align);
-  expandElisions(find, repl, script, minElided);
+  expandElisions(find, repl, script, explicitLines);
   checkRemovedLines(doc, cand, find, align, script, floor);
   const fileFrame = inFileFrame(doc, find, repl, align, script);
   const mapIndent = reindenter(doc, cand, find, repl, align, fileFrame);

@@ -59,14 +59,8 @@ function rewriteReplacement(text: string, cand: Candidate): string {
 }
 
 /** `options`: the preset's thresholds, which set how closely a removed line must match (merge.ts). */
-/**
- * `explicitLines`: the replacement is a diff's new side, where every line is
- * written on purpose: a `+// ...` line elides only where it replaces two or
- * more removed lines (a model's habit; createPatch of a real file writes
- * such a line when the file has it, and must apply).
- */
 export interface SpliceHow {
-  /** The replacement is a diff's new side (see above). @default false */
+  /** The replacement is a diff's new side, every line written on purpose (see expandElisions in merge.ts). @default false */
   explicitLines?: boolean;
   /** Another candidate of the same edit (replaceAll) is on the same line: splice literally, never widen to the line. @default false */
   sharesLine?: boolean;
@@ -85,7 +79,7 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
   let body = replacement;
   if (q.endsWithNewline && body.endsWith("\n")) body = body.slice(0, -1);
   const repl = replacement === "" ? [] : body.split("\n");
-  const merged = mergeLines(doc, cand, repl, alignmentOf(doc, cand), removedLineFloor(cand.strategy, options), explicitLines ? 2 : 1);
+  const merged = mergeLines(doc, cand, repl, alignmentOf(doc, cand), removedLineFloor(cand.strategy, options), explicitLines);
   if (merged.length === 0) return deleteLines(doc, cand.start, cand.end);
   const splice: Splice = { start: cand.start, end: cand.end, text: merged.map((m) => m.text).join("\n") };
   if (doc.mixedLineEndings) splice.breaks = breaksOf(doc, merged, doc.eolAt(cand.start));

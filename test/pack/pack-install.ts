@@ -88,7 +88,7 @@ const pkg = join(dir, "node_modules", "fuzzpatch");
 
 const checks: { name: string; check: () => void }[] = [
   {
-    name: "the tarball holds dist/, README.md and package.json only",
+    name: "the tarball holds dist/, README.md, LICENSE and package.json only",
     check: () => {
       const files = execFileSync("tar", ["-tzf", installed.tarball], { encoding: "utf8" }).trim().split("\n");
       const stray = files.filter((f) => !/^package\/(dist\/.+\.(js|d\.ts)|README\.md|package\.json)$/.test(f));
@@ -151,6 +151,23 @@ console.log(JSON.stringify({ applied: r.applied, failed: r.failed, diff: r.diff 
       assert.equal(result.failed, 0);
       assert.match(result.diff, /^\+TWO$/m);
       assert.equal(readFileSync(join(dir, "sample.txt"), "utf8"), "one\ntwo\n", "a dry run wrote the file");
+    },
+  },
+  {
+    name: 'plain node: runTool from "fuzzpatch/tools" edits a file; "fuzzpatch/mcp" exports the server',
+    check: () => {
+      writeFileSync(join(dir, "tool.txt"), "alpha\nbeta\n");
+      const code = `import { runTool, toolDefinitions } from "fuzzpatch/tools";
+import { createMcpServer, serveMcp } from "fuzzpatch/mcp";
+const r = await runTool("edit_file", { path: "tool.txt", edits: [{ oldString: "beta", newString: "BETA" }] }, { root: "." });
+console.log(JSON.stringify({ names: toolDefinitions.map((t) => t.name), isError: r.isError, mcp: [typeof createMcpServer, typeof serveMcp] }));`;
+      const r = node(code, dir);
+      ok(r, "node");
+      const result = JSON.parse(r.stdout) as { names: string[]; isError: boolean; mcp: string[] };
+      assert.ok(result.names.includes("edit_file"));
+      assert.equal(result.isError, false);
+      assert.deepEqual(result.mcp, ["function", "function"]);
+      assert.equal(readFileSync(join(dir, "tool.txt"), "utf8"), "alpha\nBETA\n");
     },
   },
   {

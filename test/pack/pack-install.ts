@@ -91,7 +91,7 @@ const checks: { name: string; check: () => void }[] = [
     name: "the tarball holds dist/, README.md, LICENSE and package.json only",
     check: () => {
       const files = execFileSync("tar", ["-tzf", installed.tarball], { encoding: "utf8" }).trim().split("\n");
-      const stray = files.filter((f) => !/^package\/(dist\/.+\.(js|d\.ts)|README\.md|package\.json)$/.test(f));
+      const stray = files.filter((f) => !/^package\/(dist\/.+\.(js|d\.ts)|README\.md|LICENSE|package\.json)$/.test(f));
       assert.deepEqual(stray, []);
       for (const entry of ["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/cli/bin.js"]) {
         assert.ok(files.includes(`package/${entry}`), `${entry} is missing`);

@@ -135,8 +135,9 @@ const cases: Case[] = [
     tool: "edit_file",
     args: () => ({ path: "fuzzy.js", edits: [{ oldString: "if (name) {\n  console.log('hello ' + name);\n}", newString: "if (name) {\n  console.log('hello, ' + name);\n}" }] }),
     isError: false,
-    says: ["Applied 1 edit to fuzzy.js.", "matched fuzzily", "+        console.log('hello, ' + name);"],
-    after: ["root/fuzzy.js", GREET.replace('console.log("hello " + name);', "console.log('hello, ' + name);")],
+    // The model changed the text, not the quotes: the file's quotes stay (three-way merge).
+    says: ["Applied 1 edit to fuzzy.js.", "matched fuzzily", '+        console.log("hello, " + name);'],
+    after: ["root/fuzzy.js", GREET.replace('"hello "', '"hello, "')],
   },
   {
     name: "an ambiguous edit is an error result listing every candidate; nothing written",

@@ -249,6 +249,31 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
   script.status.forEach((s, j) => {
     if (s.kind === "keep" || s.kind === "change") vote(j, s.k, s.kind === "keep");
   });
+  // Lines inserted between kept lines say which frame the model wrote them in:
+  // an insertion sits at the level of the line it follows (or, after a line
+  // that opens a block, of the line it precedes). New lines at that level in
+  // the file's indentation and not in the find text's, or the reverse, vote.
+  const keptNonBlank = (from: number, step: number): number | undefined => {
+    for (let j = from; j >= 0 && j < find.length; j += step) {
+      if (script.status[j]?.kind !== "keep" || (align[j] ?? -1) < 0) return undefined;
+      if (!isBlank(find[j] ?? "")) return j;
+    }
+    return undefined;
+  };
+  for (const [j, ks] of script.after) {
+    const prev = keptNonBlank(j, -1);
+    const next = keptNonBlank(j + 1, 1);
+    if (prev === undefined || next === undefined) continue;
+    const opens = /[{([:]$|=>$/.test((find[prev] ?? "").trimEnd());
+    const at = opens ? next : prev;
+    const model = leadingWhitespace(find[at] ?? "");
+    const file = leadingWhitespace(doc.line(align[at] ?? 0));
+    if (model === file) continue;
+    const added = ks.map((k) => repl[k] ?? "").filter((l) => !isBlank(l));
+    if (added.length === 0) continue;
+    if (added.every((l) => leadingWhitespace(l) === file)) votes.file++;
+    else if (added.every((l) => leadingWhitespace(l) === model)) votes.same++;
+  }
   if (votes.file === 0 && votes.same === 0) {
     // Nothing kept or paired: the removed and new lines of each run, in order.
     const removed = script.status.map((s, j) => (s.kind === "remove" ? j : -1)).filter((j) => j >= 0);

@@ -244,6 +244,14 @@ const inline: { name: string; base: string; ours: string; theirs: string; expect
   },
   { name: "the file's spacing stays around a renamed token", base: "x = 1;", ours: "x  =  1;", theirs: "x = 2;", expect: "x  =  2;" },
   { name: "a space both sides insert is written once", base: "a=b;", ours: "a = b;", theirs: "aNext = b;", expect: "aNext = b;" },
+  {
+    // Accuracy benchmark, seed 5 case 445: the space after a comma, dropped in the find text, came back twice.
+    name: "a space both sides insert after a token the model renames is written once",
+    base: "({ kind,info }) =>",
+    ours: "({ kind, info }) =>",
+    theirs: "({ kindValue, info }) =>",
+    expect: "({ kindValue, info }) =>",
+  },
   { name: "text appended after a trailing space the file lacks keeps its space", base: "text ", ours: "text", theirs: "text more", expect: "text more" },
   { name: "both sides changed one token differently: a conflict", base: "bar(3);", ours: "bar(2);", theirs: "baz();", expect: null },
   { name: "a misremembered name the edit changes: a conflict", base: "item.qty", ours: "item.quantity", theirs: "item.count", expect: null },

@@ -83,10 +83,22 @@ function hunksOf(base: readonly string[], other: readonly string[]): Hunk[] {
  * insertion leans on the deleted space).
  */
 function overlaps(a: Hunk, b: Hunk): boolean {
+  // An insertion at the edge of the other side's change that this change also
+  // writes there (`,x` -> `, x` and `y,x` -> `Y, x`) is one change made on both sides.
+  if (a.s === a.e && b.s < b.e && sameEdge(a, b)) return true;
+  if (b.s === b.e && a.s < a.e && sameEdge(b, a)) return true;
   if (a.s === a.e && b.s === b.e) return a.s === b.s;
   if (a.s === a.e) return b.s <= a.s && (a.s < b.e || (a.s === b.e && b.text.length === 0));
   if (b.s === b.e) return a.s <= b.s && (b.s < a.e || (b.s === a.e && a.text.length === 0));
   return a.s < b.e && b.s < a.e;
+}
+
+/** Insertion `ins` sits where `change` ends and `change` ends with the same text (or starts, where it starts). */
+function sameEdge(ins: Hunk, change: Hunk): boolean {
+  const text = ins.text.join("");
+  if (text === "") return false;
+  const written = change.text.join("");
+  return (ins.s === change.e && written.endsWith(text)) || (ins.s === change.s && written.startsWith(text));
 }
 
 /** Base tokens [s, e) with one side's hunks inside that range applied. */

@@ -25,8 +25,8 @@
  *   diff, and the parser keeps it as one hunk).
  */
 
-import { diffArrays } from "diff";
 import { EditError } from "../errors.ts";
+import { diffLinesBounded } from "../text/line-diff.ts";
 
 /** Options for {@link createPatch}. */
 export interface CreatePatchOptions {
@@ -109,9 +109,8 @@ interface Region {
 }
 
 function findRegions(oldLines: Line[], newLines: Line[]): Region[] {
-  const changes = diffArrays(oldLines, newLines, {
-    comparator: (a, b) => a.text === b.text && a.noEol === b.noEol,
-  });
+  // Bounded: past an edit length the regions are coarser (one change between the common ends), never wrong.
+  const changes = diffLinesBounded(oldLines, newLines, (a, b) => a.text === b.text && a.noEol === b.noEol);
   const regions: Region[] = [];
   let o = 0;
   let n = 0;
@@ -413,7 +412,16 @@ export function createPatch(oldText: string, newText: string, options?: CreatePa
   let windows = groupRegions(regions, opts.context, oldLines.length);
   if (opts.fuzzy) {
     const index = new UniquenessIndex(oldLines);
-    for (const w of windows) growUntilUnique(w, index, oldLines.length);
+    // A window that overlaps or touches one already grown merges with it, and a
+    // window holding a unique one is unique: it needs no growth of its own.
+    // Without this, 100k repeated lines with 100 changes grew 100 windows to
+    // the whole file, one O(n log n) search each (34 s).
+    let grown: Window | undefined;
+    for (const w of windows) {
+      if (grown && w.start <= grown.end && grown.start <= w.end) continue;
+      growUntilUnique(w, index, oldLines.length);
+      grown = w;
+    }
     windows = mergeWindows(windows);
   }
   const out: string[] = [];

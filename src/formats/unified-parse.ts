@@ -399,14 +399,22 @@ export function parsePatch(text: string): FilePatch[] {
     }
   };
 
-  /** Index of the first `-`/`+` line after `from`, before the next terminator; -1 if none. */
+  /**
+   * Index of the first `-`/`+` line at or after `from`, before the next
+   * terminator; -1 if none. Answered from one backward pass over the lines,
+   * built on the first unprefixed line: a scan ahead per unprefixed line was
+   * quadratic (a 40k-line diff whose lines lost their prefix: 26 s).
+   */
+  let strayFrom: Int32Array | undefined;
   const findStrayChange = (from: number): number => {
-    for (let j = from; j < lines.length; j++) {
-      if (isTerminator(lines, j)) return -1;
-      const c = (lines[j] ?? "")[0];
-      if (c === "-" || c === "+") return j;
+    if (!strayFrom) {
+      strayFrom = new Int32Array(lines.length + 1).fill(-1);
+      for (let j = lines.length - 1; j >= 0; j--) {
+        const c = (lines[j] ?? "")[0];
+        strayFrom[j] = isTerminator(lines, j) ? -1 : c === "-" || c === "+" ? j : (strayFrom[j + 1] ?? -1);
+      }
     }
-    return -1;
+    return strayFrom[from] ?? -1;
   };
 
   for (let i = 0; i < lines.length; i++) {
@@ -473,7 +481,9 @@ export function parsePatch(text: string): FilePatch[] {
           addLine(b, "context", line, lineNo);
           const added = b.hunk.lines[b.hunk.lines.length - 1];
           if (added) added.unprefixed = true;
-          b.hunk.unprefixedLines = [...(b.hunk.unprefixedLines ?? []), lineNo];
+          // push, not a copy per line (quadratic over a long unprefixed run).
+          b.hunk.unprefixedLines ??= [];
+          b.hunk.unprefixedLines.push(lineNo);
           b.lastWasBody = true;
           continue;
         }

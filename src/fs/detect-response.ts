@@ -26,6 +26,8 @@
  */
 
 import { EditError } from "../errors.ts";
+import { closesFence, readFenceOpener } from "../text/fence.ts";
+import { stripTimestamp } from "../text/timestamp.ts";
 import type { CoreEngine } from "./core-bridge.ts";
 
 export type EditFormat = "str-replace" | "search-replace" | "udiff";
@@ -85,18 +87,15 @@ interface Fence {
   body: string;
 }
 
-const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})\s*([^`]*)$/;
-
 function findFences(lines: readonly string[]): Fence[] {
   const fences: Fence[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const m = FENCE_OPEN.exec(lines[i] as string);
-    if (!m) continue;
-    const marker = m[1] as string;
-    const closeRe = new RegExp(`^ {0,3}${marker[0] === "`" ? "`" : "~"}{${marker.length},}\\s*$`);
+    // String scanning, not a regular expression: see text/fence.ts (a model-written line backtracked for seconds).
+    const opener = readFenceOpener(lines[i] as string);
+    if (!opener) continue;
     let j = i + 1;
-    while (j < lines.length && !closeRe.test(lines[j] as string)) j++;
-    fences.push({ info: (m[2] ?? "").trim().toLowerCase(), open: i, close: j, body: lines.slice(i + 1, j).join("\n") });
+    while (j < lines.length && !closesFence(lines[j] as string, opener.marker)) j++;
+    fences.push({ info: opener.info.toLowerCase(), open: i, close: j, body: lines.slice(i + 1, j).join("\n") });
     i = j;
   }
   return fences;
@@ -416,8 +415,8 @@ function cleanHeaderPath(raw: string | undefined): string | undefined {
   let p = raw.split("\t")[0]?.trim() ?? "";
   if (p.startsWith("filename:")) p = p.slice("filename:".length).trim();
   if (p.length >= 2 && p.startsWith('"') && p.endsWith('"')) p = p.slice(1, -1);
-  // diff -u appends a timestamp after spaces when there is no tab.
-  p = p.replace(/\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?(?: [+-]\d{4})?$/, "");
+  // diff -u appends a timestamp after spaces when there is no tab (scanned, not a regex: see text/timestamp.ts).
+  p = stripTimestamp(p);
   if (p === "" || p === "/dev/null") return undefined;
   return p;
 }

@@ -3,9 +3,9 @@
  * where the candidates or the closest text are (1-based line numbers), how
  * they differ, and what to send next.
  */
-import { diffArrays } from "diff";
 import { EditError } from "../errors.ts";
 import type { Document } from "../text/document.ts";
+import { diffLinesBounded } from "../text/line-diff.ts";
 import { closestRegion } from "./fuzzy-block.ts";
 import type { Candidate, MatchContext, Query, StrategyName } from "./types.ts";
 
@@ -58,7 +58,7 @@ export function ambiguityError(
 /** Side by side: the query lines that differ from the region's, with file line numbers. */
 function differingLines(doc: Document, q: Query, start: number, size: number): string[] {
   const region = doc.lines(start, start + size);
-  const parts = diffArrays(
+  const parts = diffLinesBounded(
     region.map((l) => l.trim()),
     q.lines.map((l) => l.trim()),
   );

@@ -110,7 +110,7 @@ interface Region {
 
 function findRegions(oldLines: Line[], newLines: Line[]): Region[] {
   // Bounded: past an edit length the regions are coarser (one change between the common ends), never wrong.
-  const changes = diffLinesBounded(oldLines, newLines, (a, b) => a.text === b.text && a.noEol === b.noEol);
+  const changes = diffLinesBounded(oldLines, newLines, (l) => (l.noEol ? `1${l.text}` : `0${l.text}`));
   const regions: Region[] = [];
   let o = 0;
   let n = 0;
@@ -280,6 +280,8 @@ const MOD2 = 25165843;
 const BASE = 1000003;
 /** Growth steps done by filtering candidates before switching to a binary search. */
 const LINEAR_GROWTH_STEPS = 32;
+/** Candidates above which the binary search is used at once. */
+const MAX_FILTERED_CANDIDATES = 1024;
 
 /**
  * Grows the window one line on each side at a time until its lines occur
@@ -296,7 +298,9 @@ function growUntilUnique(w: Window, index: UniquenessIndex, oldCount: number): v
   let candidates = index.occurrences(w.start, w.end);
   let steps = 0;
   while (candidates.length > 1 && (w.start > 0 || w.end < oldCount)) {
-    if (++steps > LINEAR_GROWTH_STEPS) {
+    // Each step filters every candidate: with thousands of them (100k equal
+    // lines) the steps cost more than the binary search's O(n log n).
+    if (++steps > LINEAR_GROWTH_STEPS || candidates.length > MAX_FILTERED_CANDIDATES) {
       growByBinarySearch(w, index, oldCount);
       return;
     }
@@ -344,7 +348,7 @@ function mergeWindows(windows: Window[]): Window[] {
     const last = merged[merged.length - 1];
     if (last && w.start <= last.end) {
       last.end = Math.max(last.end, w.end);
-      last.regions.push(...w.regions);
+      for (const r of w.regions) last.regions.push(r);
       last.regions.sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart);
     } else {
       merged.push({ start: w.start, end: w.end, regions: [...w.regions] });
@@ -428,6 +432,7 @@ export function createPatch(oldText: string, newText: string, options?: CreatePa
   if (opts.oldPath !== undefined && opts.newPath !== undefined) {
     out.push(`--- ${opts.oldPath}`, `+++ ${opts.newPath}`);
   }
-  for (const w of windows) out.push(...writeHunk(w, oldLines, newLines, opts.fuzzy));
+  // A loop, not push(...hunk): a 100k-line hunk overflowed the call stack.
+  for (const w of windows) for (const line of writeHunk(w, oldLines, newLines, opts.fuzzy)) out.push(line);
   return `${out.join("\n")}\n`;
 }

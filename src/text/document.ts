@@ -25,6 +25,15 @@ export class Document {
   private readonly crlfAt: number[];
   private starts: Int32Array | undefined;
   private count = 0;
+  /**
+   * Before the table exists, `lineAt` counts line breaks forward from the
+   * last answer: an exact edit asks for two ascending offsets (its start and
+   * end) and then needs no table at all. `known` keeps the starts of the
+   * lines answered that way (a few), so the splice can read them.
+   */
+  private cursorLine = 0;
+  private cursorStart = 0;
+  private readonly known = new Map<number, number>();
   private indentCache: string | undefined;
 
   private constructor(raw: string) {
@@ -57,6 +66,8 @@ export class Document {
   }
 
   get lineEndingStyle(): LineEndingStyle {
+    // No CRLF at all: LF or no break, without the line table.
+    if (this.crlfAt.length === 0) return this.text.includes("\n") ? "lf" : "none";
     const breaks = this.lineCount - (this.finalNewline ? 0 : 1);
     if (breaks <= 0) return "none";
     if (this.crlfAt.length === 0) return "lf";
@@ -95,6 +106,8 @@ export class Document {
 
   /** Offset in `text` where line `i` (0-based) starts. `i === lineCount` gives the end of text. */
   lineStart(i: number): number {
+    const known = this.starts ? undefined : this.known.get(i);
+    if (known !== undefined) return known;
     const starts = this.table();
     if (i >= this.count) return this.text.length;
     return starts[i] ?? 0;
@@ -102,6 +115,11 @@ export class Document {
 
   /** Offset just past the last character of line `i`, before its "\n". */
   lineEnd(i: number): number {
+    const known = this.starts ? undefined : this.known.get(i);
+    if (known !== undefined) {
+      const nl = this.text.indexOf("\n", known);
+      return nl === -1 ? this.text.length : nl;
+    }
     const starts = this.table();
     if (i + 1 < this.count) return (starts[i + 1] ?? 0) - 1;
     const end = this.text.length;
@@ -122,6 +140,7 @@ export class Document {
 
   /** 0-based line containing `offset` (an offset at a line's "\n" belongs to that line). */
   lineAt(offset: number): number {
+    if (!this.starts && offset >= this.cursorStart) return this.countTo(offset);
     const starts = this.table();
     let lo = 0;
     let hi = Math.max(0, this.count - 1);
@@ -131,6 +150,24 @@ export class Document {
       else hi = mid - 1;
     }
     return lo;
+  }
+
+  /** `lineAt` by counting breaks forward from the cursor; no table is built. */
+  private countTo(offset: number): number {
+    const text = this.text;
+    let line = this.cursorLine;
+    let start = this.cursorStart;
+    for (let p = text.indexOf("\n", start); p !== -1 && p < offset; p = text.indexOf("\n", start)) {
+      line++;
+      start = p + 1;
+    }
+    // Past a final line break there is no line: the offset belongs to the last one.
+    if (start >= text.length && line > 0) return this.lineAt(start - 1);
+    this.cursorLine = line;
+    this.cursorStart = start;
+    if (this.known.size >= 64) this.known.clear();
+    this.known.set(line, start);
+    return line;
   }
 
   /** Maps an offset in `text` to the corresponding offset in `raw`. */

@@ -6,13 +6,40 @@
  */
 import type { Document } from "../text/document.ts";
 import { longestWord } from "../text/normalize.ts";
-import type { Candidate, MatchContext, Query, StrategyName, StrategyOptions } from "./types.ts";
+import type { Candidate, CapNote, MatchContext, Query, StrategyName, StrategyOptions } from "./types.ts";
+
+/**
+ * Line comparisons one strategy may spend verifying windows (windows × query
+ * lines). A periodic file (one line repeated 32k times) made every strategy
+ * verify every window: 3.2 s for one failing 12-line edit. Half a million
+ * comparisons is a few tens of ms; real files (typescript.js) stay far below.
+ */
+export const MAX_VERIFIED_LINES = 500_000;
+
+/**
+ * Blocks scored by similarity at most, per strategy. Each score is a line
+ * diff plus edit distances over the block; pairing every `}` with every `}`
+ * within BlockAnchor's size slack made 200k lines of `}` cost 11.7 s, a
+ * 120-line edit in JSON of 2,000 objects 31 s. Past the cap a strategy
+ * answers from what it scored: an ambiguity when two blocks pass, else
+ * nothing, with the cap noted.
+ */
+export const MAX_SCORED_PAIRS = 300;
 
 export function createContext(doc: Document, options: StrategyOptions): MatchContext {
   const memo = new Map<string, number[]>();
+  const caps = new WeakMap<Query, CapNote[]>();
   return {
     doc,
     options,
+    noteCap(q: Query, note: CapNote): void {
+      const list = caps.get(q) ?? [];
+      list.push(note);
+      caps.set(q, list);
+    },
+    capsFor(q: Query): readonly CapNote[] {
+      return caps.get(q) ?? [];
+    },
     occurrences(needle: string): readonly number[] {
       const known = memo.get(needle);
       if (known) return known;
@@ -89,10 +116,22 @@ export function longestLineIndex(q: Query): number {
   return best;
 }
 
+/** Windows already verified by one strategy's search, and the line comparisons spent (shared by its calls of `verifyWindows`). */
+export interface VerifyBudget {
+  seen: Set<number>;
+  spent: number;
+  capped: boolean;
+}
+
+export const newBudget = (): VerifyBudget => ({ seen: new Set(), spent: 0, capped: false });
+
 /**
  * Start lines of windows of `q.lines.length` lines where every line equals
  * the query line under `same`. Windows are proposed by `anchorLines`: file
- * lines where query line `anchor` may be.
+ * lines where query line `anchor` may be. A window is verified once per
+ * budget, and verification stops when the budget's comparisons run out:
+ * then the result is empty (an exact strategy must not report some of the
+ * places as if they were all) and the cap is noted for the NOT_FOUND message.
  */
 export function verifyWindows(
   ctx: MatchContext,
@@ -100,16 +139,24 @@ export function verifyWindows(
   anchor: number,
   anchorLines: readonly number[],
   same: (fileLine: string, j: number) => boolean,
+  budget: VerifyBudget = newBudget(),
 ): number[] {
   const { doc } = ctx;
   const n = q.lines.length;
   const starts: number[] = [];
-  for (const at of anchorLines) {
-    const start = at - anchor;
-    if (start < 0 || start + n > doc.lineCount) continue;
-    if (starts.length > 0 && starts[starts.length - 1] === start) continue;
+  for (let k = 0; k < anchorLines.length; k++) {
+    const start = (anchorLines[k] as number) - anchor;
+    if (start < 0 || start + n > doc.lineCount || budget.seen.has(start)) continue;
+    if (budget.spent + n > MAX_VERIFIED_LINES) {
+      budget.capped = true;
+      ctx.noteCap(q, { what: "windows", examined: budget.seen.size, total: budget.seen.size + anchorLines.length - k });
+      return [];
+    }
+    budget.seen.add(start);
     let ok = true;
-    for (let j = 0; j < n && ok; j++) ok = same(doc.line(start + j), j);
+    let j = 0;
+    for (; j < n && ok; j++) ok = same(doc.line(start + j), j);
+    budget.spent += j;
     if (ok) starts.push(start);
   }
   return starts;
@@ -124,9 +171,13 @@ export function windowsByWord(ctx: MatchContext, q: Query, same: (fileLine: stri
   if (word === "") return [];
   const hits = linesContaining(ctx, word);
   const starts = new Set<number>();
+  // One budget for every query line holding the word: a window proposed by
+  // several of them is verified once (in periodic text, by all of them).
+  const budget = newBudget();
   for (let j = 0; j < q.lines.length; j++) {
     if (!q.lines[j]?.includes(word)) continue;
-    for (const s of verifyWindows(ctx, q, j, hits, same)) starts.add(s);
+    for (const s of verifyWindows(ctx, q, j, hits, same, budget)) starts.add(s);
+    if (budget.capped) return [];
   }
   return [...starts].sort((a, b) => a - b);
 }

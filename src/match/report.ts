@@ -84,8 +84,16 @@ function differingLines(doc: Document, q: Query, start: number, size: number): s
   return out.slice(0, MAX_DIFF_LINES);
 }
 
+/** Why the search may have missed the place: it stopped at a cap (see anchors.ts). */
+function capText(ctx: MatchContext, q: Query): string {
+  const caps = ctx.capsFor(q);
+  if (caps.length === 0) return "";
+  const parts = caps.map((c) => `${c.what === "windows" ? "line windows" : `${c.what} blocks`}: ${c.examined} of ${c.total}`);
+  return ` The search stopped early because the file has too many places where the text's lines could fit (compared ${parts.join("; ")}); make the text to replace start and end with lines that occur rarely in the file.`;
+}
+
 export function notFoundError(ctx: MatchContext, q: Query, tried: readonly StrategyName[]): EditError {
-  const triedText = `Tried ${tried.length} strategies: ${tried.join(", ")}.`;
+  const triedText = `Tried ${tried.length} strategies: ${tried.join(", ")}.${capText(ctx, q)}`;
   const closest = ctx.doc.text !== "" && q.text.trim() !== "" ? closestRegion(ctx, q) : undefined;
   if (!closest || closest.score < SHOW_CLOSEST) {
     const hint = closest

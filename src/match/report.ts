@@ -9,7 +9,8 @@ import { diffLinesBounded } from "../text/line-diff.ts";
 import { closestRegion } from "./fuzzy-block.ts";
 import type { Candidate, MatchContext, Query, StrategyName } from "./types.ts";
 
-const MAX_LISTED = 10;
+/** Candidates listed by line in an AMBIGUOUS message; the rest are counted ("and N more"). */
+const MAX_LISTED = 20;
 const MAX_DIFF_LINES = 8;
 /** Below this the closest region is mentioned, not shown: it would mislead more than help. */
 const SHOW_CLOSEST = 0.5;

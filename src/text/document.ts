@@ -214,6 +214,9 @@ export class Document {
 
   /** True when some but not all line breaks are CRLF. */
   get mixedLineEndings(): boolean {
+    // Asked once per splice: with no CRLF at all the answer needs no scan (a
+    // scan here made replaceAll of 1M places quadratic).
+    if (this.crlfAt.length === 0) return false;
     return this.lineEndingStyle === "mixed";
   }
 

@@ -12,7 +12,9 @@ import fc from "fast-check";
 import { distance } from "fastest-levenshtein";
 import { EditError } from "../src/errors.ts";
 import { createPatch } from "../src/formats/create-patch.ts";
+import { applySearchReplace } from "../src/formats/search-replace.ts";
 import { replace } from "../src/formats/str-replace.ts";
+import { applyPatch } from "../src/formats/unified-apply.ts";
 import { parsePatch } from "../src/formats/unified-parse.ts";
 import { loadCoreEngine } from "../src/fs/core-bridge.ts";
 import { detectEdits } from "../src/fs/detect-response.ts";
@@ -249,3 +251,27 @@ for (const c of patchCases) {
     assert.equal(applyUniqueHunks(a, patch), b);
   });
 }
+
+test("files and edits up to 64 kB, periodic ones included: every format throws only EditError", () => {
+  const unit = fc.constantFrom("}", "{", "  x = 1;", "\t", " ", "\n", "foo(", ")", "// ...", "a", "\r\n");
+  // A short piece repeated up to 64 kB: periodic text, the worst case of anchor searches.
+  const big = fc.tuple(fc.string({ unit, minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 64 * 1024 })).map(([s, n]) => s.repeat(Math.ceil(n / s.length)).slice(0, n));
+  const find = fc.tuple(fc.string({ unit, minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 60 }), fc.string({ unit, maxLength: 6 })).map(([s, n, tail]) => s.repeat(n) + tail);
+  fc.assert(
+    fc.property(big, find, fc.boolean(), (content, old, all) => {
+      const calls = [
+        () => replace(content, old, `${old}!`, { replaceAll: all }),
+        () => applySearchReplace(content, `<<<<<<< SEARCH\n${old}\n=======\n${old}!\n>>>>>>> REPLACE\n`),
+        () => applyPatch(content, `@@ @@\n${old.split("\n").map((l, k) => (k === 0 ? `-${l}\n+${l}!` : ` ${l}`)).join("\n")}\n`),
+      ];
+      for (const call of calls) {
+        try {
+          call();
+        } catch (e) {
+          if (!(e instanceof EditError)) throw e;
+        }
+      }
+    }),
+    { numRuns: 200 },
+  );
+});

@@ -192,9 +192,9 @@ export function lineCandidate(
   count: number,
   strategy: StrategyName,
   score: number,
-  extra: Partial<Candidate> = {},
+  extra?: Partial<Candidate>,
 ): Candidate {
-  return {
+  const c: Candidate = {
     start: ctx.doc.lineStart(startLine),
     end: ctx.doc.lineEnd(startLine + count - 1),
     startLine,
@@ -203,8 +203,8 @@ export function lineCandidate(
     score,
     lineBased: true,
     query: q,
-    ...extra,
   };
+  return extra ? Object.assign(c, extra) : c;
 }
 
 /** A candidate covering an arbitrary range of the text. */
@@ -215,9 +215,12 @@ export function rangeCandidate(
   end: number,
   strategy: StrategyName,
   score: number,
-  extra: Partial<Candidate> = {},
+  extra?: Partial<Candidate>,
 ): Candidate {
   const startLine = ctx.doc.lineAt(start);
-  const endLine = ctx.doc.lineAt(Math.max(start, end - 1)) + 1;
-  return { start, end, startLine, endLine, strategy, score, lineBased: false, query: q, ...extra };
+  // One line unless the range holds a break (no second lookup for the common case).
+  const endLine = (q.lines.length === 1 && start < end ? startLine : ctx.doc.lineAt(Math.max(start, end - 1))) + 1;
+  // No spread of an empty object: an exact search with 10,000 hits built its candidates in ~2 ms, half of it spreading.
+  const c: Candidate = { start, end, startLine, endLine, strategy, score, lineBased: false, query: q };
+  return extra ? Object.assign(c, extra) : c;
 }

@@ -33,9 +33,10 @@ export function ambiguityError(
   replaceAllAllowed: boolean,
 ): EditError {
   const listed = cands.slice(0, MAX_LISTED).map((c) => {
-    const above = c.startLine > 0 ? doc.line(c.startLine - 1).trim() : "";
     const where = `lines ${c.startLine + 1}-${c.endLine}`;
-    return above ? `- ${where} (the line above is \`${clip(above, 60)}\`)` : `- ${where} (at the start of the file)`;
+    if (c.startLine === 0) return `- ${where} (at the start of the file)`;
+    const above = doc.line(c.startLine - 1).trim();
+    return above ? `- ${where} (the line above is \`${clip(above, 60)}\`)` : `- ${where} (after a blank line)`;
   });
   if (cands.length > MAX_LISTED) listed.push(`- and ${cands.length - MAX_LISTED} more`);
   const how = strategy === "exact" ? "exactly" : `with the ${strategy} strategy`;

@@ -104,6 +104,11 @@ export class Document {
     return starts;
   }
 
+  /** Builds the line table now: for a caller about to look up many lines (counting first would be wasted). */
+  indexLines(): void {
+    this.table();
+  }
+
   /** Number of lines; a final line break does not start an extra line. */
   get lineCount(): number {
     this.table();

@@ -102,6 +102,16 @@ export function linesTrimmedEqual(ctx: MatchContext, trimmed: string): number[] 
   return out;
 }
 
+/** Whether line `i`, without the blank space at its ends (as `linesTrimmedEqual` reads it), is `trimmed`. */
+export function lineTrimmedIs(ctx: MatchContext, i: number, trimmed: string): boolean {
+  const text = ctx.doc.text;
+  let s = ctx.doc.lineStart(i);
+  let e = ctx.doc.lineEnd(i);
+  while (s < e && isSpace(text.charCodeAt(s))) s++;
+  while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
+  return e - s === trimmed.length && text.startsWith(trimmed, s);
+}
+
 /**
  * The first and last lines (trimmed) of a query of at least three lines, the
  * anchors of BlockAnchor and ContextAware; undefined when either is blank.

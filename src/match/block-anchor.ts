@@ -11,9 +11,9 @@
  * `}` around other code is refused.
  */
 import { blockSimilarity, positionalMiddleSimilarity, similarityBound } from "../text/similarity.ts";
-import { boundaryLines, lineCandidate, linesTrimmedEqual, MAX_SCORED_PAIRS } from "./anchors.ts";
+import { boundaryLines, lineCandidate, lineTrimmedIs, linesTrimmedEqual, MAX_SCORED_PAIRS } from "./anchors.ts";
 import { selectScored } from "./select.ts";
-import type { Candidate, Strategy } from "./types.ts";
+import type { Candidate, MatchContext, Strategy } from "./types.ts";
 
 /** Index of the smallest element of ascending `sorted` that is >= `min` (`sorted.length` when none). */
 function firstAtLeast(sorted: readonly number[], min: number): number {
@@ -32,6 +32,28 @@ function lastAtMost(sorted: readonly number[], max: number): number {
   return firstAtLeast(sorted, max + 1) - 1;
 }
 
+/** Lines checked in place before a scan of the whole file for the last line is cheaper. */
+const MAX_CHECKED_IN_PLACE = 20_000;
+
+/**
+ * The lines equal (trimmed) to `last` that some first line can pair with: a
+ * few first lines within the size slack are checked in place, which saves a
+ * scan of the file (~1.5 ms on typescript.js, 9 MB); otherwise the scan.
+ */
+function lastLinesNear(ctx: MatchContext, firstHits: readonly number[], last: string, n: number, slack: number): number[] {
+  const reach = 2 * slack + 1;
+  if (!Number.isFinite(reach) || firstHits.length * reach > MAX_CHECKED_IN_PLACE) return linesTrimmedEqual(ctx, last);
+  const out: number[] = [];
+  let next = 0;
+  for (const i of firstHits) {
+    const from = Math.max(next, i + 2, i + n - 1 - slack);
+    const to = Math.min(ctx.doc.lineCount - 1, i + n - 1 + slack);
+    for (let j = from; j <= to; j++) if (lineTrimmedIs(ctx, j, last)) out.push(j);
+    next = Math.max(next, to + 1);
+  }
+  return out;
+}
+
 export const blockAnchor: Strategy = {
   name: "block-anchor",
   exact: false,
@@ -43,9 +65,9 @@ export const blockAnchor: Strategy = {
     const o = ctx.options;
     const positional = o.blockAnchorSizeSlack === Number.POSITIVE_INFINITY;
     const slack = positional ? Number.POSITIVE_INFINITY : Math.max(1, Math.round(n * o.blockAnchorSizeSlack));
-    const lastHits = linesTrimmedEqual(ctx, last);
-    if (lastHits.length === 0) return [];
     const firstHits = linesTrimmedEqual(ctx, first);
+    const lastHits = lastLinesNear(ctx, firstHits, last, n, slack);
+    if (lastHits.length === 0) return [];
     const findMiddle = q.trimmed.slice(1, -1).join("\n");
     const floor = Math.min(o.blockAnchorSingleThreshold, o.blockAnchorMultipleThreshold);
     // The last lines each first line may pair with, as an index range into

@@ -62,8 +62,6 @@ export function createContext(doc: Document, options: StrategyOptions): MatchCon
 /** Distinct lines that contain `needle`, ascending. */
 export function linesContaining(ctx: MatchContext, needle: string): number[] {
   const out: number[] = [];
-  // Windows around these lines are read next: the table, not a count per lookup.
-  if (ctx.occurrences(needle).length > 0) ctx.doc.indexLines();
   let last = -1;
   for (const offset of ctx.occurrences(needle)) {
     const line = ctx.doc.lineAt(offset);
@@ -83,8 +81,6 @@ const isSpace = (c: number) => c === 32 || c === 9 || c === 13 || c === 12 || c 
 export function linesTrimmedEqual(ctx: MatchContext, trimmed: string): number[] {
   const text = ctx.doc.text;
   const out: number[] = [];
-  // Windows around these lines are read next: the table, not a count per lookup.
-  if (ctx.occurrences(trimmed).length > 0) ctx.doc.indexLines();
   for (const at of ctx.occurrences(trimmed)) {
     let ok = true;
     for (let p = at - 1; p >= 0 && ok; p--) {

@@ -6,7 +6,9 @@
  * over the file, each run several times: median and max per call, next to
  * one `indexOf` scan of the same file measured in the same run (the physical
  * floor: an edit should cost about one scan). Then the str_replace growth
- * over 1k/10k/100k-line slices (≈10 per ×10 lines is linear).
+ * over 1k/10k/100k-line slices (≈10 per ×10 lines is linear). Each call is
+ * timed by the wall clock and by the process's CPU time (user + system), the
+ * steadier figure on a shared, loaded machine.
  *
  * Usage: npm run bench [-- --runs N]
  */
@@ -79,21 +81,26 @@ const formats: Format[] = [
 const content = source;
 const regions = pickRegions(allLines, content, EDITS);
 const scans: number[] = [];
+const scanCpu: number[] = [];
 // A needle that is absent but whose first characters are everywhere (indentation, a common word): a real scan.
 const needle = `${allLines[regions[0] ?? 0]} /* nowhere */`;
 let sink = 0;
 const scan = () => {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   sink += content.indexOf(needle);
   scans.push(performance.now() - t0);
+  const used = process.cpuUsage(c0);
+  scanCpu.push((used.user + used.system) / 1000);
 };
 
 console.log(`typescript.js: ${allLines.length} lines, ${regions.length} edits of ${SIZE} lines per format and kind, ${RUNS} runs each (ms per call)\n`);
-console.log("| format | kind | median | max | applied / refused | wrong |");
-console.log("|---|---|---:|---:|---|---:|");
+console.log("| format | kind | median | max | CPU median | CPU max | applied / refused | wrong |");
+console.log("|---|---|---:|---:|---:|---:|---|---:|");
 for (const f of formats) {
   for (const kind of kinds) {
     const times: number[] = [];
+    const cpu: number[] = [];
     const outcomes = new Map<string, number>();
     let wrong = 0;
     regions.forEach((at) => {
@@ -102,6 +109,7 @@ for (const f of formats) {
       for (let r = 0; r < RUNS; r++) {
         scan();
         let outcome: string;
+        const c0 = process.cpuUsage();
         const t0 = performance.now();
         try {
           outcome = f.run(content, old, at) ? "applied" : "unchanged";
@@ -110,6 +118,8 @@ for (const f of formats) {
           outcome = e.code;
         }
         times.push(performance.now() - t0);
+        const used = process.cpuUsage(c0);
+        cpu.push((used.user + used.system) / 1000);
         if (r === 0) {
           outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
           if ((outcome === "applied") === kind.refuse) wrong++;
@@ -117,10 +127,11 @@ for (const f of formats) {
       }
     });
     const summary = [...outcomes].map(([o, n]) => `${n} ${o}`).join(", ");
-    console.log(`| ${f.name} | ${kind.name} | ${median(times).toFixed(2)} | ${Math.max(...times).toFixed(2)} | ${summary} | ${wrong} |`);
+    const cells = [median(times), Math.max(...times), median(cpu), Math.max(...cpu)].map((x) => x.toFixed(2));
+    console.log(`| ${f.name} | ${kind.name} | ${cells.join(" | ")} | ${summary} | ${wrong} |`);
   }
 }
-console.log(`\nOne indexOf scan of the file (${(content.length / 1e6).toFixed(1)} MB), same run: median ${median(scans).toFixed(2)} ms, max ${Math.max(...scans).toFixed(2)} ms`);
+console.log(`\nOne indexOf scan of the file (${(content.length / 1e6).toFixed(1)} MB), same run: median ${median(scans).toFixed(2)} ms, max ${Math.max(...scans).toFixed(2)} ms; CPU median ${median(scanCpu).toFixed(2)} ms`);
 
 // Growth over slices: str_replace, 20-line edits late in each slice.
 const sizes = [1_000, 10_000, 100_000];

@@ -1,83 +1,167 @@
 /**
- * Speed of replace() on real large files: TypeScript's own lib/typescript.js
- * (~200k lines) and 1k/10k/100k-line slices of it. A 20-line edit that is
- * exact, re-indented, whitespace-collapsed, one token different, and absent
- * (every strategy runs). Prints median and max per case and size, and the
- * 100k/10k time ratio (≈10 means linear growth).
+ * Speed on a real large file: TypeScript's own lib/typescript.js (~200k
+ * lines). Per edit format (str_replace, SEARCH/REPLACE, unified diff with
+ * numbers, fuzzy `@@ @@` diff) and per kind of edit (exact, re-indented, one
+ * typo, absent, anchor trap — the last two must be refused), 20 edits spread
+ * over the file, each run several times: median and max per call, next to
+ * one `indexOf` scan of the same file measured in the same run (the physical
+ * floor: an edit should cost about one scan). Then the str_replace growth
+ * over 1k/10k/100k-line slices (≈10 per ×10 lines is linear). Each call is
+ * timed by the wall clock and by the process's CPU time (user + system), the
+ * steadier figure on a shared, loaded machine.
  *
  * Usage: npm run bench [-- --runs N]
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { EditError, replace } from "../src/index.ts";
+import { applyPatch, applySearchReplace, EditError, replace } from "../src/index.ts";
 
 const require = createRequire(import.meta.url);
 const source = readFileSync(require.resolve("typescript/lib/typescript.js"), "utf8");
 const allLines = source.split("\n");
 const runsArg = process.argv.indexOf("--runs");
-const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 15;
-
-/** A 20-line region late in the slice (the worst place for a scan from the top), indented, with distinct non-blank lines. */
-function pickRegion(lines: string[], content: string): number {
-  for (let i = Math.floor(lines.length * 0.8); i < lines.length - 20; i++) {
-    const block = lines.slice(i, i + 20);
-    if (block.every((l) => l.trim().length > 3 && l.startsWith("  ")) && new Set(block).size === 20) {
-      const text = block.join("\n");
-      if (content.indexOf(text) === content.lastIndexOf(text)) return i;
-    }
-  }
-  throw new Error("no 20-line region found");
-}
-
-type Case = { name: string; old: (b: string[]) => string; expectError?: boolean };
-const cases: Case[] = [
-  { name: "exact", old: (b) => b.join("\n") },
-  { name: "re-indented", old: (b) => b.map((l) => l.replace(/^ +/, (m) => "\t".repeat(Math.ceil(m.length / 4)))).join("\n") },
-  { name: "whitespace-collapsed", old: (b) => b.map((l) => l.trim().replace(/\s+/g, " ")).join("\n") },
-  {
-    name: "one-token-different",
-    old: (b) => b.map((l, k) => (k === 10 ? l.replace(/[A-Za-z_]\w{3,}/, "misremembered") : l)).join("\n"),
-  },
-  { name: "absent", old: (b) => b.map((l) => `${l} /* not in file */`).join("\n"), expectError: true },
-];
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
+const EDITS = 20;
+const SIZE = 12;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[s.length >> 1] ?? 0;
 }
 
-const sizes = [1_000, 10_000, 100_000, allLines.length];
-const results = new Map<string, number>();
-console.log(`replace() on typescript.js slices, ${RUNS} runs each (ms)\n`);
-console.log("| case | lines | median | max | strategy |");
-console.log("|---|---:|---:|---:|---|");
-for (const size of sizes) {
-  const lines = allLines.slice(0, size);
-  const content = lines.join("\n");
-  const at = pickRegion(lines, content);
-  const block = lines.slice(at, at + 20);
-  for (const c of cases) {
-    const oldString = c.old(block);
-    const newString = `${oldString}\n// edited`;
+/** `count` regions of SIZE indented, distinct, non-blank lines, unique in the file, spread from 5 % to 95 %. */
+function pickRegions(lines: string[], content: string, count: number): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < count; k++) {
+    for (let i = Math.floor(lines.length * (0.05 + (0.9 * k) / count)); i < lines.length - SIZE; i++) {
+      const block = lines.slice(i, i + SIZE);
+      if (!block.every((l) => l.trim().length > 3 && l.startsWith("  ")) || new Set(block).size !== SIZE) continue;
+      const text = block.join("\n");
+      if (content.indexOf(text) !== content.lastIndexOf(text)) continue;
+      out.push(i);
+      break;
+    }
+  }
+  return out;
+}
+
+const toTabs = (l: string) => l.replace(/^ +/, (m) => "\t".repeat(Math.ceil(m.length / 4)));
+/** Letters rotated by 13: same shape, indentation and punctuation, text that is nowhere in the file. */
+const rot13 = (l: string) => l.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= "Z" ? 65 : 97)));
+
+type Kind = { name: string; refuse: boolean; old: (block: string[]) => string[] };
+const kinds: Kind[] = [
+  { name: "exact", refuse: false, old: (b) => b },
+  { name: "re-indented", refuse: false, old: (b) => b.map(toTabs) },
+  { name: "typo", refuse: false, old: (b) => b.map((l, k) => (k === 6 ? l.replace(/[A-Za-z_]\w{3,}/, (w) => `${w.slice(0, -1)}Q`) : l)) },
+  { name: "absent", refuse: true, old: (b) => b.map(rot13) },
+  // The region's real first and last lines around a middle that is nowhere: anchors that lead to the wrong text.
+  { name: "anchor trap", refuse: true, old: (b) => [b[0] ?? "", ...b.slice(1, -1).map(rot13), b[b.length - 1] ?? ""] },
+];
+
+const withEdit = (old: string[]) => [...old, `${old[old.length - 1]?.match(/^\s*/)?.[0] ?? ""}// edited`];
+
+type Format = { name: string; run: (content: string, old: string[], at: number) => boolean };
+const hunk = (old: string[], header: string) =>
+  `${header}\n${old.map((l) => ` ${l}`).join("\n")}\n+${withEdit(old)[old.length]}\n`;
+const formats: Format[] = [
+  { name: "str_replace", run: (c, old) => replace(c, old.join("\n"), withEdit(old).join("\n")).content !== c },
+  {
+    name: "SEARCH/REPLACE",
+    run: (c, old) => {
+      const r = applySearchReplace(c, `<<<<<<< SEARCH\n${old.join("\n")}\n=======\n${withEdit(old).join("\n")}\n>>>>>>> REPLACE\n`);
+      if (r.failed[0]) throw r.failed[0];
+      return r.applied.length === 1;
+    },
+  },
+  { name: "udiff", run: (c, old, at) => applyPatch(c, hunk(old, `@@ -${at + 1},${old.length} +${at + 1},${old.length + 1} @@`)).hunks.length === 1 },
+  { name: "fuzzy diff", run: (c, old) => applyPatch(c, hunk(old, "@@ @@")).hunks.length === 1 },
+];
+
+const content = source;
+const regions = pickRegions(allLines, content, EDITS);
+const scans: number[] = [];
+const scanCpu: number[] = [];
+// A needle that is absent but whose first characters are everywhere (indentation, a common word): a real scan.
+const needle = `${allLines[regions[0] ?? 0]} /* nowhere */`;
+let sink = 0;
+const scan = () => {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  sink += content.indexOf(needle);
+  scans.push(performance.now() - t0);
+  const used = process.cpuUsage(c0);
+  scanCpu.push((used.user + used.system) / 1000);
+};
+
+console.log(`typescript.js: ${allLines.length} lines, ${regions.length} edits of ${SIZE} lines per format and kind, ${RUNS} runs each (ms per call)\n`);
+console.log("| format | kind | median | max | CPU median | CPU max | applied / refused | wrong |");
+console.log("|---|---|---:|---:|---:|---:|---|---:|");
+for (const f of formats) {
+  for (const kind of kinds) {
     const times: number[] = [];
-    let strategy = "";
-    for (let r = 0; r < RUNS; r++) {
+    const cpu: number[] = [];
+    const outcomes = new Map<string, number>();
+    let wrong = 0;
+    regions.forEach((at) => {
+      const block = allLines.slice(at, at + SIZE);
+      const old = kind.old(block);
+      for (let r = 0; r < RUNS; r++) {
+        scan();
+        let outcome: string;
+        const c0 = process.cpuUsage();
+        const t0 = performance.now();
+        try {
+          outcome = f.run(content, old, at) ? "applied" : "unchanged";
+        } catch (e) {
+          if (!(e instanceof EditError)) throw e;
+          outcome = e.code;
+        }
+        times.push(performance.now() - t0);
+        const used = process.cpuUsage(c0);
+        cpu.push((used.user + used.system) / 1000);
+        if (r === 0) {
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+          if ((outcome === "applied") === kind.refuse) wrong++;
+        }
+      }
+    });
+    const summary = [...outcomes].map(([o, n]) => `${n} ${o}`).join(", ");
+    const cells = [median(times), Math.max(...times), median(cpu), Math.max(...cpu)].map((x) => x.toFixed(2));
+    console.log(`| ${f.name} | ${kind.name} | ${cells.join(" | ")} | ${summary} | ${wrong} |`);
+  }
+}
+console.log(`\nOne indexOf scan of the file (${(content.length / 1e6).toFixed(1)} MB), same run: median ${median(scans).toFixed(2)} ms, max ${Math.max(...scans).toFixed(2)} ms; CPU median ${median(scanCpu).toFixed(2)} ms`);
+
+// Growth over slices: str_replace, 20-line edits late in each slice.
+const sizes = [1_000, 10_000, 100_000];
+const growth = new Map<string, number>();
+console.log("\nstr_replace on slices (median ms): growth ×10 lines ≈ 10 is linear\n");
+console.log("| kind | 1k | 10k | 100k | 100k/10k |");
+console.log("|---|---:|---:|---:|---:|");
+for (const kind of kinds) {
+  const row: number[] = [];
+  for (const size of sizes) {
+    const lines = allLines.slice(0, size);
+    const text = lines.join("\n");
+    const [at = 0] = pickRegions(lines, text, 1).slice(-1);
+    const late = pickRegions(lines.slice(Math.floor(size * 0.8)), text, 1)[0];
+    const start = late === undefined ? at : Math.floor(size * 0.8) + late;
+    const block = lines.slice(start, start + SIZE);
+    const old = kind.old(block);
+    const times: number[] = [];
+    for (let r = 0; r < RUNS * 3; r++) {
       const t0 = performance.now();
       try {
-        strategy = replace(content, oldString, newString).match.strategy;
+        sink += replace(text, old.join("\n"), withEdit(old).join("\n")).content.length;
       } catch (e) {
         if (!(e instanceof EditError)) throw e;
-        strategy = e.code;
       }
       times.push(performance.now() - t0);
     }
-    const med = median(times);
-    results.set(`${c.name}:${size}`, med);
-    console.log(`| ${c.name} | ${size} | ${med.toFixed(2)} | ${Math.max(...times).toFixed(2)} | ${strategy} |`);
+    row.push(median(times));
   }
+  growth.set(kind.name, (row[2] ?? 0) / (row[1] || 1));
+  console.log(`| ${kind.name} | ${row.map((x) => x.toFixed(2)).join(" | ")} | ${(growth.get(kind.name) ?? 0).toFixed(1)} |`);
 }
-console.log("\nGrowth, median at 100k lines / median at 10k lines (10 = linear):");
-for (const c of cases) {
-  const ratio = (results.get(`${c.name}:100000`) ?? 0) / (results.get(`${c.name}:10000`) ?? 1);
-  console.log(`- ${c.name}: ${ratio.toFixed(1)}`);
-}
+if (sink === 42) console.log("");

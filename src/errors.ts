@@ -23,8 +23,10 @@ export type EditErrorCode =
   | "STALE"
   /** The file holds NUL bytes or is not valid UTF-8. */
   | "BINARY"
-  /** The file is larger than the configured limit. */
+  /** The file, the response, the number of edits or a find text is larger than the configured limit. */
   | "TOO_LARGE"
+  /** The call ran past its time budget (`timeoutMs`) or was aborted (`signal`); nothing was written. */
+  | "TIMEOUT"
   /** An argument is invalid (empty old text on a non-empty file, bad option, ...). */
   | "INVALID_INPUT"
   /** Reading or writing a file failed. */

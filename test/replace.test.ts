@@ -771,13 +771,14 @@ test("AMBIGUOUS at the start of the file says so", () => {
 });
 
 test("AMBIGUOUS with many candidates: the message is capped, the detail is complete", () => {
-  const e = fails(() => replace("x\n".repeat(12), "x", "y"), "AMBIGUOUS");
-  assert.ok(e.message.includes("12 places"), e.message);
+  const e = fails(() => replace("x\n".repeat(22), "x", "y"), "AMBIGUOUS");
+  assert.ok(e.message.includes("22 places"), e.message);
+  assert.ok(e.message.includes("lines 20-20") && !e.message.includes("lines 21-21"), e.message);
   assert.ok(e.message.includes("and 2 more"), e.message);
-  assert.equal(e.detail.candidates?.length, 12);
+  assert.equal(e.detail.candidates?.length, 22);
   assert.deepEqual(
     e.detail.candidates?.map((c) => c.startLine),
-    Array.from({ length: 12 }, (_, i) => i + 1),
+    Array.from({ length: 22 }, (_, i) => i + 1),
   );
 });
 

@@ -30,8 +30,8 @@
  */
 
 import { appendAll } from "../arrays.ts";
-import { diffArrays } from "diff";
 import { EditError } from "../errors.ts";
+import { diffLinesBounded } from "../text/line-diff.ts";
 
 /** Options for {@link createPatch}. */
 export interface CreatePatchOptions {
@@ -116,9 +116,8 @@ interface Region {
 }
 
 function findRegions(oldLines: Line[], newLines: Line[]): Region[] {
-  const changes = diffArrays(oldLines, newLines, {
-    comparator: (a, b) => a.text === b.text && a.noEol === b.noEol,
-  });
+  // Bounded: past an edit length the regions are coarser (one change between the common ends), never wrong.
+  const changes = diffLinesBounded(oldLines, newLines, (l) => (l.noEol ? `1${l.text}` : `0${l.text}`));
   const regions: Region[] = [];
   let o = 0;
   let n = 0;
@@ -288,6 +287,8 @@ const MOD2 = 25165843;
 const BASE = 1000003;
 /** Growth steps done by filtering candidates before switching to a binary search. */
 const LINEAR_GROWTH_STEPS = 32;
+/** Candidates above which the binary search is used at once. */
+const MAX_FILTERED_CANDIDATES = 1024;
 
 /**
  * Grows the window one line on each side at a time until its lines occur
@@ -304,7 +305,9 @@ function growUntilUnique(w: Window, index: UniquenessIndex, oldCount: number): v
   let candidates = index.occurrences(w.start, w.end);
   let steps = 0;
   while (candidates.length > 1 && (w.start > 0 || w.end < oldCount)) {
-    if (++steps > LINEAR_GROWTH_STEPS) {
+    // Each step filters every candidate: with thousands of them (100k equal
+    // lines) the steps cost more than the binary search's O(n log n).
+    if (++steps > LINEAR_GROWTH_STEPS || candidates.length > MAX_FILTERED_CANDIDATES) {
       growByBinarySearch(w, index, oldCount);
       return;
     }
@@ -428,7 +431,16 @@ export function createPatch(oldText: string, newText: string, options?: CreatePa
   let windows = groupRegions(regions, opts.context, oldLines.length);
   if (opts.fuzzy) {
     const index = new UniquenessIndex(oldLines);
-    for (const w of windows) growUntilUnique(w, index, oldLines.length);
+    // A window that overlaps or touches one already grown merges with it, and a
+    // window holding a unique one is unique: it needs no growth of its own.
+    // Without this, 100k repeated lines with 100 changes grew 100 windows to
+    // the whole file, one O(n log n) search each (34 s).
+    let grown: Window | undefined;
+    for (const w of windows) {
+      if (grown && w.start <= grown.end && grown.start <= w.end) continue;
+      growUntilUnique(w, index, oldLines.length);
+      grown = w;
+    }
     windows = mergeWindows(windows);
   }
   const out: string[] = [];

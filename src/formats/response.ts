@@ -10,6 +10,7 @@
  * un-escaped first, the same way for every format.
  */
 import { EditError } from "../errors.ts";
+import { closesFence, readFenceOpener } from "../text/fence.ts";
 import { unescapeWholeText } from "../text/unescape-whole.ts";
 import { FORMATS, formatNames, type ResponseFormat } from "./index.ts";
 import { collectJsonEdits, type StructuredEdit, tryParseJson } from "./str-replace-format.ts";
@@ -23,36 +24,13 @@ export interface DetectedEdits {
   unescaped?: boolean;
 }
 
-/** A fence opener: up to 3 spaces, 3+ backticks or tildes, an info string. Scanned, not matched by a pattern. */
-function readFenceOpen(line: string): { marker: string; info: string } | undefined {
-  let i = 0;
-  while (i < 3 && line[i] === " ") i++;
-  const ch = line[i];
-  if (ch !== "`" && ch !== "~") return undefined;
-  let j = i;
-  while (line[j] === ch) j++;
-  if (j - i < 3) return undefined;
-  const info = line.slice(j);
-  // A backtick fence's info string may not hold a backtick (CommonMark).
-  if (ch === "`" && info.includes("`")) return undefined;
-  return { marker: line.slice(i, j), info: info.trim() };
-}
-
-function isFenceClose(line: string, marker: string): boolean {
-  let i = 0;
-  while (i < 3 && line[i] === " ") i++;
-  let j = i;
-  while (line[j] === marker[0]) j++;
-  return j - i >= marker.length && line.slice(j).trim() === "";
-}
-
 export function findFences(lines: readonly string[]): Fence[] {
   const fences: Fence[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = readFenceOpen(lines[i] as string);
+    const open = readFenceOpener(lines[i] as string);
     if (!open) continue;
     let j = i + 1;
-    while (j < lines.length && !isFenceClose(lines[j] as string, open.marker)) j++;
+    while (j < lines.length && !closesFence(lines[j] as string, open.marker)) j++;
     fences.push({ info: open.info.toLowerCase(), open: i, close: j, body: lines.slice(i + 1, j).join("\n") });
     i = j;
   }

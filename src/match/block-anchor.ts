@@ -11,9 +11,9 @@
  * `}` around other code is refused.
  */
 import { blockSimilarity, positionalMiddleSimilarity, similarityBound } from "../text/similarity.ts";
-import { boundaryLines, lineCandidate, linesTrimmedEqual } from "./anchors.ts";
+import { boundaryLines, lineCandidate, lineTrimmedIs, linesTrimmedEqual, MAX_SCORED_PAIRS } from "./anchors.ts";
 import { selectScored } from "./select.ts";
-import type { Candidate, Strategy } from "./types.ts";
+import type { Candidate, MatchContext, Strategy } from "./types.ts";
 
 /** Index of the smallest element of ascending `sorted` that is >= `min` (`sorted.length` when none). */
 function firstAtLeast(sorted: readonly number[], min: number): number {
@@ -27,6 +27,33 @@ function firstAtLeast(sorted: readonly number[], min: number): number {
   return lo;
 }
 
+/** Index of the largest element of ascending `sorted` that is <= `max` (-1 when none). */
+function lastAtMost(sorted: readonly number[], max: number): number {
+  return firstAtLeast(sorted, max + 1) - 1;
+}
+
+/** Lines checked in place before a scan of the whole file for the last line is cheaper. */
+const MAX_CHECKED_IN_PLACE = 20_000;
+
+/**
+ * The lines equal (trimmed) to `last` that some first line can pair with: a
+ * few first lines within the size slack are checked in place, which saves a
+ * scan of the file (~1.5 ms on typescript.js, 9 MB); otherwise the scan.
+ */
+function lastLinesNear(ctx: MatchContext, firstHits: readonly number[], last: string, n: number, slack: number): number[] {
+  const reach = 2 * slack + 1;
+  if (!Number.isFinite(reach) || firstHits.length * reach > MAX_CHECKED_IN_PLACE) return linesTrimmedEqual(ctx, last);
+  const out: number[] = [];
+  let next = 0;
+  for (const i of firstHits) {
+    const from = Math.max(next, i + 2, i + n - 1 - slack);
+    const to = Math.min(ctx.doc.lineCount - 1, i + n - 1 + slack);
+    for (let j = from; j <= to; j++) if (lineTrimmedIs(ctx, j, last)) out.push(j);
+    next = Math.max(next, to + 1);
+  }
+  return out;
+}
+
 export const blockAnchor: Strategy = {
   name: "block-anchor",
   exact: false,
@@ -38,22 +65,35 @@ export const blockAnchor: Strategy = {
     const o = ctx.options;
     const positional = o.blockAnchorSizeSlack === Number.POSITIVE_INFINITY;
     const slack = positional ? Number.POSITIVE_INFINITY : Math.max(1, Math.round(n * o.blockAnchorSizeSlack));
-    const lastHits = linesTrimmedEqual(ctx, last);
+    const firstHits = linesTrimmedEqual(ctx, first);
+    const lastHits = lastLinesNear(ctx, firstHits, last, n, slack);
     if (lastHits.length === 0) return [];
     const findMiddle = q.trimmed.slice(1, -1).join("\n");
     const floor = Math.min(o.blockAnchorSingleThreshold, o.blockAnchorMultipleThreshold);
+    // The last lines each first line may pair with, as an index range into
+    // lastHits. Counted before any scoring, by binary search (no pair is built),
+    // so the cap is known up front.
+    const ranges: [number, number, number][] = [];
+    let total = 0;
+    for (const i of firstHits) {
+      const from = firstAtLeast(lastHits, positional ? i + 2 : Math.max(i + 2, i + n - 1 - slack));
+      if (from === lastHits.length) break;
+      const to = positional ? from : lastAtMost(lastHits, i + n - 1 + slack);
+      if (to < from) continue;
+      ranges.push([i, from, to]);
+      total += to - from + 1;
+    }
+    let budget = MAX_SCORED_PAIRS;
     const cands: Candidate[] = [];
-    for (const i of linesTrimmedEqual(ctx, first)) {
-      const nearest = firstAtLeast(lastHits, i + 2);
-      if (nearest === lastHits.length) break;
+    for (const [i, from, to] of ranges) {
+      if (budget <= 0) break;
       // OpenCode takes the nearest last line. The default preset weighs every
       // last line within the size slack: the nearest `}` is often not the one.
       let best: Candidate | undefined;
-      for (let k = nearest; k < lastHits.length; k++) {
+      for (let k = from; k <= to && budget > 0; k++) {
         const j = lastHits[k] as number;
         const size = j - i + 1;
-        if (size - n > slack) break;
-        if (Math.abs(size - n) > slack) continue;
+        budget--;
         const block = ctx.doc.lines(i, j + 1);
         let score: number;
         if (positional) {
@@ -67,10 +107,13 @@ export const blockAnchor: Strategy = {
         if (!best || score > best.score || (score === best.score && Math.abs(size - n) < Math.abs(best.endLine - best.startLine - n))) {
           best = lineCandidate(ctx, q, i, size, "block-anchor", score);
         }
-        if (positional) break;
       }
       if (best) cands.push(best);
     }
-    return selectScored(cands, o.blockAnchorSingleThreshold, o.blockAnchorMultipleThreshold, o.ambiguityMargin);
+    const chosen = selectScored(cands, o.blockAnchorSingleThreshold, o.blockAnchorMultipleThreshold, o.ambiguityMargin);
+    if (total <= MAX_SCORED_PAIRS) return chosen;
+    ctx.noteCap(q, { what: "block-anchor", examined: MAX_SCORED_PAIRS, total });
+    // Unscored pairs may hold a better block: one winner is not a safe answer.
+    return chosen.length > 1 ? chosen : [];
   },
 };

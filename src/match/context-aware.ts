@@ -5,7 +5,7 @@
  * minimum similarity of the whole block.
  */
 import { blockSimilarity } from "../text/similarity.ts";
-import { boundaryLines, lineCandidate, linesTrimmedEqual } from "./anchors.ts";
+import { boundaryLines, lineCandidate, linesTrimmedEqual, MAX_SCORED_PAIRS, MAX_VERIFIED_LINES } from "./anchors.ts";
 import { selectScored } from "./select.ts";
 import type { Candidate, Strategy } from "./types.ts";
 
@@ -19,9 +19,22 @@ export const contextAware: Strategy = {
     const n = q.lines.length;
     const o = ctx.options;
     const cands: Candidate[] = [];
-    for (const i of linesTrimmedEqual(ctx, first)) {
+    // The same caps as the other anchor searches: windows compared line by
+    // line, and blocks scored by edit distance (`}` … `}` in 200k lines of `}`).
+    let compared = 0;
+    let scored = 0;
+    const hits = linesTrimmedEqual(ctx, first);
+    for (let h = 0; h < hits.length; h++) {
+      const i = hits[h] as number;
       const j = i + n - 1;
       if (j >= ctx.doc.lineCount || ctx.doc.line(j).trim() !== last) continue;
+      compared += n;
+      if (compared > MAX_VERIFIED_LINES || scored >= MAX_SCORED_PAIRS) {
+        ctx.noteCap(q, { what: "context-aware", examined: h, total: hits.length });
+        // Unexamined windows may hold a better block: one winner is not a safe answer.
+        const seen = o.contextAwareSimilarity === 0 ? cands : selectScored(cands, o.contextAwareSimilarity, o.contextAwareSimilarity, o.ambiguityMargin);
+        return seen.length > 1 ? seen : [];
+      }
       const block = ctx.doc.lines(i, j + 1);
       let total = 0;
       let equal = 0;
@@ -33,6 +46,7 @@ export const contextAware: Strategy = {
         if (a === b) equal++;
       }
       if (total > 0 && equal / total < o.contextAwareRatio) continue;
+      if (o.contextAwareSimilarity > 0) scored++;
       const score = o.contextAwareSimilarity > 0 ? blockSimilarity(block, q.lines) : total === 0 ? 1 : equal / total;
       if (score < o.contextAwareSimilarity) continue;
       cands.push(lineCandidate(ctx, q, i, n, "context-aware", score));

@@ -3,15 +3,16 @@
  * where the candidates or the closest text are (1-based line numbers), how
  * they differ, and what to send next.
  */
-import { diffArrays } from "diff";
 import type { AmbiguitySituation, Vocabulary } from "../engine/vocabulary.ts";
 import { capitalize } from "../engine/vocabulary.ts";
 import { EditError } from "../errors.ts";
 import type { Document } from "../text/document.ts";
+import { diffLinesBounded } from "../text/line-diff.ts";
 import { closestRegion } from "./fuzzy-block.ts";
 import type { Candidate, MatchContext, Query, StrategyName } from "./types.ts";
 
-const MAX_LISTED = 10;
+/** Candidates listed by line in an AMBIGUOUS message; the rest are counted ("and N more"). */
+const MAX_LISTED = 20;
 const MAX_DIFF_LINES = 8;
 /** Below this the closest region is mentioned, not shown: it would mislead more than help. */
 const SHOW_CLOSEST = 0.5;
@@ -71,7 +72,7 @@ export function ambiguityError(
 /** Side by side: the query lines that differ from the region's, with file line numbers. */
 function differingLines(doc: Document, q: Query, start: number, size: number): string[] {
   const region = doc.lines(start, start + size);
-  const parts = diffArrays(
+  const parts = diffLinesBounded(
     region.map((l) => l.trim()),
     q.lines.map((l) => l.trim()),
   );
@@ -97,9 +98,17 @@ function differingLines(doc: Document, q: Query, start: number, size: number): s
   return out.slice(0, MAX_DIFF_LINES);
 }
 
+/** Why the search may have missed the place: it stopped at a cap (see anchors.ts). */
+function capText(ctx: MatchContext, q: Query, vocab: Vocabulary): string {
+  const caps = ctx.capsFor(q);
+  if (caps.length === 0) return "";
+  const parts = caps.map((c) => `${c.what === "windows" ? "line windows" : `${c.what} blocks`}: ${c.examined} of ${c.total}`);
+  return ` The search stopped early because the file has too many places where the text's lines could fit (compared ${parts.join("; ")}); make ${vocab.find} start and end with lines that occur rarely in the file.`;
+}
+
 export function notFoundError(ctx: MatchContext, q: Query, tried: readonly StrategyName[], vocab: Vocabulary): EditError {
   const head = `${capitalize(vocab.find)} was not found in the file.`;
-  const triedText = `Tried ${tried.length} strategies: ${tried.join(", ")}.`;
+  const triedText = `Tried ${tried.length} strategies: ${tried.join(", ")}.${capText(ctx, q, vocab)}`;
   const closest = ctx.doc.text !== "" && q.text.trim() !== "" ? closestRegion(ctx, q) : undefined;
   if (!closest || closest.score < SHOW_CLOSEST) {
     const hint = closest

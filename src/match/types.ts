@@ -80,11 +80,23 @@ export interface StrategyOptions {
   ambiguityMargin: number;
 }
 
+/** A search cut short by a cap on the places examined (see anchors.ts). */
+export interface CapNote {
+  /** What was being examined: "windows" (line windows verified) or a strategy's name (pairs scored). */
+  what: string;
+  examined: number;
+  total: number;
+}
+
 export interface MatchContext {
   readonly doc: Document;
   readonly options: StrategyOptions;
   /** Offsets of every occurrence of `needle` in the text, memoised per context. */
   occurrences(needle: string): readonly number[];
+  /** Records that a search for `q` stopped at a cap; the NOT_FOUND message says so. */
+  noteCap(q: Query, note: CapNote): void;
+  /** The caps hit while searching for `q`. */
+  capsFor(q: Query): readonly CapNote[];
 }
 
 export interface Strategy {

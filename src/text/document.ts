@@ -8,7 +8,8 @@
  *
  * The line table is built lazily with `indexOf` (a measured 4–5 ms for a
  * 200k-line file, against ~15 ms for `split("\n")` and ~25 ms for a charCode
- * loop), because the exact strategy never needs it.
+ * loop), and only as far as a lookup needs: an exact edit reads it up to the
+ * end of its match.
  */
 
 const BOM = "\uFEFF";
@@ -31,7 +32,19 @@ export class Document {
   /** Breaks with CRs (distinct offsets), and whether all of them have the same number. */
   private readonly crBreaks: number = 0;
   private readonly uniformCrs: boolean = true;
-  private starts: Int32Array | undefined;
+  /**
+   * Line starts, recorded lazily and incrementally: a lookup extends the
+   * table only as far as it needs. An exact edit reads the table up to the
+   * end of its match (on average half the file, ~2 ms less on typescript.js
+   * than the whole table); whoever needs more continues from there, so no
+   * work is done twice.
+   */
+  private starts = new Int32Array(1024);
+  /** Starts recorded; the last may be the end of text after a final line break. */
+  private n = 1;
+  /** Where the search for the next line break continues. */
+  private scanFrom = 0;
+  private complete = false;
   private count = 0;
   private indentCache: string | undefined;
 
@@ -73,53 +86,72 @@ export class Document {
   }
 
   get lineEndingStyle(): LineEndingStyle {
+    // No CR at all: LF or no break, without the line table.
+    if (this.crBreaks === 0) return this.text.includes("\n") ? "lf" : "none";
     const breaks = this.lineCount - (this.finalNewline ? 0 : 1);
     if (breaks <= 0) return "none";
-    if (this.crBreaks === 0) return "lf";
     return this.crBreaks === breaks && this.uniformCrs ? "crlf" : "mixed";
   }
 
-  private table(): Int32Array {
-    if (this.starts) return this.starts;
+  /**
+   * Records line starts until one lies past `offset` and line `line + 1`
+   * has a start, or the text ends. One tight loop (a call per line cost
+   * ~1 ms more over 200k lines).
+   */
+  private extend(offset: number, line: number): void {
+    if (this.complete) return;
     const text = this.text;
-    let starts = new Int32Array(1024);
-    let n = 0;
-    starts[n++] = 0;
-    let p = text.indexOf("\n");
-    while (p !== -1) {
+    let starts = this.starts;
+    let n = this.n;
+    let from = this.scanFrom;
+    while ((starts[n - 1] as number) <= offset || n <= line + 1) {
+      const p = text.indexOf("\n", from);
+      if (p === -1) {
+        this.complete = true;
+        // A final "\n" does not open another line: "a\n" has one line, "" has none.
+        this.count = text.length === 0 ? 0 : text.endsWith("\n") ? n - 1 : n;
+        break;
+      }
       if (n === starts.length) {
         const grown = new Int32Array(starts.length * 2);
         grown.set(starts);
         starts = grown;
       }
       starts[n++] = p + 1;
-      p = text.indexOf("\n", p + 1);
+      from = p + 1;
     }
-    // A final "\n" does not open another line: "a\n" has one line, "" has none.
-    if (text.length === 0) n = 0;
-    else if (text.endsWith("\n")) n--;
-    this.count = n;
     this.starts = starts;
-    return starts;
+    this.n = n;
+    this.scanFrom = from;
+  }
+
+  /** Extends the table until line `i + 1` has a start (or the text ends). */
+  private ensureLine(i: number): void {
+    this.extend(-1, i);
+  }
+
+  /** Builds the whole line table now. */
+  indexLines(): void {
+    this.extend(Number.POSITIVE_INFINITY, 0);
   }
 
   /** Number of lines; a final line break does not start an extra line. */
   get lineCount(): number {
-    this.table();
+    this.indexLines();
     return this.count;
   }
 
   /** Offset in `text` where line `i` (0-based) starts. `i === lineCount` gives the end of text. */
   lineStart(i: number): number {
-    const starts = this.table();
-    if (i >= this.count) return this.text.length;
-    return starts[i] ?? 0;
+    this.ensureLine(i);
+    if (i >= this.n || (this.complete && i >= this.count)) return this.text.length;
+    return this.starts[i] ?? 0;
   }
 
   /** Offset just past the last character of line `i`, before its "\n". */
   lineEnd(i: number): number {
-    const starts = this.table();
-    if (i + 1 < this.count) return (starts[i + 1] ?? 0) - 1;
+    this.ensureLine(i);
+    if (i + 1 < this.n && (!this.complete || i + 1 < this.count)) return (this.starts[i + 1] ?? 0) - 1;
     const end = this.text.length;
     return this.text.endsWith("\n") ? end - 1 : end;
   }
@@ -138,9 +170,10 @@ export class Document {
 
   /** 0-based line containing `offset` (an offset at a line's "\n" belongs to that line). */
   lineAt(offset: number): number {
-    const starts = this.table();
+    this.extend(offset, -1);
+    const starts = this.starts;
     let lo = 0;
-    let hi = Math.max(0, this.count - 1);
+    let hi = this.complete ? Math.max(0, this.count - 1) : this.n - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if ((starts[mid] ?? 0) <= offset) lo = mid;
@@ -184,6 +217,9 @@ export class Document {
 
   /** True when some but not all line breaks are CRLF. */
   get mixedLineEndings(): boolean {
+    // Asked once per splice: with no CRLF at all the answer needs no scan (a
+    // scan here made replaceAll of 1M places quadratic).
+    if (this.crlfAt.length === 0) return false;
     return this.lineEndingStyle === "mixed";
   }
 

@@ -1,0 +1,92 @@
+/**
+ * Limits checked before any work, and a time budget checked during it: the
+ * last line of defence once fuzzpatch answers a tool server, where one slow
+ * input is a denial of service (issue 14). Pure: no I/O, no timers; the
+ * budget reads the clock only when asked.
+ *
+ * Wiring into each entry point's options is left to option resolution;
+ * this module is the checks and their errors.
+ */
+import { EditError } from "./errors.ts";
+
+export interface Limits {
+  /** Largest model response (or patch / diff text) accepted, in characters. @default 8_388_608 (8 Mi) */
+  maxResponseSize: number;
+  /** Most edits (blocks, hunks, str_replace calls) in one call. @default 2_000 */
+  maxEdits: number;
+  /** Longest text to find (old string, SEARCH section, a hunk's old side), in characters. @default 1_048_576 (1 Mi) */
+  maxFindLength: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  maxResponseSize: 8 * 1024 * 1024,
+  maxEdits: 2_000,
+  maxFindLength: 1024 * 1024,
+});
+
+const DESCRIBED: Readonly<Record<keyof Limits, { what: string; unit: string }>> = Object.freeze({
+  maxResponseSize: { what: "The edit text (response, patch or diff)", unit: "characters" },
+  maxEdits: { what: "The number of edits in one call", unit: "edits" },
+  maxFindLength: { what: "The text to find", unit: "characters" },
+});
+
+function tooLarge(limit: keyof Limits, actual: number, max: number, label?: string): EditError {
+  const { what, unit } = DESCRIBED[limit];
+  const subject = label ? `${what} (${label})` : what;
+  return new EditError(
+    "TOO_LARGE",
+    `${subject} is ${actual.toLocaleString("en")} ${unit}, over the limit of ${max.toLocaleString("en")}. Send smaller edits (split the change), or raise the '${limit}' option if this size is expected.`,
+    { limit, actual, max },
+  );
+}
+
+/** Throws TOO_LARGE when `value` is over `limits[limit]`. `label` names the edit in the message ("block 3"). */
+export function checkLimit(limit: keyof Limits, value: number, limits: Readonly<Limits> = DEFAULT_LIMITS, label?: string): void {
+  const max = limits[limit];
+  if (value > max) throw tooLarge(limit, value, max, label);
+}
+
+/** What a caller may pass to bound a call's time. */
+export interface BudgetOptions {
+  /** Milliseconds the call may take; past it the call fails with TIMEOUT and writes nothing. @default undefined (no limit) */
+  timeoutMs?: number;
+  /** Aborting it fails the call with TIMEOUT at the next check. @default undefined */
+  signal?: AbortSignal;
+}
+
+/**
+ * A deadline and an abort signal, checked by long loops between units of
+ * work (a strategy, a block, a hunk). `check` costs one clock read.
+ */
+export class Budget {
+  private readonly deadline: number;
+  private readonly timeoutMs: number | undefined;
+  private readonly signal: AbortSignal | undefined;
+  private readonly now: () => number;
+
+  constructor(options: BudgetOptions = {}, now: () => number = () => performance.now()) {
+    const { timeoutMs, signal } = options;
+    if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs >= 0 && Number.isFinite(timeoutMs))) {
+      throw new EditError("INVALID_INPUT", `Option 'timeoutMs' must be a finite number of milliseconds (0 or more), got ${String(timeoutMs)}.`);
+    }
+    this.now = now;
+    this.timeoutMs = timeoutMs;
+    this.signal = signal;
+    this.deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : now() + timeoutMs;
+  }
+
+  /** Throws TIMEOUT when the signal was aborted or the deadline has passed. `where` names the step in the message. */
+  check(where?: string): void {
+    const at = where ? ` (during ${where})` : "";
+    if (this.signal?.aborted) {
+      throw new EditError("TIMEOUT", `The call was aborted${at}; nothing was written.`, { reason: "aborted" });
+    }
+    if (this.deadline !== Number.POSITIVE_INFINITY && this.now() > this.deadline) {
+      throw new EditError(
+        "TIMEOUT",
+        `The call took longer than its time budget of ${this.timeoutMs} ms${at}; nothing was written. Send a smaller edit with text that occurs rarely in the file, or raise the 'timeoutMs' option.`,
+        { reason: "timeout", timeoutMs: this.timeoutMs },
+      );
+    }
+  }
+}

@@ -19,8 +19,8 @@ import { isBeginPatch, parseV4A, patchExtent, type V4AChunk, type V4AFileOp } fr
 export type V4APayload = V4AFileOp;
 
 const VOCABULARY: Vocabulary = Object.freeze({
-  find: "the chunk's old lines (its ' ' and '-' lines)",
-  replacement: "its new lines (the ' ' and '+' lines)",
+  find: "the chunk's old side (its ' ' and '-' lines)",
+  replacement: "its new side (the ' ' and '+' lines)",
   moreContext: "Add unchanged lines above or below the change as ' ' context lines",
   disambiguate: () => `, or put an "@@" line before the chunk naming the line that encloses it (@@ class Foo, @@ def bar():).`,
   emptyFind: `the chunk only adds lines and has no context lines, so there is nothing to find its place by. Add unchanged lines from above or below the insertion point as ' ' context lines, or an "@@" line naming the line it follows.`,

@@ -76,12 +76,13 @@ export type V4AFileOp =
   | { kind: "delete"; path: string; line: number }
   | { kind: "update"; path: string; line: number; moveTo?: string; chunks: V4AChunk[] };
 
+// Markers start at column 0: ` *** End Patch` is a context line holding that text.
 export function isBeginPatch(line: string): boolean {
-  return line.trim() === BEGIN_PATCH;
+  return line.trimEnd() === BEGIN_PATCH;
 }
 
 function isEndPatch(line: string): boolean {
-  return line.trim() === END_PATCH;
+  return line.trimEnd() === END_PATCH;
 }
 
 const isMarkerLine = (l: string) => l.startsWith("***") || l.startsWith("@@") || l.startsWith(" ") || l.startsWith("-") || l.startsWith("+");
@@ -235,7 +236,7 @@ function parseChunks(lines: readonly string[], from: number, to: number, at: (i:
       if (anchor !== "") o.anchors.push(anchor);
       continue;
     }
-    if (l.trim() === END_OF_FILE) {
+    if (l.trimEnd() === END_OF_FILE) {
       if (!hasLines(open)) throw parseError(at(i), `"*** End of File" must follow a chunk's lines.`);
       open.endOfFile = true;
       closeChunk(open, chunks);

@@ -254,6 +254,8 @@ interface FilePlan {
   /** Where an edit moves the file (relative to the root, as the input names it), and that path resolved. */
   moveTo?: string;
   moveAbs?: string;
+  /** The edit that moves it, for its failure. */
+  moveEdit?: { index: number; format: EditFormat };
 }
 
 /**
@@ -422,7 +424,10 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
     if (choices.size > 0) result = run({ ...ctx, options: { ...opts.engine, choices: Object.fromEntries(choices) }, choices });
     for (const op of result.ops) report.edits.push(opReport(index, edit.format, op, report.path, choices));
     if (result.deleted) plan.deleted = true;
-    if (result.moveTo !== undefined) plan.moveTo = result.moveTo;
+    if (result.moveTo !== undefined) {
+      plan.moveTo = result.moveTo;
+      plan.moveEdit = { index, format: edit.format };
+    }
     if (result.content !== undefined) plan.newText = result.content;
   } catch (error) {
     fail(withPath(asEditError(error, "INVALID_INPUT"), report.path, index));
@@ -459,18 +464,24 @@ async function askChoices(ops: readonly OpOutcome[], path: string, index: number
 async function planMove(plan: FilePlan, realRoot: string, displayPrefix: string): Promise<void> {
   const report = plan.report;
   if (plan.moveTo === undefined || report.error || plan.deleted) return;
+  const fail = (error: EditError) => {
+    report.error = error;
+    if (plan.moveEdit) report.edits.push({ ...plan.moveEdit, status: "failed", error });
+  };
   try {
     const safe = await resolveSafePath(realRoot, plan.moveTo);
     if (safe.abs !== plan.abs && (await exists(safe.abs))) {
-      report.error = new EditError("CONFLICT", `${report.path} cannot be moved to ${displayPrefix}${safe.rel}: that file already exists. Delete it first ("*** Delete File:") or choose another path.`, {
-        path: report.path,
-      });
+      fail(
+        new EditError("CONFLICT", `${report.path} cannot be moved to ${displayPrefix}${safe.rel}: that file already exists. Delete it first ("*** Delete File:") or choose another path.`, {
+          path: report.path,
+        }),
+      );
       return;
     }
     plan.moveAbs = safe.abs;
     report.movedTo = `${displayPrefix}${safe.rel}`;
   } catch (error) {
-    report.error = asEditError(error, "IO");
+    fail(asEditError(error, "IO"));
   }
 }
 

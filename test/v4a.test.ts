@@ -92,6 +92,11 @@ const parseCases: { name: string; text: string; expect: unknown }[] = [
     expect: [{ update: "a.txt", chunks: [{ anchors: [], old: ["a", "b"], new: ["a", "c"] }] }],
   },
   {
+    name: "leniency: missing *** End Patch, a prose paragraph with a list after it ends the patch",
+    text: patch("*** Begin Patch", "*** Update File: a.txt", "@@", " a", "-b", "+c", "", "Notes:", "- one", "- two"),
+    expect: [{ update: "a.txt", chunks: [{ anchors: [], old: ["a", "b"], new: ["a", "c"] }] }],
+  },
+  {
     name: "leniency: a context line without its space is context, and is remembered",
     text: patch("*** Begin Patch", "*** Update File: a.txt", "@@", "def f():", "-    pass", "+    return 1", "*** End Patch"),
     expect: [{ update: "a.txt", chunks: [{ anchors: [], old: ["def f():", "    pass"], new: ["def f():", "    return 1"], unprefixed: [4] }] }],

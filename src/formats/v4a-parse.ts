@@ -24,9 +24,10 @@
  *
  * 1. Missing `*** End Patch`: the model stops after its last chunk, or the
  *    response is cut off. The patch then ends at the next `*** Begin Patch`,
- *    at the end of its code fence, or (bare in prose) after its last line
- *    that starts with a V4A marker (`***`, `@@`, ` `, `-`, `+`): prose after
- *    it is not read as context.
+ *    at the end of its code fence, or at a line of prose after a blank line
+ *    ("\nThat fixes it.\n- also ..."), and after its last line that starts
+ *    with a V4A marker (`***`, `@@`, ` `, `-`, `+`): prose after it is not
+ *    read as context.
  * 2. A context line without its leading space (`def bar():` for ` def bar():`):
  *    models drop it, like in unified diffs. Inside an Update it is read as
  *    context with its text as written, and the chunk says so when it is not
@@ -92,12 +93,14 @@ const isMarkerLine = (l: string) => l.startsWith("***") || l.startsWith("@@") ||
  * within lines [begin, limit), and whether `*** End Patch` closed it.
  */
 export function patchExtent(lines: readonly string[], begin: number, limit: number): { end: number; closed: boolean } {
+  let prose: number | undefined;
   for (let i = begin + 1; i < limit; i++) {
     const l = lines[i] as string;
     if (isEndPatch(l)) return { end: i + 1, closed: true };
-    if (isBeginPatch(l)) return { end: trimTail(lines, begin, i), closed: false };
+    if (isBeginPatch(l)) return { end: trimTail(lines, begin, prose ?? i), closed: false };
+    if (prose === undefined && l.trim() !== "" && !isMarkerLine(l) && (lines[i - 1] as string).trim() === "") prose = i;
   }
-  return { end: trimTail(lines, begin, limit), closed: false };
+  return { end: trimTail(lines, begin, prose ?? limit), closed: false };
 }
 
 /** Leniency 1: an unclosed patch ends after its last marker line. */

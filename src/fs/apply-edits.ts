@@ -470,7 +470,8 @@ async function planMove(plan: FilePlan, realRoot: string, displayPrefix: string)
   };
   try {
     const safe = await resolveSafePath(realRoot, plan.moveTo);
-    if (safe.abs !== plan.abs && (await exists(safe.abs))) {
+    if (safe.abs === plan.abs) return; // moved onto itself: an update
+    if (await exists(safe.abs)) {
       fail(
         new EditError("CONFLICT", `${report.path} cannot be moved to ${displayPrefix}${safe.rel}: that file already exists. Delete it first ("*** Delete File:") or choose another path.`, {
           path: report.path,

@@ -30,7 +30,7 @@ const missing = async (root: string, rel: string) =>
 /** A readable summary of what the parser read. */
 function summary(text: string): unknown {
   const lines = text.split("\n");
-  const begin = lines.findIndex((l) => l === "*** Begin Patch");
+  const begin = lines.indexOf("*** Begin Patch");
   const { end } = patchExtent(lines, begin, lines.length);
   return parseV4A(lines, begin, end).map((op) =>
     op.kind === "update"
@@ -157,6 +157,24 @@ test("property: the V4A reader throws nothing but EditError on arbitrary input",
   );
 });
 
+test("property: applying arbitrary V4A chunks to arbitrary text throws nothing but EditError", () => {
+  const lineArb = fc.constantFrom("a", "b", "", " ", "  a", "}", "x y");
+  const chunkLineArb = fc.tuple(fc.constantFrom(" ", "-", "+", "@@ ", ""), lineArb).map(([p, l]) => p + l);
+  fc.assert(
+    fc.property(fc.array(lineArb, { maxLength: 10 }), fc.array(chunkLineArb, { minLength: 1, maxLength: 8 }), (file, body) => {
+      const found = detectEdits(["*** Begin Patch", "*** Update File: f.txt", "@@", ...body, "*** End Patch"].join("\n"), "v4a");
+      for (const edit of found.edits) {
+        try {
+          v4aFormat.apply(file.join("\n"), edit as FileEdit<V4APayload>, { path: "f.txt", exists: true, options: {} });
+        } catch (error) {
+          assert.ok(error instanceof EditError, String(error));
+        }
+      }
+    }),
+    { numRuns: 500 },
+  );
+});
+
 // --- anchors ------------------------------------------------------------------
 
 const anchorCases: { name: string; file: string[]; anchor: string; from: number; expect: number | undefined }[] = [
@@ -249,6 +267,12 @@ const applyCases: { name: string; files: Record<string, string>; response: strin
     files: { "e.txt": "end\nmid\nend\n" },
     response: patch("*** Begin Patch", "*** Update File: e.txt", "@@", "-end", "+END", "*** End of File", "*** End Patch"),
     expect: { "e.txt": "end\nmid\nEND\n" },
+  },
+  {
+    name: "a response with a unified diff and a bare V4A patch: each format takes its own",
+    files: { "d.txt": "one\ntwo\n", "v.txt": "alpha\nbeta\n" },
+    response: `The diff:\n\n\`\`\`diff\n--- a/d.txt\n+++ b/d.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n\`\`\`\n\nThe patch:\n\n${patch("*** Begin Patch", "*** Update File: v.txt", "@@", " alpha", "-beta", "+BETA", "*** End Patch")}`,
+    expect: { "d.txt": "one\n2\n", "v.txt": "alpha\nBETA\n" },
   },
   {
     name: "CRLF files keep their line endings",

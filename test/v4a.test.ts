@@ -110,6 +110,11 @@ const parseCases: { name: string; text: string; expect: unknown }[] = [
     ],
   },
   {
+    name: "blank lines before an @@ line are gaps, not context",
+    text: patch("*** Begin Patch", "*** Update File: a.txt", "", "@@ class A", "", "@@ def f", " x", "-y", "*** End Patch"),
+    expect: [{ update: "a.txt", chunks: [{ anchors: ["class A", "def f"], old: ["x", "y"], new: ["x"] }] }],
+  },
+  {
     name: "marker text inside a prefixed line is content, not a marker",
     text: patch("*** Begin Patch", "*** Update File: a.txt", "@@", " *** End Patch", "-@@ x", "+*** End of File", "*** End Patch"),
     expect: [{ update: "a.txt", chunks: [{ anchors: [], old: ["*** End Patch", "@@ x"], new: ["*** End Patch", "*** End of File"] }] }],

@@ -233,6 +233,12 @@ function parseChunks(lines: readonly string[], from: number, to: number, at: (i:
       if (hasLines(open)) {
         closeChunk(open, chunks);
         open = undefined;
+      } else if (open) {
+        // Blank lines before an `@@` (after the Update line, between stacked anchors) are gaps, not context.
+        open.old = [];
+        open.new = [];
+        open.blankTail = 0;
+        if (open.anchors.length === 0) open.line = at(i);
       }
       const anchor = l.slice(2).trim();
       const o = get(i);

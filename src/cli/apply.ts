@@ -159,6 +159,7 @@ function toJson(result: ApplyEditsResult): unknown {
     errors: result.errors.map(errorToJson),
     files: result.files.map((f) => ({
       path: f.path,
+      ...(f.movedTo !== undefined && { movedTo: f.movedTo }),
       status: f.status,
       written: f.written,
       ...countChanges(f.diff),

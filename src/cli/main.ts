@@ -12,7 +12,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { COLOR_MODES, type ColorMode, type Streams, writeError } from "./output.ts";
 import { readVersion } from "./version.ts";
 
-const FORMATS = ["auto", "search-replace", "udiff", "str-replace"] as const;
+const FORMATS = ["auto", "v4a", "search-replace", "udiff", "str-replace"] as const;
 const PRESETS = ["default", "opencode"] as const;
 
 /** A whole number of at least `min`, for option values ("-p1", "--max-file-bytes 1000"). */

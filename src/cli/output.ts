@@ -62,8 +62,9 @@ const BAR_WIDTH = 40;
  * and a bar of `+` and `-` (scaled down when the largest file would not fit),
  * then the totals.
  */
-export function formatStat(files: readonly { path: string; diff: string }[], c: Colors): string {
-  const rows = files.filter((f) => f.diff !== "").map((f) => ({ path: f.path, ...countChanges(f.diff) }));
+export function formatStat(files: readonly { path: string; diff: string; movedTo?: string }[], c: Colors): string {
+  // A moved file is named as git does: `old => new`.
+  const rows = files.filter((f) => f.diff !== "").map((f) => ({ path: f.movedTo === undefined ? f.path : `${f.path} => ${f.movedTo}`, ...countChanges(f.diff) }));
   if (rows.length === 0) return " 0 files changed\n";
   const nameWidth = Math.max(...rows.map((r) => r.path.length));
   const largest = Math.max(...rows.map((r) => r.insertions + r.deletions));

@@ -92,7 +92,9 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
     },
     (cands) => {
       const lines = reading.lines ? wholeLineCandidates(doc, cands) : cands;
-      return l.exactOnly ? lines.filter((c) => c.score >= 1) : lines;
+      const after = op.hints.after;
+      const below = after === undefined ? lines : lines.filter((c) => c.startLine >= after);
+      return l.exactOnly ? below.filter((c) => c.score >= 1) : below;
     },
   );
   if (run.found) {

@@ -36,6 +36,8 @@ export interface OpHints {
   context?: { leading: number; trailing: number };
   /** Replace every occurrence. */
   replaceAll?: boolean;
+  /** 0-based line the op must start at or after (a V4A `@@ anchor` line): places above it are not candidates. */
+  after?: number;
 }
 
 /** Where the op came from, for reports and messages. */

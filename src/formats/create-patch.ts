@@ -22,6 +22,11 @@
  *   file. Without paths the patch is hunks only, which is what `applyPatch`
  *   takes for one file.
  * - Identical texts give the empty string (no hunks).
+ * - `format: "v4a"` writes a Codex V4A patch (`*** Begin Patch` /
+ *   `*** Update File: path` / `@@` chunks / `*** End Patch`) with the fuzzy
+ *   form's unique chunks; a chunk that reaches the end of the old text is
+ *   closed by `*** End of File`. V4A has no way to say "no newline at end of
+ *   file" or to write a BOM, so texts that differ in either are refused.
  * - A change block is written removals first, then additions, except when
  *   its last removed line starts with `--` and its first added line with
  *   `++`: written in that order they would read as a `---`/`+++` file header,
@@ -62,6 +67,17 @@ export interface CreatePatchOptions {
    * @default undefined
    */
   newPath?: string;
+  /**
+   * `"udiff"`: a unified diff. `"v4a"`: a Codex V4A patch for `path`
+   * (`*** Update File: path`); `fuzzy` does not apply (chunks have no numbers).
+   * @default "udiff"
+   */
+  format?: "udiff" | "v4a";
+  /**
+   * The file a V4A patch updates (required with `format: "v4a"`; defaults to `newPath ?? oldPath`).
+   * @default undefined
+   */
+  path?: string;
 }
 
 interface ResolvedOptions {
@@ -69,6 +85,8 @@ interface ResolvedOptions {
   fuzzy: boolean;
   oldPath: string | undefined;
   newPath: string | undefined;
+  format: "udiff" | "v4a";
+  path: string | undefined;
 }
 
 const DEFAULTS: Readonly<ResolvedOptions> = Object.freeze({
@@ -76,6 +94,8 @@ const DEFAULTS: Readonly<ResolvedOptions> = Object.freeze({
   fuzzy: true,
   oldPath: undefined,
   newPath: undefined,
+  format: "udiff",
+  path: undefined,
 });
 
 function resolveOptions(options: CreatePatchOptions | undefined): ResolvedOptions {
@@ -83,11 +103,20 @@ function resolveOptions(options: CreatePatchOptions | undefined): ResolvedOption
   if (!Number.isInteger(o.context) || o.context < 0) {
     throw new EditError("INVALID_INPUT", `createPatch: option 'context' must be a whole number of lines (0 or more), got ${String(o.context)}.`);
   }
+  if (o.format !== "udiff" && o.format !== "v4a") {
+    throw new EditError("INVALID_INPUT", `createPatch: option 'format' must be "udiff" or "v4a", got ${String(o.format)}.`);
+  }
+  const path = o.path ?? o.newPath ?? o.oldPath;
+  if (o.format === "v4a" && (typeof path !== "string" || path.trim() === "" || /[\r\n]/.test(path))) {
+    throw new EditError("INVALID_INPUT", "createPatch: a V4A patch needs the file's path on one line: pass { format: \"v4a\", path }.");
+  }
   return {
     context: o.context,
-    fuzzy: o.fuzzy !== false,
+    fuzzy: o.format === "v4a" || o.fuzzy !== false,
     oldPath: o.oldPath ?? o.newPath,
     newPath: o.newPath ?? o.oldPath,
+    format: o.format,
+    path,
   };
 }
 
@@ -443,10 +472,32 @@ export function createPatch(oldText: string, newText: string, options?: CreatePa
     }
     windows = mergeWindows(windows);
   }
+  if (opts.format === "v4a") return writeV4A(windows, oldLines, newLines, opts.path as string, [oldText, newText]);
   const out: string[] = [];
   if (opts.oldPath !== undefined && opts.newPath !== undefined) {
     out.push(`--- ${opts.oldPath}`, `+++ ${opts.newPath}`);
   }
   for (const w of windows) appendAll(out, writeHunk(w, oldLines, newLines, opts.fuzzy));
+  return `${out.join("\n")}\n`;
+}
+
+/** The windows as a V4A patch: each hunk's body under a bare `@@`, without diff(1)'s newline markers. */
+function writeV4A(windows: Window[], oldLines: Line[], newLines: Line[], path: string, texts: [string, string]): string {
+  const [oldText, newText] = texts;
+  if (oldText.startsWith(BOM) !== newText.startsWith(BOM)) {
+    throw new EditError("INVALID_INPUT", "createPatch: a V4A patch cannot add or remove a byte order mark; use the unified diff format.");
+  }
+  // An empty old text is created with a final newline; an empty new text has none to differ in.
+  const eol = (ls: Line[]) => ls.length === 0 || !(ls.at(-1) as Line).noEol;
+  if (newLines.length > 0 && eol(oldLines) !== eol(newLines)) {
+    throw new EditError("INVALID_INPUT", "createPatch: a V4A patch cannot add or remove the final newline; use the unified diff format.");
+  }
+  const out = ["*** Begin Patch", `*** Update File: ${path}`];
+  for (const w of windows) {
+    const [, ...body] = writeHunk(w, oldLines, newLines, true);
+    out.push("@@", ...body.filter((l) => l !== NO_NEWLINE));
+    if (w.end === oldLines.length && w.end > w.start) out.push("*** End of File");
+  }
+  out.push("*** End Patch");
   return `${out.join("\n")}\n`;
 }

@@ -2,7 +2,8 @@
  * The format registry: every edit format, once. Response detection, the
  * file layer, the CLI and the tool server look formats up here. Order is
  * detection priority: a format's `split` runs on the lines the ones before
- * it did not take (JSON fences first, then diffs, then SEARCH/REPLACE in
+ * it did not take (V4A patches first, whose `@@` and `-`/`+` lines a diff
+ * reader would misread, then JSON fences, then diffs, then SEARCH/REPLACE in
  * the rest). Adding a format: one module exporting a `FormatEntry`, one
  * line here (docs/adding-a-format.md).
  */
@@ -10,8 +11,9 @@ import { searchReplaceFormat } from "./search-replace-format.ts";
 import { strReplaceFormat } from "./str-replace-format.ts";
 import type { FormatEntry } from "./types.ts";
 import { udiffFormat } from "./udiff-format.ts";
+import { v4aFormat } from "./v4a-format.ts";
 
-export const FORMATS: readonly FormatEntry<never>[] = Object.freeze([strReplaceFormat, udiffFormat, searchReplaceFormat] as FormatEntry<never>[]);
+export const FORMATS: readonly FormatEntry<never>[] = Object.freeze([v4aFormat, strReplaceFormat, udiffFormat, searchReplaceFormat] as FormatEntry<never>[]);
 
 /** A format's name: "str-replace", "search-replace", "udiff", ... (the registry is the list). */
 export type EditFormat = string;

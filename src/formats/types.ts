@@ -80,6 +80,8 @@ export interface FileApplyResult {
   content?: string;
   /** The edit deletes the file. */
   deleted?: boolean;
+  /** The edit renames the file (V4A `*** Move to:`): the new text goes to this path (relative to the root) and the old path is deleted. */
+  moveTo?: string;
   ops: OpOutcome[];
 }
 

@@ -145,9 +145,9 @@ function split(response: ResponseText): SplitResult<UdiffPayload> {
   for (let i = 0; i < lines.length; i++) {
     // With a target file, hunks without headers are edits too.
     const headless = response.defaultPath !== undefined && (lines[i] as string).startsWith("@@");
-    if (inFence.has(i) || !(isSectionStart(lines, i) || headless)) continue;
+    if (inFence.has(i) || consumed.has(i) || !(isSectionStart(lines, i) || headless)) continue;
     let j = i;
-    while (j < lines.length && !inFence.has(j) && isDiffLine(lines[j] as string)) j++;
+    while (j < lines.length && !inFence.has(j) && !consumed.has(j) && isDiffLine(lines[j] as string)) j++;
     while (j > i && (lines[j - 1] as string).trim() === "") j--;
     diffSections(lines.slice(i, j), i, out, undefined, response.defaultPath);
     for (let k = i; k < j; k++) consumed.add(k);

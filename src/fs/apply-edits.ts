@@ -147,6 +147,8 @@ export interface FileReport {
   error?: EditError;
   /** Unified diff of the change ("" when none). */
   diff: string;
+  /** The file was moved to this path (V4A `*** Move to:`); `path` is where it was. */
+  movedTo?: string;
 }
 
 export interface ApplyEditsResult {
@@ -249,6 +251,11 @@ interface FilePlan {
   rel: string;
   /** "did you mean …? use -pN", for a file that does not exist. */
   pathHint?: string;
+  /** Where an edit moves the file (relative to the root, as the input names it), and that path resolved. */
+  moveTo?: string;
+  moveAbs?: string;
+  /** The edit that moves it, for its failure. */
+  moveEdit?: { index: number; format: EditFormat };
 }
 
 /**
@@ -322,11 +329,12 @@ export async function applyEdits(
     await planEdit(plan, edit, index, opts);
   }
 
+  for (const plan of planOrder) await planMove(plan, realRoot, opts.displayPrefix);
   for (const plan of planOrder) finishPlan(plan);
 
   const anyFailed = errors.length > 0 || planOrder.some((p) => p.report.status === "failed");
   const toWrite = opts.dryRun || (anyFailed && !opts.partial) ? [] : planOrder.filter((p) => p.report.status !== "failed" && p.report.status !== "unchanged");
-  const changes: PlannedChange[] = toWrite.map((p) => toChange(p));
+  const changes: PlannedChange[] = toWrite.flatMap((p) => toChanges(p));
   let written = false;
   if (changes.length > 0) {
     try {
@@ -416,6 +424,10 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
     if (choices.size > 0) result = run({ ...ctx, options: { ...opts.engine, choices: Object.fromEntries(choices) }, choices });
     for (const op of result.ops) report.edits.push(opReport(index, edit.format, op, report.path, choices));
     if (result.deleted) plan.deleted = true;
+    if (result.moveTo !== undefined) {
+      plan.moveTo = result.moveTo;
+      plan.moveEdit = { index, format: edit.format };
+    }
     if (result.content !== undefined) plan.newText = result.content;
   } catch (error) {
     fail(withPath(asEditError(error, "INVALID_INPUT"), report.path, index));
@@ -445,6 +457,35 @@ async function askChoices(ops: readonly OpOutcome[], path: string, index: number
   return choices;
 }
 
+/**
+ * A move's destination: a safe path that does not exist yet (moving onto
+ * another file would lose it; the model should delete that one first).
+ */
+async function planMove(plan: FilePlan, realRoot: string, displayPrefix: string): Promise<void> {
+  const report = plan.report;
+  if (plan.moveTo === undefined || report.error || plan.deleted) return;
+  const fail = (error: EditError) => {
+    report.error = error;
+    if (plan.moveEdit) report.edits.push({ ...plan.moveEdit, status: "failed", error });
+  };
+  try {
+    const safe = await resolveSafePath(realRoot, plan.moveTo);
+    if (safe.abs === plan.abs) return; // moved onto itself: an update
+    if (await exists(safe.abs)) {
+      fail(
+        new EditError("CONFLICT", `${report.path} cannot be moved to ${displayPrefix}${safe.rel}: that file already exists. Delete it first ("*** Delete File:") or choose another path.`, {
+          path: report.path,
+        }),
+      );
+      return;
+    }
+    plan.moveAbs = safe.abs;
+    report.movedTo = `${displayPrefix}${safe.rel}`;
+  } catch (error) {
+    fail(asEditError(error, "IO"));
+  }
+}
+
 function finishPlan(plan: FilePlan): void {
   const report = plan.report;
   if (report.error || report.edits.some((e) => e.status === "failed") || !plan.loaded) {
@@ -454,17 +495,29 @@ function finishPlan(plan: FilePlan): void {
   const oldText = plan.loaded.exists ? plan.loaded.text : "";
   if (plan.deleted) report.status = "deleted";
   else if (!plan.loaded.exists) report.status = "created";
-  else report.status = plan.newText === oldText ? "unchanged" : "modified";
+  else report.status = plan.newText === oldText && plan.moveAbs === undefined ? "unchanged" : "modified";
   if (report.status === "unchanged") return;
   report.diff = createTwoFilesPatch(
     plan.loaded.exists ? `a/${report.path}` : "/dev/null",
-    plan.deleted ? "/dev/null" : `b/${report.path}`,
+    plan.deleted ? "/dev/null" : `b/${report.movedTo ?? report.path}`,
     oldText,
     plan.deleted ? "" : (plan.newText ?? ""),
     undefined,
     undefined,
     { context: 3 },
   ).replace(/^=+\n/m, "");
+}
+
+/** The writes of one file: one, or for a move the new path created and the old one deleted. */
+function toChanges(plan: FilePlan): PlannedChange[] {
+  const change = toChange(plan);
+  if (plan.moveAbs === undefined || plan.deleted || plan.moveAbs === plan.abs) return [change];
+  const { mode: _, ...rest } = change;
+  const loaded = plan.loaded as LoadedFile;
+  return [
+    { ...rest, rel: plan.report.movedTo ?? plan.report.path, abs: plan.moveAbs, kind: "create", original: new Uint8Array(), ...(loaded.mode !== undefined && { mode: loaded.mode }) },
+    { rel: plan.report.path, abs: plan.abs as string, kind: "delete", bytes: new Uint8Array(), original: loaded.bytes },
+  ];
 }
 
 function toChange(plan: FilePlan): PlannedChange {

@@ -7,6 +7,9 @@
  *    as far) away.
  * 3. Else, for ops that come in file order (diff hunks), the one candidate
  *    starting at or after the end of the previous op.
+ * 3a. Else, for an op placed after an anchor line (V4A's `@@ class Foo`,
+ *    candidates above it already dropped), the first candidate: the format
+ *    means "the next place after this line", as Codex applies it.
  * 4. Else, for an op that must end the file, the one candidate that does.
  * 5. Else file-edge evidence: a hunk whose context is visibly cut short on
  *    one side (fewer lines than diff tools write, while the other side has
@@ -77,6 +80,10 @@ export function resolveCandidates(cands: Candidate[], r: ResolveInput): Resoluti
     const byOrder = only(after, "order");
     if (byOrder) return byOrder;
     if (after.length > 1) pool = after;
+  }
+  if (r.hints.after !== undefined && pool.length > 0) {
+    const first = pool.reduce((a, b) => (b.startLine < a.startLine ? b : a));
+    return { cand: first, resolvedBy: "order" };
   }
   if (r.hints.endOfFile) {
     const atEnd = pool.filter((c) => c.endLine === r.lineCount);

@@ -1,0 +1,285 @@
+/**
+ * Parser for Codex "V4A" patches (the `apply_patch` tool of OpenAI's Codex).
+ * It only reads the text into file operations and chunks; locating and
+ * applying them is the shared engine's job (v4a-format.ts).
+ *
+ * Grammar (one line per item):
+ *
+ *   patch     := "*** Begin Patch" NL { file-op } "*** End Patch" NL?
+ *   file-op   := add | delete | update
+ *   add       := "*** Add File: " path NL { "+" text NL }
+ *   delete    := "*** Delete File: " path NL
+ *   update    := "*** Update File: " path NL [ "*** Move to: " path NL ] { chunk }
+ *   chunk     := { "@@" [ " " anchor ] NL } { change-line } [ "*** End of File" NL ]
+ *   change    := " " text      unchanged line (context)
+ *              | "-" text      line removed
+ *              | "+" text      line added
+ *
+ * An `@@ anchor` line names a line of the file (a `class Foo`, a `def bar():`)
+ * that the chunk comes after; several stacked `@@` lines narrow down in turn
+ * (`@@ class Foo` then `@@ def bar():`). The first chunk of a file may omit
+ * its `@@` line. `*** End of File` says the chunk ends at the file's end.
+ *
+ * Leniencies, each for a habit seen in model output:
+ *
+ * 1. Missing `*** End Patch`: the model stops after its last chunk, or the
+ *    response is cut off. The patch then ends at the next `*** Begin Patch`,
+ *    at the end of its code fence, or at a line of prose after a blank line
+ *    ("\nThat fixes it.\n- also ..."), and after its last line that starts
+ *    with a V4A marker (`***`, `@@`, ` `, `-`, `+`): prose after it is not
+ *    read as context.
+ * 2. A context line without its leading space (`def bar():` for ` def bar():`):
+ *    models drop it, like in unified diffs. Inside an Update it is read as
+ *    context with its text as written, and the chunk says so when it is not
+ *    found.
+ * 3. A blank line inside a chunk is a blank context line (editors strip the
+ *    lone space). Blank lines at the end of a chunk, before the next header
+ *    or the end, are the gap between sections and are dropped.
+ * 4. `@@` anchors are matched leniently by the applier: as written, then with
+ *    surrounding whitespace ignored, then as the start of a line
+ *    (`@@ def bar(` for `def bar(self, x):`), Unicode dashes and quotes read
+ *    as ASCII.
+ * 5. A blank line inside an Add File's content is an empty line of the file
+ *    (the model dropped its `+`).
+ *
+ * Strict elsewhere: an unknown `*** ` line, a line in a Delete File section,
+ * a non-`+` line in an Add File, a `*** Move to:` anywhere but right after
+ * its Update line, an Update with nothing to do, an empty path or chunk:
+ * each a `PARSE` error naming the response line.
+ */
+import { EditError } from "../errors.ts";
+
+export const BEGIN_PATCH = "*** Begin Patch";
+export const END_PATCH = "*** End Patch";
+const ADD = "*** Add File: ";
+const DELETE = "*** Delete File: ";
+const UPDATE = "*** Update File: ";
+const MOVE = "*** Move to: ";
+const END_OF_FILE = "*** End of File";
+
+export interface V4AChunk {
+  /** The `@@` anchors, in order (empty: none). */
+  anchors: string[];
+  /** The old side (context and removed lines). */
+  old: string[];
+  /** The new side (context and added lines). */
+  new: string[];
+  /** `*** End of File` closed the chunk. */
+  endOfFile: boolean;
+  /** 1-based response line where the chunk starts. */
+  line: number;
+  /** Response lines read as context although they had no prefix (leniency 2). */
+  unprefixed: number[];
+}
+
+export type V4AFileOp =
+  | { kind: "add"; path: string; line: number; lines: string[] }
+  | { kind: "delete"; path: string; line: number }
+  | { kind: "update"; path: string; line: number; moveTo?: string; chunks: V4AChunk[] };
+
+// Markers start at column 0: ` *** End Patch` is a context line holding that text.
+export function isBeginPatch(line: string): boolean {
+  return line.trimEnd() === BEGIN_PATCH;
+}
+
+function isEndPatch(line: string): boolean {
+  return line.trimEnd() === END_PATCH;
+}
+
+const isMarkerLine = (l: string) => l.startsWith("***") || l.startsWith("@@") || l.startsWith(" ") || l.startsWith("-") || l.startsWith("+");
+
+/**
+ * 0-based end (exclusive) of the patch whose `*** Begin Patch` is at `begin`,
+ * within lines [begin, limit), and whether `*** End Patch` closed it.
+ */
+export function patchExtent(lines: readonly string[], begin: number, limit: number): { end: number; closed: boolean } {
+  let prose: number | undefined;
+  for (let i = begin + 1; i < limit; i++) {
+    const l = lines[i] as string;
+    if (isEndPatch(l)) return { end: i + 1, closed: true };
+    if (isBeginPatch(l)) return { end: trimTail(lines, begin, prose ?? i), closed: false };
+    if (prose === undefined && l.trim() !== "" && !isMarkerLine(l) && (lines[i - 1] as string).trim() === "") prose = i;
+  }
+  return { end: trimTail(lines, begin, prose ?? limit), closed: false };
+}
+
+/** Leniency 1: an unclosed patch ends after its last marker line. */
+function trimTail(lines: readonly string[], begin: number, end: number): number {
+  let j = end;
+  while (j > begin + 1 && !isMarkerLine(lines[j - 1] as string)) j--;
+  return j;
+}
+
+function parseError(line: number, message: string): EditError {
+  return new EditError("PARSE", `V4A patch line ${line}: ${message}`, { line });
+}
+
+function headerPath(l: string, prefix: string, line: number): string {
+  const path = l.slice(prefix.length).trim();
+  if (path === "") throw parseError(line, `"${prefix.trim()}" names no file. Write the path after it: "${prefix}src/app.py".`);
+  return path;
+}
+
+function isFileHeader(l: string): boolean {
+  return l.startsWith(ADD) || l.startsWith(DELETE) || l.startsWith(UPDATE) || isEndPatch(l);
+}
+
+/**
+ * Reads the patch in lines [begin, end) (`begin` is its `*** Begin Patch`
+ * line); `offset` is the 0-based response line of `lines[0]`. Throws a
+ * `PARSE` EditError for the first line that breaks the grammar.
+ */
+export function parseV4A(lines: readonly string[], begin: number, end: number, offset = 0): V4AFileOp[] {
+  const ops: V4AFileOp[] = [];
+  const at = (i: number) => offset + i + 1;
+  let i = begin + 1;
+  while (i < end) {
+    const l = lines[i] as string;
+    if (isEndPatch(l)) break;
+    if (l.trim() === "") {
+      i++;
+      continue;
+    }
+    if (l.startsWith(ADD)) {
+      const path = headerPath(l, ADD, at(i));
+      const start = i++;
+      const content: string[] = [];
+      let blankTail = 0;
+      while (i < end && !isFileHeader(lines[i] as string)) {
+        const x = lines[i] as string;
+        if (x.startsWith("+")) {
+          content.push(x.slice(1));
+          blankTail = 0;
+        } else if (x === "") {
+          content.push("");
+          blankTail++;
+        } else {
+          throw parseError(at(i), `every line of an Add File section starts with "+" (the new file's lines); this one does not: ${JSON.stringify(x.slice(0, 80))}.`);
+        }
+        i++;
+      }
+      content.splice(content.length - blankTail, blankTail);
+      ops.push({ kind: "add", path, line: at(start), lines: content });
+      continue;
+    }
+    if (l.startsWith(DELETE)) {
+      ops.push({ kind: "delete", path: headerPath(l, DELETE, at(i)), line: at(i) });
+      i++;
+      while (i < end && (lines[i] as string).trim() === "") i++;
+      if (i < end && !isFileHeader(lines[i] as string)) {
+        throw parseError(at(i), `a Delete File section has no lines after its header; found ${JSON.stringify((lines[i] as string).slice(0, 80))}. To change the file instead, use "*** Update File:".`);
+      }
+      continue;
+    }
+    if (l.startsWith(UPDATE)) {
+      const start = i;
+      const path = headerPath(l, UPDATE, at(i));
+      i++;
+      let moveTo: string | undefined;
+      if (i < end && (lines[i] as string).startsWith(MOVE)) {
+        moveTo = headerPath(lines[i] as string, MOVE, at(i));
+        i++;
+      }
+      let stop = i;
+      while (stop < end && !isFileHeader(lines[stop] as string)) stop++;
+      const chunks = parseChunks(lines, i, stop, at);
+      if (chunks.length === 0 && moveTo === undefined) {
+        throw parseError(at(start), `the Update File section for ${path} has no chunks. Follow it with "@@" and the changed lines (" " context, "-" removed, "+" added).`);
+      }
+      ops.push({ kind: "update", path, line: at(start), ...(moveTo !== undefined && { moveTo }), chunks });
+      i = stop;
+      continue;
+    }
+    if (l.startsWith(MOVE)) throw parseError(at(i), `"*** Move to:" must come right after its "*** Update File:" line.`);
+    throw parseError(
+      at(i),
+      `expected "*** Add File: PATH", "*** Update File: PATH", "*** Delete File: PATH" or "*** End Patch", found ${JSON.stringify(l.slice(0, 80))}.`,
+    );
+  }
+  if (ops.length === 0) throw parseError(at(begin), `the patch holds no file operations. Follow "*** Begin Patch" with "*** Update File: PATH" and its chunks.`);
+  return ops;
+}
+
+interface OpenChunk extends V4AChunk {
+  /** Blank lines at the chunk's end so far (leniency 3). */
+  blankTail: number;
+}
+
+function closeChunk(o: OpenChunk, chunks: V4AChunk[]): void {
+  // Leniency 3: blank lines at the end of a chunk are the gap after it.
+  const n = o.blankTail;
+  o.old.splice(o.old.length - n, n);
+  o.new.splice(o.new.length - n, n);
+  if (o.old.length === 0 && o.new.length === 0) {
+    throw parseError(o.line, `the chunk has no lines. Write the changed lines after "@@": " " context, "-" removed, "+" added.`);
+  }
+  const { blankTail: _, ...chunk } = o;
+  chunks.push(chunk);
+}
+
+/** The chunks of one Update section, lines [from, to). */
+function parseChunks(lines: readonly string[], from: number, to: number, at: (i: number) => number): V4AChunk[] {
+  const chunks: V4AChunk[] = [];
+  let open: OpenChunk | undefined;
+  const get = (i: number): OpenChunk => {
+    open ??= { anchors: [], old: [], new: [], endOfFile: false, line: at(i), unprefixed: [], blankTail: 0 };
+    return open;
+  };
+  const hasLines = (o: OpenChunk | undefined): o is OpenChunk => o !== undefined && o.old.length + o.new.length > o.blankTail * 2;
+  for (let i = from; i < to; i++) {
+    const l = lines[i] as string;
+    if (l.startsWith("@@")) {
+      // Stacked `@@` lines belong to one chunk; one after changed lines starts the next.
+      if (hasLines(open)) {
+        closeChunk(open, chunks);
+        open = undefined;
+      } else if (open) {
+        // Blank lines before an `@@` (after the Update line, between stacked anchors) are gaps, not context.
+        open.old = [];
+        open.new = [];
+        open.blankTail = 0;
+        if (open.anchors.length === 0) open.line = at(i);
+      }
+      const anchor = l.slice(2).trim();
+      const o = get(i);
+      if (anchor !== "") o.anchors.push(anchor);
+      continue;
+    }
+    if (l.trimEnd() === END_OF_FILE) {
+      if (!hasLines(open)) throw parseError(at(i), `"*** End of File" must follow a chunk's lines.`);
+      open.endOfFile = true;
+      closeChunk(open, chunks);
+      open = undefined;
+      continue;
+    }
+    if (l.startsWith("***")) throw parseError(at(i), `unexpected ${JSON.stringify(l.slice(0, 80))} inside an Update File section.`);
+    const o = get(i);
+    if (l === "") {
+      o.old.push("");
+      o.new.push("");
+      o.blankTail++;
+      continue;
+    }
+    o.blankTail = 0;
+    const mark = l[0];
+    const text = l.slice(1);
+    if (mark === " ") {
+      o.old.push(text);
+      o.new.push(text);
+    } else if (mark === "-") o.old.push(text);
+    else if (mark === "+") o.new.push(text);
+    else {
+      // Leniency 2: a context line that lost its leading space.
+      o.old.push(l);
+      o.new.push(l);
+      o.unprefixed.push(at(i));
+    }
+  }
+  if (open) {
+    if (!hasLines(open) && (open as OpenChunk).anchors.length > 0) {
+      throw parseError((open as OpenChunk).line, `the "@@" line is followed by no chunk lines. Write the changed lines after it: " " context, "-" removed, "+" added.`);
+    }
+    if (hasLines(open)) closeChunk(open, chunks);
+  }
+  return chunks;
+}

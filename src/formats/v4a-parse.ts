@@ -225,12 +225,13 @@ function parseChunks(lines: readonly string[], from: number, to: number, at: (i:
     open ??= { anchors: [], old: [], new: [], endOfFile: false, line: at(i), unprefixed: [], blankTail: 0 };
     return open;
   };
-  const hasLines = (o: OpenChunk | undefined): o is OpenChunk => o !== undefined && o.old.length + o.new.length > o.blankTail * 2;
+  // A plain boolean, not a type guard: its false branch must not narrow `open` to undefined.
+  const hasLines = (o: OpenChunk | undefined): boolean => o !== undefined && o.old.length + o.new.length > o.blankTail * 2;
   for (let i = from; i < to; i++) {
     const l = lines[i] as string;
     if (l.startsWith("@@")) {
       // Stacked `@@` lines belong to one chunk; one after changed lines starts the next.
-      if (hasLines(open)) {
+      if (open && hasLines(open)) {
         closeChunk(open, chunks);
         open = undefined;
       } else if (open) {
@@ -246,7 +247,7 @@ function parseChunks(lines: readonly string[], from: number, to: number, at: (i:
       continue;
     }
     if (l.trimEnd() === END_OF_FILE) {
-      if (!hasLines(open)) throw parseError(at(i), `"*** End of File" must follow a chunk's lines.`);
+      if (!open || !hasLines(open)) throw parseError(at(i), `"*** End of File" must follow a chunk's lines.`);
       open.endOfFile = true;
       closeChunk(open, chunks);
       open = undefined;
@@ -276,8 +277,8 @@ function parseChunks(lines: readonly string[], from: number, to: number, at: (i:
     }
   }
   if (open) {
-    if (!hasLines(open) && (open as OpenChunk).anchors.length > 0) {
-      throw parseError((open as OpenChunk).line, `the "@@" line is followed by no chunk lines. Write the changed lines after it: " " context, "-" removed, "+" added.`);
+    if (!hasLines(open) && open.anchors.length > 0) {
+      throw parseError(open.line, `the "@@" line is followed by no chunk lines. Write the changed lines after it: " " context, "-" removed, "+" added.`);
     }
     if (hasLines(open)) closeChunk(open, chunks);
   }

@@ -703,4 +703,36 @@ test("apply: JSON edits are counted from 1 in messages", async () => {
   assert.match(r.stderr, /^PARSE: Edit 2 (\(line \d+\) )?needs "path"/m);
   assert.doesNotMatch(r.stderr, /Edit 0/);
 });
+
+// --- issue 13: formats agents emit ------------------------------------------
+
+test("apply: a response run twice leaves the bytes of the first run; the second exits 0 with a note", async () => {
+  const t = await makeTree({ "greet.js": GREET });
+  const response = 'greet.js\n```js\n<<<<<<< SEARCH\n  return "Hello, " + name;\n=======\n  return "Hi, " + name + "!";\n>>>>>>> REPLACE\n```\n';
+  const first = await run(["apply", "-"], t.root, response);
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(await read(t.root, "greet.js"), GREET_NEW);
+  const before = await snapshot(t.base);
+  const second = await run(["apply", "-"], t.root, response);
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stderr, /^note: greet\.js: edit 1 \(search-replace\) already applied \(its new text is at lines 2-2\); nothing to do\.$/m);
+  assert.match(second.stdout, /^Nothing to change: 1 edit\(s\) already applied\.$/m);
+  assert.deepEqual(await snapshot(t.base), before);
+  const json = await run(["apply", "-", "--json"], t.root, response);
+  assert.equal(json.code, 0, json.stderr);
+  const report = JSON.parse(json.stdout);
+  assert.equal(report.ok, true);
+  assert.equal(report.alreadyApplied, 1);
+  assert.equal(report.files[0].status, "unchanged");
+  assert.equal(report.files[0].edits[0].status, "already-applied");
+  assert.equal(report.files[0].edits[0].note.code, "ALREADY_APPLIED");
+});
+
+test("apply: a response in no known format exits 2 with a PARSE error naming what it looks like and the formats", async () => {
+  const t = await makeTree({});
+  const r = await run(["apply", "-"], t.root, "```python\nprint('hi')\n```\n");
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^PARSE: No edits found in the input: it holds a fenced code block \(```python\) at line 1 without a file path/m);
+  assert.match(r.stderr, /Accepted formats: .*search-replace \(/);
+});
 });

@@ -113,7 +113,9 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
       const where =
         edit.startLine === undefined ? "" : end !== undefined && end < edit.startLine ? `, at line ${edit.startLine}` : `, lines ${edit.startLine}-${end}`;
       const score = edit.score !== undefined && edit.score < 1 ? `, score ${edit.score.toFixed(2)}` : "";
-      if (edit.status === "failed" && edit.error) {
+      if (edit.status === "already-applied") {
+        if (!silent && edit.note) writeNote(streams, `${file.path}: edit ${edit.index + 1} (${edit.format}) ${edit.note.message}`);
+      } else if (edit.status === "failed" && edit.error) {
         writeError(streams, edit.error, `${file.path}: edit ${edit.index + 1} (${edit.format}): `);
       } else if (edit.fuzzy) {
         out(`${c.yellow("warning:")} ${file.path}: edit ${edit.index + 1} (${edit.format}) matched fuzzily (${edit.strategy ?? "fuzzy"}${score}${where}); review the change\n`);
@@ -133,10 +135,11 @@ export function summarize(result: ApplyEditsResult, options: Pick<ApplyCommandOp
   if (result.errors.length > 0) problems.push(`${result.errors.length} other error(s)`);
   const failures = problems.join(", ");
   if (result.files.length === 0) return "No edits applied.";
-  if (result.dryRun) return `Dry run: ${result.applied} edit(s) would apply${failures ? `, ${failures}` : ""}; nothing written.`;
+  const already = result.alreadyApplied > 0 ? `; ${result.alreadyApplied} already applied` : "";
+  if (result.dryRun) return `Dry run: ${result.applied} edit(s) would apply${already}${failures ? `, ${failures}` : ""}; nothing written.`;
   if (result.written) {
     const files = result.files.filter((f) => f.written).length;
-    return `Applied ${result.applied} edit(s); wrote ${files} file(s)${failures ? `; ${failures}` : ""}.`;
+    return `Applied ${result.applied} edit(s)${already}; wrote ${files} file(s)${failures ? `; ${failures}` : ""}.`;
   }
   if (failures) {
     // --partial helps only when it was not given, some file has a change
@@ -146,7 +149,7 @@ export function summarize(result: ApplyEditsResult, options: Pick<ApplyCommandOp
     const advice = !options.partial && ready && editProblem ? " Use --partial to write the files whose edits all applied." : "";
     return `Nothing written: ${failures}.${advice}`;
   }
-  return "Nothing to change.";
+  return result.alreadyApplied > 0 ? `Nothing to change: ${result.alreadyApplied} edit(s) already applied.` : "Nothing to change.";
 }
 
 function toJson(result: ApplyEditsResult): unknown {
@@ -156,6 +159,7 @@ function toJson(result: ApplyEditsResult): unknown {
     dryRun: result.dryRun,
     applied: result.applied,
     failed: result.failed,
+    alreadyApplied: result.alreadyApplied,
     errors: result.errors.map(errorToJson),
     files: result.files.map((f) => ({
       path: f.path,
@@ -163,7 +167,7 @@ function toJson(result: ApplyEditsResult): unknown {
       written: f.written,
       ...countChanges(f.diff),
       ...(f.error && { error: errorToJson(f.error) }),
-      edits: f.edits.map((e) => ({ ...e, ...(e.error && { error: errorToJson(e.error) }) })),
+      edits: f.edits.map((e) => ({ ...e, ...(e.error && { error: errorToJson(e.error) }), ...(e.note && { note: errorToJson(e.note) }) })),
       diff: f.diff,
     })),
     diff: result.diff,

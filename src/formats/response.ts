@@ -14,6 +14,7 @@ import { unescapeWholeText } from "../text/unescape-whole.ts";
 import { FORMATS, formatNames, type ResponseFormat } from "./index.ts";
 import { collectJsonEdits, type StructuredEdit, tryParseJson } from "./str-replace-format.ts";
 import type { Fence, FileEdit, SplitResult } from "./types.ts";
+import { noEditsError } from "./unknown-input.ts";
 
 export interface DetectedEdits {
   edits: FileEdit[];
@@ -97,6 +98,7 @@ export function detectEdits(input: string, format: ResponseFormat = "auto", opti
     for (const e of found.edits) out.edits.push(e);
     for (const e of found.errors) out.errors.push(e);
   }
+  if (out.edits.length === 0 && out.errors.length === 0) out.errors.push(noEditsError(text, response.fences));
   // Edits to one file apply in the order the response gives them, whatever
   // their format; the sort is stable for edits without a known line.
   out.edits.sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER));

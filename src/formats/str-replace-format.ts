@@ -135,6 +135,7 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
     return { content: "", ops: [{ status: "applied", strategy: "create", startLine: 1, endLine: 0, score: 1, fuzzy: false }] };
   }
   if (ctx.exists && oldString === "" && content !== "") {
+    if (content === newString) throw new EditError("ALREADY_APPLIED", `already applied (${ctx.path} exists with exactly the new text); nothing to do.`);
     throw new EditError(
       "INVALID_INPUT",
       `${ctx.path} already exists and is not empty; an empty "oldString" only creates new files. Quote the text to replace in "oldString".`,
@@ -153,6 +154,7 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
 
 export const strReplaceFormat: FormatEntry<StrReplacePayload> = Object.freeze({
   name: "str-replace",
+  summary: 'JSON edits such as {"path", "oldString", "newString"}, fenced or whole',
   unit: "edit",
   detect: (text: string) => /"(oldString|old_string|old_str)"/.test(text),
   split,

@@ -86,6 +86,8 @@ export interface FileApplyResult {
 export interface FormatEntry<P = unknown> {
   /** The name users give `--format` and reports show. */
   readonly name: string;
+  /** What the format looks like, for the list of accepted formats in a PARSE error: "a unified diff with --- / +++ headers". */
+  readonly summary?: string;
   /** What one op of this format is called in reports: "edit", "block", "hunk". */
   readonly unit: string;
   /** Whether `text` (a response or one tool argument) holds edits of this format. */

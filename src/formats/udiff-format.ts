@@ -159,6 +159,8 @@ function split(response: ResponseText): SplitResult<UdiffPayload> {
 function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyContext): FileApplyResult {
   const { patch, isNew, isDeleted, offset } = edit.payload;
   if (isNew && ctx.exists && content !== "") {
+    // The file this diff creates, with exactly this text: the diff ran before.
+    if (createdBefore(content, patch, ctx)) throw new EditError("ALREADY_APPLIED", `already applied (${ctx.path} exists with the text this diff creates); nothing to do.`);
     throw new EditError("CONFLICT", `The diff creates ${ctx.path} (--- /dev/null), but the file already exists. Send a diff against its current content instead.`);
   }
   if (!isNew && !ctx.exists) throw missingFile(ctx.path, "a diff from --- /dev/null", ctx.pathHint);
@@ -166,6 +168,14 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
   const result = applyPatch(isNew ? "" : content, patch, { ...ctx.options, lineOffset: offset } as Parameters<typeof applyPatch>[2]);
   const ops = result.hunks.map((h) => ({ status: "applied" as const, strategy: h.strategy, startLine: h.startLine, endLine: h.endLine, score: h.score, fuzzy: h.fuzzy }));
   return { content: result.content, ...(isDeleted && { deleted: true }), ops: ops.length > 0 ? ops : [{ status: "applied", strategy: "exact", fuzzy: false }] };
+}
+
+function createdBefore(content: string, patch: string, ctx: FileApplyContext): boolean {
+  try {
+    return applyPatch("", patch, ctx.options as Parameters<typeof applyPatch>[2]).content === content;
+  } catch {
+    return false;
+  }
 }
 
 /** A diff that created a file deletes it when reversed, and the other way round. */
@@ -176,6 +186,7 @@ function reverse(edit: FileEdit<UdiffPayload>): FileEdit<UdiffPayload> {
 
 export const udiffFormat: FormatEntry<UdiffPayload> = Object.freeze({
   name: "udiff",
+  summary: "a unified diff with --- / +++ headers, with or without line numbers",
   unit: "hunk",
   detect: looksLikeUnifiedDiff,
   split,

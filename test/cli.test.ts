@@ -735,4 +735,15 @@ test("apply: a response in no known format exits 2 with a PARSE error naming wha
   assert.match(r.stderr, /^PARSE: No edits found in the input: it holds a fenced code block \(```python\) at line 1 without a file path/m);
   assert.match(r.stderr, /Accepted formats: .*search-replace \(/);
 });
+
+test("apply: a fence naming its file (```js:greet.js) edits that file, for blocks and for hunks without headers", async () => {
+  const t = await makeTree({ "greet.js": GREET, "other.js": GREET });
+  const response =
+    '```js:greet.js\n<<<<<<< SEARCH\n  return "Hello, " + name;\n=======\n  return "Hi, " + name + "!";\n>>>>>>> REPLACE\n```\n\n' +
+    '```diff:other.js\n@@ @@\n-  return "Hello, " + name;\n+  return "Hi, " + name + "!";\n```\n';
+  const r = await run(["apply", "-"], t.root, response);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(await read(t.root, "greet.js"), GREET_NEW);
+  assert.equal(await read(t.root, "other.js"), GREET_NEW);
+});
 });

@@ -116,3 +116,44 @@ for (const c of unknownCases) {
     assert.equal(await read(root, "a.ts"), "const a = 0;\n");
   });
 }
+
+// --- fences that name their file in the info string -------------------------
+
+const SR_BODY = `<<<<<<< SEARCH\n${OLD_LINE}\n=======\n${NEW_LINE}\n>>>>>>> REPLACE`;
+const HUNK = `@@ @@\n export function greet(name) {\n-${OLD_LINE}\n+${NEW_LINE}\n }`;
+
+const fencePathCases: { name: string; response: string; format: string }[] = [
+  { name: "```js:src/App.js with a SEARCH/REPLACE block", response: `Change:\n\n\`\`\`js:src/App.js\n${SR_BODY}\n\`\`\`\n`, format: "search-replace" },
+  { name: "```src/App.js with a SEARCH/REPLACE block", response: `\`\`\`src/App.js\n${SR_BODY}\n\`\`\`\n`, format: "search-replace" },
+  { name: "```javascript src/App.js with a SEARCH/REPLACE block", response: `\`\`\`javascript src/App.js\n${SR_BODY}\n\`\`\`\n`, format: "search-replace" },
+  { name: "```diff:src/App.js with a hunk without headers", response: `\`\`\`diff:src/App.js\n${HUNK}\n\`\`\`\n`, format: "udiff" },
+  { name: "```src/App.js with a hunk without headers", response: `\`\`\`src/App.js\n${HUNK}\n\`\`\`\n`, format: "udiff" },
+  {
+    name: "the fence's path beats a path line further up",
+    response: `other/file.js\n\nBut really:\n\`\`\`js:src/App.js\n${SR_BODY}\n\`\`\`\n`,
+    format: "search-replace",
+  },
+];
+
+for (const c of fencePathCases) {
+  test(`fence path: ${c.name}`, async () => {
+    const { root } = await makeTree({ "src/App.js": APP });
+    const result = await applyEdits(root, c.response);
+    assert.equal(result.ok, true, JSON.stringify([result.errors, result.files], null, 1));
+    assert.deepEqual(
+      result.files.map((f) => [f.path, f.edits.map((e) => e.format)]),
+      [["src/App.js", [c.format]]],
+    );
+    assert.equal(await read(root, "src/App.js"), APP_NEW);
+  });
+}
+
+test("fence path: a language alone (```js, ```diff) names no file", async () => {
+  const { root } = await makeTree({ "src/App.js": APP });
+  for (const info of ["js", "diff", "json"]) {
+    const result = await applyEdits(root, `\`\`\`${info}\n${SR_BODY}\n\`\`\`\n`);
+    assert.equal(result.ok, false, info);
+    assert.equal(result.errors[0]?.code, "PARSE", info);
+  }
+  assert.equal(await read(root, "src/App.js"), APP);
+});

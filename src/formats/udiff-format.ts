@@ -3,7 +3,8 @@
  * where its file sections are, and how one file's section is applied.
  *
  *   diff-run     := file-section+   in a ```diff / ```patch fence, any fence whose body
- *                                  looks like a diff, or bare in the prose
+ *                                  looks like a diff, or bare in the prose; a fence naming
+ *                                  its file (```diff:src/a.ts) is the path of hunks without headers
  *   file-section := ("diff --git" line)? "--- " old NL "+++ " new NL hunk*
  *
  * Leniencies: bare diffs in prose ("Here is the patch:\n--- a/x\n+++ b/x\n@@ ...")
@@ -11,6 +12,7 @@
  * are read by `parsePatch` (git's a/ b/, `filename:`, timestamps), once.
  */
 import { EditError } from "../errors.ts";
+import { fencePath } from "./fence-path.ts";
 import { missingFile } from "./file-errors.ts";
 import { looksLikeSearchReplace } from "./search-replace-files.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, ResponseText, SplitResult } from "./types.ts";
@@ -134,10 +136,13 @@ function split(response: ResponseText): SplitResult<UdiffPayload> {
   const { lines, fences, consumed } = response;
   for (const f of fences) {
     if (consumed.has(f.open)) continue;
-    const isDiffInfo = f.info === "diff" || f.info === "patch" || f.info === "udiff";
+    // ```diff:src/a.ts or ```src/a.ts: the fence names the file of hunks without headers.
+    const named = fencePath(lines[f.open] as string);
+    const lang = named ? named.lang : f.info;
+    const isDiffInfo = lang === "diff" || lang === "patch" || lang === "udiff";
     if (!isDiffInfo && !(looksLikeUnifiedDiff(f.body) && !looksLikeSearchReplace(f.body))) continue;
     for (let k = f.open; k <= Math.min(f.close, lines.length - 1); k++) consumed.add(k);
-    diffSections(lines.slice(f.open + 1, f.close), f.open + 1, out, undefined, response.defaultPath);
+    diffSections(lines.slice(f.open + 1, f.close), f.open + 1, out, undefined, named?.path ?? response.defaultPath);
   }
   // Bare diffs in the prose, outside every fence.
   const inFence = new Set<number>();

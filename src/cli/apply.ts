@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { EditError } from "../errors.ts";
 import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits } from "../fs/apply-edits.ts";
-import type { ResponseFormat } from "../formats/index.ts";
+import { formatByName, formatNames, type ResponseFormat } from "../formats/index.ts";
 import { promptCandidate } from "./interactive.ts";
 import { colorDiff, colorsFor, countChanges, errorToJson, formatStat, type Streams, writeError, writeNote } from "./output.ts";
 
@@ -30,6 +30,11 @@ export interface ApplyCommandOptions {
 
 /** Exit codes: 0 all applied, 1 some edit failed, 2 bad usage or unparseable input. */
 export async function runApply(file: string | undefined, options: ApplyCommandOptions, streams: Streams, stdin: NodeJS.ReadStream): Promise<number> {
+  if (options.format !== "auto" && formatByName(options.format) === undefined) {
+    const choices = ["auto", ...formatNames()].join(", ");
+    writeError(streams, new EditError("INVALID_INPUT", `option '--format <format>' argument '${options.format}' is invalid. Allowed choices are ${choices}.`));
+    return 2;
+  }
   let input: string;
   try {
     input = await readInput(file, stdin);

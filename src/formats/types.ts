@@ -32,6 +32,8 @@ export interface ResponseText {
   readonly consumed: Set<number>;
   /** The path of edits that name none (the CLI's --target); without it they are PARSE errors. */
   readonly defaultPath?: string | undefined;
+  /** The format the user asked for ("auto" when none): a format read only on request (whole) checks it. */
+  readonly format?: string;
 }
 
 export interface Fence {

@@ -746,4 +746,40 @@ test("apply: a fence naming its file (```js:greet.js) edits that file, for block
   assert.equal(await read(t.root, "greet.js"), GREET_NEW);
   assert.equal(await read(t.root, "other.js"), GREET_NEW);
 });
+
+test("apply: agents' JSON shapes end to end: a MultiEdit with a trailing comma, then text-editor commands as JSONL", async () => {
+  const t = await makeTree({ "greet.js": GREET });
+  const multi = '{"file_path": "greet.js", "edits": [\n  {"old_string": "Hello, ", "new_string": "Hi, "},\n  {"old_string": "+ name;", "new_string": "+ name + \\"!\\";"}, // the bang\n]}\n';
+  const r = await run(["apply", "-"], t.root, multi);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(await read(t.root, "greet.js"), GREET_NEW);
+  const jsonl = [
+    JSON.stringify({ command: "insert", path: "greet.js", insert_line: 0, new_str: "// greeting helpers" }),
+    JSON.stringify({ command: "create", path: "lib/made.js", file_text: "export const made = 1;\n" }),
+  ].join("\n");
+  const second = await run(["apply", "-"], t.root, jsonl);
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal(await read(t.root, "greet.js"), `// greeting helpers\n${GREET_NEW}`);
+  assert.equal(await read(t.root, "lib/made.js"), "export const made = 1;\n");
+  const bad = await run(["apply", "-"], t.root, '{"path": "greet.js",\n "oldString": "a"\n "newString": "b"}');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^PARSE: The input starts like JSON but is not valid JSON: CommaExpected at line 3, column 2\./m);
+});
+
+test("apply --format whole: a path line and a fenced file replace the file, and the report shows the diff; auto never guesses it", async () => {
+  const t = await makeTree({ "greet.js": GREET });
+  const response = `The whole file:\n\ngreet.js\n\`\`\`js\n${GREET_NEW}\`\`\`\n`;
+  const auto = await run(["apply", "-"], t.root, response);
+  assert.equal(auto.code, 2);
+  assert.match(auto.stderr, /--format whole/);
+  assert.equal(await read(t.root, "greet.js"), GREET);
+  const whole = await run(["apply", "-", "--format", "whole"], t.root, response);
+  assert.equal(whole.code, 0, whole.stderr);
+  assert.equal(await read(t.root, "greet.js"), GREET_NEW);
+  assert.match(whole.stdout, /^- {2}return "Hello, " \+ name;$/m);
+  assert.match(whole.stdout, /^\+ {2}return "Hi, " \+ name \+ "!";$/m);
+  const bad = await run(["apply", "-", "--format", "xml"], t.root, response);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^INVALID_INPUT: option '--format <format>' argument 'xml' is invalid\. Allowed choices are auto, str-replace, udiff, search-replace, whole\./m);
+});
 });

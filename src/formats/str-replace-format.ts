@@ -25,7 +25,9 @@ export interface StrReplacePayload {
 /** Edits given as data rather than text. */
 export type StructuredEdit =
   | { path: string; oldString: string; newString: string; replaceAll?: boolean; expectedHash?: string; expectedContent?: string }
-  | { path: string; diff: string; expectedHash?: string; expectedContent?: string };
+  | { path: string; diff: string; expectedHash?: string; expectedContent?: string }
+  /** The whole new text of the file (a new file, or a replacement of all of it). */
+  | { path: string; content: string; expectedHash?: string; expectedContent?: string };
 
 function split(response: ResponseText): SplitResult {
   const out: SplitResult = { edits: [], errors: [] };

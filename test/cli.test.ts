@@ -782,4 +782,14 @@ test("apply --format whole: a path line and a fenced file replace the file, and 
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /^INVALID_INPUT: option '--format <format>' argument 'xml' is invalid\. Allowed choices are auto, str-replace, udiff, search-replace, whole\./m);
 });
+
+test("replace: run twice, the second is ALREADY_APPLIED even though the new text holds the old (no c = 300)", async () => {
+  const t = await makeTree({ "f.js": "const c = 3;\n" });
+  const first = await run(["replace", "f.js", "--old", "c = 3", "--new", "c = 30"], t.root);
+  assert.equal(first.code, 0, first.stderr);
+  const second = await run(["replace", "f.js", "--old", "c = 3", "--new", "c = 30"], t.root);
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stderr, /^note: f\.js: already applied \(its new text, which holds the old, is at lines 1-1\); nothing to do\.$/m);
+  assert.equal(await read(t.root, "f.js"), "const c = 30;\n");
+});
 });

@@ -5,7 +5,10 @@
  */
 import assert from "node:assert/strict";
 import test from "node:test";
+import fc from "fast-check";
 import { FORMATS } from "../src/formats/index.ts";
+import { collectJsonEdits } from "../src/formats/json-edits.ts";
+import type { SplitResult } from "../src/formats/types.ts";
 import { applyEdits } from "../src/fs/apply-edits.ts";
 import { makeTree, read } from "./helpers/temp-tree.ts";
 
@@ -377,3 +380,31 @@ for (const c of wholeCases) {
     }
   });
 }
+
+test("JSON shape refused: a tool call whose arguments string does not parse names the place inside them", async () => {
+  const { root } = await makeTree({ "a.ts": SRC });
+  const response = JSON.stringify({ tool_calls: [{ function: { name: "edit", arguments: '{"path": "a.ts",\n"old_string": "a" "new_string": "b"}' } }] });
+  const result = await applyEdits(root, response);
+  assert.equal(result.ok, false);
+  assert.match(String(result.errors[0]), /^PARSE: Edit 1 \(line 1\) has "arguments" that are not valid JSON \(CommaExpected at line 2, column \d+ of the arguments\)\.$/);
+});
+
+test("property: collectJsonEdits takes any JSON value (nested wrappers included) without throwing, and reports only PARSE", () => {
+  const edit = fc.record({ path: fc.string(), old_string: fc.string(), new_string: fc.string() });
+  const wrapped = fc.oneof(
+    fc.jsonValue(),
+    edit,
+    fc.record({ tool_calls: fc.array(fc.record({ function: fc.record({ name: fc.string(), arguments: fc.oneof(fc.string(), edit.map((e) => JSON.stringify(e))) }) })) }),
+    fc.record({ file_path: fc.string(), edits: fc.array(fc.oneof(edit, fc.jsonValue())) }),
+    fc.record({ command: fc.constantFrom("str_replace", "insert", "create", "view", "x"), path: fc.string(), insert_line: fc.oneof(fc.integer(), fc.string()), new_str: fc.string() }),
+  );
+  fc.assert(
+    fc.property(wrapped, fc.boolean(), (value, strict) => {
+      const out: SplitResult = { edits: [], errors: [] };
+      const count = collectJsonEdits(value, 1, out, strict);
+      assert.ok(count <= out.edits.length, "each edit counted is an edit");
+      for (const e of out.errors) assert.equal(e.code, "PARSE");
+    }),
+    { numRuns: 300 },
+  );
+});

@@ -184,6 +184,10 @@ export function collectJsonEdits(value: unknown, line: number | undefined, out: 
     } else if (path !== undefined && content !== undefined && oldString === undefined && newString === undefined) {
       out.edits.push({ format: "whole", path, ...base, payload: { content, create: !Object.hasOwn(item, "content") } });
       count++;
+    } else if (typeof item.arguments === "string" && !parseJson(item.arguments).ok) {
+      // A tool call whose arguments (JSON in a string) do not parse: say where, inside them.
+      const bad = parseJson(item.arguments);
+      fail(`has "arguments" that are not valid JSON (${bad.ok ? "" : bad.error} of the arguments).`);
     } else if (strict || EDIT_HINT_KEYS.some((k) => Object.hasOwn(item, k))) {
       fail(`needs "path" with "oldString" and "newString", or "path" with "diff", or "path" with "content".${path === undefined ? ' "path" is missing.' : ""}`);
     }

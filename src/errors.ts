@@ -30,7 +30,15 @@ export type EditErrorCode =
   /** An argument is invalid (empty old text on a non-empty file, bad option, ...). */
   | "INVALID_INPUT"
   /** Reading or writing a file failed. */
-  | "IO";
+  | "IO"
+  /**
+   * Not a failure: what the edit writes is already in the file and what it
+   * replaces is not (the response was applied before). The file layer
+   * reports such an edit as `status: "already-applied"` with this code in
+   * its `note`, writes nothing for it, and counts it as neither applied nor
+   * failed, so re-running a response is harmless.
+   */
+  | "ALREADY_APPLIED";
 
 /** A place in the document, 1-based inclusive line numbers. */
 export interface LineRange {

@@ -703,4 +703,93 @@ test("apply: JSON edits are counted from 1 in messages", async () => {
   assert.match(r.stderr, /^PARSE: Edit 2 (\(line \d+\) )?needs "path"/m);
   assert.doesNotMatch(r.stderr, /Edit 0/);
 });
+
+// --- issue 13: formats agents emit ------------------------------------------
+
+test("apply: a response run twice leaves the bytes of the first run; the second exits 0 with a note", async () => {
+  const t = await makeTree({ "greet.js": GREET });
+  const response = 'greet.js\n```js\n<<<<<<< SEARCH\n  return "Hello, " + name;\n=======\n  return "Hi, " + name + "!";\n>>>>>>> REPLACE\n```\n';
+  const first = await run(["apply", "-"], t.root, response);
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(await read(t.root, "greet.js"), GREET_NEW);
+  const before = await snapshot(t.base);
+  const second = await run(["apply", "-"], t.root, response);
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stderr, /^note: greet\.js: edit 1 \(search-replace\) already applied \(its new text is at lines 2-2\); nothing to do\.$/m);
+  assert.match(second.stdout, /^Nothing to change: 1 edit\(s\) already applied\.$/m);
+  assert.deepEqual(await snapshot(t.base), before);
+  const json = await run(["apply", "-", "--json"], t.root, response);
+  assert.equal(json.code, 0, json.stderr);
+  const report = JSON.parse(json.stdout);
+  assert.equal(report.ok, true);
+  assert.equal(report.alreadyApplied, 1);
+  assert.equal(report.files[0].status, "unchanged");
+  assert.equal(report.files[0].edits[0].status, "already-applied");
+  assert.equal(report.files[0].edits[0].note.code, "ALREADY_APPLIED");
+});
+
+test("apply: a response in no known format exits 2 with a PARSE error naming what it looks like and the formats", async () => {
+  const t = await makeTree({});
+  const r = await run(["apply", "-"], t.root, "```python\nprint('hi')\n```\n");
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^PARSE: No edits found in the input: it holds a fenced code block \(```python\) at line 1 without a file path/m);
+  assert.match(r.stderr, /Accepted formats: .*search-replace \(/);
+});
+
+test("apply: a fence naming its file (```js:greet.js) edits that file, for blocks and for hunks without headers", async () => {
+  const t = await makeTree({ "greet.js": GREET, "other.js": GREET });
+  const response =
+    '```js:greet.js\n<<<<<<< SEARCH\n  return "Hello, " + name;\n=======\n  return "Hi, " + name + "!";\n>>>>>>> REPLACE\n```\n\n' +
+    '```diff:other.js\n@@ @@\n-  return "Hello, " + name;\n+  return "Hi, " + name + "!";\n```\n';
+  const r = await run(["apply", "-"], t.root, response);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(await read(t.root, "greet.js"), GREET_NEW);
+  assert.equal(await read(t.root, "other.js"), GREET_NEW);
+});
+
+test("apply: agents' JSON shapes end to end: a MultiEdit with a trailing comma, then text-editor commands as JSONL", async () => {
+  const t = await makeTree({ "greet.js": GREET });
+  const multi = '{"file_path": "greet.js", "edits": [\n  {"old_string": "Hello, ", "new_string": "Hi, "},\n  {"old_string": "+ name;", "new_string": "+ name + \\"!\\";"}, // the bang\n]}\n';
+  const r = await run(["apply", "-"], t.root, multi);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(await read(t.root, "greet.js"), GREET_NEW);
+  const jsonl = [
+    JSON.stringify({ command: "insert", path: "greet.js", insert_line: 0, new_str: "// greeting helpers" }),
+    JSON.stringify({ command: "create", path: "lib/made.js", file_text: "export const made = 1;\n" }),
+  ].join("\n");
+  const second = await run(["apply", "-"], t.root, jsonl);
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal(await read(t.root, "greet.js"), `// greeting helpers\n${GREET_NEW}`);
+  assert.equal(await read(t.root, "lib/made.js"), "export const made = 1;\n");
+  const bad = await run(["apply", "-"], t.root, '{"path": "greet.js",\n "oldString": "a"\n "newString": "b"}');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^PARSE: The input starts like JSON but is not valid JSON: CommaExpected at line 3, column 2\./m);
+});
+
+test("apply --format whole: a path line and a fenced file replace the file, and the report shows the diff; auto never guesses it", async () => {
+  const t = await makeTree({ "greet.js": GREET });
+  const response = `The whole file:\n\ngreet.js\n\`\`\`js\n${GREET_NEW}\`\`\`\n`;
+  const auto = await run(["apply", "-"], t.root, response);
+  assert.equal(auto.code, 2);
+  assert.match(auto.stderr, /--format whole/);
+  assert.equal(await read(t.root, "greet.js"), GREET);
+  const whole = await run(["apply", "-", "--format", "whole"], t.root, response);
+  assert.equal(whole.code, 0, whole.stderr);
+  assert.equal(await read(t.root, "greet.js"), GREET_NEW);
+  assert.match(whole.stdout, /^- {2}return "Hello, " \+ name;$/m);
+  assert.match(whole.stdout, /^\+ {2}return "Hi, " \+ name \+ "!";$/m);
+  const bad = await run(["apply", "-", "--format", "xml"], t.root, response);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^INVALID_INPUT: option '--format <format>' argument 'xml' is invalid\. Allowed choices are auto, v4a, str-replace, udiff, search-replace, whole\./m);
+});
+
+test("replace: run twice, the second is ALREADY_APPLIED even though the new text holds the old (no c = 300)", async () => {
+  const t = await makeTree({ "f.js": "const c = 3;\n" });
+  const first = await run(["replace", "f.js", "--old", "c = 3", "--new", "c = 30"], t.root);
+  assert.equal(first.code, 0, first.stderr);
+  const second = await run(["replace", "f.js", "--old", "c = 3", "--new", "c = 30"], t.root);
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stderr, /^note: f\.js: already applied \(its new text, which holds the old, is at lines 1-1\); nothing to do\.$/m);
+  assert.equal(await read(t.root, "f.js"), "const c = 30;\n");
+});
 });

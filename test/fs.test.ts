@@ -183,8 +183,14 @@ const detectCases: { name: string; input: string; format?: "auto" | "udiff" | "s
   },
   {
     name: "a JSON fence that is not an edit is ignored",
+    input: 'Config:\n```json\n{"name": "pkg", "version": "1.0.0"}\n```\n\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-a\n+b\n',
+    edits: [["udiff", "x.txt"]],
+  },
+  {
+    name: "a JSON fence that is not an edit, and nothing else: PARSE naming it",
     input: 'Config:\n```json\n{"name": "pkg", "version": "1.0.0"}\n```\n',
     edits: [],
+    errors: ["PARSE"],
   },
   {
     name: "broken JSON edit is a PARSE error with its line",

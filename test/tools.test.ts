@@ -355,7 +355,7 @@ const cases: Case[] = [
     tool: "apply_diff",
     args: { diff: "I would change the return value to 2." },
     isError: true,
-    says: ["PARSE: No edits found in the input."],
+    says: ["PARSE: No edits found in the input: it looks like prose"],
     unchanged: true,
   },
   {

@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { EditError } from "../errors.ts";
 import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits } from "../fs/apply-edits.ts";
-import type { ResponseFormat } from "../formats/index.ts";
+import { formatByName, formatNames, type ResponseFormat } from "../formats/index.ts";
 import { promptCandidate } from "./interactive.ts";
 import { colorDiff, colorsFor, countChanges, errorToJson, formatStat, type Streams, writeError, writeNote } from "./output.ts";
 
@@ -30,6 +30,11 @@ export interface ApplyCommandOptions {
 
 /** Exit codes: 0 all applied, 1 some edit failed, 2 bad usage or unparseable input. */
 export async function runApply(file: string | undefined, options: ApplyCommandOptions, streams: Streams, stdin: NodeJS.ReadStream): Promise<number> {
+  if (options.format !== "auto" && formatByName(options.format) === undefined) {
+    const choices = ["auto", ...formatNames()].join(", ");
+    writeError(streams, new EditError("INVALID_INPUT", `option '--format <format>' argument '${options.format}' is invalid. Allowed choices are ${choices}.`));
+    return 2;
+  }
   let input: string;
   try {
     input = await readInput(file, stdin);
@@ -113,7 +118,9 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
       const where =
         edit.startLine === undefined ? "" : end !== undefined && end < edit.startLine ? `, at line ${edit.startLine}` : `, lines ${edit.startLine}-${end}`;
       const score = edit.score !== undefined && edit.score < 1 ? `, score ${edit.score.toFixed(2)}` : "";
-      if (edit.status === "failed" && edit.error) {
+      if (edit.status === "already-applied") {
+        if (!silent && edit.note) writeNote(streams, `${file.path}: edit ${edit.index + 1} (${edit.format}) ${edit.note.message}`);
+      } else if (edit.status === "failed" && edit.error) {
         writeError(streams, edit.error, `${file.path}: edit ${edit.index + 1} (${edit.format}): `);
       } else if (edit.fuzzy) {
         out(`${c.yellow("warning:")} ${file.path}: edit ${edit.index + 1} (${edit.format}) matched fuzzily (${edit.strategy ?? "fuzzy"}${score}${where}); review the change\n`);
@@ -133,10 +140,11 @@ export function summarize(result: ApplyEditsResult, options: Pick<ApplyCommandOp
   if (result.errors.length > 0) problems.push(`${result.errors.length} other error(s)`);
   const failures = problems.join(", ");
   if (result.files.length === 0) return "No edits applied.";
-  if (result.dryRun) return `Dry run: ${result.applied} edit(s) would apply${failures ? `, ${failures}` : ""}; nothing written.`;
+  const already = result.alreadyApplied > 0 ? `; ${result.alreadyApplied} already applied` : "";
+  if (result.dryRun) return `Dry run: ${result.applied} edit(s) would apply${already}${failures ? `, ${failures}` : ""}; nothing written.`;
   if (result.written) {
     const files = result.files.filter((f) => f.written).length;
-    return `Applied ${result.applied} edit(s); wrote ${files} file(s)${failures ? `; ${failures}` : ""}.`;
+    return `Applied ${result.applied} edit(s)${already}; wrote ${files} file(s)${failures ? `; ${failures}` : ""}.`;
   }
   if (failures) {
     // --partial helps only when it was not given, some file has a change
@@ -146,7 +154,7 @@ export function summarize(result: ApplyEditsResult, options: Pick<ApplyCommandOp
     const advice = !options.partial && ready && editProblem ? " Use --partial to write the files whose edits all applied." : "";
     return `Nothing written: ${failures}.${advice}`;
   }
-  return "Nothing to change.";
+  return result.alreadyApplied > 0 ? `Nothing to change: ${result.alreadyApplied} edit(s) already applied.` : "Nothing to change.";
 }
 
 function toJson(result: ApplyEditsResult): unknown {
@@ -156,6 +164,7 @@ function toJson(result: ApplyEditsResult): unknown {
     dryRun: result.dryRun,
     applied: result.applied,
     failed: result.failed,
+    alreadyApplied: result.alreadyApplied,
     errors: result.errors.map(errorToJson),
     files: result.files.map((f) => ({
       path: f.path,
@@ -164,7 +173,7 @@ function toJson(result: ApplyEditsResult): unknown {
       written: f.written,
       ...countChanges(f.diff),
       ...(f.error && { error: errorToJson(f.error) }),
-      edits: f.edits.map((e) => ({ ...e, ...(e.error && { error: errorToJson(e.error) }) })),
+      edits: f.edits.map((e) => ({ ...e, ...(e.error && { error: errorToJson(e.error) }), ...(e.note && { note: errorToJson(e.note) }) })),
       diff: f.diff,
     })),
     diff: result.diff,

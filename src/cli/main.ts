@@ -12,7 +12,6 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { COLOR_MODES, type ColorMode, type Streams, writeError } from "./output.ts";
 import { readVersion } from "./version.ts";
 
-const FORMATS = ["auto", "v4a", "search-replace", "udiff", "str-replace"] as const;
 const PRESETS = ["default", "opencode"] as const;
 
 /** A whole number of at least `min`, for option values ("-p1", "--max-file-bytes 1000"). */
@@ -53,7 +52,8 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .description("apply a model's response or a patch (FILE, or - / nothing for stdin)")
     .argument("[file]", "the response or patch; - reads stdin")
     .option("--root <dir>", "directory the edited paths are relative to", ".")
-    .addOption(new Option("--format <format>", "input format").choices(FORMATS).default("auto"))
+    // Checked against the format registry when the command runs (loading it here would slow --help).
+    .option("--format <format>", "input format: auto, or a format's name (a wrong name lists them)", "auto")
     .option("--dry-run", "show what would change, write nothing", false)
     .option("--check", "only check that every edit applies: write nothing, print only errors; exit 0 or 1", false)
     .option("--stat", "print files and changed line counts instead of the diff; writes nothing (as git apply --stat)", false)

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { EditError } from "../errors.ts";
 import { applyEdits } from "../fs/apply-edits.ts";
-import { colorDiff, colorsFor, errorToJson, type Streams, writeError } from "./output.ts";
+import { colorDiff, colorsFor, errorToJson, type Streams, writeError, writeNote } from "./output.ts";
 
 export interface ReplaceCommandOptions {
   old?: string;
@@ -51,7 +51,7 @@ export async function runReplace(file: string, options: ReplaceCommandOptions, s
           ok: result.ok,
           written: result.written,
           diff: result.diff,
-          edits: report?.edits.map((e) => ({ ...e, ...(e.error && { error: errorToJson(e.error) }) })) ?? [],
+          edits: report?.edits.map((e) => ({ ...e, ...(e.error && { error: errorToJson(e.error) }), ...(e.note && { note: errorToJson(e.note) }) })) ?? [],
           errors: result.errors.map(errorToJson),
         },
         null,
@@ -62,7 +62,8 @@ export async function runReplace(file: string, options: ReplaceCommandOptions, s
     const c = colorsFor(streams, "out");
     if (result.diff !== "") streams.out.write(colorDiff(result.diff, c));
     for (const e of report?.edits ?? []) {
-      if (e.error) writeError(streams, e.error, `${file}: `);
+      if (e.status === "already-applied") writeNote(streams, `${file}: ${e.note?.message ?? "already applied; nothing to do."}`);
+      else if (e.error) writeError(streams, e.error, `${file}: `);
       else if (e.fuzzy) streams.out.write(`${c.yellow("warning:")} ${file}: matched fuzzily (${e.strategy}${e.score !== undefined ? `, score ${e.score.toFixed(2)}` : ""}, lines ${e.startLine}-${e.endLine}); review the change\n`);
       else streams.out.write(`${c.green("applied:")} ${file}: ${e.strategy ?? "exact"}${e.startLine !== undefined ? `, lines ${e.startLine}-${e.endLine}` : ""}\n`);
     }

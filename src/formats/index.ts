@@ -12,8 +12,9 @@ import { strReplaceFormat } from "./str-replace-format.ts";
 import type { FormatEntry } from "./types.ts";
 import { udiffFormat } from "./udiff-format.ts";
 import { v4aFormat } from "./v4a-format.ts";
+import { wholeFormat } from "./whole-format.ts";
 
-export const FORMATS: readonly FormatEntry<never>[] = Object.freeze([v4aFormat, strReplaceFormat, udiffFormat, searchReplaceFormat] as FormatEntry<never>[]);
+export const FORMATS: readonly FormatEntry<never>[] = Object.freeze([v4aFormat, strReplaceFormat, udiffFormat, searchReplaceFormat, wholeFormat] as FormatEntry<never>[]);
 
 /** A format's name: "str-replace", "search-replace", "udiff", ... (the registry is the list). */
 export type EditFormat = string;

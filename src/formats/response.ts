@@ -13,8 +13,10 @@ import { EditError } from "../errors.ts";
 import { closesFence, readFenceOpener } from "../text/fence.ts";
 import { unescapeWholeText } from "../text/unescape-whole.ts";
 import { FORMATS, formatNames, type ResponseFormat } from "./index.ts";
-import { collectJsonEdits, type StructuredEdit, tryParseJson } from "./str-replace-format.ts";
+import { collectJsonEdits, parseJsonOrLines } from "./json-edits.ts";
+import type { StructuredEdit } from "./str-replace-format.ts";
 import type { Fence, FileEdit, SplitResult } from "./types.ts";
+import { noEditsError } from "./unknown-input.ts";
 
 export interface DetectedEdits {
   edits: FileEdit[];
@@ -57,24 +59,34 @@ export function detectEdits(input: string, format: ResponseFormat = "auto", opti
   const trimmed = normalized.trim();
   // A whole input that is JSON is structured edits (piped from a program).
   // Checked before un-escaping: JSON on one line holds `\n` in its strings.
-  if ((format === "auto" || format === "str-replace") && (trimmed.startsWith("{") || trimmed.startsWith("["))) {
-    const parsed = tryParseJson(trimmed);
-    if (parsed.ok) {
+  let jsonError: EditError | undefined;
+  const braced = trimmed.startsWith("{") || trimmed.startsWith("[");
+  // Model-written JSON may open with a comment ("// the fix").
+  if ((format === "auto" || format === "str-replace") && (braced || /^\/[/*]/.test(trimmed))) {
+    const parsed = parseJsonOrLines(trimmed);
+    if (parsed.ok && (braced || (typeof parsed.value === "object" && parsed.value !== null))) {
       collectJsonEdits(parsed.value, 1, out, true);
       return out;
+    }
+    // Said only if no format finds edits in it as text (a response may open with a brace).
+    if (!parsed.ok && braced) {
+      jsonError = new EditError("PARSE", `The input starts like JSON but is not valid JSON: ${parsed.error}. Escape newlines in strings as \\n and quotes as \\".`, {
+        line: parsed.line,
+      });
     }
   }
   const whole = unescapeWholeText(normalized);
   if (whole.unescaped) out.unescaped = true;
   const text = whole.text;
   const lines = text.split("\n");
-  const response = { lines, fences: findFences(lines), consumed: new Set<number>(), defaultPath: options.defaultPath };
+  const response = { lines, fences: findFences(lines), consumed: new Set<number>(), defaultPath: options.defaultPath, format };
   for (const f of FORMATS) {
     if (format !== "auto" && format !== f.name) continue;
     const found: SplitResult = f.split(response);
     for (const e of found.edits) out.edits.push(e);
     for (const e of found.errors) out.errors.push(e);
   }
+  if (out.edits.length === 0 && out.errors.length === 0) out.errors.push(jsonError ?? noEditsError(text, response.fences));
   // Edits to one file apply in the order the response gives them, whatever
   // their format; the sort is stable for edits without a known line.
   out.edits.sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER));

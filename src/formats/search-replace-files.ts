@@ -11,6 +11,8 @@
  *   path-lines := ( prose | path-line fence-open? block )*
  *     path-line := a file path alone on its line (blank lines may follow it)
  *     fence-open := "```" info? | "~~~" info?
+ *     A fence whose info string names a file (```ts:src/a.ts, ```src/a.ts;
+ *     see fence-path.ts) is the block's path line.
  *     A block with no path line uses the path of the block before it, or
  *     for the first block the caller's `defaultPath` (the CLI's --target).
  *
@@ -42,6 +44,7 @@
  */
 
 import { EditError } from "../errors.ts";
+import { fencePath } from "./fence-path.ts";
 import { classifyMarkerLine, scanSearchReplaceBlocks, splitDiffLines } from "./search-replace-parse.ts";
 
 /** One diff for a file: SEARCH/REPLACE text, with an optional line hint. */
@@ -190,6 +193,9 @@ function findPathBefore(lines: string[], openIndex: number, floor: number): stri
   };
   skipBlank();
   if (i >= floor && isFence(lines[i] ?? "")) {
+    // A fence that names its file (```ts:src/a.ts) says it closest.
+    const named = fencePath(lines[i] ?? "");
+    if (named) return named.path;
     i--;
     skipBlank();
   }

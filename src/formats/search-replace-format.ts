@@ -78,6 +78,14 @@ function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileA
         .join("\n");
     }
   }
+  if (content !== "") {
+    // One empty-SEARCH block whose file already holds exactly its text: it created the file before.
+    const blocks = parseSearchReplace(diff);
+    const only = blocks.length === 1 ? blocks[0] : undefined;
+    if (only && only.search.trim() === "" && created(only.replace) === content) {
+      throw new EditError("ALREADY_APPLIED", `already applied (${ctx.path} exists with exactly the new text); nothing to do.`);
+    }
+  }
   const sawFile = ctx.exists || base !== content;
   const result = applySearchReplace(base, diff, { ...ctx.options, ...(startLine !== undefined && { startLine }), ...(offset > 0 && { lineOffset: offset }) });
   // On a missing file every SEARCH fails against empty text; say what is really wrong.
@@ -89,6 +97,7 @@ function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileA
 
 export const searchReplaceFormat: FormatEntry<SearchReplacePayload> = Object.freeze({
   name: "search-replace",
+  summary: "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE blocks after the file's path",
   unit: "block",
   detect: looksLikeSearchReplace,
   split,

@@ -1,132 +1,106 @@
 /**
- * str_replace edits in a model's response: fenced JSON objects, or a whole
- * input that is JSON (edits piped from a program).
+ * str_replace edits in a model's response: fenced JSON (or JSONL) values,
+ * or a whole input that is JSON (edits piped from a program). The JSON
+ * shapes accepted, agents' tool calls included, are json-edits.ts's; an
+ * edit there may be of another format (a diff, a whole file).
  *
- *   json edit := fence whose body is JSON: edit | edit[] | { "edits": edit[] }
- *   edit      := { "path", "oldString", "newString", "replaceAll"? }     str_replace
- *              | { "path", "diff" }              SEARCH/REPLACE blocks or a unified diff
- *
- * Leniencies:
- * - JSON keys in snake case and tool-call wrappers: models trained on other
- *   tools write `{"file_path": ..., "old_string": ..., "new_string": ...}` or
- *   wrap the arguments: `{"name": "edit", "arguments": {...}}` (arguments
- *   may be a JSON string).
+ *   json edit := fence ("```", "```json", "```jsonc", "```jsonl") whose body is JSON
+ *   str_replace := { path, oldString, newString, replaceAll? }
+ *               | { command: "insert", path, insert_line, new_str }   (insertLine in the payload)
  */
 import { EditError } from "../errors.ts";
 import { missingFile } from "./file-errors.ts";
+import { collectJsonEdits, parseJsonOrLines } from "./json-edits.ts";
 import { replace } from "./str-replace.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, ResponseText, SplitResult } from "./types.ts";
-import { diffSections } from "./udiff-format.ts";
-import { looksLikeSearchReplace } from "./search-replace-files.ts";
 
 export interface StrReplacePayload {
   oldString: string;
   newString: string;
   replaceAll?: boolean;
+  /** The text editor's insert: `newString` goes after this line (0: at the top); `oldString` is "". */
+  insertLine?: number;
 }
 
 /** Edits given as data rather than text. */
 export type StructuredEdit =
   | { path: string; oldString: string; newString: string; replaceAll?: boolean; expectedHash?: string; expectedContent?: string }
-  | { path: string; diff: string; expectedHash?: string; expectedContent?: string };
-
-export function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return { ok: false, error: (error as Error).message };
-  }
-}
-
-function pickString(obj: Record<string, unknown>, keys: readonly string[]): string | undefined {
-  for (const k of keys) if (typeof obj[k] === "string") return obj[k] as string;
-  return undefined;
-}
-
-/** Tool-call wrappers: {"name": "edit", "arguments": {...}}, arguments possibly a JSON string. */
-function unwrap(raw: unknown): Record<string, unknown> | undefined {
-  let item = raw as Record<string, unknown> | undefined;
-  if (!item || typeof item !== "object") return undefined;
-  for (const key of ["arguments", "input", "parameters", "args"]) {
-    const inner = item[key];
-    if (typeof inner === "string") {
-      const parsed = tryParseJson(inner);
-      if (parsed.ok && parsed.value && typeof parsed.value === "object") item = parsed.value as Record<string, unknown>;
-    } else if (inner && typeof inner === "object" && !Array.isArray(inner)) {
-      item = inner as Record<string, unknown>;
-    }
-  }
-  return item;
-}
-
-/** Collects edits from parsed JSON; returns how many objects were edits. `strict` reports non-edits. */
-export function collectJsonEdits(value: unknown, line: number | undefined, out: SplitResult, strict: boolean): number {
-  let items: unknown[] = Array.isArray(value) ? value : [value];
-  if (!Array.isArray(value) && value && typeof value === "object" && Array.isArray((value as { edits?: unknown }).edits)) {
-    items = (value as { edits: unknown[] }).edits;
-  }
-  let count = 0;
-  for (const [n, raw] of items.entries()) {
-    const item = unwrap(raw);
-    if (!item) {
-      if (strict) out.errors.push(new EditError("PARSE", `Edit ${n + 1} is not an object.`, { index: n, ...(line !== undefined && { line }) }));
-      continue;
-    }
-    const path = pickString(item, ["path", "file_path", "filePath", "file", "filename"]);
-    const oldString = pickString(item, ["oldString", "old_string", "old_str", "old"]);
-    const newString = pickString(item, ["newString", "new_string", "new_str", "new"]);
-    const diff = pickString(item, ["diff", "patch"]);
-    const expectedHash = pickString(item, ["expectedHash", "expected_hash", "hash"]);
-    const expectedContent = pickString(item, ["expectedContent", "expected_content"]);
-    const guard = { ...(expectedHash !== undefined && { expectedHash }), ...(expectedContent !== undefined && { expectedContent }) };
-    const at = line !== undefined ? { line } : {};
-    if (path !== undefined && oldString !== undefined && newString !== undefined) {
-      const replaceAll = item.replaceAll === true || item.replace_all === true;
-      out.edits.push({ format: "str-replace", path, ...at, ...guard, payload: { oldString, newString, ...(replaceAll && { replaceAll }) } });
-      count++;
-    } else if (path !== undefined && diff !== undefined) {
-      count++;
-      if (looksLikeSearchReplace(diff)) {
-        out.edits.push({ format: "search-replace", path, ...at, ...guard, payload: { diff, offset: 0 } });
-      } else {
-        const before = out.edits.length;
-        diffSections(diff.replace(/\r\n/g, "\n").split("\n"), (line ?? 1) - 1, out as SplitResult<never>, path);
-        for (const e of out.edits.slice(before)) Object.assign(e, guard);
-      }
-    } else if (strict || oldString !== undefined || newString !== undefined) {
-      out.errors.push(
-        new EditError(
-          "PARSE",
-          `Edit ${n + 1}${line ? ` (line ${line})` : ""} needs "path" with "oldString" and "newString", or "path" with "diff".${path === undefined ? ' "path" is missing.' : ""}`,
-          { index: n, ...at },
-        ),
-      );
-    }
-  }
-  return count;
-}
+  | { path: string; diff: string; expectedHash?: string; expectedContent?: string }
+  /** The whole new text of the file (a new file, or a replacement of all of it). */
+  | { path: string; content: string; expectedHash?: string; expectedContent?: string };
 
 function split(response: ResponseText): SplitResult {
   const out: SplitResult = { edits: [], errors: [] };
   for (const f of response.fences) {
     if (!(f.info === "" || f.info.startsWith("json")) || !/^\s*[[{]/.test(f.body)) continue;
-    const parsed = tryParseJson(f.body);
+    const parsed = parseJsonOrLines(f.body);
     const consume = () => {
       for (let k = f.open; k <= Math.min(f.close, response.lines.length - 1); k++) response.consumed.add(k);
     };
     if (parsed.ok) {
       if (collectJsonEdits(parsed.value, f.open + 2, out, false) > 0) consume();
-    } else if (/"(oldString|old_string|newString|new_string)"/.test(f.body)) {
+    } else if (/"(oldString|old_string|old_str|newString|new_string|new_str|file_text|command|edits|tool_calls)"/.test(f.body)) {
       consume();
-      const line = f.open + 2;
-      out.errors.push(new EditError("PARSE", `The JSON edit at line ${line} is not valid JSON (${parsed.error}). Escape newlines in strings as \\n and quotes as \\".`, { line }));
+      const line = f.open + 1 + parsed.line;
+      out.errors.push(
+        new EditError("PARSE", `The JSON edit at line ${line} is not valid JSON (${parsed.error} of the fence). Escape newlines in strings as \\n and quotes as \\".`, {
+          line,
+        }),
+      );
     }
   }
   return out;
 }
 
+/**
+ * Where `newString` already stands around every exact occurrence of
+ * `oldString` (old "c = 3", new "c = 30", the file has "c = 30"): the edit
+ * ran before, and running it again would write "c = 300". Undefined when
+ * some occurrence stands alone, or the new text does not hold the old.
+ */
+function coveredByReplacement(content: string, oldString: string, newString: string): { startLine: number; endLine: number } | undefined {
+  const inner = newString.indexOf(oldString);
+  if (oldString === "" || inner === -1) return undefined;
+  let first: number | undefined;
+  for (let at = content.indexOf(oldString); at !== -1; at = content.indexOf(oldString, at + 1)) {
+    const start = at - inner;
+    if (start < 0 || !content.startsWith(newString, start)) return undefined;
+    first ??= start;
+  }
+  if (first === undefined) return undefined;
+  const startLine = content.slice(0, first).split("\n").length;
+  return { startLine, endLine: startLine + newString.split("\n").length - 1 };
+}
+
+/** The text editor's insert: `text` as whole lines after line `after` (0: the top). */
+function insertLines(content: string, text: string, after: number, ctx: FileApplyContext): FileApplyResult {
+  if (!ctx.exists) throw missingFile(ctx.path, 'a "create" command with "file_text"', ctx.pathHint);
+  if (text === "") throw new EditError("NO_CHANGE", `The insert after line ${after} of ${ctx.path} has an empty "new_str": it would change nothing.`);
+  const finalNewline = content.endsWith("\n");
+  const lines = content === "" ? [] : content.split("\n");
+  if (finalNewline) lines.pop();
+  if (after > lines.length) {
+    throw new EditError("INVALID_INPUT", `"insert_line" ${after} is past the end of ${ctx.path}, which has ${lines.length} lines; use 0 to ${lines.length}.`, {
+      line: after,
+    });
+  }
+  // A model ends the text with a newline to end its last line, not to add a blank one.
+  const added = (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
+  const next = lines.slice(after, after + added.length);
+  // Whole lines, one not blank, right after the insert point: inserted before (as the engine's rule for replacements).
+  if (added.some((l) => l.trim() !== "") && next.length === added.length && next.every((l, k) => l === added[k])) {
+    throw new EditError("ALREADY_APPLIED", `already applied (the inserted text is at lines ${after + 1}-${after + added.length}); nothing to do.`, {
+      startLine: after + 1,
+      endLine: after + added.length,
+    });
+  }
+  const result = [...lines.slice(0, after), ...added, ...lines.slice(after)].join("\n") + (finalNewline || lines.length === 0 ? "\n" : "");
+  return { content: result, ops: [{ status: "applied", strategy: "insert", startLine: after + 1, endLine: after + added.length, score: 1, fuzzy: false }] };
+}
+
 function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileApplyContext): FileApplyResult {
-  const { oldString, newString, replaceAll } = edit.payload;
+  const { oldString, newString, replaceAll, insertLine } = edit.payload;
+  if (insertLine !== undefined) return insertLines(content, newString, insertLine, ctx);
   if (!ctx.exists && oldString !== "") {
     throw missingFile(ctx.path, 'an empty "oldString"', ctx.pathHint);
   }
@@ -135,10 +109,15 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
     return { content: "", ops: [{ status: "applied", strategy: "create", startLine: 1, endLine: 0, score: 1, fuzzy: false }] };
   }
   if (ctx.exists && oldString === "" && content !== "") {
+    if (content === newString) throw new EditError("ALREADY_APPLIED", `already applied (${ctx.path} exists with exactly the new text); nothing to do.`);
     throw new EditError(
       "INVALID_INPUT",
       `${ctx.path} already exists and is not empty; an empty "oldString" only creates new files. Quote the text to replace in "oldString".`,
     );
+  }
+  const covered = coveredByReplacement(content, oldString, newString);
+  if (covered) {
+    throw new EditError("ALREADY_APPLIED", `already applied (its new text, which holds the old, is at lines ${covered.startLine}-${covered.endLine}); nothing to do.`, covered);
   }
   const chosen = ctx.choices?.get(0);
   const result = replace(content, oldString, newString, {
@@ -153,8 +132,9 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
 
 export const strReplaceFormat: FormatEntry<StrReplacePayload> = Object.freeze({
   name: "str-replace",
+  summary: 'JSON edits such as {"path", "oldString", "newString"}, fenced or whole',
   unit: "edit",
-  detect: (text: string) => /"(oldString|old_string|old_str)"/.test(text),
+  detect: (text: string) => /"(oldString|old_string|old_str|file_text|insert_line)"/.test(text),
   split,
   apply,
 });

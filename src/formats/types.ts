@@ -32,6 +32,8 @@ export interface ResponseText {
   readonly consumed: Set<number>;
   /** The path of edits that name none (the CLI's --target); without it they are PARSE errors. */
   readonly defaultPath?: string | undefined;
+  /** The format the user asked for ("auto" when none): a format read only on request (whole) checks it. */
+  readonly format?: string;
 }
 
 export interface Fence {
@@ -88,6 +90,8 @@ export interface FileApplyResult {
 export interface FormatEntry<P = unknown> {
   /** The name users give `--format` and reports show. */
   readonly name: string;
+  /** What the format looks like, for the list of accepted formats in a PARSE error: "a unified diff with --- / +++ headers". */
+  readonly summary?: string;
   /** What one op of this format is called in reports: "edit", "block", "hunk". */
   readonly unit: string;
   /** Whether `text` (a response or one tool argument) holds edits of this format. */

@@ -3,7 +3,8 @@
  * where its file sections are, and how one file's section is applied.
  *
  *   diff-run     := file-section+   in a ```diff / ```patch fence, any fence whose body
- *                                  looks like a diff, or bare in the prose
+ *                                  looks like a diff, or bare in the prose; a fence naming
+ *                                  its file (```diff:src/a.ts) is the path of hunks without headers
  *   file-section := ("diff --git" line)? "--- " old NL "+++ " new NL hunk*
  *
  * Leniencies: bare diffs in prose ("Here is the patch:\n--- a/x\n+++ b/x\n@@ ...")
@@ -11,6 +12,7 @@
  * are read by `parsePatch` (git's a/ b/, `filename:`, timestamps), once.
  */
 import { EditError } from "../errors.ts";
+import { fencePath } from "./fence-path.ts";
 import { missingFile } from "./file-errors.ts";
 import { looksLikeSearchReplace } from "./search-replace-files.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, ResponseText, SplitResult } from "./types.ts";
@@ -134,10 +136,13 @@ function split(response: ResponseText): SplitResult<UdiffPayload> {
   const { lines, fences, consumed } = response;
   for (const f of fences) {
     if (consumed.has(f.open)) continue;
-    const isDiffInfo = f.info === "diff" || f.info === "patch" || f.info === "udiff";
+    // ```diff:src/a.ts or ```src/a.ts: the fence names the file of hunks without headers.
+    const named = fencePath(lines[f.open] as string);
+    const lang = named ? named.lang : f.info;
+    const isDiffInfo = lang === "diff" || lang === "patch" || lang === "udiff";
     if (!isDiffInfo && !(looksLikeUnifiedDiff(f.body) && !looksLikeSearchReplace(f.body))) continue;
     for (let k = f.open; k <= Math.min(f.close, lines.length - 1); k++) consumed.add(k);
-    diffSections(lines.slice(f.open + 1, f.close), f.open + 1, out, undefined, response.defaultPath);
+    diffSections(lines.slice(f.open + 1, f.close), f.open + 1, out, undefined, named?.path ?? response.defaultPath);
   }
   // Bare diffs in the prose, outside every fence.
   const inFence = new Set<number>();
@@ -159,6 +164,8 @@ function split(response: ResponseText): SplitResult<UdiffPayload> {
 function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyContext): FileApplyResult {
   const { patch, isNew, isDeleted, offset } = edit.payload;
   if (isNew && ctx.exists && content !== "") {
+    // The file this diff creates, with exactly this text: the diff ran before.
+    if (createdBefore(content, patch, ctx)) throw new EditError("ALREADY_APPLIED", `already applied (${ctx.path} exists with the text this diff creates); nothing to do.`);
     throw new EditError("CONFLICT", `The diff creates ${ctx.path} (--- /dev/null), but the file already exists. Send a diff against its current content instead.`);
   }
   if (!isNew && !ctx.exists) throw missingFile(ctx.path, "a diff from --- /dev/null", ctx.pathHint);
@@ -166,6 +173,14 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
   const result = applyPatch(isNew ? "" : content, patch, { ...ctx.options, lineOffset: offset } as Parameters<typeof applyPatch>[2]);
   const ops = result.hunks.map((h) => ({ status: "applied" as const, strategy: h.strategy, startLine: h.startLine, endLine: h.endLine, score: h.score, fuzzy: h.fuzzy }));
   return { content: result.content, ...(isDeleted && { deleted: true }), ops: ops.length > 0 ? ops : [{ status: "applied", strategy: "exact", fuzzy: false }] };
+}
+
+function createdBefore(content: string, patch: string, ctx: FileApplyContext): boolean {
+  try {
+    return applyPatch("", patch, ctx.options as Parameters<typeof applyPatch>[2]).content === content;
+  } catch {
+    return false;
+  }
 }
 
 /** A diff that created a file deletes it when reversed, and the other way round. */
@@ -176,6 +191,7 @@ function reverse(edit: FileEdit<UdiffPayload>): FileEdit<UdiffPayload> {
 
 export const udiffFormat: FormatEntry<UdiffPayload> = Object.freeze({
   name: "udiff",
+  summary: "a unified diff with --- / +++ headers, with or without line numbers",
   unit: "hunk",
   detect: looksLikeUnifiedDiff,
   split,

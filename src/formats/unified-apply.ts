@@ -221,7 +221,8 @@ function failureSummary(failures: readonly FailedOp[], total: number): EditError
   const first = failures[0] as FailedOp;
   const list = failures.map((f) => ({ index: f.op.origin.index, code: f.error.code, message: f.error.message, ...f.error.detail }));
   const code: EditErrorCode = first.error.code;
-  const where = { index: first.op.origin.index, line: first.op.origin.line, failures: list };
+  // `hunks`: the file layer tells "every hunk was applied before" from "some were".
+  const where = { index: first.op.origin.index, line: first.op.origin.line, failures: list, hunks: total };
   if (failures.length === 1) {
     const others = total - 1;
     const tail = others > 0 ? `\nNothing was applied (the other ${others} hunk${others > 1 ? "s were" : " was"} found). Send the whole patch again with this hunk fixed.` : "";

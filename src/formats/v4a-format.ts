@@ -186,6 +186,7 @@ function apply(content: string, edit: FileEdit<V4APayload>, ctx: FileApplyContex
 export const v4aFormat: FormatEntry<V4APayload> = Object.freeze({
   name: "v4a",
   unit: "chunk",
+  summary: "a Codex patch: *** Begin Patch, *** Update/Add/Delete File, @@ anchors, *** End Patch",
   detect,
   split,
   apply,

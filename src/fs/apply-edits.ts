@@ -9,6 +9,7 @@ import { access, stat } from "node:fs/promises";
 import { createTwoFilesPatch } from "diff";
 import { type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import { EditError } from "../errors.ts";
+import { alreadyAppliedNote } from "../formats/already-applied.ts";
 import { type EditFormat, formatByName, type ResponseFormat } from "../formats/index.ts";
 import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats/response.ts";
 import type { StructuredEdit } from "../formats/str-replace-format.ts";
@@ -123,7 +124,12 @@ export interface EditReport {
   /** Index of the edit in the input (across all files). */
   index: number;
   format: EditFormat;
-  status: "applied" | "failed";
+  /**
+   * "already-applied": what the edit writes is in the file already and what
+   * it replaces is not (the response ran before); nothing is changed for it,
+   * it is not a failure, and `note` (code ALREADY_APPLIED) says where.
+   */
+  status: "applied" | "failed" | "already-applied";
   strategy?: string;
   startLine?: number;
   endLine?: number;
@@ -133,6 +139,8 @@ export interface EditReport {
   /** The user picked this place among ambiguous candidates (chooseCandidate). */
   chosen?: boolean;
   error?: EditError;
+  /** For "already-applied": code ALREADY_APPLIED, a message saying where the new text is. */
+  note?: EditError;
 }
 
 export type FileStatus = "modified" | "created" | "deleted" | "unchanged" | "failed";
@@ -161,6 +169,8 @@ export interface ApplyEditsResult {
   /** Number of edits applied / failed. */
   applied: number;
   failed: number;
+  /** Number of edits found already applied (not failures; nothing written for them). */
+  alreadyApplied: number;
   /** Errors not tied to one edit: unreadable input, no edits found, a failed write. */
   errors: EditError[];
   /** The response had no real line breaks and was un-escaped (`\n` written literally). */
@@ -356,6 +366,7 @@ export async function applyEdits(
   const files = planOrder.map((p) => p.report);
   const applied = files.reduce((n, f) => n + f.edits.filter((e) => e.status === "applied").length, 0);
   const failed = files.reduce((n, f) => n + f.edits.filter((e) => e.status === "failed").length, 0);
+  const alreadyApplied = files.reduce((n, f) => n + f.edits.filter((e) => e.status === "already-applied").length, 0);
   const ok = failed === 0 && errors.length === 0;
   return {
     ok,
@@ -364,6 +375,7 @@ export async function applyEdits(
     files,
     applied,
     failed,
+    alreadyApplied,
     errors,
     diff: files.map((f) => f.diff).join(""),
     ...(detected.unescaped && { unescaped: true }),
@@ -422,6 +434,12 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
     let result = run(ctx);
     const choices = await askChoices(result.ops, report.path, index, current, entry.unit, opts);
     if (choices.size > 0) result = run({ ...ctx, options: { ...opts.engine, choices: Object.fromEntries(choices) }, choices });
+    // Every op of the edit already there: applied before, nothing to do (a mix of both is a real mismatch).
+    const notes = result.ops.map((op) => (op.status === "failed" && op.error ? alreadyAppliedNote(op.error, entry.unit) : undefined));
+    if (result.content === undefined && notes.length > 0 && notes.every((n) => n !== undefined)) {
+      for (const note of notes) report.edits.push(alreadyAppliedReport(index, edit.format, note as EditError, report.path));
+      return;
+    }
     for (const op of result.ops) report.edits.push(opReport(index, edit.format, op, report.path, choices));
     if (result.deleted) plan.deleted = true;
     if (result.moveTo !== undefined) {
@@ -430,8 +448,18 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
     }
     if (result.content !== undefined) plan.newText = result.content;
   } catch (error) {
-    fail(withPath(asEditError(error, "INVALID_INPUT"), report.path, index));
+    const note = error instanceof EditError ? alreadyAppliedNote(error, entry.unit) : undefined;
+    if (note) report.edits.push(alreadyAppliedReport(index, edit.format, note, report.path));
+    else fail(withPath(asEditError(error, "INVALID_INPUT"), report.path, index));
   }
+}
+
+function alreadyAppliedReport(index: number, format: EditFormat, note: EditError, path: string): EditReport {
+  const report: EditReport = { index, format, status: "already-applied", note: withPath(note, path, index) };
+  const { startLine, endLine } = note.detail as { startLine?: unknown; endLine?: unknown };
+  if (typeof startLine === "number") report.startLine = startLine;
+  if (typeof endLine === "number") report.endLine = endLine;
+  return report;
 }
 
 /** Interactive disambiguation: for each AMBIGUOUS op, the start line of the place the user picks. */

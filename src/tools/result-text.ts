@@ -30,7 +30,8 @@ export function describeResult(result: ApplyEditsResult, hashes: ReadonlyMap<str
   const where = files === 1 ? display((result.files[0] as FileReport).path) : `${files} files`;
   if (result.ok) {
     const count = `${edits} edit${edits === 1 ? "" : "s"}`;
-    lines.push(result.dryRun ? `Dry run: ${count} would apply to ${where}; nothing was written.` : `Applied ${count} to ${where}.`);
+    if (result.applied === 0 && result.alreadyApplied > 0) lines.push(`Nothing to change: ${where} already has what the edits write.`);
+    else lines.push(result.dryRun ? `Dry run: ${count} would apply to ${where}; nothing was written.` : `Applied ${count} to ${where}.`);
   } else {
     const what = result.failed > 0 ? `${result.failed} of ${edits} edit${edits === 1 ? "" : "s"} failed` : "the input could not be applied";
     lines.push(result.written ? `Some files were written, but ${what}.` : `Nothing was written: ${what}.`);
@@ -48,7 +49,9 @@ export function describeResult(result: ApplyEditsResult, hashes: ReadonlyMap<str
       const n = (ordinals.get(unit) ?? 0) + 1;
       ordinals.set(unit, n);
       const label = labelOf(edit, n);
-      if (edit.status === "failed") {
+      if (edit.status === "already-applied") {
+        lines.push(`- ${label}: ${edit.note?.code ?? "ALREADY_APPLIED"}: ${edit.note?.message ?? "already applied"}`);
+      } else if (edit.status === "failed") {
         if (edit.error && edit.error === file.error) continue;
         lines.push(`- ${label} failed with ${describeError(edit.error)}`);
       } else {

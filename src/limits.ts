@@ -40,10 +40,16 @@ function tooLarge(limit: keyof Limits, actual: number, max: number, label?: stri
   );
 }
 
-/** Throws TOO_LARGE when `value` is over `limits[limit]`. `label` names the edit in the message ("block 3"). */
-export function checkLimit(limit: keyof Limits, value: number, limits: Readonly<Limits> = DEFAULT_LIMITS, label?: string): void {
+/** The TOO_LARGE error when `value` is over `limits[limit]`, else undefined. `label` names the edit in the message ("block 3"). */
+export function overLimit(limit: keyof Limits, value: number, limits: Readonly<Limits> = DEFAULT_LIMITS, label?: string): EditError | undefined {
   const max = limits[limit];
-  if (value > max) throw tooLarge(limit, value, max, label);
+  return value > max ? tooLarge(limit, value, max, label) : undefined;
+}
+
+/** Throws TOO_LARGE when `value` is over `limits[limit]`. */
+export function checkLimit(limit: keyof Limits, value: number, limits: Readonly<Limits> = DEFAULT_LIMITS, label?: string): void {
+  const error = overLimit(limit, value, limits, label);
+  if (error) throw error;
 }
 
 /** What a caller may pass to bound a call's time. */

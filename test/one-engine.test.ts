@@ -241,3 +241,60 @@ test("the registry lists each format once, with detect, split and apply", () => 
     assert.equal(typeof f.apply, "function");
   }
 });
+
+// --- limits and the time budget, through every entry point (issue 14) ------------
+
+const SR_TWO = "<<<<<<< SEARCH\na\n=======\nA\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nb\n=======\nB\n>>>>>>> REPLACE";
+const limitCases: { name: string; run: () => unknown; limit: string }[] = [
+  { name: "replace: a find text over maxFindLength", run: () => replace("abc\n", "abc", "x", { limits: { maxFindLength: 2 } }), limit: "maxFindLength" },
+  { name: "applySearchReplace: more blocks than maxEdits", run: () => applySearchReplace("a\nb\n", SR_TWO, { limits: { maxEdits: 1 } }), limit: "maxEdits" },
+  { name: "applySearchReplace: a diff over maxResponseSize", run: () => applySearchReplace("a\nb\n", SR_TWO, { limits: { maxResponseSize: 10 } }), limit: "maxResponseSize" },
+  { name: "applyPatch: a patch over maxResponseSize", run: () => applyPatch("a\n", "@@ @@\n-a\n+b\n", { limits: { maxResponseSize: 5 } }), limit: "maxResponseSize" },
+];
+for (const c of limitCases) {
+  test(`limits: ${c.name} is TOO_LARGE naming the limit, before any work`, () => {
+    const e = errorOf(c.run);
+    assert.equal(e.code, "TOO_LARGE");
+    assert.match(e.message, new RegExp(`'${c.limit}' option`));
+    assert.equal(e.detail.limit, c.limit);
+  });
+}
+
+test("limits: a limit that is not a positive number is INVALID_INPUT", () => {
+  assert.equal(errorOf(() => replace("a\n", "a", "b", { limits: { maxEdits: 0 } })).code, "INVALID_INPUT");
+});
+
+test("budget: an aborted signal stops every entry point with TIMEOUT", () => {
+  const signal = AbortSignal.abort();
+  for (const run of [
+    () => replace("a\nb\n", "b", "c", { signal }),
+    () => applySearchReplace("a\nb\n", SR_TWO, { signal }),
+    () => applyPatch("a\n", "@@ @@\n-a\n+b\n", { signal }),
+  ]) {
+    assert.equal(errorOf(run).code, "TIMEOUT");
+  }
+});
+
+test("budget: timeoutMs is validated in every entry point (its clock is tested with an injected one in limits.test.ts)", () => {
+  for (const run of [
+    () => replace("a\nb\n", "b", "c", { timeoutMs: Number.NaN }),
+    () => applySearchReplace("a\nb\n", SR_TWO, { timeoutMs: -5 }),
+    () => applyPatch("a\n", "@@ @@\n-a\n+b\n", { timeoutMs: Number.POSITIVE_INFINITY }),
+  ]) {
+    assert.equal(errorOf(run).code, "INVALID_INPUT");
+  }
+});
+
+test("applyEdits: limits, signal and timeoutMs reach the engine; nothing is written", async () => {
+  const t = await makeTree({ "a.txt": "a\nb\n" });
+  const response = "a.txt\n<<<<<<< SEARCH\nb\n=======\nB\n>>>>>>> REPLACE\n";
+  const big = await applyEdits(t.root, response, { limits: { maxResponseSize: 10 } });
+  assert.equal(big.ok, false);
+  assert.equal(big.errors[0]?.code, "TOO_LARGE");
+  const aborted = await applyEdits(t.root, response, { signal: AbortSignal.abort(), partial: true });
+  assert.equal(aborted.ok, false);
+  assert.equal(aborted.files[0]?.edits[0]?.error?.code, "TIMEOUT");
+  assert.equal(aborted.written, false);
+  assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), "a\nb\n");
+  await assert.rejects(applyEdits(t.root, response, { timeoutMs: -1 }), (e: unknown) => e instanceof EditError && e.code === "INVALID_INPUT");
+});

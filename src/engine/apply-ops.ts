@@ -20,6 +20,7 @@
  *    still fails reports the error about the text the model read.
  */
 import { EditError } from "../errors.ts";
+import { checkLimit } from "../limits.ts";
 import { createContext } from "../match/anchors.ts";
 import type { Candidate } from "../match/types.ts";
 import { Document } from "../text/document.ts";
@@ -314,12 +315,25 @@ function tryPlan(doc: Document, l: LocateContext, op: EditOp, a: ApplyOpsOptions
     return p;
   } catch (error) {
     const e = asEditError(error);
+    // Out of time: the whole call stops, nothing of it is kept.
+    if (e.code === "TIMEOUT") throw e;
     if (e.code === "NOT_FOUND") e.message += notFoundNotes(op, a.opts, l.ctx, e);
     return withOrigin(e, op);
   }
 }
 
+/** Limits checked before any work (TOO_LARGE names the limit and the option that raises it). */
+function checkLimits(ops: readonly EditOp[], a: ApplyOpsOptions): void {
+  checkLimit("maxEdits", ops.length, a.opts.limits);
+  for (const op of ops) {
+    const find = op.readings[0]?.find ?? "";
+    checkLimit("maxFindLength", find.length, a.opts.limits, op.origin.label || undefined);
+  }
+}
+
 export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOptions): EditReport {
+  checkLimits(ops, a);
+  a.opts.budget.check();
   const doc = Document.from(content);
   const ctx = createContext(doc, a.opts.strategy);
   const failed: FailedOp[] = [];

@@ -96,6 +96,7 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
       const below = after === undefined ? lines : lines.filter((c) => c.startLine >= after);
       return l.exactOnly ? below.filter((c) => c.score >= 1) : below;
     },
+    (strategy) => opts.budget.check(`the ${strategy} search of ${op.origin.label || "the edit"}`),
   );
   if (run.found) {
     const { cands, resolvedBy } = run.found.value;

@@ -6,11 +6,12 @@
  * the same INVALID_INPUT error everywhere.
  */
 import { EditError } from "../errors.ts";
+import { Budget, type BudgetOptions, DEFAULT_LIMITS, type Limits } from "../limits.ts";
 import { PRESETS, type Preset, type PresetName } from "../match/cascade.ts";
 import type { StrategyOptions } from "../match/types.ts";
 
 /** Options shared by every edit format. */
-export interface EngineOptions {
+export interface EngineOptions extends BudgetOptions {
   /** Which matcher cascade locates the edits. @default "default" */
   preset?: PresetName;
   /**
@@ -28,6 +29,8 @@ export interface EngineOptions {
    * the 1-based line where the chosen place starts. @default {}
    */
   choices?: Readonly<Record<number, number>>;
+  /** Limits checked before any work; each over-limit input is a TOO_LARGE EditError naming the limit. @default DEFAULT_LIMITS (src/limits.ts) */
+  limits?: Partial<Limits>;
 }
 
 export interface ResolvedOptions {
@@ -35,6 +38,9 @@ export interface ResolvedOptions {
   readonly strategy: Readonly<StrategyOptions>;
   readonly hintWindow: number;
   readonly choices: ReadonlyMap<number, number>;
+  readonly limits: Readonly<Limits>;
+  /** The call's time budget (`timeoutMs`, `signal`): checked between ops and strategies. */
+  readonly budget: Budget;
 }
 
 const DEFAULTS = Object.freeze({ preset: "default" as PresetName, hintWindow: 40 });
@@ -114,5 +120,13 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
     const at = checkLine(line, `choices[${key}]`);
     if (Number.isSafeInteger(index) && index >= 0 && at !== undefined) choices.set(index, at);
   }
-  return Object.freeze({ preset, strategy: Object.freeze(strategy), hintWindow, choices });
+  const given = optionsObject<Limits>(options.limits, "limits");
+  const limits: Limits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
+    const value = checkNumber(given[key], `limits.${key}`, 1, Number.MAX_SAFE_INTEGER);
+    if (value !== undefined) limits[key] = value;
+  }
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw invalid("signal must be an AbortSignal.");
+  const budget = new Budget({ ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }), ...(options.signal && { signal: options.signal }) });
+  return Object.freeze({ preset, strategy: Object.freeze(strategy), hintWindow, choices, limits: Object.freeze(limits), budget });
 }

@@ -30,6 +30,7 @@ import type { AppliedOp, EditOp, LineShift, Reading } from "../engine/ops.ts";
 import { checkLine, type EngineOptions, optionsObject, type ResolvedOptions, resolveOptions } from "../engine/options.ts";
 import type { Vocabulary } from "../engine/vocabulary.ts";
 import { EditError } from "../errors.ts";
+import { checkLimit } from "../limits.ts";
 import type { StrategyName } from "../match/types.ts";
 import { everyLineHasLineNumbers, firstLineNumber, stripLineNumbers } from "../text/line-numbers.ts";
 import { unescapeWholeText } from "../text/unescape-whole.ts";
@@ -226,6 +227,8 @@ export function applySearchReplace(content: string, diffText: SearchReplaceInput
   const opts = resolveOptions(o);
   const startLine = checkLine(o.startLine, "startLine");
   const offset = checkLine(o.lineOffset, "lineOffset") ?? 0;
+  if (typeof input === "string") checkLimit("maxResponseSize", input.length, opts.limits);
+  else for (const item of input) checkLimit("maxResponseSize", item.content.length, opts.limits);
   const state: State = { content, shifts: [], applied: [], failed: [] };
   let unescaped = false;
 

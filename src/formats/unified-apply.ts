@@ -64,6 +64,7 @@ import type { AppliedOp, EditOp, FailedOp, Reading } from "../engine/ops.ts";
 import { checkLine, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import type { Vocabulary } from "../engine/vocabulary.ts";
 import { EditError, type EditErrorCode } from "../errors.ts";
+import { checkLimit } from "../limits.ts";
 import type { StrategyName } from "../match/types.ts";
 import { Document } from "../text/document.ts";
 import { isBlank } from "../text/normalize.ts";
@@ -303,6 +304,7 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
     }
   }
   const { o, opts, offset } = checkOptions(options);
+  checkLimit("maxResponseSize", patchText.length, opts.limits);
   const whole = unescapeWholeText(patchText);
   const file = singleFile(parsePatch(whole.text));
   const hunks = file?.hunks ?? [];

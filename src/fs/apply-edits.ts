@@ -16,6 +16,7 @@ import type { StructuredEdit } from "../formats/str-replace-format.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, OpOutcome } from "../formats/types.ts";
 import { encodeText, type LoadedFile, loadTextFile } from "./read-file.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
+import { DEFAULT_LIMITS, overLimit } from "../limits.ts";
 import { resolveRoot, resolveSafePath } from "./safe-path.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
 
@@ -205,6 +206,9 @@ interface ResolvedOptions {
   displayPrefix: string;
   /** What the core gets: the engine options, validated once here. */
   engine: EngineOptions;
+  maxResponseSize: number;
+  /** performance.now() past which the call fails with TIMEOUT (from `timeoutMs`). */
+  deadline?: number;
 }
 
 function flag(value: unknown, name: string, fallback: boolean): boolean {
@@ -220,8 +224,11 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     ...(o.fuzzyThreshold !== undefined && { fuzzyThreshold: o.fuzzyThreshold }),
     ...(o.hintWindow !== undefined && { hintWindow: o.hintWindow }),
     ...(o.thresholds !== undefined && { thresholds: o.thresholds }),
+    ...(o.limits !== undefined && { limits: o.limits }),
+    ...(o.signal !== undefined && { signal: o.signal }),
   };
-  resolveOptions(engine); // validates before any file is read
+  // Validates before any file is read (the budget too: a bad timeoutMs is INVALID_INPUT).
+  const resolved = resolveOptions({ ...engine, ...(o.timeoutMs !== undefined && { timeoutMs: o.timeoutMs }) });
   const maxFileBytes = o.maxFileBytes ?? DEFAULTS.maxFileBytes;
   if (typeof maxFileBytes !== "number" || !Number.isSafeInteger(maxFileBytes) || maxFileBytes < 0) {
     throw new EditError("INVALID_INPUT", `maxFileBytes must be a whole number of bytes, got ${String(maxFileBytes)}.`);
@@ -248,6 +255,9 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     replaceAllAdvice: o.replaceAllAdvice,
     displayPrefix: o.displayPrefix ?? DEFAULTS.displayPrefix,
     engine,
+    maxResponseSize: resolved.limits.maxResponseSize,
+    // One budget for the whole call: each file's edit gets what is left of it.
+    ...(o.timeoutMs !== undefined && { deadline: performance.now() + o.timeoutMs }),
   };
 }
 
@@ -281,8 +291,13 @@ export async function applyEdits(
   const opts = resolveFileOptions(options);
   const realRoot = await resolveRoot(root);
 
-  const detected: DetectedEdits =
-    typeof input === "string" ? detectEdits(input, opts.format, opts.target === undefined ? {} : { defaultPath: opts.target }) : fromStructuredEdits(input);
+  // Checked before any work: a huge response is refused, not parsed.
+  const tooLarge = typeof input === "string" ? overLimit("maxResponseSize", input.length, { ...DEFAULT_LIMITS, maxResponseSize: opts.maxResponseSize }) : undefined;
+  const detected: DetectedEdits = tooLarge
+    ? { edits: [], errors: [tooLarge] }
+    : typeof input === "string"
+      ? detectEdits(input, opts.format, opts.target === undefined ? {} : { defaultPath: opts.target })
+      : fromStructuredEdits(input);
   const rewritten = rewriteEdits(detected.edits, opts);
   const errors = [...detected.errors, ...rewritten.errors];
   if (rewritten.edits.length === 0 && errors.length === 0) {
@@ -343,7 +358,9 @@ export async function applyEdits(
   for (const plan of planOrder) finishPlan(plan);
 
   const anyFailed = errors.length > 0 || planOrder.some((p) => p.report.status === "failed");
-  const toWrite = opts.dryRun || (anyFailed && !opts.partial) ? [] : planOrder.filter((p) => p.report.status !== "failed" && p.report.status !== "unchanged");
+  // Out of time anywhere: nothing is written, not even with `partial`.
+  const timedOut = planOrder.some((p) => p.report.error?.code === "TIMEOUT" || p.report.edits.some((e) => e.error?.code === "TIMEOUT"));
+  const toWrite = opts.dryRun || timedOut || (anyFailed && !opts.partial) ? [] : planOrder.filter((p) => p.report.status !== "failed" && p.report.status !== "unchanged");
   const changes: PlannedChange[] = toWrite.flatMap((p) => toChanges(p));
   let written = false;
   if (changes.length > 0) {
@@ -414,10 +431,11 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   }
   const entry = formatByName(edit.format);
   if (!entry) return fail(new EditError("INVALID_INPUT", `No format "${edit.format}".`, { path: report.path, index }));
+  const left = opts.deadline === undefined ? undefined : Math.max(0, opts.deadline - performance.now());
   const ctx: FileApplyContext = {
     path: report.path,
     exists,
-    options: opts.engine,
+    options: left === undefined ? opts.engine : { ...opts.engine, timeoutMs: left },
     ...(plan.pathHint !== undefined && { pathHint: plan.pathHint }),
     ...(opts.replaceAllAdvice !== undefined && { replaceAllAdvice: opts.replaceAllAdvice }),
   };
@@ -645,3 +663,4 @@ async function fileIdentity(abs: string): Promise<string> {
     return `path:${abs}`;
   }
 }
+

@@ -51,10 +51,13 @@ export function runCascade<T>(
   stopOnAmbiguity: boolean,
   pick: (cands: Candidate[], strategy: StrategyName) => Pick<T>,
   filter: (cands: Candidate[]) => Candidate[] = (c) => c,
+  /** Called before each strategy: the time budget's check (throws TIMEOUT). */
+  beforeStrategy: (strategy: StrategyName) => void = () => {},
 ): CascadeRun<T> {
   const tried: StrategyName[] = [];
   let ambiguous: CascadeRun<T>["ambiguous"];
   for (const strategy of strategies) {
+    beforeStrategy(strategy.name);
     tried.push(strategy.name);
     const cands = filter(distinct(strategy.find(ctx, q)));
     if (cands.length === 0) continue;

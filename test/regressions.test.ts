@@ -80,6 +80,18 @@ const cases: Case[] = [
     expect: "x\n\nlet f = () =>\n\tinput => {\n\t\tlet s = \"\" + value\n\t}\n",
   },
   {
+    // Accuracy benchmark, seed 5 case 4: among three `}` lines the line diff kept the wrong copies,
+    // and the merge moved the file's blank line above a `}`.
+    name: "a one-line change among repeated lines, with a blank line the model added, moves no file line",
+    run: () =>
+      replace(
+        "\t\t\tif (url) {\n\t\t\t\tv += x;\n\t\t\t}\n\t\t}\n\t}\n\n\treturn v;\n};\n",
+        "\t\t\t}\n\t\t}\n\n\t}\n\n\treturn v;",
+        "\t\t\t} // done\n\t\t}\n\n\t}\n\n\treturn v;",
+      ).content,
+    expect: "\t\t\tif (url) {\n\t\t\t\tv += x;\n\t\t\t} // done\n\t\t}\n\t}\n\n\treturn v;\n};\n",
+  },
+  {
     // Case 39: context lines keep the numbers of a numbered view, added lines do not.
     name: "line numbers on a hunk's context lines only are stripped from them",
     run: () =>

@@ -31,7 +31,7 @@ import type { Candidate, StrategyName, StrategyOptions } from "../match/types.ts
 import type { Document } from "../text/document.ts";
 import { collapseWhitespace, isBlank, leadingWhitespace, normalizePunctuation } from "../text/normalize.ts";
 import { similarity } from "../text/similarity.ts";
-import { anchoredDiff } from "./anchored-diff.ts";
+import { anchoredDiff, type DiffPart } from "./anchored-diff.ts";
 import { mergeInline } from "./inline-merge.ts";
 import { type IndentPair, type LevelMap, levelMap } from "./reindent.ts";
 
@@ -92,6 +92,32 @@ function pushAfter(after: Map<number, number[]>, j: number, k: number): void {
  * run, each new line is paired in order with a similar removed line (it
  * changes that line), the others are new. An elision line only pairs with one.
  */
+/**
+ * A replacement as long as the find text whose lines differ only in place
+ * (text for text, never a blank line for text) is read position by position
+ * when that costs fewer line edits than the diff: among repeated lines (`}`
+ * three times) the diff may keep the wrong copies, add one line at the top
+ * and remove one further down, and the merge would move a line of the file.
+ */
+function positionalParts(find: readonly string[], repl: readonly string[]): DiffPart[] | undefined {
+  if (find.length !== repl.length) return undefined;
+  const parts: DiffPart[] = [];
+  let changed = 0;
+  for (let j = 0; j < find.length; j++) {
+    const same = diffKey(find[j] ?? "") === diffKey(repl[j] ?? "");
+    if (!same && (isBlank(find[j] ?? "") || isBlank(repl[j] ?? ""))) return undefined;
+    if (!same) changed++;
+    const last = parts[parts.length - 1];
+    if (same && last && !last.added && !last.removed) last.count++;
+    else if (same) parts.push({ count: 1 });
+    else parts.push({ count: 1, removed: true }, { count: 1, added: true });
+  }
+  if (changed === 0) return undefined;
+  let diffCost = 0;
+  for (const part of anchoredDiff(find.map(diffKey), repl.map(diffKey), (l) => !isBlank(l))) if (part.added || part.removed) diffCost += part.count;
+  return 2 * changed < diffCost ? parts : undefined;
+}
+
 function theirScript(find: readonly string[], repl: readonly string[], align: readonly number[]): TheirScript {
   // An elision line of the find text stands for lines of the file; one the strategy aligned with a line is that line's text.
   const elides = (j: number) => (align[j] ?? -1) < 0 && isElisionLine(find[j] ?? "");
@@ -133,7 +159,8 @@ function theirScript(find: readonly string[], repl: readonly string[], align: re
   };
   // Blank lines never take the place of text (one diff over everything may keep a blank line and
   // re-add the line of code beside it, which then lands next to the file's own blank line).
-  for (const part of anchoredDiff(find.map(diffKey), repl.map(diffKey), (l) => !isBlank(l))) {
+  const parts = positionalParts(find, repl) ?? anchoredDiff(find.map(diffKey), repl.map(diffKey), (l) => !isBlank(l));
+  for (const part of parts) {
     const count = part.count;
     if (part.removed) {
       for (let n = 0; n < count; n++) removed.push(j + n);

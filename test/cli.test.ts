@@ -1,42 +1,17 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { cp, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { main } from "../src/cli/main.ts";
+import { type Run, runCli } from "./helpers/cli-run.ts";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
-// The CLI from source through tsx (no build needed); the built bin is checked by test/pack/pack-install.ts.
-const BIN = path.join(REPO, "src", "cli", "bin.ts");
-const TSX = import.meta.resolve("tsx");
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-/** Spawns the CLI. Asynchronous, so that the tests of this file run side by side (each spawn is mostly tsx starting up). */
-function run(args: string[], cwd: string, input?: string, command: string[] = [process.execPath, "--import", TSX, BIN]): Promise<Run> {
-  const [file, ...pre] = command as [string, ...string[]];
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, [...pre, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (s: string) => {
-      stdout += s;
-    });
-    child.stderr.setEncoding("utf8").on("data", (s: string) => {
-      stderr += s;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input ?? "");
-  });
-}
+const run = runCli;
 
 // Every test here spawns the CLI (or runs main() without touching the process's
 // state) in its own temporary tree, so they may run side by side.

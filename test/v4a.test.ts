@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { access, cp, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, test } from "node:test";
@@ -13,10 +12,9 @@ import { findAnchor, type V4APayload, v4aFormat } from "../src/formats/v4a-forma
 import { parseV4A, patchExtent } from "../src/formats/v4a-parse.ts";
 import { applyEdits } from "../src/fs/apply-edits.ts";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
+import { type Run, runCli } from "./helpers/cli-run.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
-const BIN = path.join(REPO, "src", "cli", "bin.ts");
-const TSX = import.meta.resolve("tsx");
 
 const patch = (...lines: string[]) => `${lines.join("\n")}\n`;
 const missing = async (root: string, rel: string) =>
@@ -439,28 +437,8 @@ describe("createPatch format v4a", () => {
 
 // --- the command line ------------------------------------------------------------
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-function run(args: string[], cwd: string, input = ""): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", TSX, BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (s: string) => {
-      stdout += s;
-    });
-    child.stderr.setEncoding("utf8").on("data", (s: string) => {
-      stderr += s;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const run = (args: string[], cwd: string, input = ""): Promise<Run> => runCli(args, cwd, input);
 
 const GREET = 'export function greet(name) {\n  return "Hello, " + name;\n}\n';
 

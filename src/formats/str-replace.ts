@@ -9,11 +9,10 @@
  * newString is literal: `$&`, `$1`, `$$` mean nothing here.
  */
 import { applyOps } from "../engine/apply-ops.ts";
-import type { EditOp } from "../engine/ops.ts";
+import type { AppliedOp, EditOp } from "../engine/ops.ts";
 import { checkFlag, checkLine, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import type { AmbiguitySituation, Vocabulary } from "../engine/vocabulary.ts";
 import { EditError } from "../errors.ts";
-import type { StrategyName } from "../match/types.ts";
 
 export interface ReplaceOptions extends EngineOptions {
   /** Replace every occurrence found by the first exact-after-normalisation strategy that finds any. @default false */
@@ -24,18 +23,8 @@ export interface ReplaceOptions extends EngineOptions {
   replaceAllAdvice?: string;
 }
 
-/** How an edit was applied; 1-based inclusive lines of the original content. */
-export interface MatchReport {
-  strategy: StrategyName | "create" | "line-hint";
-  startLine: number;
-  endLine: number;
-  /** 1 for exact (after normalisation), lower for similarity matches. */
-  score: number;
-  /** True when found by a strategy other than exact text: worth a look. */
-  fuzzy: boolean;
-  /** Number of places replaced (replaceAll), else 1. */
-  count: number;
-}
+/** How an edit was applied (the applier's report of it); 1-based inclusive lines of the original content. */
+export type MatchReport = Pick<AppliedOp, "strategy" | "startLine" | "endLine" | "score" | "fuzzy" | "count">;
 
 export interface ReplaceResult {
   content: string;

@@ -30,7 +30,7 @@ import { notFoundNotes, withOrigin } from "./op-messages.ts";
 import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, type LineShift, type Reading } from "./ops.ts";
 import type { ResolvedOptions } from "./options.ts";
 import { planSplice, renderSplices, type Splice } from "./splice.ts";
-import type { Vocabulary } from "./vocabulary.ts";
+import { capitalize, type Vocabulary } from "./vocabulary.ts";
 
 export interface ApplyOpsOptions {
   opts: ResolvedOptions;
@@ -191,7 +191,7 @@ function noChangeError(p: Planned, vocab: Vocabulary): EditError {
   const r = p.report;
   return new EditError(
     "NO_CHANGE",
-    `${vocab.find.charAt(0).toUpperCase()}${vocab.find.slice(1)} was found at lines ${r.startLine}-${r.endLine} (${r.strategy}), but applying ${vocab.replacement} there changes nothing: the file already reads that way. Check that ${vocab.replacement} holds the intended change.`,
+    `${capitalize(vocab.find)} was found at lines ${r.startLine}-${r.endLine} (${r.strategy}), but applying ${vocab.replacement} there changes nothing: the file already reads that way. Check that ${vocab.replacement} holds the intended change.`,
     { candidates: [{ startLine: r.startLine, endLine: r.endLine, strategy: r.strategy, score: r.score }] },
   );
 }

@@ -15,7 +15,7 @@ import { isReplacementElision } from "../match/elided.ts";
 import type { Candidate, StrategyOptions } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
 import { everyLineHasLineNumbers, stripLineNumbers } from "../text/line-numbers.ts";
-import { collapseWhitespace, unescapeModelText } from "../text/normalize.ts";
+import { collapseWhitespace, leadingWhitespace, unescapeModelText } from "../text/normalize.ts";
 import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
 
 /** Replace `text` (LF line breaks) over [start, end) of `Document.text`. */
@@ -117,6 +117,10 @@ function widenToLines(doc: Document, cand: Candidate, replacement: string): Cand
   const lineStart = doc.lineStart(cand.startLine);
   const inIndent = cand.start > lineStart && t.slice(lineStart, cand.start).trim() === "";
   if (cand.start !== lineStart && !inIndent) return undefined;
+  // Widened, the first line is re-indented from the file's: one that is blank, or indented
+  // otherwise than the find text's first line, would lose the indentation before the match.
+  const firstNew = replacement.split("\n")[0] ?? "";
+  if (inIndent && (firstNew.trim() === "" || leadingWhitespace(firstNew) !== leadingWhitespace(q.lines[0] ?? ""))) return undefined;
   const lineEnd = doc.lineEnd(cand.endLine - 1);
   const cutsLastLine = cand.end !== lineEnd;
   if (cutsLastLine) {

@@ -166,12 +166,12 @@ function isGitHeader(line: string): boolean {
   return line.startsWith("diff --git ");
 }
 
-function isHeaderPairAt(lines: string[], i: number): boolean {
+function isHeaderPairAt(lines: readonly string[], i: number): boolean {
   return (lines[i] ?? "").startsWith("---") && (lines[i + 1] ?? "").startsWith("+++");
 }
 
 /** A line that ends any hunk regardless of content: the things that start something new. */
-function isTerminator(lines: string[], i: number): boolean {
+function isTerminator(lines: readonly string[], i: number): boolean {
   const line = lines[i] ?? "";
   return isHunkHeader(line) || isGitHeader(line) || isFence(line) || isHeaderPairAt(lines, i);
 }
@@ -269,25 +269,47 @@ function parseError(message: string, line: number, extra: Record<string, unknown
  * in prose and code fences) into file patches and hunks.
  * Throws `EditError` with code `PARSE` (and `detail.line`) on malformed input.
  */
-export function parsePatch(text: string): FilePatch[] {
-  if (typeof text !== "string") {
-    throw new EditError("INVALID_INPUT", "The patch must be a string holding a unified diff.");
-  }
-  const lines = splitPatchLines(text);
-  const files: FileBuilder[] = [];
-  let file: FileBuilder | undefined;
-  let hb: HunkBuilder | undefined;
+/**
+ * The reader behind `parsePatch`: one pass over the lines, a method per
+ * kind of line, the state of the file and hunk being read in fields.
+ */
+class PatchReader {
+  private readonly files: FileBuilder[] = [];
+  private file: FileBuilder | undefined;
+  private hb: HunkBuilder | undefined;
   /** After a `---`/`+++` pair: a body line may start a hunk without `@@`. */
-  let afterFileHeader = false;
+  private afterFileHeader = false;
+  /** For each line, the first `-`/`+` line at or after it before a terminator (-1: none); built on first need. */
+  private strayFrom: Int32Array | undefined;
 
-  const newFile = (fromGit: boolean): FileBuilder => {
+  constructor(private readonly lines: readonly string[]) {}
+
+  read(): FilePatch[] {
+    const lines = this.lines;
+    for (let i = 0; i < lines.length; i++) {
+      const b = this.hb;
+      if (b) {
+        const step = this.readInHunk(b, i);
+        if (step !== undefined) {
+          i += step;
+          continue;
+        }
+      }
+      i += this.readOutside(i);
+    }
+    this.closeHunk();
+    return this.finish();
+  }
+
+  private newFile(fromGit: boolean): FileBuilder {
     const f: FileBuilder = { patch: { isNew: false, isDeleted: false, hunks: [] }, fromGit };
-    files.push(f);
+    this.files.push(f);
     return f;
-  };
+  }
 
-  const openHunk = (lineNo: number, header: string | undefined): void => {
-    if (!file) file = newFile(false);
+  private openHunk(lineNo: number, header: string | undefined): HunkBuilder {
+    this.file ??= this.newFile(false);
+    const file = this.file;
     const hunk: Hunk = {
       index: file.patch.hunks.length,
       line: lineNo,
@@ -303,10 +325,11 @@ export function parsePatch(text: string): FilePatch[] {
       hunk.newLines = m[4] === undefined ? 1 : Number(m[4]);
     }
     file.patch.hunks.push(hunk);
-    hb = { hunk, pendingBlanks: 0, oldCount: 0, newCount: 0, lastWasBody: false };
-  };
+    this.hb = { hunk, pendingBlanks: 0, oldCount: 0, newCount: 0, lastWasBody: false };
+    return this.hb;
+  }
 
-  const addLine = (b: HunkBuilder, kind: HunkLine["kind"], lineText: string, lineNo: number): void => {
+  private addLine(b: HunkBuilder, kind: HunkLine["kind"], lineText: string, lineNo: number): void {
     if (kind !== "add" && b.oldMarkLine !== undefined) {
       throw parseError(
         `Line ${lineNo} continues the old side of hunk ${b.hunk.index + 1} after '\\ No newline at end of file' at line ${b.oldMarkLine}. That marker may only follow the last old-side line of the file; remove it or move it below the last ' ' or '-' line.`,
@@ -324,17 +347,17 @@ export function parsePatch(text: string): FilePatch[] {
     b.hunk.lines.push({ kind, text: lineText });
     if (kind !== "add") b.oldCount++;
     if (kind !== "delete") b.newCount++;
-  };
+  }
 
-  const flushBlanks = (b: HunkBuilder, lineNo: number): void => {
+  private flushBlanks(b: HunkBuilder, lineNo: number): void {
     while (b.pendingBlanks > 0) {
       b.pendingBlanks--;
-      addLine(b, "context", "", lineNo - b.pendingBlanks - 1);
+      this.addLine(b, "context", "", lineNo - b.pendingBlanks - 1);
     }
-  };
+  }
 
-  const closeHunk = (): void => {
-    const b = hunkOrUndefined();
+  private closeHunk(): void {
+    const b = this.hb;
     if (!b) return;
     const h = b.hunk;
     // Leniency 1: trailing blank lines are context only as far as the counts ask.
@@ -345,25 +368,19 @@ export function parsePatch(text: string): FilePatch[] {
       for (let k = 0; k < take; k++) h.lines.push({ kind: "context", text: "" });
     }
     if (h.lines.length === 0) {
-      throw parseError(
-        `Hunk ${h.index + 1} at line ${h.line} has no lines. After '@@ @@' write the hunk body: ${BODY_HINT}.`,
-        h.line,
-        { index: h.index },
-      );
+      throw parseError(`Hunk ${h.index + 1} at line ${h.line} has no lines. After '@@ @@' write the hunk body: ${BODY_HINT}.`, h.line, { index: h.index });
     }
-    hb = undefined;
-  };
-  // TypeScript narrows `hb` to `undefined` inside closures otherwise.
-  const hunkOrUndefined = (): HunkBuilder | undefined => hb;
+    this.hb = undefined;
+  }
 
-  const startFileHeader = (i: number): void => {
-    const oldP = readHeaderPath((lines[i] ?? "").slice(3));
-    const newP = readHeaderPath((lines[i + 1] ?? "").slice(3));
-    let target = file;
+  private startFileHeader(i: number): void {
+    const oldP = readHeaderPath((this.lines[i] ?? "").slice(3));
+    const newP = readHeaderPath((this.lines[i + 1] ?? "").slice(3));
+    let target = this.file;
     if (!(target?.fromGit && target.headerLine === undefined && target.patch.hunks.length === 0)) {
-      target = newFile(false);
+      target = this.newFile(false);
     }
-    file = target;
+    this.file = target;
     target.headerLine = i + 1;
     const paths = stripGitPrefixes(oldP, newP);
     if (paths.oldPath !== undefined) target.patch.oldPath = paths.oldPath;
@@ -372,12 +389,12 @@ export function parsePatch(text: string): FilePatch[] {
     else delete target.patch.newPath;
     if (oldP.devNull) target.patch.isNew = true;
     if (newP.devNull) target.patch.isDeleted = true;
-    afterFileHeader = true;
-  };
+    this.afterFileHeader = true;
+  }
 
-  const startGitFile = (line: string): void => {
-    const f = newFile(true);
-    file = f;
+  private startGitFile(line: string): void {
+    const f = this.newFile(true);
+    this.file = f;
     // String search, not a regex: a lazy pattern over a long model-written line backtracks.
     const rest = line.slice("diff --git ".length).replace(/"/g, "");
     const sep = rest.indexOf(" b/");
@@ -385,10 +402,11 @@ export function parsePatch(text: string): FilePatch[] {
       f.patch.oldPath = rest.slice(2, sep);
       f.patch.newPath = rest.slice(sep + 3).trimEnd();
     }
-    afterFileHeader = false;
-  };
+    this.afterFileHeader = false;
+  }
 
-  const readGitExtra = (line: string): void => {
+  private readGitExtra(line: string): void {
+    const file = this.file;
     if (!file?.fromGit || file.headerLine !== undefined || file.patch.hunks.length > 0) return;
     if (line.startsWith("new file mode")) {
       file.patch.isNew = true;
@@ -401,7 +419,7 @@ export function parsePatch(text: string): FilePatch[] {
     } else if (line.startsWith("rename to ")) {
       file.patch.newPath = line.slice("rename to ".length).trim();
     }
-  };
+  }
 
   /**
    * Index of the first `-`/`+` line at or after `from`, before the next
@@ -409,151 +427,175 @@ export function parsePatch(text: string): FilePatch[] {
    * built on the first unprefixed line: a scan ahead per unprefixed line was
    * quadratic (a 40k-line diff whose lines lost their prefix: 26 s).
    */
-  let strayFrom: Int32Array | undefined;
-  const findStrayChange = (from: number): number => {
-    if (!strayFrom) {
-      strayFrom = new Int32Array(lines.length + 1).fill(-1);
+  private findStrayChange(from: number): number {
+    const lines = this.lines;
+    if (!this.strayFrom) {
+      const strayFrom = new Int32Array(lines.length + 1).fill(-1);
       for (let j = lines.length - 1; j >= 0; j--) {
         const c = (lines[j] ?? "")[0];
         strayFrom[j] = isTerminator(lines, j) ? -1 : c === "-" || c === "+" ? j : (strayFrom[j + 1] ?? -1);
       }
+      this.strayFrom = strayFrom;
     }
-    return strayFrom[from] ?? -1;
-  };
-
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? "";
-    const lineNo = i + 1;
-    const b = hunkOrUndefined();
-
-    if (b) {
-      if (isHunkHeader(line)) {
-        closeHunk();
-        openHunk(lineNo, line);
-        continue;
-      }
-      if (isHeaderPairAt(lines, i)) {
-        const h = b.hunk;
-        const wantsBoth =
-          h.oldLines !== undefined && h.newLines !== undefined && b.oldCount + b.pendingBlanks < h.oldLines && b.newCount + b.pendingBlanks < h.newLines;
-        if (!wantsBoth) {
-          closeHunk();
-          startFileHeader(i);
-          i++;
-          continue;
-        }
-      }
-      if (isGitHeader(line) || isFence(line)) {
-        closeHunk();
-        // fall through to the outside handling below
-      } else if (line === "") {
-        b.pendingBlanks++;
-        b.lastWasBody = false;
-        continue;
-      } else if (isBodyStart(line)) {
-        flushBlanks(b, lineNo);
-        const kind = line[0] === " " ? "context" : line[0] === "-" ? "delete" : "add";
-        addLine(b, kind, line.slice(1), lineNo);
-        b.lastWasBody = true;
-        continue;
-      } else if (line.startsWith("\\")) {
-        flushBlanks(b, lineNo);
-        const last = b.hunk.lines[b.hunk.lines.length - 1];
-        if (!last) {
-          throw parseError(
-            `Line ${lineNo}: '\\ No newline at end of file' must directly follow the hunk line it refers to, but hunk ${b.hunk.index + 1} has no line before it.`,
-            lineNo,
-            { index: b.hunk.index },
-          );
-        }
-        if (last.kind !== "add" && b.oldMarkLine === undefined) {
-          b.hunk.oldEofNoNewline = true;
-          b.oldMarkLine = lineNo;
-        }
-        if (last.kind !== "delete" && b.newMarkLine === undefined) {
-          b.hunk.newEofNoNewline = true;
-          b.newMarkLine = lineNo;
-        }
-        continue;
-      } else {
-        // A line with no body prefix: prose after the hunk, or a forgotten prefix.
-        const stray = findStrayChange(i + 1);
-        const previous = b.hunk.lines[b.hunk.lines.length - 1];
-        if (stray >= 0 && previous?.kind !== "delete") {
-          // Leniency 8: a context line whose leading space was dropped.
-          flushBlanks(b, lineNo);
-          addLine(b, "context", line, lineNo);
-          const added = b.hunk.lines[b.hunk.lines.length - 1];
-          if (added) added.unprefixed = true;
-          // push, not a copy per line (quadratic over a long unprefixed run).
-          b.hunk.unprefixedLines ??= [];
-          b.hunk.unprefixedLines.push(lineNo);
-          b.lastWasBody = true;
-          continue;
-        }
-        if (stray >= 0) {
-          throw parseError(
-            `Line ${lineNo} is inside hunk ${b.hunk.index + 1} (header at line ${b.hunk.line}) but does not start with a hunk prefix: ${quote(line)}. ${BODY_HINT[0]?.toUpperCase()}${BODY_HINT.slice(1)}. Line ${stray + 1} below it still changes the file, so the line cannot be skipped as prose. If it is an unchanged line, prefix it with one space; if it was meant to be removed, prefix it with '-'; to start a new hunk, write '@@ @@' first; put prose outside a \`\`\`diff fence.`,
-            lineNo,
-            { index: b.hunk.index, hunkLine: b.hunk.line, strayLine: stray + 1 },
-          );
-        }
-        closeHunk();
-      }
-    }
-
-    // Outside any hunk.
-    if (isHunkHeader(line)) {
-      afterFileHeader = false;
-      openHunk(lineNo, line);
-      continue;
-    }
-    if (isGitHeader(line)) {
-      startGitFile(line);
-      continue;
-    }
-    if (isHeaderPairAt(lines, i)) {
-      startFileHeader(i);
-      i++;
-      continue;
-    }
-    if (afterFileHeader) {
-      if (line === "") continue;
-      if (isBodyStart(line)) {
-        // Leniency 3: the hunk header is missing after the file headers.
-        afterFileHeader = false;
-        openHunk(lineNo, undefined);
-        const nb = hunkOrUndefined();
-        if (nb) {
-          const kind = line[0] === " " ? "context" : line[0] === "-" ? "delete" : "add";
-          addLine(nb, kind, line.slice(1), lineNo);
-          nb.lastWasBody = true;
-        }
-        continue;
-      }
-      afterFileHeader = false;
-    }
-    readGitExtra(line);
+    return this.strayFrom[from] ?? -1;
   }
-  closeHunk();
 
-  for (const f of files) {
-    if (f.headerLine !== undefined && f.patch.hunks.length === 0) {
-      const name = f.patch.newPath ?? f.patch.oldPath ?? "the file";
+  /** A `\ No newline at end of file` line inside a hunk. */
+  private readNoNewlineMarker(b: HunkBuilder, lineNo: number): void {
+    this.flushBlanks(b, lineNo);
+    const last = b.hunk.lines[b.hunk.lines.length - 1];
+    if (!last) {
       throw parseError(
-        `The file header at line ${f.headerLine} (for ${name}) is not followed by any hunk. After the '---' and '+++' lines write '@@ @@' and then the hunk body: ${BODY_HINT}.`,
-        f.headerLine,
-        name === "the file" ? {} : { path: name },
+        `Line ${lineNo}: '\\ No newline at end of file' must directly follow the hunk line it refers to, but hunk ${b.hunk.index + 1} has no line before it.`,
+        lineNo,
+        { index: b.hunk.index },
       );
     }
+    if (last.kind !== "add" && b.oldMarkLine === undefined) {
+      b.hunk.oldEofNoNewline = true;
+      b.oldMarkLine = lineNo;
+    }
+    if (last.kind !== "delete" && b.newMarkLine === undefined) {
+      b.hunk.newEofNoNewline = true;
+      b.newMarkLine = lineNo;
+    }
   }
-  if (!files.some((f) => f.patch.hunks.length > 0 || f.fromGit)) {
-    throw parseError(
-      `No hunk found in the patch (${lines.length} lines). A unified diff needs at least one hunk: a line '@@ @@' (or '@@ -a,b +c,d @@') followed by the changed lines, where ${BODY_HINT}.`,
-      1,
-    );
+
+  /**
+   * A line with no body prefix inside a hunk: a context line whose space was
+   * dropped (leniency 8) when a change follows, a PARSE error right after a
+   * removed line, else prose that ends the hunk. Returns whether it was read.
+   */
+  private readUnprefixed(b: HunkBuilder, i: number): boolean {
+    const line = this.lines[i] ?? "";
+    const lineNo = i + 1;
+    const stray = this.findStrayChange(i + 1);
+    const previous = b.hunk.lines[b.hunk.lines.length - 1];
+    if (stray >= 0 && previous?.kind !== "delete") {
+      this.flushBlanks(b, lineNo);
+      this.addLine(b, "context", line, lineNo);
+      const added = b.hunk.lines[b.hunk.lines.length - 1];
+      if (added) added.unprefixed = true;
+      // push, not a copy per line (quadratic over a long unprefixed run).
+      b.hunk.unprefixedLines ??= [];
+      b.hunk.unprefixedLines.push(lineNo);
+      b.lastWasBody = true;
+      return true;
+    }
+    if (stray >= 0) {
+      throw parseError(
+        `Line ${lineNo} is inside hunk ${b.hunk.index + 1} (header at line ${b.hunk.line}) but does not start with a hunk prefix: ${quote(line)}. ${BODY_HINT[0]?.toUpperCase()}${BODY_HINT.slice(1)}. Line ${stray + 1} below it still changes the file, so the line cannot be skipped as prose. If it is an unchanged line, prefix it with one space; if it was meant to be removed, prefix it with '-'; to start a new hunk, write '@@ @@' first; put prose outside a \`\`\`diff fence.`,
+        lineNo,
+        { index: b.hunk.index, hunkLine: b.hunk.line, strayLine: stray + 1 },
+      );
+    }
+    this.closeHunk();
+    return false;
   }
-  return files.map((f) => f.patch);
+
+  /** Line `i` inside hunk `b`: the lines it consumed beyond itself, or undefined when it is read outside (the hunk closed). */
+  private readInHunk(b: HunkBuilder, i: number): number | undefined {
+    const line = this.lines[i] ?? "";
+    const lineNo = i + 1;
+    if (isHunkHeader(line)) {
+      this.closeHunk();
+      this.openHunk(lineNo, line);
+      return 0;
+    }
+    if (isHeaderPairAt(this.lines, i)) {
+      const h = b.hunk;
+      const wantsBoth =
+        h.oldLines !== undefined && h.newLines !== undefined && b.oldCount + b.pendingBlanks < h.oldLines && b.newCount + b.pendingBlanks < h.newLines;
+      if (!wantsBoth) {
+        this.closeHunk();
+        this.startFileHeader(i);
+        return 1;
+      }
+    }
+    if (isGitHeader(line) || isFence(line)) {
+      this.closeHunk();
+      return undefined;
+    }
+    if (line === "") {
+      b.pendingBlanks++;
+      b.lastWasBody = false;
+      return 0;
+    }
+    if (isBodyStart(line)) {
+      this.flushBlanks(b, lineNo);
+      this.addLine(b, kindOf(line), line.slice(1), lineNo);
+      b.lastWasBody = true;
+      return 0;
+    }
+    if (line.startsWith("\\")) {
+      this.readNoNewlineMarker(b, lineNo);
+      return 0;
+    }
+    return this.readUnprefixed(b, i) ? 0 : undefined;
+  }
+
+  /** Line `i` outside any hunk: the lines it consumed beyond itself. */
+  private readOutside(i: number): number {
+    const line = this.lines[i] ?? "";
+    const lineNo = i + 1;
+    if (isHunkHeader(line)) {
+      this.afterFileHeader = false;
+      this.openHunk(lineNo, line);
+      return 0;
+    }
+    if (isGitHeader(line)) {
+      this.startGitFile(line);
+      return 0;
+    }
+    if (isHeaderPairAt(this.lines, i)) {
+      this.startFileHeader(i);
+      return 1;
+    }
+    if (this.afterFileHeader) {
+      if (line === "") return 0;
+      if (isBodyStart(line)) {
+        // Leniency 3: the hunk header is missing after the file headers.
+        this.afterFileHeader = false;
+        const nb = this.openHunk(lineNo, undefined);
+        this.addLine(nb, kindOf(line), line.slice(1), lineNo);
+        nb.lastWasBody = true;
+        return 0;
+      }
+      this.afterFileHeader = false;
+    }
+    this.readGitExtra(line);
+    return 0;
+  }
+
+  /** A file header without hunks, or no hunk at all, is a PARSE error. */
+  private finish(): FilePatch[] {
+    for (const f of this.files) {
+      if (f.headerLine !== undefined && f.patch.hunks.length === 0) {
+        const name = f.patch.newPath ?? f.patch.oldPath ?? "the file";
+        throw parseError(
+          `The file header at line ${f.headerLine} (for ${name}) is not followed by any hunk. After the '---' and '+++' lines write '@@ @@' and then the hunk body: ${BODY_HINT}.`,
+          f.headerLine,
+          name === "the file" ? {} : { path: name },
+        );
+      }
+    }
+    if (!this.files.some((f) => f.patch.hunks.length > 0 || f.fromGit)) {
+      throw parseError(
+        `No hunk found in the patch (${this.lines.length} lines). A unified diff needs at least one hunk: a line '@@ @@' (or '@@ -a,b +c,d @@') followed by the changed lines, where ${BODY_HINT}.`,
+        1,
+      );
+    }
+    return this.files.map((f) => f.patch);
+  }
+}
+
+const kindOf = (line: string): HunkLine["kind"] => (line[0] === " " ? "context" : line[0] === "-" ? "delete" : "add");
+
+export function parsePatch(text: string): FilePatch[] {
+  if (typeof text !== "string") {
+    throw new EditError("INVALID_INPUT", "The patch must be a string holding a unified diff.");
+  }
+  return new PatchReader(splitPatchLines(text)).read();
 }
 
 /**

@@ -219,42 +219,118 @@ function closeBlock(b: OpenBlock, closeLine: number): ScannedBlock {
  * with its closing line. Throws PARSE on the first marker mistake. A text
  * with no block at all is valid here (returns []).
  */
+/** A line between blocks: the SEARCH marker opens one; a stray separator, REPLACE or indented marker is an error; anything else is prose. */
+function readBetweenBlocks(raw: string, n: number, kind: MarkerLineKind, index: number): OpenBlock | undefined {
+  if (kind === "open") return { line: n, index, hints: new Set(), ruleSeen: false, search: [], replace: [] };
+  if (kind === "separator") {
+    throw parseError(
+      `Line ${n}: found the separator "${show(raw)}" before any <<<<<<< SEARCH. ${FORMAT_REMINDER}\n` + `Start the block with <<<<<<< SEARCH. ${ESCAPE_ADVICE}`,
+      n,
+    );
+  }
+  if (kind === "close") {
+    throw parseError(`Line ${n}: found "${show(raw)}" before any <<<<<<< SEARCH; a REPLACE marker must close a block. ${FORMAT_REMINDER}`, n);
+  }
+  if (INDENTED_MARKER.test(raw.trimEnd())) {
+    throw parseError(
+      `Line ${n}: the marker "${raw.trim()}" is indented. Markers must start at the beginning of the line, with no spaces before them. ${FORMAT_REMINDER}`,
+      n,
+    );
+  }
+  return undefined; // prose, headings, code fences between blocks
+}
+
+/** A line of the SEARCH section; returns true at the separator. */
+function readSearchLine(cur: OpenBlock, raw: string, n: number, kind: MarkerLineKind): boolean {
+  switch (kind) {
+    case "separator":
+      return true;
+    case "open":
+      throw parseError(
+        `Line ${n}: found "${show(raw)}" inside the SEARCH section of the block that starts at line ${cur.line}; ` +
+          `expected the separator ======= first. Finish that block with =======, its replacement lines and >>>>>>> REPLACE before starting another.`,
+        n,
+        cur.index,
+      );
+    case "close":
+      throw parseError(
+        `Line ${n}: found "${show(raw)}" but the block that starts at line ${cur.line} has no separator: ` +
+          `put a line ======= between the SEARCH lines and the REPLACE lines. ${FORMAT_REMINDER}`,
+        n,
+        cur.index,
+      );
+    case "conflict":
+      throw parseError(
+        `Line ${n}: "${show(raw)}" looks like an unescaped merge-conflict marker inside the SEARCH section of the block that starts at line ${cur.line}. ${ESCAPE_ADVICE}`,
+        n,
+        cur.index,
+      );
+    case "hint":
+      throw parseError(
+        `Line ${n}: "${show(raw)}" inside the SEARCH content of the block that starts at line ${cur.line}. ` +
+          `Line hints go directly after <<<<<<< SEARCH, before -------. If this line is content, escape it as "\\${hintName(raw)}".`,
+        n,
+        cur.index,
+      );
+    default:
+      cur.search.push(raw);
+  }
+  return false;
+}
+
+/** A line of the REPLACE section; returns the finished block at REPLACE. */
+function readReplaceLine(cur: OpenBlock, raw: string, n: number, kind: MarkerLineKind): ScannedBlock | undefined {
+  switch (kind) {
+    case "close":
+      return closeBlock(cur, n);
+    case "separator":
+      throw parseError(
+        `Line ${n}: found a second separator "${show(raw)}" in the REPLACE section of the block that starts at line ${cur.line}; ` +
+          `expected >>>>>>> REPLACE. ${ESCAPE_ADVICE}`,
+        n,
+        cur.index,
+      );
+    case "open":
+      throw parseError(
+        `Line ${n}: found "${show(raw)}" but the block that starts at line ${cur.line} is not closed; ` +
+          `expected >>>>>>> REPLACE after its replacement lines.`,
+        n,
+        cur.index,
+      );
+    case "conflict":
+      throw parseError(
+        `Line ${n}: "${show(raw)}" looks like an unescaped merge-conflict marker inside the REPLACE section of the block that starts at line ${cur.line}. ${ESCAPE_ADVICE}`,
+        n,
+        cur.index,
+      );
+    case "hint":
+      throw parseError(
+        `Line ${n}: "${show(raw)}" inside the REPLACE section of the block that starts at line ${cur.line}. ` +
+          `:start_line: and :end_line: hints belong directly after <<<<<<< SEARCH, not in REPLACE. ` +
+          `If this line is content, escape it as "\\${hintName(raw)}".`,
+        n,
+        cur.index,
+      );
+    default:
+      cur.replace.push(raw);
+  }
+  return undefined;
+}
+
 export function scanSearchReplaceBlocks(diffText: string): ScannedBlock[] {
   const lines = splitDiffLines(diffText);
   const blocks: ScannedBlock[] = [];
-  type State = "start" | "header" | "search" | "replace";
-  let state: State = "start";
+  let state: "start" | "header" | "search" | "replace" = "start";
   let cur: OpenBlock | undefined;
-
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? "";
     const n = i + 1;
     const kind = classifyMarkerLine(raw);
-
     if (state === "start" || cur === undefined) {
-      if (kind === "open") {
-        cur = { line: n, index: blocks.length, hints: new Set(), ruleSeen: false, search: [], replace: [] };
-        state = "header";
-      } else if (kind === "separator") {
-        throw parseError(
-          `Line ${n}: found the separator "${show(raw)}" before any <<<<<<< SEARCH. ${FORMAT_REMINDER}\n` +
-            `Start the block with <<<<<<< SEARCH. ${ESCAPE_ADVICE}`,
-          n,
-        );
-      } else if (kind === "close") {
-        throw parseError(
-          `Line ${n}: found "${show(raw)}" before any <<<<<<< SEARCH; a REPLACE marker must close a block. ${FORMAT_REMINDER}`,
-          n,
-        );
-      } else if (INDENTED_MARKER.test(raw.trimEnd())) {
-        throw parseError(
-          `Line ${n}: the marker "${raw.trim()}" is indented. Markers must start at the beginning of the line, with no spaces before them. ${FORMAT_REMINDER}`,
-          n,
-        );
-      }
-      continue; // prose, headings, code fences between blocks
+      cur = readBetweenBlocks(raw, n, kind, blocks.length);
+      if (cur) state = "header";
+      continue;
     }
-
     if (state === "header") {
       if (kind === "hint") {
         readHint(raw, n, cur);
@@ -266,85 +342,17 @@ export function scanSearchReplaceBlocks(diffText: string): ScannedBlock[] {
       }
       state = "search"; // first content line (or a marker): fall through
     }
-
     if (state === "search") {
-      switch (kind) {
-        case "separator":
-          state = "replace";
-          break;
-        case "open":
-          throw parseError(
-            `Line ${n}: found "${show(raw)}" inside the SEARCH section of the block that starts at line ${cur.line}; ` +
-              `expected the separator ======= first. Finish that block with =======, its replacement lines and >>>>>>> REPLACE before starting another.`,
-            n,
-            cur.index,
-          );
-        case "close":
-          throw parseError(
-            `Line ${n}: found "${show(raw)}" but the block that starts at line ${cur.line} has no separator: ` +
-              `put a line ======= between the SEARCH lines and the REPLACE lines. ${FORMAT_REMINDER}`,
-            n,
-            cur.index,
-          );
-        case "conflict":
-          throw parseError(
-            `Line ${n}: "${show(raw)}" looks like an unescaped merge-conflict marker inside the SEARCH section of the block that starts at line ${cur.line}. ${ESCAPE_ADVICE}`,
-            n,
-            cur.index,
-          );
-        case "hint":
-          throw parseError(
-            `Line ${n}: "${show(raw)}" inside the SEARCH content of the block that starts at line ${cur.line}. ` +
-              `Line hints go directly after <<<<<<< SEARCH, before -------. If this line is content, escape it as "\\${hintName(raw)}".`,
-            n,
-            cur.index,
-          );
-        default:
-          cur.search.push(raw);
-      }
+      if (readSearchLine(cur, raw, n, kind)) state = "replace";
       continue;
     }
-
-    // state === "replace"
-    switch (kind) {
-      case "close":
-        blocks.push(closeBlock(cur, n));
-        cur = undefined;
-        state = "start";
-        break;
-      case "separator":
-        throw parseError(
-          `Line ${n}: found a second separator "${show(raw)}" in the REPLACE section of the block that starts at line ${cur.line}; ` +
-            `expected >>>>>>> REPLACE. ${ESCAPE_ADVICE}`,
-          n,
-          cur.index,
-        );
-      case "open":
-        throw parseError(
-          `Line ${n}: found "${show(raw)}" but the block that starts at line ${cur.line} is not closed; ` +
-            `expected >>>>>>> REPLACE after its replacement lines.`,
-          n,
-          cur.index,
-        );
-      case "conflict":
-        throw parseError(
-          `Line ${n}: "${show(raw)}" looks like an unescaped merge-conflict marker inside the REPLACE section of the block that starts at line ${cur.line}. ${ESCAPE_ADVICE}`,
-          n,
-          cur.index,
-        );
-      case "hint":
-        throw parseError(
-          `Line ${n}: "${show(raw)}" inside the REPLACE section of the block that starts at line ${cur.line}. ` +
-            `:start_line: and :end_line: hints belong directly after <<<<<<< SEARCH, not in REPLACE. ` +
-            `If this line is content, escape it as "\\${hintName(raw)}".`,
-          n,
-          cur.index,
-        );
-      default:
-        cur.replace.push(raw);
+    const done = readReplaceLine(cur, raw, n, kind);
+    if (done) {
+      blocks.push(done);
+      cur = undefined;
+      state = "start";
     }
   }
-
   if (cur !== undefined) {
     const last = Math.max(1, lines.length);
     const expected =

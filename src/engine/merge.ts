@@ -325,6 +325,85 @@ function reindenter(doc: Document, cand: Candidate, find: readonly string[], rep
 }
 
 /** The merged lines of the region; `floor`: see removedLineFloor. */
+/** What the line writers of one merge share. */
+interface MergeCtx {
+  doc: Document;
+  cand: Candidate;
+  find: readonly string[];
+  repl: readonly string[];
+  mapIndent: LevelMap;
+  fileFrame: boolean;
+}
+
+const fileLine = (m: MergeCtx, f: number): MergedLine => ({ text: m.doc.line(f), from: f });
+
+/** A new line of the replacement, re-indented. */
+function fresh(m: MergeCtx, k: number): MergedLine {
+  const line = m.repl[k] ?? "";
+  // A blank line keeps its whitespace only where indentation is not being mapped.
+  if (isBlank(line)) return { text: m.mapIndent.identity ? line : "", from: -1 };
+  return { text: m.mapIndent(leadingWhitespace(line)) + line.trimStart(), from: -1 };
+}
+
+/**
+ * Whether the model left base line j at its place. A kept line is left
+ * there at either side's indentation (a diff's context line is the find
+ * text's copy); a changed line at its frame's.
+ */
+function unmoved(m: MergeCtx, j: number, f: number, t: string, kept: boolean): boolean {
+  const indent = leadingWhitespace(t);
+  const fromFind = indent === leadingWhitespace(m.find[j] ?? "");
+  const fromFile = indent === leadingWhitespace(m.doc.line(f));
+  return kept ? fromFind || fromFile : m.fileFrame ? fromFile : fromFind;
+}
+
+/** A line the model kept: the file's bytes, moved only if the model moved it. */
+function keptLine(m: MergeCtx, j: number, k: number, f: number): MergedLine {
+  const t = m.repl[k] ?? "";
+  const line = m.doc.line(f);
+  if (isBlank(t) || isBlank(line) || unmoved(m, j, f, t, true)) return fileLine(m, f);
+  return { text: m.mapIndent(leadingWhitespace(t)) + line.trimStart(), from: f };
+}
+
+/** A line the model changed: merged token by token with the file's, or a CONFLICT. */
+function changedLine(m: MergeCtx, j: number, k: number, f: number): MergedLine {
+  const t = m.repl[k] ?? "";
+  const line = m.doc.line(f);
+  const indent = unmoved(m, j, f, t, false) ? leadingWhitespace(line) : m.mapIndent(leadingWhitespace(t));
+  const merged = mergeInline(body(m.find[j] ?? ""), body(line), body(t));
+  if (!merged.ok) {
+    throw new EditError(
+      "CONFLICT",
+      `Line ${f + 1} of the file reads \`${line.trim()}\`, but the text to find has \`${(m.find[j] ?? "").trim()}\` there, and the replacement changes it to \`${t.trim()}\`: the file and the edit changed the same text differently. Nothing was changed. Copy the line from the current file and send the edit again.`,
+      { candidates: [{ startLine: f + 1, endLine: f + 1, strategy: m.cand.strategy, score: m.cand.score }] },
+    );
+  }
+  return { text: merged.text === "" ? "" : indent + merged.text, from: f };
+}
+
+/** New lines where the file has lines the base does not: lines on both sides are taken once, the file's. */
+function intoGap(m: MergeCtx, held: readonly number[], from: number, to: number): MergedLine[] {
+  if (held.length === 0 || from === to) return [...held.map((k) => fresh(m, k)), ...range(from, to).map((x) => fileLine(m, x))];
+  const out: MergedLine[] = [];
+  let h = 0;
+  let f = from;
+  for (const part of diffArrays(
+    held.map((k) => (m.repl[k] ?? "").trim()),
+    range(from, to).map((x) => m.doc.line(x).trim()),
+  )) {
+    const count = part.count ?? part.value.length;
+    for (let n = 0; n < count; n++) {
+      if (part.removed) out.push(fresh(m, held[h++] as number));
+      else if (part.added) out.push(fileLine(m, f++));
+      else {
+        out.push(fileLine(m, f++));
+        h++;
+      }
+    }
+  }
+  return out;
+}
+
 export function mergeLines(
   doc: Document,
   cand: Candidate,
@@ -338,68 +417,9 @@ export function mergeLines(
   expandElisions(find, repl, script, explicitLines);
   checkRemovedLines(doc, cand, find, align, script, floor);
   const fileFrame = inFileFrame(doc, find, repl, align, script);
-  const mapIndent = reindenter(doc, cand, find, repl, align, fileFrame);
-
-  const fileLine = (f: number): MergedLine => ({ text: doc.line(f), from: f });
-  const fresh = (k: number): MergedLine => {
-    const line = repl[k] ?? "";
-    // A blank line keeps its whitespace only where indentation is not being mapped.
-    if (isBlank(line)) return { text: mapIndent.identity ? line : "", from: -1 };
-    return { text: mapIndent(leadingWhitespace(line)) + line.trimStart(), from: -1 };
-  };
-  /**
-   * Whether the model left base line j at its place. A kept line is left
-   * there at either side's indentation (a diff's context line is the find
-   * text's copy); a changed line at its frame's.
-   */
-  const unmoved = (j: number, f: number, t: string, kept: boolean) => {
-    const indent = leadingWhitespace(t);
-    const fromFind = indent === leadingWhitespace(find[j] ?? "");
-    const fromFile = indent === leadingWhitespace(doc.line(f));
-    return kept ? fromFind || fromFile : fileFrame ? fromFile : fromFind;
-  };
-  const kept = (j: number, k: number, f: number): MergedLine => {
-    const t = repl[k] ?? "";
-    const line = doc.line(f);
-    if (isBlank(t) || isBlank(line) || unmoved(j, f, t, true)) return fileLine(f);
-    return { text: mapIndent(leadingWhitespace(t)) + line.trimStart(), from: f };
-  };
-  const changed = (j: number, k: number, f: number): MergedLine => {
-    const t = repl[k] ?? "";
-    const line = doc.line(f);
-    const indent = unmoved(j, f, t, false) ? leadingWhitespace(line) : mapIndent(leadingWhitespace(t));
-    const merged = mergeInline(body(find[j] ?? ""), body(line), body(t));
-    if (!merged.ok) {
-      throw new EditError(
-        "CONFLICT",
-        `Line ${f + 1} of the file reads \`${line.trim()}\`, but the text to find has \`${(find[j] ?? "").trim()}\` there, and the replacement changes it to \`${t.trim()}\`: the file and the edit changed the same text differently. Nothing was changed. Copy the line from the current file and send the edit again.`,
-        { candidates: [{ startLine: f + 1, endLine: f + 1, strategy: cand.strategy, score: cand.score }] },
-      );
-    }
-    return { text: merged.text === "" ? "" : indent + merged.text, from: f };
-  };
-  /** New lines where the file has lines the base does not: lines on both sides are taken once, the file's. */
-  const intoGap = (held: readonly number[], from: number, to: number): MergedLine[] => {
-    if (held.length === 0 || from === to) return [...held.map(fresh), ...range(from, to).map(fileLine)];
-    const out: MergedLine[] = [];
-    let h = 0;
-    let f = from;
-    for (const part of diffArrays(
-      held.map((k) => (repl[k] ?? "").trim()),
-      range(from, to).map((x) => doc.line(x).trim()),
-    )) {
-      const count = part.count ?? part.value.length;
-      for (let n = 0; n < count; n++) {
-        if (part.removed) out.push(fresh(held[h++] as number));
-        else if (part.added) out.push(fileLine(f++));
-        else {
-          out.push(fileLine(f++));
-          h++;
-        }
-      }
-    }
-    return out;
-  };
+  const m: MergeCtx = { doc, cand, find, repl, fileFrame, mapIndent: reindenter(doc, cand, find, repl, align, fileFrame) };
+  const news = (ks: readonly number[]) => ks.map((k) => fresh(m, k));
+  const fileLines = (from: number, to: number) => range(from, to).map((x) => fileLine(m, x));
 
   const out: MergedLine[] = [];
   const isRemoval = (s: Status | undefined) => s?.kind === "remove" || s?.kind === "change";
@@ -413,26 +433,26 @@ export function mergeLines(
     const f = align[j] ?? -1;
     const s = script.status[j];
     if (f >= 0) {
-      if (removing && isRemoval(s)) appendAll(out, [...held.map(fresh), ...pending]);
-      else if (!unalignedSince) appendAll(out, intoGap(held, cursor, f));
-      else appendAll(out, [...held.map(fresh), ...range(cursor, f).map(fileLine), ...pending]);
+      if (removing && isRemoval(s)) appendAll(out, [...news(held), ...pending]);
+      else if (!unalignedSince) appendAll(out, intoGap(m, held, cursor, f));
+      else appendAll(out, [...news(held), ...fileLines(cursor, f), ...pending]);
       pending = [];
       unalignedSince = false;
-      if (s?.kind === "keep") out.push(kept(j, s.k, f));
-      else if (s?.kind === "change") out.push(changed(j, s.k, f));
-      else if (s?.kind === "elided") out.push(fileLine(f));
+      if (s?.kind === "keep") out.push(keptLine(m, j, s.k, f));
+      else if (s?.kind === "change") out.push(changedLine(m, j, s.k, f));
+      else if (s?.kind === "elided") out.push(fileLine(m, f));
       cursor = Math.max(cursor, f + 1);
       removing = isRemoval(s);
       held = script.after.get(j) ?? [];
     } else {
       unalignedSince = true;
       removing = removing && isRemoval(s);
-      if (s?.kind === "change") pending.push(fresh(s.k));
-      for (const k of script.after.get(j) ?? []) pending.push(fresh(k));
+      if (s?.kind === "change") pending.push(fresh(m, s.k));
+      for (const k of script.after.get(j) ?? []) pending.push(fresh(m, k));
     }
   }
-  if (!unalignedSince) appendAll(out, intoGap(held, cursor, cand.endLine));
-  else appendAll(out, [...held.map(fresh), ...range(cursor, cand.endLine).map(fileLine), ...pending]);
+  if (!unalignedSince) appendAll(out, intoGap(m, held, cursor, cand.endLine));
+  else appendAll(out, [...news(held), ...fileLines(cursor, cand.endLine), ...pending]);
   return out;
 }
 

@@ -298,3 +298,15 @@ test("applyEdits: limits, signal and timeoutMs reach the engine; nothing is writ
   assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), "a\nb\n");
   await assert.rejects(applyEdits(t.root, response, { timeoutMs: -1 }), (e: unknown) => e instanceof EditError && e.code === "INVALID_INPUT");
 });
+
+test("a block repeated many times is located once, and each failure still names its own block", () => {
+  const content = "x\ny\nx\ny\n";
+  const diff = Array.from({ length: 30 }, () => "<<<<<<< SEARCH\nx\n=======\nz\n>>>>>>> REPLACE").join("\n");
+  const r = applySearchReplace(content, diff);
+  assert.equal(r.failed.length, 30);
+  r.failed.forEach((e, k) => {
+    assert.equal(e.code, "AMBIGUOUS");
+    assert.equal(e.detail.index, k);
+    assert.match(e.message, new RegExp(`^Block ${k + 1} \\(line ${5 * k + 1} of the diff\\): The SEARCH text matches 2 places`));
+  });
+});

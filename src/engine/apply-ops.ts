@@ -308,7 +308,20 @@ function render(doc: Document, accepted: readonly Planned[]): string {
 }
 
 /** One op located and planned in `doc`, or its failure (already labelled). */
-function tryPlan(doc: Document, l: LocateContext, op: EditOp, a: ApplyOpsOptions): Planned | EditError {
+/** Failures of ops already located in this text, by what decides them: a model repeating one block 500 times is located once. */
+type FailureMemo = Map<string, { code: EditError["code"]; message: string; detail: EditError["detail"] }>;
+
+/** What decides an op's place in one text, when the previous op does not (ops in file order depend on it). */
+function memoKey(op: EditOp, l: LocateContext): string | undefined {
+  if (op.hints.inOrder || op.hints.after !== undefined) return undefined;
+  const readings = op.readings.map((r) => `${r.find}\u0000${r.replace}\u0000${r.lines ? "L" : ""}`).join("\u0001");
+  return `${readings}\u0002${l.hintLine ?? ""}\u0002${op.hints.replaceAll ?? ""}\u0002${l.exactOnly ?? ""}`;
+}
+
+function tryPlan(doc: Document, l: LocateContext, op: EditOp, a: ApplyOpsOptions, memo?: FailureMemo): Planned | EditError {
+  const key = memo ? memoKey(op, l) : undefined;
+  const known = key === undefined ? undefined : memo?.get(key);
+  if (known) return withOrigin(new EditError(known.code, known.message, { ...known.detail }), op);
   try {
     const p = planOp(doc, l, op);
     if (op.requireChange && unchanged(doc, p)) return withOrigin(noChangeError(p, a.vocab), op);
@@ -318,6 +331,7 @@ function tryPlan(doc: Document, l: LocateContext, op: EditOp, a: ApplyOpsOptions
     // Out of time: the whole call stops, nothing of it is kept.
     if (e.code === "TIMEOUT") throw e;
     if (e.code === "NOT_FOUND") e.message += notFoundNotes(op, a.opts, l.ctx, e);
+    if (key !== undefined && (e.code === "NOT_FOUND" || e.code === "AMBIGUOUS")) memo?.set(key, { code: e.code, message: e.message, detail: { ...e.detail } });
     return withOrigin(e, op);
   }
 }
@@ -341,6 +355,7 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
   const planned: Planned[] = [];
   let prevEnd = 0;
   let drift = 0;
+  const memo: FailureMemo = new Map();
   const prior = a.shifts ?? [];
   for (const op of ops) {
     // A place the user chose decides like a hint on the line where it starts.
@@ -348,7 +363,7 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
     const hint = chosen ?? shiftHint(op.hints.startLine, prior);
     const hintLine = hint === undefined ? undefined : op.hints.inOrder && chosen === undefined ? Math.max(1, hint + drift) : hint;
     const l: LocateContext = { ctx, opts: a.opts, vocab: a.vocab, hintLine, prevEnd, ask: a.ask };
-    const p = tryPlan(doc, l, op, a);
+    const p = tryPlan(doc, l, op, a, memo);
     if (p instanceof EditError) {
       if (op.overlap === "retry" && (p.code === "NOT_FOUND" || p.code === "AMBIGUOUS")) retry.push({ op, error: p });
       else failed.push({ op, error: p });

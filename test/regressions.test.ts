@@ -92,6 +92,17 @@ const cases: Case[] = [
     expect: "\t\t\tif (url) {\n\t\t\t\tv += x;\n\t\t\t} // done\n\t\t}\n\t}\n\n\treturn v;\n};\n",
   },
   {
+    // Accuracy benchmark, seed 4 case 65: `},` at two depths; compared without indentation the diff
+    // kept the deeper copy, and the file's `  },` was written at the model's tab.
+    name: "among repeated lines at different depths, the copy the model kept is the one at its depth",
+    run: () =>
+      applyPatch(
+        '{\n  "exports": {\n    ".": {\n      "default": "./a.js"\n    },\n    "./package.json": "./package.json"\n  },\n  "scripts": {}\n}\n',
+        '@@ @@\n \t\t\t"default": "./a.js"\n-\t\t},\n-\t\t"./package.json": "./package.json"\n+    "added": "x",\n \t},\n \t"scripts": {}\n',
+      ).content,
+    expect: '{\n  "exports": {\n    ".": {\n      "default": "./a.js"\n    "added": "x",\n  },\n  "scripts": {}\n}\n',
+  },
+  {
     // Case 39: context lines keep the numbers of a numbered view, added lines do not.
     name: "line numbers on a hunk's context lines only are stripped from them",
     run: () =>

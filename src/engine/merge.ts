@@ -118,6 +118,21 @@ function positionalParts(find: readonly string[], repl: readonly string[]): Diff
   return 2 * changed < diffCost ? parts : undefined;
 }
 
+const keptCount = (parts: readonly DiffPart[]) => parts.reduce((n, p) => (p.added || p.removed ? n : n + p.count), 0);
+
+/**
+ * The diff of the find text and the replacement, lines compared without
+ * their indentation (the model may re-indent what it keeps) — unless
+ * comparing them with it keeps as many lines: among repeated lines (`},`
+ * at two depths) the indentation says which copy the model kept.
+ */
+function lineDiff(find: readonly string[], repl: readonly string[]): DiffPart[] {
+  const anchor = (l: string) => !isBlank(l);
+  const loose = anchoredDiff(find.map(diffKey), repl.map(diffKey), anchor);
+  const exact = anchoredDiff(find, repl, anchor);
+  return keptCount(exact) >= keptCount(loose) ? exact : loose;
+}
+
 function theirScript(find: readonly string[], repl: readonly string[], align: readonly number[]): TheirScript {
   // An elision line of the find text stands for lines of the file; one the strategy aligned with a line is that line's text.
   const elides = (j: number) => (align[j] ?? -1) < 0 && isElisionLine(find[j] ?? "");
@@ -159,7 +174,7 @@ function theirScript(find: readonly string[], repl: readonly string[], align: re
   };
   // Blank lines never take the place of text (one diff over everything may keep a blank line and
   // re-add the line of code beside it, which then lands next to the file's own blank line).
-  const parts = positionalParts(find, repl) ?? anchoredDiff(find.map(diffKey), repl.map(diffKey), (l) => !isBlank(l));
+  const parts = positionalParts(find, repl) ?? lineDiff(find, repl);
   for (const part of parts) {
     const count = part.count;
     if (part.removed) {

@@ -180,3 +180,39 @@ export function elisionMarker(file: CorpusFile): string {
   const leader = commentLeader(file) || "//";
   return `${leader} ... existing code ...`;
 }
+
+/** The file with the target region, and its full diff context, copied 20+ lines away to a blank line. */
+export interface RegionCopy {
+  /** The file's lines with the copy inserted. */
+  lines: string[];
+  /** 0-based line where the copy was inserted. */
+  q: number;
+  /** Lines the original region moved down by (the copy's size when it went above). */
+  shift: number;
+  /** Context lines before the region in the view. */
+  before: number;
+}
+
+/**
+ * Copies the region with three or more context lines on each side (a diff
+ * cut short by the file's edge says where it belongs, so such a region has
+ * one right place) to a blank-line boundary at least 20 lines away.
+ */
+export function copyRegionFar(input: MistakeInput, rng: Rng): RegionCopy | undefined {
+  const { view, file, edit, realLineCount } = input;
+  const before = view.findIndex(isRegion);
+  let lastRegion = view.length - 1;
+  while (lastRegion >= 0 && !isRegion(view[lastRegion] as ViewLine)) lastRegion--;
+  const after = view.length - 1 - lastRegion;
+  if (before < 3 || after < 3) return undefined;
+  const windowStart = edit.start - before;
+  const windowEnd = edit.end + after;
+  const far: number[] = [];
+  for (let q = 0; q <= realLineCount; q++) {
+    if ((q <= windowStart - 20 || q >= windowEnd + 20) && (q === 0 || file.lines[q - 1]?.trim() === "")) far.push(q);
+  }
+  if (far.length === 0) return undefined;
+  const q = rng.pick(far);
+  const lines = [...file.lines.slice(0, q), ...file.lines.slice(windowStart, windowEnd), ...file.lines.slice(q)];
+  return { lines, q, shift: q <= windowStart ? windowEnd - windowStart : 0, before };
+}

@@ -8,6 +8,7 @@
 
 import {
   applyEdit,
+  copyRegionFar,
   countSquashed,
   elisionMarker,
   fileLineOf,
@@ -190,24 +191,11 @@ export function foreignMinus(input: MistakeInput, rng: Rng): MistakeOutput | und
  * without a hint (`@@ @@`) must be refused (`hintDecides`).
  */
 export function dupHinted(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
-  const { view, file, edit, realLineCount } = input;
-  const before = view.findIndex(isRegion);
-  let lastRegion = view.length - 1;
-  while (lastRegion >= 0 && !isRegion(view[lastRegion] as ViewLine)) lastRegion--;
-  const after = view.length - 1 - lastRegion;
+  const { view, edit } = input;
   // Full context on both sides, so a diff's hunk matches the copy as well.
-  if (before < 3 || after < 3) return undefined;
-  const windowStart = edit.start - before;
-  const windowEnd = edit.end + after;
-  const size = windowEnd - windowStart;
-  const far: number[] = [];
-  for (let q = 0; q <= realLineCount; q++) {
-    if ((q <= windowStart - 20 || q >= windowEnd + 20) && (q === 0 || file.lines[q - 1]?.trim() === "")) far.push(q);
-  }
-  if (far.length === 0) return undefined;
-  const q = rng.pick(far);
-  const lines = [...file.lines.slice(0, q), ...file.lines.slice(windowStart, windowEnd), ...file.lines.slice(q)];
-  const shift = q <= windowStart ? size : 0;
+  const copy = copyRegionFar(input, rng);
+  if (!copy) return undefined;
+  const { lines, q, shift, before } = copy;
   const shifted: IntendedEdit = {
     ...edit,
     start: edit.start + shift,

@@ -37,12 +37,12 @@ import {
 import {
   applyEdit,
   countSquashed,
+  copyRegionFar,
   curl,
   elisionMarker,
   fileLineOf,
   indentVariants,
   indicesOf,
-  isRegion,
   type MistakeInput,
   type MistakeOutput,
   type MistakeSpec,
@@ -416,27 +416,10 @@ function absent(input: MistakeInput, rng: Rng): MistakeOutput {
  * between them. A careful human refuses and lists both.
  */
 function twoPlaces(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
-  const { view, file, edit, realLineCount } = input;
-  const before = view.findIndex(isRegion);
-  let lastRegion = view.length - 1;
-  while (lastRegion >= 0 && !isRegion(view[lastRegion] as ViewLine)) lastRegion--;
-  const after = view.length - 1 - lastRegion;
-  // A diff cut short by the file's edge says where it belongs (diff -u writes
-  // fewer than three context lines only there), so such a region has one
-  // right place, not two: not a refusal case.
-  if (before < 3 || after < 3) return undefined;
-  const windowStart = edit.start - before;
-  const windowEnd = edit.end + after;
-  const size = windowEnd - windowStart;
-  const far = [];
-  for (let q = 0; q <= realLineCount; q++) {
-    if ((q <= windowStart - 20 || q >= windowEnd + 20) && (q === 0 || file.lines[q - 1]?.trim() === "")) far.push(q);
-  }
-  if (far.length === 0) return undefined;
-  const q = rng.pick(far);
-  const copy = file.lines.slice(windowStart, windowEnd);
-  const lines = [...file.lines.slice(0, q), ...copy, ...file.lines.slice(q)];
-  const shift = q <= windowStart ? size : 0;
+  const { view, edit } = input;
+  const copy = copyRegionFar(input, rng);
+  if (!copy) return undefined;
+  const { lines, q, shift, before } = copy;
   const start = edit.start + shift + 1;
   // The copy's region starts `before` lines into the copy, wherever it went.
   const other = q + before + 1;

@@ -88,18 +88,13 @@ function pushAfter(after: Map<number, number[]>, j: number, k: number): void {
 }
 
 /**
- * Base -> theirs. Lines equal without indentation are kept; in a replaced
- * run, each new line is paired in order with a similar removed line (it
- * changes that line), the others are new. An elision line only pairs with one.
- */
-/**
  * A replacement as long as the find text whose lines differ only in place
  * (text for text, never a blank line for text) is read position by position
  * when that costs fewer line edits than the diff: among repeated lines (`}`
  * three times) the diff may keep the wrong copies, add one line at the top
  * and remove one further down, and the merge would move a line of the file.
  */
-function positionalParts(find: readonly string[], repl: readonly string[]): DiffPart[] | undefined {
+function positionalParts(find: readonly string[], repl: readonly string[], unindented: readonly DiffPart[]): DiffPart[] | undefined {
   if (find.length !== repl.length) return undefined;
   const parts: DiffPart[] = [];
   let changed = 0;
@@ -114,25 +109,30 @@ function positionalParts(find: readonly string[], repl: readonly string[]): Diff
   }
   if (changed === 0) return undefined;
   let diffCost = 0;
-  for (const part of anchoredDiff(find.map(diffKey), repl.map(diffKey), (l) => !isBlank(l))) if (part.added || part.removed) diffCost += part.count;
+  for (const part of unindented) if (part.added || part.removed) diffCost += part.count;
   return 2 * changed < diffCost ? parts : undefined;
 }
 
 const keptCount = (parts: readonly DiffPart[]) => parts.reduce((n, p) => (p.added || p.removed ? n : n + p.count), 0);
 
 /**
- * The diff of the find text and the replacement, lines compared without
- * their indentation (the model may re-indent what it keeps) — unless
- * comparing them with it keeps as many lines: among repeated lines (`},`
- * at two depths) the indentation says which copy the model kept.
+ * The diff of the find text and the replacement with indentation, when it
+ * keeps as many lines as `unindented` (compared without indentation: the model may
+ * re-indent what it keeps): among repeated lines (`},` at two depths) the
+ * indentation says which copy the model kept.
  */
-function lineDiff(find: readonly string[], repl: readonly string[]): DiffPart[] {
-  const anchor = (l: string) => !isBlank(l);
-  const loose = anchoredDiff(find.map(diffKey), repl.map(diffKey), anchor);
-  const exact = anchoredDiff(find, repl, anchor);
-  return keptCount(exact) >= keptCount(loose) ? exact : loose;
+function withIndentation(find: readonly string[], repl: readonly string[], unindented: DiffPart[]): DiffPart[] {
+  const exact = anchoredDiff(find, repl, nonBlank);
+  return keptCount(exact) >= keptCount(unindented) ? exact : unindented;
 }
 
+const nonBlank = (l: string) => !isBlank(l);
+
+/**
+ * Base -> theirs. Lines equal without indentation are kept; in a replaced
+ * run, each new line is paired in order with a similar removed line (it
+ * changes that line), the others are new. An elision line only pairs with one.
+ */
 function theirScript(find: readonly string[], repl: readonly string[], align: readonly number[]): TheirScript {
   // An elision line of the find text stands for lines of the file; one the strategy aligned with a line is that line's text.
   const elides = (j: number) => (align[j] ?? -1) < 0 && isElisionLine(find[j] ?? "");
@@ -174,7 +174,8 @@ function theirScript(find: readonly string[], repl: readonly string[], align: re
   };
   // Blank lines never take the place of text (one diff over everything may keep a blank line and
   // re-add the line of code beside it, which then lands next to the file's own blank line).
-  const parts = positionalParts(find, repl) ?? lineDiff(find, repl);
+  const unindented = anchoredDiff(find.map(diffKey), repl.map(diffKey), nonBlank);
+  const parts = positionalParts(find, repl, unindented) ?? withIndentation(find, repl, unindented);
   for (const part of parts) {
     const count = part.count;
     if (part.removed) {

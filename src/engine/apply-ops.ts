@@ -24,7 +24,7 @@ import { checkLimit } from "../limits.ts";
 import { createContext } from "../match/anchors.ts";
 import type { Candidate } from "../match/types.ts";
 import { Document } from "../text/document.ts";
-import { lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits } from "./line-edits.ts";
+import { countBreaks, lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits } from "./line-edits.ts";
 import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
 import { notFoundNotes, withOrigin } from "./op-messages.ts";
 import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, type LineShift, type Reading } from "./ops.ts";
@@ -59,11 +59,8 @@ interface Retry {
 
 type LogEntry = LineShift;
 
-function countBreaks(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
-  return n;
-}
+/** Lines a splice adds (negative: removes). */
+const spliceDelta = (doc: Document, s: Splice): number => countBreaks(s.text) - countBreaks(doc.text.slice(s.start, s.end));
 
 /** Maps a 1-based line of the original through the edits applied since: below one it moves by its delta, inside one to its first line. */
 function shiftHint(hint: number | undefined, log: readonly LogEntry[]): number | undefined {
@@ -177,7 +174,7 @@ function planOp(doc: Document, l: LocateContext, op: EditOp): Planned {
     return planSplice(doc, c, reading.replace, l.opts.strategy, { sharesLine });
   });
   let delta = 0;
-  for (const s of splices) delta += countBreaks(s.text) - countBreaks(doc.text.slice(s.start, s.end));
+  for (const s of splices) delta += spliceDelta(doc, s);
   return { op, splices, report: appliedOf(op, located, delta) };
 }
 
@@ -284,7 +281,7 @@ function logOf(doc: Document, p: Planned): LogEntry[] {
   return p.splices.map((s) => ({
     start: doc.lineAt(s.start),
     end: doc.lineAt(Math.max(s.start, s.end - 1)) + 1,
-    delta: countBreaks(s.text) - countBreaks(doc.text.slice(s.start, s.end)),
+    delta: spliceDelta(doc, s),
   }));
 }
 

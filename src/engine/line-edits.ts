@@ -126,7 +126,8 @@ export function spliceOfLineEdit(doc: Document, e: LineEdit): Splice {
   return { start: end, end, text: doc.finalNewline ? `${body}\n` : `\n${body}` };
 }
 
-function countBreaks(text: string): number {
+/** Line breaks ("\n") in `text`. */
+export function countBreaks(text: string): number {
   let n = 0;
   for (let p = text.indexOf("\n"); p !== -1; p = text.indexOf("\n", p + 1)) n++;
   return n;

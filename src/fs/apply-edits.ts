@@ -7,7 +7,7 @@
 
 import { access, stat } from "node:fs/promises";
 import { createTwoFilesPatch } from "diff";
-import { type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
+import { checkFlag, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import { EditError } from "../errors.ts";
 import { alreadyAppliedNote } from "../formats/already-applied.ts";
 import { type EditFormat, formatByName, type ResponseFormat } from "../formats/index.ts";
@@ -211,12 +211,6 @@ interface ResolvedOptions {
   deadline?: number;
 }
 
-function flag(value: unknown, name: string, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== "boolean") throw new EditError("INVALID_INPUT", `${name} must be true or false, got ${String(value)}.`);
-  return value;
-}
-
 function resolveFileOptions(options: unknown): ResolvedOptions {
   const o = optionsObject<ApplyEditsOptions>(options);
   const engine: EngineOptions = {
@@ -242,16 +236,16 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
   }
   return {
     format: o.format ?? DEFAULTS.format,
-    partial: flag(o.partial, "partial", DEFAULTS.partial),
-    dryRun: flag(o.dryRun, "dryRun", DEFAULTS.dryRun),
+    partial: checkFlag(o.partial, "partial") ?? DEFAULTS.partial,
+    dryRun: checkFlag(o.dryRun, "dryRun") ?? DEFAULTS.dryRun,
     maxFileBytes,
-    allowBinary: flag(o.allowBinary, "allowBinary", DEFAULTS.allowBinary),
+    allowBinary: checkFlag(o.allowBinary, "allowBinary") ?? DEFAULTS.allowBinary,
     expected: o.expected,
     chooseCandidate: o.chooseCandidate,
     hooks: o.hooks,
     strip: o.strip,
     target: o.target,
-    reverse: flag(o.reverse, "reverse", DEFAULTS.reverse),
+    reverse: checkFlag(o.reverse, "reverse") ?? DEFAULTS.reverse,
     replaceAllAdvice: o.replaceAllAdvice,
     displayPrefix: o.displayPrefix ?? DEFAULTS.displayPrefix,
     engine,

@@ -10,7 +10,9 @@
  * timed by the wall clock and by the process's CPU time (user + system), the
  * steadier figure on a shared, loaded machine.
  *
- * Usage: npm run bench [-- --runs N]
+ * Usage: npm run bench [-- --runs N] [--only "format:kind"] (--only, e.g.
+ * "udiff:typo", runs that one row and skips the growth table: for profiling
+ * with `node --cpu-prof --import tsx bench/speed.ts --only …`).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -21,6 +23,8 @@ const source = readFileSync(require.resolve("typescript/lib/typescript.js"), "ut
 const allLines = source.split("\n");
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
+const onlyArg = process.argv.indexOf("--only");
+const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 const EDITS = 20;
 const SIZE = 12;
 
@@ -99,6 +103,7 @@ console.log("| format | kind | median | max | CPU median | CPU max | applied / r
 console.log("|---|---|---:|---:|---:|---:|---|---:|");
 for (const f of formats) {
   for (const kind of kinds) {
+    if (ONLY && ONLY !== `${f.name}:${kind.name}`) continue;
     const times: number[] = [];
     const cpu: number[] = [];
     const outcomes = new Map<string, number>();
@@ -134,8 +139,9 @@ for (const f of formats) {
 console.log(`\nOne indexOf scan of the file (${(content.length / 1e6).toFixed(1)} MB), same run: median ${median(scans).toFixed(2)} ms, max ${Math.max(...scans).toFixed(2)} ms; CPU median ${median(scanCpu).toFixed(2)} ms`);
 
 // Growth over slices: str_replace, 20-line edits late in each slice.
-const sizes = [1_000, 10_000, 100_000];
+const sizes = ONLY ? [] : [1_000, 10_000, 100_000];
 const growth = new Map<string, number>();
+if (ONLY) process.exit(0);
 console.log("\nstr_replace on slices (median ms): growth ×10 lines ≈ 10 is linear\n");
 console.log("| kind | 1k | 10k | 100k | 100k/10k |");
 console.log("|---|---:|---:|---:|---:|");

@@ -46,6 +46,14 @@ for (const c of shapes) {
     assert.equal(doc.lineEndingStyle, c.style);
     assert.equal(doc.bom, c.bom);
   });
+  test(`shape: ${c.name}: hasLine on a fresh document, asked from the end and from the start`, () => {
+    const n = c.lines.length;
+    const fromEnd = Document.from(c.raw);
+    for (let i = n + 2; i >= -1; i--) assert.equal(fromEnd.hasLine(i), i >= 0 && i < n, `line ${i}`);
+    const fromStart = Document.from(c.raw);
+    for (let i = -1; i <= n + 2; i++) assert.equal(fromStart.hasLine(i), i >= 0 && i < n, `line ${i}`);
+    assert.deepEqual(Document.from(c.raw).lines(0, n + 5), c.lines);
+  });
 }
 
 test("lineStart/lineEnd/lineAt on a document with a blank line", () => {

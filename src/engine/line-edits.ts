@@ -28,7 +28,7 @@ function toWholeLines(doc: Document, c: Candidate): Candidate | undefined {
   if (c.lineBased) return c;
   const first = doc.lineAt(c.start);
   const last = first + c.query.lines.length - 1;
-  if (last >= doc.lineCount) return undefined;
+  if (!doc.hasLine(last)) return undefined;
   const lastEnd = doc.lineEnd(last);
   if (c.end < doc.lineStart(last) || c.end > lastEnd) return undefined;
   if (!isBlank(doc.text.slice(doc.lineStart(first), c.start)) || !isBlank(doc.text.slice(c.end, lastEnd))) return undefined;

@@ -73,7 +73,9 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
     hintLine: l.hintLine,
     hintWindow: opts.hintWindow,
     prevEnd: l.prevEnd,
-    lineCount: doc.lineCount,
+    get lineCount() {
+      return doc.lineCount;
+    },
     ask: l.ask ? (pool) => l.ask?.(op, pool) : undefined,
   };
   const run = runCascade<{ cands: Candidate[]; resolvedBy?: ResolvedBy }>(

@@ -158,7 +158,7 @@ export function verifyWindows(
   const starts: number[] = [];
   for (let k = 0; k < anchorLines.length; k++) {
     const start = (anchorLines[k] as number) - anchor;
-    if (start < 0 || start + n > doc.lineCount || budget.seen.has(start)) continue;
+    if (start < 0 || !doc.hasLine(start + n - 1) || budget.seen.has(start)) continue;
     if (budget.spent + n > MAX_VERIFIED_LINES) {
       budget.capped = true;
       ctx.noteCap(q, { what: "windows", examined: budget.seen.size, total: budget.seen.size + anchorLines.length - k });

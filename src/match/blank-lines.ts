@@ -20,7 +20,7 @@ function alignAround(ctx: MatchContext, q: Query, anchor: number, at: number): n
   const { doc } = ctx;
   const alignment = new Array<number>(q.lines.length).fill(-1);
   alignment[anchor] = at;
-  const inFile = (f: number) => f >= 0 && f < doc.lineCount;
+  const inFile = (f: number) => doc.hasLine(f);
   for (const dir of [-1, 1]) {
     let f = at + dir;
     for (let j = anchor + dir; j >= 0 && j < q.lines.length; j += dir) {

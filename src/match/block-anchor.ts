@@ -47,8 +47,8 @@ function lastLinesNear(ctx: MatchContext, firstHits: readonly number[], last: st
   let next = 0;
   for (const i of firstHits) {
     const from = Math.max(next, i + 2, i + n - 1 - slack);
-    const to = Math.min(ctx.doc.lineCount - 1, i + n - 1 + slack);
-    for (let j = from; j <= to; j++) if (lineTrimmedIs(ctx, j, last)) out.push(j);
+    const to = i + n - 1 + slack;
+    for (let j = from; j <= to && ctx.doc.hasLine(j); j++) if (lineTrimmedIs(ctx, j, last)) out.push(j);
     next = Math.max(next, to + 1);
   }
   return out;

@@ -27,7 +27,7 @@ export const contextAware: Strategy = {
     for (let h = 0; h < hits.length; h++) {
       const i = hits[h] as number;
       const j = i + n - 1;
-      if (j >= ctx.doc.lineCount || ctx.doc.line(j).trim() !== last) continue;
+      if (!ctx.doc.hasLine(j) || ctx.doc.line(j).trim() !== last) continue;
       compared += n;
       if (compared > MAX_VERIFIED_LINES || scored >= MAX_SCORED_PAIRS) {
         ctx.noteCap(q, { what: "context-aware", examined: h, total: hits.length });

@@ -43,12 +43,14 @@ function anchorIndexes(q: Query): number[] {
 }
 
 function scoreWindow(ctx: MatchContext, q: Query, start: number, size: number): number {
-  if (start < 0 || size < 1 || start + size > ctx.doc.lineCount) return -1;
+  if (start < 0 || size < 1 || !ctx.doc.hasLine(start + size - 1)) return -1;
   return blockSimilarity(ctx.doc.lines(start, start + size), q.lines);
 }
 
 /** A window moved and cut to lie inside the document (a block near the end may run past it). */
 function clampWindow(ctx: MatchContext, start: number, size: number): { start: number; size: number } {
+  // Inside the file (the common case) needs no line count, which would build the whole line table.
+  if (start >= 0 && size >= 1 && ctx.doc.hasLine(start + size - 1)) return { start, size };
   const s = Math.max(0, Math.min(start, ctx.doc.lineCount - 1));
   return { start: s, size: Math.max(1, Math.min(size, ctx.doc.lineCount - s)) };
 }

@@ -127,7 +127,8 @@ export function notFoundError(ctx: MatchContext, q: Query, tried: readonly Strat
   }
   const { doc } = ctx;
   const from = Math.max(0, closest.start - 2);
-  const to = Math.min(doc.lineCount, closest.start + closest.size + 2);
+  let to = closest.start + closest.size + 2;
+  while (to > 0 && !doc.hasLine(to - 1)) to--;
   const text = doc.lines(closest.start, closest.start + closest.size).join("\n");
   const message = [
     head,

@@ -30,7 +30,8 @@ export interface ResolveInput {
   hintWindow: number;
   /** 0-based line after the previous op, for `inOrder` ops. */
   prevEnd: number;
-  lineCount: number;
+  /** Lines in the file (read only by the end-of-file rules: a getter keeps the full line table unbuilt otherwise). */
+  readonly lineCount: number;
   /** Last resort: index into the candidates, or undefined to refuse. */
   ask?: ((pool: readonly Candidate[]) => number | undefined) | undefined;
 }

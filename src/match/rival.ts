@@ -31,7 +31,7 @@ const TOLERANT: ReadonlySet<StrategyName> = new Set<StrategyName>([
 function verbatim(ctx: MatchContext, q: Query, start: number): number {
   let same = 0;
   q.lines.forEach((line, j) => {
-    if (line.trim() !== "" && start + j < ctx.doc.lineCount && ctx.doc.line(start + j) === line) same++;
+    if (line.trim() !== "" && ctx.doc.hasLine(start + j) && ctx.doc.line(start + j) === line) same++;
   });
   return same;
 }
@@ -58,7 +58,7 @@ export function findRival(ctx: MatchContext, q: Query, winner: Candidate): Candi
       const end = at + line.length;
       if (end < text.length && text[end] !== "\n") continue;
       const start = ctx.doc.lineAt(at) - j;
-      if (start < 0 || start + n > ctx.doc.lineCount || seen.has(start)) continue;
+      if (start < 0 || !ctx.doc.hasLine(start + n - 1) || seen.has(start)) continue;
       seen.add(start);
       if (start < winner.endLine && winner.startLine < start + n) continue;
       if (verbatim(ctx, q, start) < bar) continue;

@@ -141,6 +141,13 @@ export class Document {
     return this.count;
   }
 
+  /** Whether line `i` (0-based) exists, reading the table only as far as line `i + 1`. */
+  hasLine(i: number): boolean {
+    if (i < 0) return false;
+    this.ensureLine(i);
+    return this.complete ? i < this.count : i < this.n - 1;
+  }
+
   /** Offset in `text` where line `i` (0-based) starts. `i === lineCount` gives the end of text. */
   lineStart(i: number): number {
     this.ensureLine(i);
@@ -164,7 +171,7 @@ export class Document {
   /** Lines [from, to) as an array. */
   lines(from: number, to: number): string[] {
     const out: string[] = [];
-    for (let i = Math.max(0, from); i < Math.min(to, this.lineCount); i++) out.push(this.line(i));
+    for (let i = Math.max(0, from); i < to && this.hasLine(i); i++) out.push(this.line(i));
     return out;
   }
 

@@ -6,6 +6,7 @@
  */
 import type { Document } from "../text/document.ts";
 import { longestWord } from "../text/normalize.ts";
+import { createOccurrenceFinder } from "./occurrences.ts";
 import type { Candidate, CapNote, MatchContext, Query, StrategyName, StrategyOptions } from "./types.ts";
 
 /**
@@ -29,7 +30,7 @@ export const MAX_VERIFIED_LINES = 150_000;
 export const MAX_SCORED_PAIRS = 300;
 
 export function createContext(doc: Document, options: StrategyOptions): MatchContext {
-  const memo = new Map<string, number[]>();
+  const occurrences = createOccurrenceFinder(doc.text);
   const caps = new WeakMap<Query, CapNote[]>();
   return {
     doc,
@@ -42,20 +43,7 @@ export function createContext(doc: Document, options: StrategyOptions): MatchCon
     capsFor(q: Query): readonly CapNote[] {
       return caps.get(q) ?? [];
     },
-    occurrences(needle: string): readonly number[] {
-      const known = memo.get(needle);
-      if (known) return known;
-      const found: number[] = [];
-      if (needle !== "") {
-        let p = doc.text.indexOf(needle);
-        while (p !== -1) {
-          found.push(p);
-          p = doc.text.indexOf(needle, p + 1);
-        }
-      }
-      memo.set(needle, found);
-      return found;
-    },
+    occurrences,
   };
 }
 

@@ -17,6 +17,7 @@ import { replace } from "../src/formats/str-replace.ts";
 import { applyPatch } from "../src/formats/unified-apply.ts";
 import { parsePatch } from "../src/formats/unified-parse.ts";
 import { detectEdits } from "../src/formats/response.ts";
+import { createOccurrenceFinder } from "../src/match/occurrences.ts";
 import { Document } from "../src/text/document.ts";
 import { closesFence, readFenceOpener } from "../src/text/fence.ts";
 import { diffLinesBounded } from "../src/text/line-diff.ts";
@@ -155,6 +156,26 @@ test("Document: line lookups before the line table agree with the table", () => 
       assert.equal(lazy.lineEndingStyle, eager.lineEndingStyle);
     }),
     { numRuns: 1000 },
+  );
+});
+
+test("occurrences found through known keys are the occurrences a scan finds, whatever order the needles come in", () => {
+  const scan = (text: string, needle: string) => {
+    const out: number[] = [];
+    if (needle === "") return out;
+    for (let p = text.indexOf(needle); p !== -1; p = text.indexOf(needle, p + 1)) out.push(p);
+    return out;
+  };
+  // A small alphabet so needles overlap, repeat and contain one another.
+  const text = fc.stringMatching(/^[ab \n]{0,300}$/);
+  fc.assert(
+    fc.property(text, fc.array(fc.stringMatching(/^[ab \n]{0,14}$/), { maxLength: 30 }), (t, needles) => {
+      const find = createOccurrenceFinder(t);
+      // Each needle twice, and the needles extended so later ones contain earlier ones.
+      const asked = needles.flatMap((n, k) => [n, `${needles[k - 1] ?? ""}${n}`, n]);
+      for (const n of asked) assert.deepEqual([...find(n)], scan(t, n), JSON.stringify(n));
+    }),
+    { numRuns: 300 },
   );
 });
 

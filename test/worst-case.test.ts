@@ -166,14 +166,18 @@ test("occurrences found through known keys are the occurrences a scan finds, wha
     for (let p = text.indexOf(needle); p !== -1; p = text.indexOf(needle, p + 1)) out.push(p);
     return out;
   };
-  // A small alphabet so needles overlap, repeat and contain one another.
+  // A small alphabet so needles overlap and repeat; needles cut from the text (from its start too) and grown, so later ones contain earlier ones.
   const text = fc.stringMatching(/^[ab \n]{0,300}$/);
+  const cuts = fc.array(fc.tuple(fc.nat(300), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 12 })), { maxLength: 30 });
   fc.assert(
-    fc.property(text, fc.array(fc.stringMatching(/^[ab \n]{0,14}$/), { maxLength: 30 }), (t, needles) => {
+    fc.property(text, cuts, (t, spans) => {
       const find = createOccurrenceFinder(t);
-      // Each needle twice, and the needles extended so later ones contain earlier ones.
-      const asked = needles.flatMap((n, k) => [n, `${needles[k - 1] ?? ""}${n}`, n]);
-      for (const n of asked) assert.deepEqual([...find(n)], scan(t, n), JSON.stringify(n));
+      for (const [at, len, grow] of spans) {
+        const start = at % (t.length + 1);
+        const key = t.slice(start, start + len);
+        const grown = t.slice(Math.max(0, start - grow), start + len + grow);
+        for (const n of [key, grown, `${grown}b`, key]) assert.deepEqual([...find(n)], scan(t, n), JSON.stringify(n));
+      }
     }),
     { numRuns: 300 },
   );

@@ -121,9 +121,35 @@ export interface VerifyBudget {
   seen: Set<number>;
   spent: number;
   capped: boolean;
+  /**
+   * File lines already normalised by this search, by line index. Windows
+   * overlap: in periodic text every line is compared in up to n windows,
+   * and normalising it (a regular expression) was most of the cost.
+   */
+  keyed: Map<number, string>;
 }
 
-export const newBudget = (): VerifyBudget => ({ seen: new Set(), spent: 0, capped: false });
+export const newBudget = (): VerifyBudget => ({ seen: new Set(), spent: 0, capped: false, keyed: new Map() });
+
+/**
+ * How a window's lines are compared: file line `i` matches query line `j`
+ * when `of(line i) === keys[j]`; "any" passes every line (the caller checks
+ * the window as a whole).
+ */
+export type LineKeys = { of: (fileLine: string) => string; keys: readonly string[] } | "any";
+
+/** A line without the blank space at its ends: the key of the trimmed strategies. */
+export const trimLine = (line: string): string => line.trim();
+
+function lineMatches(doc: Document, match: LineKeys, budget: VerifyBudget, i: number, j: number): boolean {
+  if (match === "any") return true;
+  let key = budget.keyed.get(i);
+  if (key === undefined) {
+    key = match.of(doc.line(i));
+    budget.keyed.set(i, key);
+  }
+  return key === match.keys[j];
+}
 
 /**
  * Start lines of windows of `q.lines.length` lines where every line equals
@@ -138,7 +164,7 @@ export function verifyWindows(
   q: Query,
   anchor: number,
   anchorLines: readonly number[],
-  same: (fileLine: string, j: number) => boolean,
+  match: LineKeys,
   budget: VerifyBudget = newBudget(),
 ): number[] {
   const { doc } = ctx;
@@ -155,7 +181,7 @@ export function verifyWindows(
     budget.seen.add(start);
     let ok = true;
     let j = 0;
-    for (; j < n && ok; j++) ok = same(doc.line(start + j), j);
+    for (; j < n && ok; j++) ok = lineMatches(doc, match, budget, start + j, j);
     budget.spent += j;
     if (ok) starts.push(start);
   }
@@ -166,7 +192,7 @@ export function verifyWindows(
  * Windows found through the longest identifier of the query: for strategies
  * whose normalisation keeps identifiers intact (whitespace, punctuation).
  */
-export function windowsByWord(ctx: MatchContext, q: Query, same: (fileLine: string, j: number) => boolean): number[] {
+export function windowsByWord(ctx: MatchContext, q: Query, match: LineKeys): number[] {
   const word = longestWord(q.lines);
   if (word === "") return [];
   const hits = linesContaining(ctx, word);
@@ -176,7 +202,7 @@ export function windowsByWord(ctx: MatchContext, q: Query, same: (fileLine: stri
   const budget = newBudget();
   for (let j = 0; j < q.lines.length; j++) {
     if (!q.lines[j]?.includes(word)) continue;
-    for (const s of verifyWindows(ctx, q, j, hits, same, budget)) starts.add(s);
+    for (const s of verifyWindows(ctx, q, j, hits, match, budget)) starts.add(s);
     if (budget.capped) return [];
   }
   return [...starts].sort((a, b) => a - b);

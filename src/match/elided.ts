@@ -10,7 +10,7 @@
  * in order, and a part farther than `MAX_GAP` lines from the previous one is
  * no match.
  */
-import { lineCandidate, linesTrimmedEqual, longestLineIndex, verifyWindows } from "./anchors.ts";
+import { lineCandidate, linesTrimmedEqual, longestLineIndex, trimLine, verifyWindows } from "./anchors.ts";
 import { queryFromLines } from "./query.ts";
 import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
 
@@ -60,7 +60,7 @@ function partStarts(ctx: MatchContext, part: Part): number[] {
   const anchor = longestLineIndex(part.query);
   if (anchor === -1) return [];
   const hits = linesTrimmedEqual(ctx, part.query.trimmed[anchor] ?? "");
-  return verifyWindows(ctx, part.query, anchor, hits, (line, j) => line.trim() === part.query.trimmed[j]);
+  return verifyWindows(ctx, part.query, anchor, hits, { of: trimLine, keys: part.query.trimmed });
 }
 
 /** File indentation minus model indentation on the part's first non-blank line placed at `at`. */

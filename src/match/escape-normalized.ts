@@ -37,7 +37,7 @@ export const escapeNormalized: Strategy = {
     }
     // The file itself holds escapes: compare both sides un-escaped.
     const n = u.lines.length;
-    return windowsByWord(ctx, u, () => true)
+    return windowsByWord(ctx, u, "any")
       .filter((s) => unescapeModelText(ctx.doc.lines(s, s + n).join("\n")) === u.text.replace(/\n$/, ""))
       .map((s) => lineCandidate(ctx, q, s, n, "escape-normalized", 1));
   },

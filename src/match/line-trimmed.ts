@@ -2,7 +2,7 @@
  * 2. LineTrimmed: every line equal after trimming. The model got the code
  * right and the indentation wrong (the most common near miss).
  */
-import { lineCandidate, linesTrimmedEqual, longestLineIndex, verifyWindows } from "./anchors.ts";
+import { lineCandidate, linesTrimmedEqual, longestLineIndex, trimLine, verifyWindows } from "./anchors.ts";
 import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
 
 /** Start lines of windows whose lines equal the query's after trimming. */
@@ -10,7 +10,7 @@ export function trimmedWindows(ctx: MatchContext, q: Query): number[] {
   const anchor = longestLineIndex(q);
   if (anchor === -1) return [];
   const hits = linesTrimmedEqual(ctx, q.trimmed[anchor] ?? "");
-  return verifyWindows(ctx, q, anchor, hits, (line, j) => line.trim() === q.trimmed[j]);
+  return verifyWindows(ctx, q, anchor, hits, { of: trimLine, keys: q.trimmed });
 }
 
 export const lineTrimmed: Strategy = {

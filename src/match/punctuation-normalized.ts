@@ -22,7 +22,7 @@ export const punctuationNormalized: Strategy = {
     const keys = q.lines.map(key);
     // Anchor on an identifier of the ASCII form: identifiers survive typesetting.
     const ascii = queryFromLines(q.lines.map(normalizePunctuation), q.endsWithNewline);
-    return windowsByWord(ctx, ascii, (line, j) => key(line) === keys[j]).map((s) => {
+    return windowsByWord(ctx, ascii, { of: key, keys }).map((s) => {
       const region = ctx.doc.lines(s, s + q.lines.length).join("\n");
       // Typeset replacement text is turned into ASCII only where the file had none.
       const rewrite = modelTypeset && !hasUnicodePunctuation(region) ? ("punctuation" as const) : undefined;

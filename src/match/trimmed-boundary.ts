@@ -21,7 +21,7 @@ export const trimmedBoundary: Strategy = {
     if (direct.length > 0) return direct;
     const n = t.lines.length;
     const hits = linesTrimmedEqual(ctx, t.trimmed[anchor] ?? "");
-    return verifyWindows(ctx, t, anchor, hits, () => true)
+    return verifyWindows(ctx, t, anchor, hits, "any")
       .filter((s) => ctx.doc.lines(s, s + n).join("\n").trim() === t.text)
       .map((s) => lineCandidate(ctx, t, s, n, "trimmed-boundary", 1, { rewrite: "trim-boundary" }));
   },

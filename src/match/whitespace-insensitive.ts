@@ -14,7 +14,7 @@ export const whitespaceInsensitive: Strategy = {
   find(ctx, q) {
     const keys = q.lines.map(removeWhitespace);
     if (keys.every((k) => k === "")) return [];
-    return windowsByWord(ctx, q, (line, j) => removeWhitespace(line) === keys[j]).map((s) =>
+    return windowsByWord(ctx, q, { of: removeWhitespace, keys }).map((s) =>
       lineCandidate(ctx, q, s, q.lines.length, "whitespace-insensitive", 1),
     );
   },

@@ -58,7 +58,7 @@ export const whitespaceNormalized: Strategy = {
   find(ctx, q) {
     if (q.lines.length === 1 && !q.endsWithNewline) return singleLineSpans(ctx, q);
     const keys = q.lines.map(collapseWhitespace);
-    return windowsByWord(ctx, q, (line, j) => collapseWhitespace(line) === keys[j]).map((s) =>
+    return windowsByWord(ctx, q, { of: collapseWhitespace, keys }).map((s) =>
       lineCandidate(ctx, q, s, q.lines.length, "whitespace-normalized", 1),
     );
   },

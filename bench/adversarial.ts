@@ -181,6 +181,17 @@ const cases: Case[] = [
     },
   },
   {
+    // Every block is different and fails; its longest word (`compute`) is on every line of the file.
+    name: "distinct failing SEARCH/REPLACE blocks, common words, on 50k lines",
+    unit: "blocks",
+    sizes: [250, 500, 1_000, 2_000],
+    build(n) {
+      const content = codeLines(50_000).join("\n");
+      const diff = Array.from({ length: n }, (_, k) => sr(codeLines(12, `w${k}x`).join("\n"), "changed")).join("\n");
+      return () => applySearchReplace(content, diff);
+    },
+  },
+  {
     name: "deleting an exactly matched block (str_replace)",
     unit: "lines",
     sizes: [2_000, 4_000, 8_000, 16_000],

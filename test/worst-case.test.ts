@@ -17,6 +17,9 @@ import { replace } from "../src/formats/str-replace.ts";
 import { applyPatch } from "../src/formats/unified-apply.ts";
 import { parsePatch } from "../src/formats/unified-parse.ts";
 import { detectEdits } from "../src/formats/response.ts";
+import { resolveOptions } from "../src/engine/options.ts";
+import { createContext, linesTrimmedEqual, selectiveWord } from "../src/match/anchors.ts";
+import { SCANS_BEFORE_INDEX, trimBlank } from "../src/match/line-index.ts";
 import { createOccurrenceFinder } from "../src/match/occurrences.ts";
 import { Document } from "../src/text/document.ts";
 import { closesFence, readFenceOpener } from "../src/text/fence.ts";
@@ -181,6 +184,51 @@ test("occurrences found through known keys are the occurrences a scan finds, wha
     }),
     { numRuns: 300 },
   );
+});
+
+test("linesTrimmedEqual answers the same before and after the line index is built", () => {
+  const naive = (doc: Document, trimmed: string) => {
+    const out: number[] = [];
+    for (let i = 0; i < doc.lineCount; i++) if (trimmed !== "" && trimBlank(doc.line(i)) === trimmed) out.push(i);
+    return out;
+  };
+  // Lines with blank ends of every kind the matcher trims, Unicode spaces it keeps, CRLF and empty lines.
+  const line = fc.tuple(fc.constantFrom("", " ", "\t", "  ", "\u00a0", "\u2003"), fc.constantFrom("a", "b", "a b", "", "}", "\u2003a"), fc.constantFrom("", " ", "\t", "\r", "\u2003"));
+  fc.assert(
+    fc.property(fc.array(line, { maxLength: 40 }), fc.boolean(), (parts, crlf) => {
+      const doc = Document.from(parts.map((p) => p.join("")).join(crlf ? "\r\n" : "\n"));
+      const ctx = createContext(doc, resolveOptions({}).strategy);
+      // More needles than SCANS_BEFORE_INDEX, so the later ones come from the index.
+      const needles = ["a", "b", "a b", "}", "\u2003a", "a\u2003", "", " a", "c", ...Array.from({ length: SCANS_BEFORE_INDEX }, (_, k) => `x${k}`), "a", "b", "a b", "}", "\u2003a"];
+      for (const n of needles) assert.deepEqual([...linesTrimmedEqual(ctx, n)], naive(doc, n), JSON.stringify(n));
+      const fresh = createContext(doc, resolveOptions({}).strategy);
+      for (let k = 0; k <= SCANS_BEFORE_INDEX; k++) linesTrimmedEqual(fresh, `y${k}`);
+      for (const n of ["a", "b", "a b", "}", "\u2003a"]) assert.deepEqual([...linesTrimmedEqual(fresh, n)], naive(doc, n), `indexed ${JSON.stringify(n)}`);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("selectiveWord: the longest word, unless it is everywhere; then the rarest of the few longest", () => {
+  const lines = Array.from({ length: 3000 }, (_, i) => `  const v${i} = compute(${i});`);
+  const ctx = createContext(Document.from(lines.join("\n")), resolveOptions({}).strategy);
+  // `compute` and `const` are on all 3000 lines; `v7` is in v7, v70-v79, v700-v799 (111 places).
+  assert.equal(selectiveWord(ctx, ["  const v7 = compute(7);"]), "v7");
+  const rare = createContext(Document.from(lines.slice(0, 500).join("\n")), resolveOptions({}).strategy);
+  assert.equal(selectiveWord(rare, ["  const v7 = compute(7);"]), "compute", "500 hits are selective enough");
+  assert.equal(selectiveWord(ctx, ["  const zz9 = compute(1);"]), "zz9");
+});
+
+test("hundreds of different failing blocks whose words are on every line: each refused", () => {
+  const lines = Array.from({ length: 20_000 }, (_, i) => `  const v${i} = compute(${i}, "v");`);
+  const blocks = Array.from({ length: 60 }, (_, k) => {
+    const search = Array.from({ length: 12 }, (_, i) => `  const w${k}x${i} = compute(${i}, "w");`).join("\n");
+    return `<<<<<<< SEARCH\n${search}\n=======\nchanged\n>>>>>>> REPLACE\n`;
+  });
+  const r = applySearchReplace(lines.join("\n"), blocks.join(""));
+  assert.equal(r.applied.length, 0);
+  assert.deepEqual(new Set(r.failed.map((f) => f.code)), new Set(["NOT_FOUND"]));
+  assert.equal(r.failed.length, 60);
 });
 
 test("a 40k-line hunk whose context lines lost their prefix parses as context", () => {

@@ -5,7 +5,7 @@
  * windows the anchors point at.
  */
 import type { Document } from "../text/document.ts";
-import { longestWord } from "../text/normalize.ts";
+import { buildLineIndex, isSpace, type LineIndex, SCANS_BEFORE_INDEX, trimBlank } from "./line-index.ts";
 import { createOccurrenceFinder } from "./occurrences.ts";
 import type { Candidate, CapNote, MatchContext, Query, StrategyName, StrategyOptions } from "./types.ts";
 
@@ -47,26 +47,76 @@ export function createContext(doc: Document, options: StrategyOptions): MatchCon
   };
 }
 
-/** Distinct lines that contain `needle`, ascending. */
-export function linesContaining(ctx: MatchContext, needle: string): number[] {
+/**
+ * Line lists per context and needle: several strategies anchor on the same
+ * line or word, and each used to map every hit to its line again.
+ */
+const containing = new WeakMap<MatchContext, Map<string, readonly number[]>>();
+const trimmedEqual = new WeakMap<MatchContext, Map<string, readonly number[]>>();
+
+function memoFor(memos: WeakMap<MatchContext, Map<string, readonly number[]>>, ctx: MatchContext): Map<string, readonly number[]> {
+  let m = memos.get(ctx);
+  if (!m) {
+    m = new Map();
+    memos.set(ctx, m);
+  }
+  return m;
+}
+
+/**
+ * Distinct lines that contain `needle`, ascending. With a `limit`, the
+ * search may stop once more than `limit` lines are found (the caller only
+ * needs to know there are too many): the list is then cut.
+ */
+export function linesContaining(ctx: MatchContext, needle: string, limit = Number.POSITIVE_INFINITY): readonly number[] {
+  const memo = memoFor(containing, ctx);
+  const known = memo.get(needle);
+  if (known) return known;
   const out: number[] = [];
   let last = -1;
   for (const offset of ctx.occurrences(needle)) {
     const line = ctx.doc.lineAt(offset);
     if (line !== last) out.push(line);
     last = line;
+    if (out.length > limit) return out;
   }
+  memo.set(needle, out);
   return out;
 }
 
-const isSpace = (c: number) => c === 32 || c === 9 || c === 13 || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff;
+/** Anchor-line scans per context, and the line index once they paid for it. */
+const scansDone = new WeakMap<MatchContext, number>();
+const indexes = new WeakMap<MatchContext, LineIndex>();
+
+function lineIndexFor(ctx: MatchContext): LineIndex | undefined {
+  const known = indexes.get(ctx);
+  if (known) return known;
+  const scans = (scansDone.get(ctx) ?? 0) + 1;
+  scansDone.set(ctx, scans);
+  if (scans <= SCANS_BEFORE_INDEX) return undefined;
+  const built = buildLineIndex(ctx.doc);
+  indexes.set(ctx, built);
+  return built;
+}
 
 /**
- * Lines whose trimmed text is exactly `trimmed` (non-empty). Each hit is
- * checked in place — only whitespace between it and the line's ends — so a
- * common anchor such as `}` costs no string allocation per occurrence.
+ * Lines whose trimmed text is exactly `trimmed` (non-empty), ascending (cut
+ * past `limit`, as in `linesContaining`). Each hit is checked in place —
+ * only whitespace between it and the line's ends — so a common anchor such
+ * as `}` costs no string allocation per occurrence.
  */
-export function linesTrimmedEqual(ctx: MatchContext, trimmed: string): number[] {
+export function linesTrimmedEqual(ctx: MatchContext, trimmed: string, limit = Number.POSITIVE_INFINITY): readonly number[] {
+  const memo = memoFor(trimmedEqual, ctx);
+  const known = memo.get(trimmed);
+  if (known) return known;
+  // A needle with blank ends is no line's trimmed text (the scan would let its blanks fall in the indentation).
+  if (trimmed === "" || trimBlank(trimmed) !== trimmed) return [];
+  const index = lineIndexFor(ctx);
+  if (index) {
+    const lines = index.get(trimmed) ?? [];
+    memo.set(trimmed, lines);
+    return lines;
+  }
   const text = ctx.doc.text;
   const out: number[] = [];
   for (const at of ctx.occurrences(trimmed)) {
@@ -82,7 +132,9 @@ export function linesTrimmedEqual(ctx: MatchContext, trimmed: string): number[] 
       ok = isSpace(c);
     }
     if (ok) out.push(ctx.doc.lineAt(at));
+    if (out.length > limit) return out;
   }
+  memo.set(trimmed, out);
   return out;
 }
 
@@ -188,12 +240,48 @@ export function verifyWindows(
   return starts;
 }
 
+/** A word with at most this many occurrences is selective enough to anchor a search. */
+const SELECTIVE_WORD_HITS = 1000;
+/** Words tried, longest first, when the longest is not selective. */
+const WORDS_TRIED = 3;
+
 /**
- * Windows found through the longest identifier of the query: for strategies
- * whose normalisation keeps identifiers intact (whitespace, punctuation).
+ * The anchor word of a query: its longest identifier, unless that occurs
+ * everywhere (`compute` on each of 50k lines made every failing block
+ * verify 50k windows per strategy, ~0.3 s a block); then the one with the
+ * fewest occurrences among the few longest. Any word of the query must be
+ * in a matching window, so any of them finds every window; the rarer, the
+ * fewer to verify.
+ */
+export function selectiveWord(ctx: MatchContext, lines: readonly string[]): string {
+  const words = distinctWordsByLength(lines, WORDS_TRIED);
+  let best = words[0] ?? "";
+  let bestHits = Number.POSITIVE_INFINITY;
+  for (const w of words) {
+    const hits = ctx.occurrences(w).length;
+    if (hits < bestHits) {
+      best = w;
+      bestHits = hits;
+    }
+    if (hits <= SELECTIVE_WORD_HITS) break;
+  }
+  return best;
+}
+
+/** Up to `max` distinct identifiers of the lines, longest first (the first seen on a tie). */
+function distinctWordsByLength(lines: readonly string[], max: number): string[] {
+  const seen = new Set<string>();
+  for (const line of lines) for (const m of line.matchAll(/[A-Za-z0-9_$]+/g)) seen.add(m[0]);
+  return [...seen].sort((a, b) => b.length - a.length).slice(0, max);
+}
+
+/**
+ * Windows found through an identifier of the query (see `selectiveWord`):
+ * for strategies whose normalisation keeps identifiers intact (whitespace,
+ * punctuation).
  */
 export function windowsByWord(ctx: MatchContext, q: Query, match: LineKeys): number[] {
-  const word = longestWord(q.lines);
+  const word = selectiveWord(ctx, q.lines);
   if (word === "") return [];
   const hits = linesContaining(ctx, word);
   const starts = new Set<number>();

@@ -40,7 +40,7 @@ const MAX_CHECKED_IN_PLACE = 20_000;
  * few first lines within the size slack are checked in place, which saves a
  * scan of the file (~1.5 ms on typescript.js, 9 MB); otherwise the scan.
  */
-function lastLinesNear(ctx: MatchContext, firstHits: readonly number[], last: string, n: number, slack: number): number[] {
+function lastLinesNear(ctx: MatchContext, firstHits: readonly number[], last: string, n: number, slack: number): readonly number[] {
   const reach = 2 * slack + 1;
   if (!Number.isFinite(reach) || firstHits.length * reach > MAX_CHECKED_IN_PLACE) return linesTrimmedEqual(ctx, last);
   const out: number[] = [];

@@ -10,9 +10,9 @@
  * `closestRegion` runs the same search without a threshold; NOT_FOUND
  * errors use it to show the model the nearest text.
  */
-import { isBlank, longestWord } from "../text/normalize.ts";
+import { isBlank } from "../text/normalize.ts";
 import { blockSimilarity } from "../text/similarity.ts";
-import { lineCandidate, linesContaining, linesTrimmedEqual } from "./anchors.ts";
+import { lineCandidate, linesContaining, linesTrimmedEqual, selectiveWord } from "./anchors.ts";
 import { selectScored } from "./select.ts";
 import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
 
@@ -76,14 +76,14 @@ function scoreWindows(ctx: MatchContext, q: Query): Scored[] {
   const votes = new Map<number, number>();
   const vote = (start: number, weight: number) => votes.set(start, (votes.get(start) ?? 0) + weight);
   for (const j of anchorIndexes(q)) {
-    const hits = linesTrimmedEqual(ctx, q.trimmed[j] ?? "");
+    const hits = linesTrimmedEqual(ctx, q.trimmed[j] ?? "", MAX_HITS_PER_ANCHOR);
     if (hits.length > MAX_HITS_PER_ANCHOR) continue;
     for (const at of hits) vote(at - j, 1);
   }
-  // Lines may all differ a little: the longest identifier (already searched by
-  // the whitespace strategies) votes too, with less weight than a whole line.
-  const word = longestWord(q.lines);
-  const wordHits = word === "" ? [] : linesContaining(ctx, word);
+  // Lines may all differ a little: an identifier (the one the whitespace
+  // strategies searched) votes too, with less weight than a whole line.
+  const word = selectiveWord(ctx, q.lines);
+  const wordHits = word === "" ? [] : linesContaining(ctx, word, MAX_HITS_PER_ANCHOR);
   if (wordHits.length <= MAX_HITS_PER_ANCHOR) {
     q.lines.forEach((line, j) => {
       if (line.includes(word)) for (const at of wordHits) vote(at - j, 0.5);

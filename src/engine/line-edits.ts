@@ -152,7 +152,7 @@ export function renderLineEdits(doc: Document, edits: readonly LineEdit[], want:
   for (const sp of splices) breaks += countBreaks(sp.text) - countBreaks(doc.text.slice(sp.start, sp.end));
   const has = breaks === lines;
   if (wanted && !has) return out + doc.eolAt(doc.text.length);
-  // The final break may be "\r\r\n" (see Document): drop all of it.
-  if (!wanted && has) return out.replace(/\r*\n$/, "");
+  // The final break may be "\r\r\n" (see Document), or a bare CR in a file of CR-terminated lines: drop all of it.
+  if (!wanted && has) return out.replace(doc.crLines ? /\r$/ : /\r*\n$/, "");
   return out;
 }

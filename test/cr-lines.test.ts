@@ -135,6 +135,7 @@ test("file layer: a CR file edited through applyEdits, the text editor's insert,
   const r = await applyEdits(root, JSON.stringify({ path: "mac.txt", old_string: "two", new_string: "2\n2b" }));
   assert.equal(r.ok, true, JSON.stringify(r.errors));
   assert.equal(await read(root, "mac.txt"), "one\r2\r2b\rthree\r");
+  assert.match(r.diff, /\n one\n-two\n\+2\n\+2b\n three\n/, r.diff);
   const ins = await applyEdits(root, JSON.stringify({ command: "insert", path: "mac.txt", insert_line: 1, new_str: "after one\n" }));
   assert.equal(ins.ok, true, JSON.stringify(ins.errors));
   assert.equal(await read(root, "mac.txt"), "one\rafter one\r2\r2b\rthree\r");

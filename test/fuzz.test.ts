@@ -3,7 +3,7 @@
  * that holds on today's code, with a fixed number of runs. fast-check prints
  * the seed and the shrunk counterexample of a failure; replay it with
  * `npm run fuzz -- <runs> <seed>`. The long run (`npm run fuzz`) also runs the
- * properties marked `known` (failing until the engine rewrite).
+ * properties marked `known` (failing by design).
  */
 import { test } from "node:test";
 import fc from "fast-check";

@@ -51,6 +51,69 @@ for (const c of widenCases) {
   });
 }
 
+/**
+ * Counterexamples of the long fuzz run (shrunk), each wrong before the merge of
+ * a widened match had to keep the text around the match: the file, the exact
+ * old string, the replacement, and the content written (or the refusal's code).
+ */
+const keptAround: { name: string; content: string; old: string; new: string; expect: string | { code: string } }[] = [
+  {
+    name: "a match after the indentation whose first line the replacement changes: the indentation stays",
+    content: "\uFEFF\n  x",
+    old: "x",
+    new: "a\n  x",
+    expect: "\uFEFF\n  a\n  x",
+  },
+  {
+    name: "a match at the end of a blank line (\\r\\r\\n file): the blank line's space stays before the edit",
+    content: "\uFEFF\r\r\n \r\r\ny-",
+    old: "\ny-",
+    new: "a\n\n",
+    expect: "\uFEFF\r\r\n a\r\r\n\r\r\n",
+  },
+  {
+    name: "a whole last line replaced in a mixed file: its indentation stays",
+    content: "x\n+)\r\n\r\n  ...",
+    old: "...",
+    new: "a\n",
+    expect: "x\n+)\r\n\r\n  a\r\n",
+  },
+  {
+    name: "a match ending inside the next line's indentation (CRLF): the rest of that line stays after the edit",
+    content: "y\r\n  x\r\n  x\r\n",
+    old: "y\n  ",
+    new: "\n  \n",
+    expect: "\r\n  \r\nx\r\n  x\r\n",
+  },
+  {
+    name: "an elision replacing lines whose first is quoted after its indentation: refused, not written over the indentation",
+    content: "  x\n\n  x\n...a",
+    old: "x\n...a",
+    new: "... a",
+    expect: { code: "INVALID_INPUT" },
+  },
+  {
+    name: "control: trailing whitespace after the match stays on its line, the added line is re-indented",
+    content: "def f():\n    x = 1;  \n",
+    old: "x = 1;",
+    new: "x = 1;\nprint(x);",
+    expect: "def f():\n    x = 1;  \n    print(x);\n",
+  },
+];
+
+for (const c of keptAround) {
+  test(`item 1: ${c.name}`, () => {
+    const r = attempt(() => replace(c.content, c.old, c.new));
+    if (typeof c.expect === "string") {
+      assert.ok(!(r instanceof EditError), String(r));
+      assert.equal(r.content, c.expect);
+    } else {
+      assert.ok(r instanceof EditError, `applied: ${JSON.stringify(r)}`);
+      assert.equal(r.code, c.expect.code);
+    }
+  });
+}
+
 test("item 1 control: an exact match inside the indentation that adds lines still re-indents them", () => {
   const r = replace("  if (a) {\n    go();\n  }\n", "go();", "go();\nstop();");
   assert.equal(r.content, "  if (a) {\n    go();\n    stop();\n  }\n");

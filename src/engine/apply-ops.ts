@@ -25,6 +25,7 @@ import { createContext } from "../match/anchors.ts";
 import type { Candidate } from "../match/types.ts";
 import { Document } from "../text/document.ts";
 import { countBreaks, lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits } from "./line-edits.ts";
+import { readCrAsBreaks } from "./cr-lines.ts";
 import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
 import { notFoundNotes, withOrigin } from "./op-messages.ts";
 import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, type LineShift, type Reading } from "./ops.ts";
@@ -346,6 +347,8 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
   checkLimits(ops, a);
   a.opts.budget.check();
   const doc = Document.from(content);
+  // A file of CR-terminated lines: the CRs a model copied into its edit are line breaks.
+  const edits = doc.crLines ? ops.map(readCrAsBreaks) : ops;
   const ctx = createContext(doc, a.opts.strategy);
   const failed: FailedOp[] = [];
   const retry: Retry[] = [];
@@ -354,7 +357,7 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
   let drift = 0;
   const memo: FailureMemo = new Map();
   const prior = a.shifts ?? [];
-  for (const op of ops) {
+  for (const op of edits) {
     // A place the user chose decides like a hint on the line where it starts.
     const chosen = a.opts.choices.get(op.origin.index);
     const hint = chosen ?? shiftHint(op.hints.startLine, prior);

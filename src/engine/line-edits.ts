@@ -159,11 +159,12 @@ export function renderLineEdits(doc: Document, edits: readonly LineEdit[], want:
   for (const sp of splices) breaksOverLines += countBreaks(sp.text) - countBreaks(doc.text.slice(sp.start, sp.end));
   const has = breaksOverLines === added - removed;
   if (wanted && !has) return out + doc.eolAt(doc.text.length);
-  // The final break may be "\r\r\n" (see Document): drop all of it.
   if (!wanted && has) {
-    // By hand, not /\r*\n$/: that pattern is tried at every break of the file.
+    // The final break may be "\r\r\n" (see Document): all of it goes; in a
+    // file of CR-terminated lines it is the last CR alone. By hand, not with
+    // /\r*\n$/: that pattern is tried at every break of the file.
     let end = out.length - 1;
-    while (end > 0 && out.charCodeAt(end - 1) === 13) end--;
+    if (!doc.crLines) while (end > 0 && out.charCodeAt(end - 1) === 13) end--;
     return out.slice(0, end);
   }
   return out;

@@ -70,18 +70,31 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
   const explicitLines = how.explicitLines ?? false;
   const replacement = rewriteReplacement(newString.replaceAll("\r\n", "\n"), cand);
   if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
+  // A match widened to its lines may not move or change the text around it on those lines.
+  let exact: Candidate | undefined;
+  let marker: string | undefined;
   if (!cand.lineBased) {
-    const widened = widenToLines(doc, cand, replacement) ?? elisionToLines(doc, cand, replacement);
-    if (!widened) return literalSplice(doc, cand.start, cand.end, replacement);
-    cand = widened;
+    const widened = widenToLines(doc, cand, replacement);
+    const elided = widened ? undefined : elisionToLines(doc, cand, replacement);
+    const lines = widened ?? elided?.cand;
+    if (!lines) return literalSplice(doc, cand.start, cand.end, replacement);
+    exact = cand;
+    marker = elided?.marker;
+    cand = lines;
   }
   const q = cand.query;
   let body = replacement;
   if (q.endsWithNewline && body.endsWith("\n")) body = body.slice(0, -1);
   const repl = replacement === "" ? [] : body.split("\n");
   const merged = mergeLines(doc, cand, repl, alignmentOf(doc, cand), removedLineFloor(cand.strategy, options), explicitLines);
+  const text = merged.map((m) => m.text).join("\n");
+  if (exact && !keepsAround(doc, exact, cand, merged.length === 0 ? undefined : text)) {
+    // An elision is never written literally (elisionToLines); an added line is.
+    if (marker !== undefined) throw elisionInsideLine(marker);
+    return literalSplice(doc, exact.start, exact.end, replacement);
+  }
   if (merged.length === 0) return deleteLines(doc, cand.start, cand.end);
-  const splice: Splice = { start: cand.start, end: cand.end, text: merged.map((m) => m.text).join("\n") };
+  const splice: Splice = { start: cand.start, end: cand.end, text };
   if (doc.mixedLineEndings) splice.breaks = breaksOf(doc, merged, doc.eolAt(cand.start));
   return splice;
 }
@@ -136,11 +149,34 @@ function widenToLines(doc: Document, cand: Candidate, replacement: string): Cand
 }
 
 /**
+ * Whether the merge of a widened exact match keeps the text of its lines
+ * outside the match: what precedes it on its first line (the indentation the
+ * model did not quote) starts the merged text, and what follows it on its last
+ * line ends it. The merge re-indents a line it reads as replaced (a
+ * whitespace-only or re-indented first line) and keeps a last line whole,
+ * with lines added after it: either would move or change bytes the model
+ * never quoted (`"\n  x"` with `x` -> `a\n  x` lost the two spaces), so such
+ * an edit is spliced literally instead (and one with an elision refused).
+ * One move is kept: trailing whitespace after the match stays at the end of
+ * its line when the merge keeps that line whole and adds lines after it
+ * (`x = 1;` quoted from `    x = 1;  `): spliced literally, the added line
+ * would land at column 0, out of its block.
+ */
+function keepsAround(doc: Document, exact: Candidate, widened: Candidate, text: string | undefined): boolean {
+  if (text === undefined) return exact.start === widened.start && exact.end === widened.end;
+  const before = doc.text.slice(widened.start, exact.start);
+  const after = doc.text.slice(exact.end, widened.end);
+  if (!text.startsWith(before)) return false;
+  if (text.length >= before.length + after.length && text.endsWith(after)) return true;
+  return after.trim() === "" && text.split("\n").includes(doc.line(widened.endLine - 1));
+}
+
+/**
  * A replacement with an elision line the find text does not have is never
  * written literally: as whole lines, the merge expands the elision (or
  * refuses). A match that cuts a line cannot be merged, so it is refused.
  */
-function elisionToLines(doc: Document, cand: Candidate, replacement: string): Candidate | undefined {
+function elisionToLines(doc: Document, cand: Candidate, replacement: string): { cand: Candidate; marker: string } | undefined {
   const find = new Set(cand.query.lines.map((l) => l.trim()));
   // A find text of one line has no lines for a marker to stand for: the marker is text the model writes.
   if (cand.query.lines.length < 2) return undefined;
@@ -152,13 +188,15 @@ function elisionToLines(doc: Document, cand: Candidate, replacement: string): Ca
   const lineStart = doc.lineStart(startLine);
   const lineEnd = doc.lineEnd(lastLine);
   const endsLine = cand.end === lineEnd || (cand.query.endsWithNewline && cand.end === lineEnd + 1);
-  if (t.slice(lineStart, cand.start).trim() !== "" || !endsLine) {
-    throw new EditError(
-      "INVALID_INPUT",
-      `The replacement has an elision line, \`${marker.trim()}\`, but the text to find has none: it cannot stand for lines of a match inside a line. Nothing was changed. Send the replacement in full, without elided lines.`,
-    );
-  }
-  return { ...cand, lineBased: true, start: lineStart, end: lineEnd, startLine, endLine: lastLine + 1 };
+  if (t.slice(lineStart, cand.start).trim() !== "" || !endsLine) throw elisionInsideLine(marker);
+  return { cand: { ...cand, lineBased: true, start: lineStart, end: lineEnd, startLine, endLine: lastLine + 1 }, marker };
+}
+
+function elisionInsideLine(marker: string): EditError {
+  return new EditError(
+    "INVALID_INPUT",
+    `The replacement has an elision line, \`${marker.trim()}\`, but the text to find has none: it cannot stand for lines of a match inside a line. Nothing was changed. Send the replacement in full, without elided lines.`,
+  );
 }
 
 /** Literal replacement; deleting whole lines also removes their line break. */

@@ -7,7 +7,8 @@
  * - Line endings: both texts are diffed as LF-normalised lines (`\r\n` ->
  *   `\n`), and the patch itself always uses `\n`. A file whose only change is
  *   CRLF -> LF therefore yields an empty patch; the applier restores the
- *   target file's own line endings. (A lone `\r` inside a line is content.)
+ *   target file's own line endings. (A lone `\r` inside a line is content,
+ *   except in a text with no `\n` at all, whose CRs are its line breaks.)
  * - Line endings also: a run of CRs before `\n` (`\r\r\n`) is one break.
  * - BOM: the applier keeps a file's BOM and reads none in its text, so a BOM
  *   on both sides is not in the diff; one added is written on the first `+`
@@ -36,6 +37,7 @@
 
 import { appendAll } from "../arrays.ts";
 import { EditError } from "../errors.ts";
+import { hasCrLines } from "../text/cr-lines.ts";
 import { diffLinesBounded } from "../text/line-diff.ts";
 
 /** Options for {@link createPatch}. */
@@ -129,8 +131,9 @@ interface Line {
 function splitText(text: string): Line[] {
   if (text === "") return [];
   // The applier's document model reads a run of CRs before "\n" as part of the
-  // break ("\r\r\n" included), so the diff does too.
-  const normalised = text.replace(/\r+\n/g, "\n");
+  // break ("\r\r\n" included), and every CR of a text without "\n" as a break
+  // (CR-terminated lines), so the diff does too.
+  const normalised = hasCrLines(text) ? text.replaceAll("\r", "\n") : text.replace(/\r+\n/g, "\n");
   const endsWithNewline = normalised.endsWith("\n");
   const parts = (endsWithNewline ? normalised.slice(0, -1) : normalised).split("\n");
   return parts.map((t, i) => ({ text: t, noEol: !endsWithNewline && i === parts.length - 1 }));

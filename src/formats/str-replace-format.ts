@@ -9,6 +9,7 @@
  *               | { command: "insert", path, insert_line, new_str }   (insertLine in the payload)
  */
 import { EditError } from "../errors.ts";
+import { hasCrLines } from "../text/cr-lines.ts";
 import { missingFile } from "./file-errors.ts";
 import { collectJsonEdits, parseJsonOrLines } from "./json-edits.ts";
 import { replace } from "./str-replace.ts";
@@ -76,8 +77,11 @@ function coveredByReplacement(content: string, oldString: string, newString: str
 function insertLines(content: string, text: string, after: number, ctx: FileApplyContext): FileApplyResult {
   if (!ctx.exists) throw missingFile(ctx.path, 'a "create" command with "file_text"', ctx.pathHint);
   if (text === "") throw new EditError("NO_CHANGE", `The insert after line ${after} of ${ctx.path} has an empty "new_str": it would change nothing.`);
-  const finalNewline = content.endsWith("\n");
-  const lines = content === "" ? [] : content.split("\n");
+  // A file of CR-terminated lines keeps its CR breaks; the CRs a model copied end its lines too.
+  const eol = hasCrLines(content) ? "\r" : "\n";
+  const typed = eol === "\r" ? text.replace(/\r\n?/g, "\n") : text;
+  const finalNewline = content.endsWith(eol);
+  const lines = content === "" ? [] : content.split(eol);
   if (finalNewline) lines.pop();
   if (after > lines.length) {
     throw new EditError("INVALID_INPUT", `"insert_line" ${after} is past the end of ${ctx.path}, which has ${lines.length} lines; use 0 to ${lines.length}.`, {
@@ -85,7 +89,7 @@ function insertLines(content: string, text: string, after: number, ctx: FileAppl
     });
   }
   // A model ends the text with a newline to end its last line, not to add a blank one.
-  const added = (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
+  const added = (typed.endsWith("\n") ? typed.slice(0, -1) : typed).split("\n");
   const next = lines.slice(after, after + added.length);
   // Whole lines, one not blank, right after the insert point: inserted before (as the engine's rule for replacements).
   if (added.some((l) => l.trim() !== "") && next.length === added.length && next.every((l, k) => l === added[k])) {
@@ -94,7 +98,7 @@ function insertLines(content: string, text: string, after: number, ctx: FileAppl
       endLine: after + added.length,
     });
   }
-  const result = [...lines.slice(0, after), ...added, ...lines.slice(after)].join("\n") + (finalNewline || lines.length === 0 ? "\n" : "");
+  const result = [...lines.slice(0, after), ...added, ...lines.slice(after)].join(eol) + (finalNewline || lines.length === 0 ? eol : "");
   return { content: result, ops: [{ status: "applied", strategy: "insert", startLine: after + 1, endLine: after + added.length, score: 1, fuzzy: false }] };
 }
 

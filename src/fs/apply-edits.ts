@@ -17,6 +17,7 @@ import type { FileApplyContext, FileApplyResult, FileEdit, OpOutcome } from "../
 import { encodeText, type LoadedFile, loadTextFile } from "./read-file.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
 import { DEFAULT_LIMITS, overLimit } from "../limits.ts";
+import { hasCrLines } from "../text/cr-lines.ts";
 import { resolveRoot, resolveSafePath } from "./safe-path.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
 
@@ -537,11 +538,15 @@ function finishPlan(plan: FilePlan): void {
   else if (!plan.loaded.exists) report.status = "created";
   else report.status = plan.newText === oldText && plan.moveAbs === undefined ? "unchanged" : "modified";
   if (report.status === "unchanged") return;
+  const newText = plan.deleted ? "" : (plan.newText ?? "");
+  // A file of CR-terminated lines, before and after, is shown as lines (jsdiff would show one).
+  const crLines = hasCrLines(oldText) && hasCrLines(newText);
+  const asLines = (t: string) => (crLines ? t.replaceAll("\r", "\n") : t);
   report.diff = createTwoFilesPatch(
     plan.loaded.exists ? `a/${report.path}` : "/dev/null",
     plan.deleted ? "/dev/null" : `b/${report.movedTo ?? report.path}`,
-    oldText,
-    plan.deleted ? "" : (plan.newText ?? ""),
+    asLines(oldText),
+    asLines(newText),
     undefined,
     undefined,
     { context: 3 },

@@ -2,9 +2,10 @@
  * The document model, built once per file and shared by every strategy.
  *
  * Matching works on `text`: the file with its BOM removed and every CRLF
- * turned into LF. Offsets and line numbers everywhere in the matcher refer to
- * `text`. `toRaw()` maps an offset back into the original bytes so a splice
- * touches only the edited range and every other line keeps its own ending.
+ * turned into LF (in a file of CR-terminated lines, every CR). Offsets and
+ * line numbers everywhere in the matcher refer to `text`. `toRaw()` maps an
+ * offset back into the original bytes so a splice touches only the edited
+ * range and every other line keeps its own ending.
  *
  * The line table is built lazily with `indexOf` (a measured 4–5 ms for a
  * 200k-line file, against ~15 ms for `split("\n")` and ~25 ms for a charCode
@@ -12,13 +13,15 @@
  * end of its match.
  */
 
+import { hasCrLines } from "./cr-lines.ts";
+
 const BOM = "\uFEFF";
 /** Texts up to this size are sampled whole for their indentation unit. */
 const SAMPLE_WHOLE_BELOW = 200_000;
 /** Runs of consecutive lines sampled from a longer text. */
 const SAMPLE_RUNS = 40;
 
-export type LineEndingStyle = "lf" | "crlf" | "mixed" | "none";
+export type LineEndingStyle = "lf" | "crlf" | "cr" | "mixed" | "none";
 
 export class Document {
   /** The original content, byte for byte. */
@@ -26,6 +29,14 @@ export class Document {
   /** LF-normalised content without BOM: what strategies search. */
   readonly text: string;
   readonly bom: boolean;
+  /**
+   * Every break of the file is a bare CR (no "\n" at all): each CR is read as
+   * a line break, one character for one, so offsets map to the raw text
+   * unchanged, and breaks are written back as CR. Read as text, the file
+   * would be one line, and an edit of one line a rewrite of the whole file.
+   * A bare CR in a file that has "\n" breaks stays text.
+   */
+  readonly crLines: boolean = false;
   /**
    * LF-text offsets of every "\n" that had CRs before it in the raw text,
    * ascending, once per CR: a "\r\r\n" break (a CRLF file converted to CRLF
@@ -75,6 +86,9 @@ export class Document {
         p = body.indexOf("\r\n", p + 2);
       }
       this.text = runs === 1 && this.uniformCrs ? body.replaceAll("\r\n", "\n") : body.replace(/\r+\n/g, "\n");
+    } else if (hasCrLines(body)) {
+      this.crLines = true;
+      this.text = body.replaceAll("\r", "\n");
     } else {
       this.text = body;
     }
@@ -90,6 +104,7 @@ export class Document {
   }
 
   get lineEndingStyle(): LineEndingStyle {
+    if (this.crLines) return "cr";
     // No CR at all: LF or no break, without the line table.
     if (this.crBreaks === 0) return this.text.includes("\n") ? "lf" : "none";
     const breaks = this.lineCount - (this.finalNewline ? 0 : 1);
@@ -211,7 +226,7 @@ export class Document {
    * line there, so a CRLF region stays CRLF even in a mixed file.
    */
   eolAt(offset: number): string {
-    if (this.crlfAt.length === 0) return "\n";
+    if (this.crlfAt.length === 0) return this.crLines ? "\r" : "\n";
     const nl = this.text.indexOf("\n", offset);
     if (nl !== -1) return this.breakAt(nl);
     // Past the last break: follow the last line break of the file.
@@ -219,7 +234,7 @@ export class Document {
     return last !== -1 ? this.breakAt(last) : "\n";
   }
 
-  /** The raw line break after line `i`: "\r\n" or "\n" ("" after a last line without one). */
+  /** The raw line break after line `i`: "\r\n", "\n" or "\r" ("" after a last line without one). */
   breakAfter(i: number): string {
     const end = this.lineEnd(i);
     if (end >= this.text.length) return "";
@@ -236,6 +251,7 @@ export class Document {
 
   /** The raw break at the "\n" at `nlOffset`: its CRs, then "\n". */
   private breakAt(nlOffset: number): string {
+    if (this.crLines) return "\r";
     let lo = 0;
     let hi = this.crlfAt.length;
     while (lo < hi) {

@@ -8,6 +8,7 @@
 import { EditError } from "../errors.ts";
 import { loadTextFile } from "../fs/read-file.ts";
 import { resolveRoot, resolveSafePath } from "../fs/safe-path.ts";
+import { hasCrLines } from "../text/cr-lines.ts";
 
 export interface NumberedViewOptions {
   /**
@@ -51,7 +52,8 @@ export async function renderNumberedView(root: string, rel: string, options: Num
   if (!loaded.exists) {
     throw new EditError("NOT_FOUND", `${safe.rel} does not exist. Check the path; to make a new file, use create_file.`, { path: safe.rel });
   }
-  const lines = loaded.text.split("\n");
+  // A file of CR-terminated lines is shown as its lines, as the engine reads it.
+  const lines = (hasCrLines(loaded.text) ? loaded.text.replaceAll("\r", "\n") : loaded.text).split("\n");
   // A final newline ends the last line; it does not start another one.
   if (lines.at(-1) === "") lines.pop();
   const total = lines.length;

@@ -163,7 +163,7 @@ function planOp(doc: Document, l: LocateContext, op: EditOp): Planned {
     const same = rl.find.length === rl.replace.length && rl.find.every((x, k) => x === rl.replace[k]);
     // The strategy's reading of the find text (un-escaped, numbers stripped) unless the splice reading won.
     const query = r === reading ? cand.query : queryOf(r);
-    const lines = same ? doc.lines(cand.startLine, cand.endLine) : newLinesAt(doc, { ...cand, query }, rl.replace, l.opts.strategy);
+    const lines = same ? doc.lines(cand.startLine, cand.endLine) : newLinesAt(doc, { ...cand, query }, rl.replace, l.opts.strategy, l.vocab);
     const line = { from: cand.startLine, to: cand.endLine, lines };
     return { op, splices: [], line, report: appliedOf(op, located, lines.length - (line.to - line.from)) };
   }
@@ -172,7 +172,7 @@ function planOp(doc: Document, l: LocateContext, op: EditOp): Planned {
   const cands = located.candidates;
   const splices = cands.map((c, k) => {
     const sharesLine = (cands[k - 1]?.endLine ?? -1) > c.startLine || (cands[k + 1]?.startLine ?? Number.POSITIVE_INFINITY) < c.endLine;
-    return planSplice(doc, c, reading.replace, l.opts.strategy, { sharesLine });
+    return planSplice(doc, c, reading.replace, l.opts.strategy, { sharesLine, words: l.vocab });
   });
   let delta = 0;
   for (const s of splices) delta += spliceDelta(doc, s);

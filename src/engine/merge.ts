@@ -34,6 +34,7 @@ import { similarity } from "../text/similarity.ts";
 import { anchoredDiff, type DiffPart } from "./anchored-diff.ts";
 import { mergeInline } from "./inline-merge.ts";
 import { type IndentPair, type LevelMap, levelMap } from "./reindent.ts";
+import { GENERIC_WORDS, type SpliceWords } from "./vocabulary.ts";
 
 /** A line of merged output, and the document line it was copied from (-1: new). */
 export interface MergedLine {
@@ -210,7 +211,7 @@ function theirScript(find: readonly string[], repl: readonly string[], align: re
  *   refused, never expanded and never written; one replacing a single line
  *   is written as is.
  */
-function expandElisions(find: readonly string[], repl: readonly string[], script: TheirScript, explicit: boolean): void {
+function expandElisions(find: readonly string[], repl: readonly string[], script: TheirScript, explicit: boolean, w: SpliceWords): void {
   const keptAt = new Map<number, number>();
   script.status.forEach((s, j) => {
     if (s.kind === "keep") keptAt.set(s.k, j);
@@ -236,7 +237,7 @@ function expandElisions(find: readonly string[], repl: readonly string[], script
       if (!anchored || explicit) {
         throw new EditError(
           "INVALID_INPUT",
-          `Line ${k + 1} of the replacement, \`${(repl[k] ?? "").trim()}\`, elides lines, but the text to find has no such line${explicit ? "" : ", and the new lines next to it do not show which lines it stands for"}. Nothing was changed. Send the replacement in full, without elided lines.`,
+          `Line ${k + 1} of ${w.replacement}, \`${(repl[k] ?? "").trim()}\`, elides lines, but ${w.find} has no such line${explicit ? "" : ", and the new lines next to it do not show which lines it stands for"}. Nothing was changed. Send ${w.replacement} in full, without elided lines.`,
         );
       }
       for (let j = from; j < to; j++) if (script.status[j]?.kind === "remove") script.status[j] = { kind: "elided" };
@@ -250,7 +251,15 @@ function expandElisions(find: readonly string[], repl: readonly string[], script
 }
 
 /** A line the model removes or changes must be in the file (case: a hunk's `-` line found nowhere, aligned through a blank line). */
-function checkRemovedLines(doc: Document, cand: Candidate, find: readonly string[], align: readonly number[], script: TheirScript, floor: number): void {
+function checkRemovedLines(
+  doc: Document,
+  cand: Candidate,
+  find: readonly string[],
+  align: readonly number[],
+  script: TheirScript,
+  floor: number,
+  w: SpliceWords,
+): void {
   if (floor <= 0) return;
   script.status.forEach((s, j) => {
     if (s.kind !== "remove" && s.kind !== "change") return;
@@ -262,7 +271,7 @@ function checkRemovedLines(doc: Document, cand: Candidate, find: readonly string
     const where = f >= 0 ? `line ${f + 1} of the file reads \`${line.trim()}\` there` : "no line of the file matches it there";
     throw new EditError(
       "NOT_FOUND",
-      `Line ${j + 1} of the text to find, \`${base.trim()}\`, which the edit ${s.kind === "remove" ? "removes" : "changes"}, is not in the file: the closest place (lines ${cand.startLine + 1}-${cand.endLine}, ${cand.strategy}) matches the lines around it, but ${where}. Copy the lines to change exactly from the current file.`,
+      `Line ${j + 1} of ${w.find}, \`${base.trim()}\`, which the edit ${s.kind === "remove" ? "removes" : "changes"}, is not in the file: the closest place (lines ${cand.startLine + 1}-${cand.endLine}, ${cand.strategy}) matches the lines around it, but ${where}. Copy the lines to change exactly from the current file.`,
       { candidates: [{ startLine: cand.startLine + 1, endLine: cand.endLine, strategy: cand.strategy, score: cand.score }] },
     );
   });
@@ -349,6 +358,7 @@ interface MergeCtx {
   repl: readonly string[];
   mapIndent: LevelMap;
   fileFrame: boolean;
+  words: SpliceWords;
 }
 
 const fileLine = (m: MergeCtx, f: number): MergedLine => ({ text: m.doc.line(f), from: f });
@@ -390,7 +400,7 @@ function changedLine(m: MergeCtx, j: number, k: number, f: number): MergedLine {
   if (!merged.ok) {
     throw new EditError(
       "CONFLICT",
-      `Line ${f + 1} of the file reads \`${line.trim()}\`, but the text to find has \`${(m.find[j] ?? "").trim()}\` there, and the replacement changes it to \`${t.trim()}\`: the file and the edit changed the same text differently. Nothing was changed. Copy the line from the current file and send the edit again.`,
+      `Line ${f + 1} of the file reads \`${line.trim()}\`, but ${m.words.find} has \`${(m.find[j] ?? "").trim()}\` there, and ${m.words.replacement} changes it to \`${t.trim()}\`: the file and the edit changed the same text differently. Nothing was changed. Copy the line from the current file and send the edit again.`,
       { candidates: [{ startLine: f + 1, endLine: f + 1, strategy: m.cand.strategy, score: m.cand.score }] },
     );
   }
@@ -427,13 +437,14 @@ export function mergeLines(
   align: readonly number[],
   floor: number,
   explicitLines = false,
+  words: SpliceWords = GENERIC_WORDS,
 ): MergedLine[] {
   const find = cand.query.lines;
   const script = theirScript(find, repl, align);
-  expandElisions(find, repl, script, explicitLines);
-  checkRemovedLines(doc, cand, find, align, script, floor);
+  expandElisions(find, repl, script, explicitLines, words);
+  checkRemovedLines(doc, cand, find, align, script, floor, words);
   const fileFrame = inFileFrame(doc, find, repl, align, script);
-  const m: MergeCtx = { doc, cand, find, repl, fileFrame, mapIndent: reindenter(doc, cand, find, repl, align, fileFrame) };
+  const m: MergeCtx = { doc, cand, find, repl, fileFrame, words, mapIndent: reindenter(doc, cand, find, repl, align, fileFrame) };
   const news = (ks: readonly number[]) => ks.map((k) => fresh(m, k));
   const fileLines = (from: number, to: number) => range(from, to).map((x) => fileLine(m, x));
 

@@ -17,6 +17,7 @@ import type { Document } from "../text/document.ts";
 import { everyLineHasLineNumbers, stripLineNumbers } from "../text/line-numbers.ts";
 import { collapseWhitespace, leadingWhitespace, unescapeModelText } from "../text/normalize.ts";
 import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
+import { capitalize, GENERIC_WORDS, type SpliceWords } from "./vocabulary.ts";
 
 /** Replace `text` (LF line breaks) over [start, end) of `Document.text`. */
 export interface Splice {
@@ -64,10 +65,13 @@ export interface SpliceHow {
   explicitLines?: boolean;
   /** Another candidate of the same edit (replaceAll) is on the same line: splice literally, never widen to the line. @default false */
   sharesLine?: boolean;
+  /** The format's names for the find text and the replacement, for refusals. @default GENERIC_WORDS */
+  words?: SpliceWords;
 }
 
 export function planSplice(doc: Document, cand: Candidate, newString: string, options?: StrategyOptions, how: SpliceHow = {}): Splice {
   const explicitLines = how.explicitLines ?? false;
+  const words = how.words ?? GENERIC_WORDS;
   const replacement = rewriteReplacement(newString.replaceAll("\r\n", "\n"), cand);
   if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
   // A match widened to its lines may not move or change the text around it on those lines.
@@ -75,7 +79,7 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
   let marker: string | undefined;
   if (!cand.lineBased) {
     const widened = widenToLines(doc, cand, replacement);
-    const elided = widened ? undefined : elisionToLines(doc, cand, replacement);
+    const elided = widened ? undefined : elisionToLines(doc, cand, replacement, words);
     const lines = widened ?? elided?.cand;
     if (!lines) return literalSplice(doc, cand.start, cand.end, replacement);
     exact = cand;
@@ -86,11 +90,11 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
   let body = replacement;
   if (q.endsWithNewline && body.endsWith("\n")) body = body.slice(0, -1);
   const repl = replacement === "" ? [] : body.split("\n");
-  const merged = mergeLines(doc, cand, repl, alignmentOf(doc, cand), removedLineFloor(cand.strategy, options), explicitLines);
+  const merged = mergeLines(doc, cand, repl, alignmentOf(doc, cand), removedLineFloor(cand.strategy, options), explicitLines, words);
   const text = merged.map((m) => m.text).join("\n");
   if (exact && !keepsAround(doc, exact, cand, merged.length === 0 ? undefined : text)) {
     // An elision is never written literally (elisionToLines); an added line is.
-    if (marker !== undefined) throw elisionInsideLine(marker);
+    if (marker !== undefined) throw elisionInsideLine(marker, words);
     return literalSplice(doc, exact.start, exact.end, replacement);
   }
   if (merged.length === 0) return deleteLines(doc, cand.start, cand.end);
@@ -176,7 +180,7 @@ function keepsAround(doc: Document, exact: Candidate, widened: Candidate, text: 
  * written literally: as whole lines, the merge expands the elision (or
  * refuses). A match that cuts a line cannot be merged, so it is refused.
  */
-function elisionToLines(doc: Document, cand: Candidate, replacement: string): { cand: Candidate; marker: string } | undefined {
+function elisionToLines(doc: Document, cand: Candidate, replacement: string, words: SpliceWords): { cand: Candidate; marker: string } | undefined {
   const find = new Set(cand.query.lines.map((l) => l.trim()));
   // A find text of one line has no lines for a marker to stand for: the marker is text the model writes.
   if (cand.query.lines.length < 2) return undefined;
@@ -188,14 +192,14 @@ function elisionToLines(doc: Document, cand: Candidate, replacement: string): { 
   const lineStart = doc.lineStart(startLine);
   const lineEnd = doc.lineEnd(lastLine);
   const endsLine = cand.end === lineEnd || (cand.query.endsWithNewline && cand.end === lineEnd + 1);
-  if (t.slice(lineStart, cand.start).trim() !== "" || !endsLine) throw elisionInsideLine(marker);
+  if (t.slice(lineStart, cand.start).trim() !== "" || !endsLine) throw elisionInsideLine(marker, words);
   return { cand: { ...cand, lineBased: true, start: lineStart, end: lineEnd, startLine, endLine: lastLine + 1 }, marker };
 }
 
-function elisionInsideLine(marker: string): EditError {
+function elisionInsideLine(marker: string, w: SpliceWords): EditError {
   return new EditError(
     "INVALID_INPUT",
-    `The replacement has an elision line, \`${marker.trim()}\`, but the text to find has none: it cannot stand for lines of a match inside a line. Nothing was changed. Send the replacement in full, without elided lines.`,
+    `${capitalize(w.replacement)} has an elision line, \`${marker.trim()}\`, but ${w.find} has none: it cannot stand for lines of a match inside a line. Nothing was changed. Send ${w.replacement} in full, without elided lines.`,
   );
 }
 

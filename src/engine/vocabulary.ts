@@ -30,4 +30,10 @@ export interface Vocabulary {
   emptyFindAt(after: number): string;
 }
 
+/** The two names a splice's refusals need. */
+export type SpliceWords = Pick<Vocabulary, "find" | "replacement">;
+
+/** For callers without a format (the splice used on its own). */
+export const GENERIC_WORDS: SpliceWords = { find: "the text to find", replacement: "the replacement" };
+
 export const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

@@ -135,7 +135,7 @@ export interface PatchResult {
 
 const VOCABULARY: Vocabulary = Object.freeze({
   find: "the hunk's old side (its ' ' and '-' lines)",
-  replacement: "its new side (the ' ' and '+' lines)",
+  replacement: "the hunk's new side (its ' ' and '+' lines)",
   moreContext: "Add unchanged lines above or below the change as ' ' context lines",
   disambiguate: () => ", or give the hunk a numbered header (@@ -12,3 +12,4 @@) with the right line.",
   emptyFind:

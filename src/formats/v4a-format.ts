@@ -20,7 +20,7 @@ export type V4APayload = V4AFileOp;
 
 const VOCABULARY: Vocabulary = Object.freeze({
   find: "the chunk's old side (its ' ' and '-' lines)",
-  replacement: "its new side (the ' ' and '+' lines)",
+  replacement: "the chunk's new side (its ' ' and '+' lines)",
   moreContext: "Add unchanged lines above or below the change as ' ' context lines",
   disambiguate: () => `, or put an "@@" line before the chunk naming the line that encloses it (@@ class Foo, @@ def bar():).`,
   emptyFind: `the chunk only adds lines and has no context lines, so there is nothing to find its place by. Add unchanged lines from above or below the insertion point as ' ' context lines, or an "@@" line naming the line it follows.`,

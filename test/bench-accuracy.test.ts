@@ -345,6 +345,26 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
     },
   },
   {
+    kind: "elided-before-change",
+    check: (c) => {
+      const old = regionOld(c.view);
+      assert.deepEqual(old, fileRegion(c), "the find text is exact and complete");
+      assert.ok(c.view.every((l) => l.role === "ctx" || l.role === "del" || l.role === "add"), "the region is rewritten whole");
+      const replacement = regionNew(c.view);
+      const at = replacement.findIndex((l) => l.includes("... existing"));
+      assert.ok(at > 0, "a kept line before the marker");
+      assert.equal(replacement.filter((l) => l.includes("... existing")).length, 1);
+      assert.equal(old.filter((l) => l === replacement[at - 1]).length, 1, "the line before the marker is once in the find text");
+      const expected = expectedRegion(c, old.length + growth(c));
+      assert.deepEqual(expected.slice(0, at), replacement.slice(0, at));
+      // The marker stands for 2+ kept lines; a line of the edit (removed or added) comes right after them.
+      const tail = replacement.length - at - 1;
+      const restored = expected.slice(at, expected.length - tail);
+      assert.ok(restored.length >= 2 && containsRun(old, restored), "the marker stands for 2+ lines of the find text");
+      assert.ok(!c.expected?.includes("... existing"), "the marker is never expected in the file");
+    },
+  },
+  {
     kind: "elided-repeat",
     check: (c) => {
       const old = regionOld(c.view);
@@ -478,7 +498,7 @@ test("the exact-only applier is correct exactly on the cases whose text is exact
       assert.equal(judge(c.expected, outcome).verdict, "correct", `${format} case ${c.index}`);
     }
     // A literal applier writes the marker of a replacement-only elision into the file.
-    for (const c of casesOf("elided-replace")) {
+    for (const c of [...casesOf("elided-replace"), ...casesOf("elided-before-change")]) {
       const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
       assert.equal(judge(c.expected, outcome).verdict, "wrong", `${format} case ${c.index}`);
       assert.match(outcome.content ?? "", /\.\.\. existing/);

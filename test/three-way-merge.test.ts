@@ -137,6 +137,29 @@ const title = ["// Page header.", 'const title = "Welcome";', "export default ti
 const titleAfter = ["// Page header.", 'const title = "Welcome \u2014 it\u2019s \u201cgreat\u201d";', "export default title;", ""].join("\n");
 
 // Case 6: the part before the marker also occurs, deeper, inside the span the marker stands for.
+// Case 8: a doc comment repeated one level deeper with its opening line still at column 0.
+const flags = [
+  "/**",
+  "Check for A.",
+  "*/",
+  "export const isA: boolean;",
+  "",
+  "/**",
+  "  Check for A.",
+  "  */",
+  "  export const isA: boolean;",
+  "",
+  "Check for B.",
+  "*/",
+  "export const isB: boolean;",
+  "",
+].join("\n");
+const flagsAfter = flags.replace("*/\nexport const isA: boolean;\n\n/**", "*/\n/**");
+
+// Case 9: Markdown at column 0; the model's context four spaces deeper, its new line at two.
+const readme = ["Console output:", "", "```", "Matched one", "```", ""].join("\n");
+const readmeAfter = ["Console output:", "", "  A note on the output.", "```", "Matched one", "```", ""].join("\n");
+
 const setup = [
   "function setup() {",
   "  if (ready) {",
@@ -262,6 +285,40 @@ const cases: MergeCase[] = [
     replacement: "  /**\n   * Restore state before parse for calls after the first.\n   * Not usually called directly.\n   */\n  restoreStateNext(): void;",
     hunk: '@@ @@\n \n   /**\n    * Restore state before parse for calls after the first.\n    * Not usually called directly.\n    */\n-  let drapoux = "zaimpembrex feba";\n+  restoreStateNext(): void;\n \n   /**\n',
     expect: { code: "NOT_FOUND" },
+  },
+  {
+    name: "8. elided find text whose first part repeats deeper, the copy's first line at the same column: the exact place",
+    file: "index.d.ts",
+    content: flags,
+    find: "/**\nCheck for A.\n*/\nexport const isA: boolean;\n\n// ... existing code ...\nexport const isB: boolean;",
+    replacement: "/**\nCheck for A.\n*/\n// ... existing code ...\nexport const isB: boolean;",
+    hunk: "@@ @@\n /**\n Check for A.\n */\n-export const isA: boolean;\n-\n // ... existing code ...\n export const isB: boolean;\n",
+    expect: { content: flagsAfter },
+  },
+  {
+    name: "9. a diff whose context was shifted deeper adds lines shallower than the shift: the file's indentation",
+    file: "README.md",
+    content: readme,
+    hunk: "@@ @@\n     Console output:\n \n+  A note on the output.\n     ```\n     Matched one\n",
+    expect: { content: readmeAfter },
+  },
+  {
+    name: "10. an elision marker followed by a changed line: the elided lines kept, or a refusal asking for it in full",
+    file: "f.js",
+    content: ["function f() {", "  a();", "  b();", "  c();", "  d();", "}", ""].join("\n"),
+    find: "  a();\n  b();\n  c();\n  d();",
+    replacement: "  a();\n  // ...\n  x();",
+    hunk: "@@ @@\n-  a();\n-  b();\n-  c();\n-  d();\n+  a();\n+  // ...\n+  x();\n",
+    expect: { content: ["function f() {", "  a();", "  b();", "  c();", "  x();", "}", ""].join("\n"), orRefusalAsking: ASKS_FOR_FULL },
+  },
+  {
+    name: "10. the same with x() like b(): never the marker written, never b() and c() lost",
+    file: "f.js",
+    content: ["function f() {", "  a();", "  b();", "  c();", "}", ""].join("\n"),
+    find: "  a();\n  b();\n  c();",
+    replacement: "  a();\n  // ...\n  x();",
+    hunk: "@@ @@\n-  a();\n-  b();\n-  c();\n+  a();\n+  // ...\n+  x();\n",
+    expect: { content: ["function f() {", "  a();", "  b();", "  x();", "}", ""].join("\n"), orRefusalAsking: ASKS_FOR_FULL },
   },
 ];
 

@@ -56,25 +56,64 @@ function keptRuns(view: readonly ViewLine[]): [number, number][] {
  * a refusal is correct too (REFUSAL_OK_KINDS).
  */
 export function elidedReplace(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
-  const { view, file } = input;
-  const quoted = regionOld(view);
-  const uniqueInFind = (text: string): boolean =>
-    text.trim() !== "" &&
-    quoted.filter((q) => q === text).length === 1 &&
-    quoted.filter((q) => q.replace(/\s+/g, "") === text.replace(/\s+/g, "")).length === 1;
+  const { view } = input;
+  const uniqueInFind = uniqueInFindOf(view);
   const choices: [number, number][] = [];
   for (const [a, b] of keptRuns(view)) {
     // The marker replaces [from, to); view[from - 1] and view[to] anchor it.
     for (let from = a + 1; from < b; from++) {
       for (let to = from + 2; to < b; to++) {
-        const elided = view.slice(from, to);
-        if (!elided.some((l) => l.new.trim() !== "")) continue;
+        if (!hasText(view.slice(from, to))) continue;
         if (uniqueInFind(view[from - 1]?.old ?? "") && uniqueInFind(view[to]?.old ?? "")) choices.push([from, to]);
       }
     }
   }
   if (choices.length === 0) return undefined;
   const [from, to] = rng.pick(choices);
+  return withMarkerInReplacement(input, from, to);
+}
+
+/**
+ * Like elided-replace, but the marker is followed by a changed line, not a
+ * kept one: `a(); // ... x();` for `a(); b(); c(); d();` with `d()` changed
+ * to `x()`. Only the kept line before the marker anchors it; which lines it
+ * stands for is read off the changed line's old text, if the reader pairs
+ * them. A careful human writes the elided lines back or asks; never writes
+ * the marker into the file or deletes the lines. Correct = the intended
+ * edit; a refusal is correct too (REFUSAL_OK_KINDS).
+ */
+export function elidedBeforeChange(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const { view } = input;
+  const uniqueInFind = uniqueInFindOf(view);
+  const choices: [number, number][] = [];
+  for (const [a, b] of keptRuns(view)) {
+    // The marker replaces [from, b): the rest of the kept run, up to the change at view[b].
+    const next = view[b];
+    if (!next || (next.role !== "del" && next.role !== "add")) continue;
+    for (let from = a + 1; from <= b - 2; from++) {
+      if (hasText(view.slice(from, b)) && uniqueInFind(view[from - 1]?.old ?? "")) choices.push([from, b]);
+    }
+  }
+  if (choices.length === 0) return undefined;
+  const [from, to] = rng.pick(choices);
+  return withMarkerInReplacement(input, from, to);
+}
+
+const hasText = (lines: readonly ViewLine[]): boolean => lines.some((l) => l.new.trim() !== "");
+
+/** Whether a line is quoted once in the find text, also when whitespace is ignored. */
+function uniqueInFindOf(view: readonly ViewLine[]): (text: string) => boolean {
+  const quoted = regionOld(view);
+  return (text) =>
+    text.trim() !== "" &&
+    quoted.filter((q) => q === text).length === 1 &&
+    quoted.filter((q) => q.replace(/\s+/g, "") === text.replace(/\s+/g, "")).length === 1;
+}
+
+/** The model's view with kept lines [from, to) elided by one marker in the replacement only (every region line quoted). */
+function withMarkerInReplacement(input: MistakeInput, from: number, to: number): MistakeOutput {
+  const { view, file } = input;
+  const quoted = regionOld(view);
   const indent = leadingWhitespace(view.slice(from, to).find((l) => l.new.trim() !== "")?.new ?? "");
   const marker = indent + elisionMarker(file);
   const newSide: string[] = [];

@@ -25,7 +25,7 @@
  * careful human would do, not from how the engine works.
  */
 
-import { dupHinted, elidedRepeat, elidedReplace, foreignMinus } from "./mistakes-anchors.ts";
+import { dupHinted, elidedBeforeChange, elidedRepeat, elidedReplace, foreignMinus } from "./mistakes-anchors.ts";
 import {
   blankForgottenFind,
   inconsistentIndent,
@@ -475,6 +475,7 @@ export const MISTAKES: Record<MistakeKind, MistakeSpec> = {
   "inconsistent-indent": { minLines: 2, make: inconsistentIndent },
   "blank-forgotten-find": { minLines: 3, make: blankForgottenFind },
   "elided-replace": { minLines: 5, make: elidedReplace },
+  "elided-before-change": { minLines: 4, make: elidedBeforeChange },
   "elided-repeat": { minLines: 8, make: elidedRepeat },
   "smart-find": { minLines: 1, make: smartFind },
   "smart-literal": { minLines: 1, make: smartLiteral },

@@ -64,6 +64,7 @@ export const POSITIVE_KINDS = [
   "inconsistent-indent",
   "blank-forgotten-find",
   "elided-replace",
+  "elided-before-change",
   "elided-repeat",
   "smart-find",
   "smart-literal",
@@ -83,7 +84,7 @@ export function isNegativeKind(kind: MistakeKind): boolean {
  * writes anything else. The elision marker in a replacement only is one: its
  * lines can be recovered from the find text, or the model asked for them.
  */
-export const REFUSAL_OK_KINDS: readonly MistakeKind[] = ["elided-replace"];
+export const REFUSAL_OK_KINDS: readonly MistakeKind[] = ["elided-replace", "elided-before-change"];
 
 export function isRefusalOk(kind: MistakeKind): boolean {
   return REFUSAL_OK_KINDS.includes(kind);

@@ -232,7 +232,9 @@ function expandElisions(find: readonly string[], repl: readonly string[], script
       const anchored = !Number.isNaN(before) && !Number.isNaN(next);
       let removed = 0;
       const [from, to] = anchored ? [before + 1, next] : [0, find.length];
-      for (let j = from; j < to; j++) if (script.status[j]?.kind === "remove") removed++;
+      // In a diff, a base line rewritten next to the marker is gone from the new side too (`-b -c +// ... +x`: x pairs with b).
+      const gone = (s: Status | undefined) => s?.kind === "remove" || (explicit && s?.kind === "change");
+      for (let j = from; j < to; j++) if (gone(script.status[j])) removed++;
       if (removed === 0 || (explicit && removed < 2)) continue;
       if (!anchored || explicit) {
         throw new EditError(
@@ -284,6 +286,17 @@ function checkRemovedLines(
  * find text's indentation is weak evidence (in a diff the kept lines are one
  * text shared by both sides): it counts only when no changed line voted.
  */
+/**
+ * Whether a new line indented `t`, read in the model's frame (its `model`
+ * indentation is the file's `file`), would land left of column 0: the find
+ * text was shifted deeper, and the line is shallower than the shift. Such a
+ * line was written in the file's frame. Spaces only (a tab has no width).
+ */
+function leftOfColumnZero(t: string, model: string, file: string): boolean {
+  if (/\t/.test(t + model + file) || !model.startsWith(file)) return false;
+  return t.length < model.length - file.length;
+}
+
 function inFileFrame(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript): boolean {
   const votes = { file: 0, same: 0 };
   const vote = (j: number, k: number, kept: boolean) => {
@@ -325,6 +338,7 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
     if (added.length === 0) continue;
     if (added.every((l) => leadingWhitespace(l) === file)) votes.file++;
     else if (added.every((l) => leadingWhitespace(l) === model)) votes.same++;
+    else if (added.every((l) => leftOfColumnZero(leadingWhitespace(l), model, file))) votes.file++;
   }
   if (votes.file === 0 && votes.same === 0) {
     // Nothing kept or paired: the removed and new lines of each run, in order.

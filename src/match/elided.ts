@@ -63,12 +63,22 @@ function partStarts(ctx: MatchContext, part: Part): number[] {
   return verifyWindows(ctx, part.query, anchor, hits, { of: trimLine, keys: part.query.trimmed });
 }
 
+const indentWidth = (line: string) => line.length - line.trimStart().length;
+
 /** File indentation minus model indentation on the part's first non-blank line placed at `at`. */
 function indentShift(ctx: MatchContext, part: Part, at: number): number {
   const j = part.query.trimmed.findIndex((t) => t !== "");
-  const model = part.query.lines[j] ?? "";
-  const file = ctx.doc.line(at + j);
-  return file.length - file.trimStart().length - (model.length - model.trimStart().length);
+  return indentWidth(ctx.doc.line(at + j)) - indentWidth(part.query.lines[j] ?? "");
+}
+
+/**
+ * Whether every non-blank line of the part placed at `at` is shifted by
+ * `shift`. A copy nested deeper may share its first line's indentation
+ * (a `/**` at column 0 over a deeper comment body), so one line is not
+ * enough to tell the copies apart.
+ */
+function shiftedBy(ctx: MatchContext, part: Part, at: number, shift: number): boolean {
+  return part.query.lines.every((l, j) => part.query.trimmed[j] === "" || indentWidth(ctx.doc.line(at + j)) - indentWidth(l) === shift);
 }
 
 /**
@@ -81,7 +91,7 @@ function placeFrom(ctx: MatchContext, parts: Part[], starts: number[][], pivot: 
   const placed = new Array<number>(parts.length).fill(-1);
   placed[pivot] = at;
   const shift = indentShift(ctx, parts[pivot] as Part, at);
-  const pick = (part: Part, options: number[]) => options.find((s) => indentShift(ctx, part, s) === shift) ?? options[0];
+  const pick = (part: Part, options: number[]) => options.find((s) => shiftedBy(ctx, part, s, shift)) ?? options[0];
   for (let k = pivot + 1; k < parts.length; k++) {
     const part = parts[k] as Part;
     const prev = parts[k - 1] as Part;

@@ -320,6 +320,15 @@ const cases: MergeCase[] = [
     hunk: "@@ @@\n-  a();\n-  b();\n-  c();\n+  a();\n+  // ...\n+  x();\n",
     expect: { content: ["function f() {", "  a();", "  b();", "  x();", "}", ""].join("\n"), orRefusalAsking: ASKS_FOR_FULL },
   },
+  {
+    name: "11. curly quotes typed in a new literal next to a copied one: the copied quote takes the file's, the typed ones stay",
+    file: "tone.js",
+    content: "skinTone('\u{1F984}', 'dark');\n",
+    find: "skinTone(\u2018\u{1F984}\u2019, \u2018dark\u2019);",
+    replacement: "skinTone('new\u2019s \u2018typed\u2019 \u{1F984}', 'darkList');",
+    hunk: "@@ @@\n-skinTone(\u2018\u{1F984}\u2019, \u2018dark\u2019);\n+skinTone('new\u2019s \u2018typed\u2019 \u{1F984}', 'darkList');\n",
+    expect: { content: "skinTone('new\u2019s \u2018typed\u2019 \u{1F984}', 'darkList');\n" },
+  },
 ];
 
 /** The issue's own call for case 5, verbatim. */

@@ -22,6 +22,9 @@ export type InlineMerge = { ok: true; text: string } | { ok: false };
 const TOKEN = /[\p{L}\p{N}_$]+|\s+|[\s\S]/gu;
 const WORD = /^[\p{L}\p{N}_$]/u;
 
+/** A token as the alignment compares it: typographic punctuation as its ASCII form. */
+const plain = (t: string): string => (WORD.test(t) ? t : normalizePunctuation(t));
+
 function tokens(s: string): string[] {
   return s.match(TOKEN) ?? [];
 }
@@ -39,7 +42,10 @@ function hunksOf(base: readonly string[], other: readonly string[]): Hunk[] {
   const equalRuns: { s: number; e: number; value: string[] }[] = [];
   let k = 0;
   // Words are paired first: a quote or a space never takes the place of a word.
-  for (const part of anchoredDiff(base, other, (t) => WORD.test(t))) {
+  // Tokens are aligned by their plain form, so a typed quote pairs with the
+  // quote it replaces (`‘🦄’` -> `'new ‘typed’ 🦄'`: the first `‘` is the
+  // model's `'`, not its typed `‘`); a pair that differs is a change.
+  for (const part of anchoredDiff(base.map(plain), other.map(plain), (t) => WORD.test(t))) {
     const count = part.count;
     if (part.removed || part.added) {
       pending ??= { s: i, e: i, text: [] };
@@ -50,12 +56,25 @@ function hunksOf(base: readonly string[], other: readonly string[]): Hunk[] {
         appendAll(pending.text, other.slice(k, k + count));
         k += count;
       }
-    } else {
+      continue;
+    }
+    let run = i;
+    for (let n = 0; n < count; n++, i++, k++) {
+      if (base[i] === other[k]) continue;
+      if (run < i) equalRuns.push({ s: run, e: i, value: base.slice(run, i) });
+      if (pending && pending.e < i) {
+        raw.push(pending);
+        pending = undefined;
+      }
+      pending ??= { s: i, e: i, text: [] };
+      pending.e = i + 1;
+      pending.text.push(other[k] as string);
+      run = i + 1;
+    }
+    if (run < i) {
       if (pending) raw.push(pending);
       pending = undefined;
-      equalRuns.push({ s: i, e: i + count, value: base.slice(i, i + count) });
-      i += count;
-      k += count;
+      equalRuns.push({ s: run, e: i, value: base.slice(run, i) });
     }
   }
   if (pending) raw.push(pending);

@@ -16,6 +16,25 @@ function code(fn: () => unknown): string {
   return "applied";
 }
 
+const lookAlike = [
+  "/**",
+  "Foreground colors.",
+  "*/ // since changed",
+  "export type ForegroundColor = ForegroundColorName;",
+  "",
+  "/**",
+  "Background colors.",
+  "*/",
+  "export type BackgroundColor = BackgroundColorName;",
+  "",
+  "/**",
+  "All colors.",
+  "*/",
+  "export type Color = ColorName;",
+  "",
+].join("\n");
+const lookAlikeFind = "*/\nexport type ForegroundColor = ForegroundColorName;\n\n/**";
+
 interface Case {
   name: string;
   run: () => string;
@@ -141,6 +160,18 @@ const cases: Case[] = [
     name: "a tab after a line number is the separator; the tabs after it are indentation",
     run: () => replace("x {\n\ta\n\tb\n}\n", "2\t\ta\n3\t\tb", "\ta\n\tB").content,
     expect: "x {\n\ta\n\tB\n}\n",
+  },
+  {
+    // Seed 3 at 2,000 cases, case 1900: the block's first line gained a comment since the model read it;
+    // BlockAnchor found only a look-alike block (same first and last lines) below.
+    name: "a look-alike block found by its anchors alone is one of two places: the line hint picks the real one",
+    run: () => replace(lookAlike, lookAlikeFind, "*/\n/**", { startLine: 3 }).content,
+    expect: lookAlike.replace("export type ForegroundColor = ForegroundColorName;\n\n", ""),
+  },
+  {
+    name: "... and without a hint it is AMBIGUOUS, never the look-alike",
+    run: () => code(() => replace(lookAlike, lookAlikeFind, "*/\n/**")),
+    expect: "AMBIGUOUS",
   },
 ];
 

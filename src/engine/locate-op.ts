@@ -87,9 +87,15 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
       if (op.hints.replaceAll) return { found: { cands: nonOverlapping(cands) } };
       const r = resolveCandidates(cands, resolveInput);
       if (!("cand" in r)) return { ambiguous: r.pool };
-      // A lone whitespace-tolerant match whose lines, as written, fit elsewhere is no match.
+      // A lone tolerant or anchor-bound match whose lines, as written, fit elsewhere
+      // as well is one of two places: the hint may tell them apart, else ambiguous.
       const rival = stopOnAmbiguity && !r.resolvedBy ? findRival(ctx, q, r.cand) : undefined;
-      if (rival) return { ambiguous: [r.cand, rival].sort((a, b) => a.start - b.start) };
+      if (rival) {
+        const pair = [r.cand, rival].sort((a, b) => a.start - b.start);
+        const decided = resolveCandidates(pair, resolveInput);
+        if (!("cand" in decided)) return { ambiguous: decided.pool };
+        return { found: { cands: [decided.cand], ...(decided.resolvedBy && { resolvedBy: decided.resolvedBy }) } };
+      }
       return { found: { cands: [r.cand], ...(r.resolvedBy && { resolvedBy: r.resolvedBy }) } };
     },
     (cands) => {

@@ -6,7 +6,8 @@
  * whitespace-tolerant strategy found only the other. The rival is a window
  * elsewhere where some of the model's lines occur verbatim (indentation
  * included) and which is as similar as the similarity fallback demands;
- * with one, the edit is ambiguous, never applied to the weaker reading.
+ * with one, the edit is one of two places (a line hint may choose), never
+ * applied to the weaker reading alone.
  */
 import { blockSimilarity } from "../text/similarity.ts";
 import { lineCandidate } from "./anchors.ts";
@@ -29,22 +30,65 @@ const TOLERANT: ReadonlySet<StrategyName> = new Set<StrategyName>([
 
 /** How many of the model's lines the window starting at `start` holds verbatim, position by position. */
 function verbatim(ctx: MatchContext, q: Query, start: number): number {
-  let same = 0;
-  q.lines.forEach((line, j) => {
-    if (line.trim() !== "" && ctx.doc.hasLine(start + j) && ctx.doc.line(start + j) === line) same++;
-  });
-  return same;
+  return countLines(ctx, q, start, (file, line) => file === line);
 }
 
+/**
+ * How many of the model's lines the window holds, each as written or grown
+ * (the file line contains the model's trimmed line: a comment appended
+ * since the model read it).
+ */
+function held(ctx: MatchContext, q: Query, start: number): number {
+  return countLines(ctx, q, start, (file, line) => file.includes(line.trim()));
+}
+
+function countLines(ctx: MatchContext, q: Query, start: number, same: (file: string, line: string) => boolean): number {
+  let n = 0;
+  q.lines.forEach((line, j) => {
+    if (line.trim() !== "" && ctx.doc.hasLine(start + j) && same(ctx.doc.line(start + j), line)) n++;
+  });
+  return n;
+}
+
+/** A rival of an anchor-bound match is a plausible block at least (it holds more of the model's lines). */
+const ANCHOR_BOUND_RIVAL_SIMILARITY = 0.5;
+
+/**
+ * Similarity strategies that only see the windows their anchors propose:
+ * BlockAnchor pairs the first and last lines, so a block whose first line
+ * changed since the model read it is not among its candidates, and a
+ * similar block elsewhere with the same first and last lines wins alone (a
+ * doc comment's closing line above `export type Foreground…` gained a
+ * comment; the block above `export type Background…` was taken). A window
+ * that holds more of the model's lines, as written or grown, is as good a
+ * reading, even when its edit distance is larger.
+ */
+const ANCHOR_BOUND: ReadonlySet<StrategyName> = new Set<StrategyName>(["block-anchor", "context-aware"]);
+
 export function findRival(ctx: MatchContext, q: Query, winner: Candidate): Candidate | undefined {
-  // Exact matches need no guard; similarity strategies already weigh their
-  // candidates against each other (selectScored's margin).
-  if (!TOLERANT.has(winner.strategy) || !winner.lineBased) return undefined;
+  // Exact matches need no guard; FuzzyBlock already weighs every window its
+  // anchors and words vote for against each other (selectScored's margin).
+  if (!winner.lineBased) return undefined;
+  const nonBlank = q.lines.filter((l) => l.trim() !== "").length;
+  // Lines held (cheap) first, then the similarity of the window.
+  let holds: (start: number) => boolean;
+  let floor: number;
+  if (TOLERANT.has(winner.strategy)) {
+    // A tolerant match has every line modulo spacing: a rival needs more lines as written, and the fallback's similarity.
+    const bar = Math.max(verbatim(ctx, q, winner.startLine) + 1, Math.ceil(nonBlank / 2));
+    if (bar > nonBlank) return undefined;
+    holds = (start) => verbatim(ctx, q, start) >= bar;
+    floor = ctx.options.fuzzyThreshold;
+  } else if (ANCHOR_BOUND.has(winner.strategy)) {
+    const bar = Math.max(held(ctx, q, winner.startLine) + 1, Math.ceil(nonBlank / 2));
+    if (bar > nonBlank) return undefined;
+    holds = (start) => held(ctx, q, start) >= bar;
+    floor = ANCHOR_BOUND_RIVAL_SIMILARITY;
+  } else {
+    return undefined;
+  }
   const text = ctx.doc.text;
   const n = q.lines.length;
-  const nonBlank = q.lines.filter((l) => l.trim() !== "").length;
-  const bar = Math.max(verbatim(ctx, q, winner.startLine) + 1, Math.ceil(nonBlank / 2));
-  if (bar > nonBlank) return undefined;
   const anchors = q.lines
     .map((line, j) => ({ line, j }))
     .filter(({ line }) => line.trim().length >= 4)
@@ -61,9 +105,9 @@ export function findRival(ctx: MatchContext, q: Query, winner: Candidate): Candi
       if (start < 0 || !ctx.doc.hasLine(start + n - 1) || seen.has(start)) continue;
       seen.add(start);
       if (start < winner.endLine && winner.startLine < start + n) continue;
-      if (verbatim(ctx, q, start) < bar) continue;
+      if (!holds(start)) continue;
       const score = blockSimilarity(ctx.doc.lines(start, start + n), q.lines);
-      if (score >= ctx.options.fuzzyThreshold) return lineCandidate(ctx, q, start, n, "fuzzy-block", score);
+      if (score >= floor) return lineCandidate(ctx, q, start, n, "fuzzy-block", score);
     }
   }
   return undefined;

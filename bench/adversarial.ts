@@ -279,7 +279,7 @@ const cases: Case[] = [
   {
     name: "createPatch of a full rewrite",
     unit: "lines",
-    sizes: [2_500, 5_000, 10_000, 20_000],
+    sizes: [3_750, 7_500, 15_000, 30_000], // 30k lines: 1.1 MB
     build(n) {
       const a = codeLines(n).join("\n");
       const b = codeLines(n, "w").join("\n");
@@ -289,7 +289,7 @@ const cases: Case[] = [
   {
     name: "createPatch of repetitive lines, every 1000th changed",
     unit: "lines",
-    sizes: [12_500, 25_000, 50_000, 100_000],
+    sizes: [15_625, 31_250, 62_500, 125_000], // 125k lines: 1 MB
     build(n) {
       const a = Array.from({ length: n }, () => "0,0,0,0").join("\n");
       const b = Array.from({ length: n }, (_, i) => (i % 1000 === 500 ? "1,1,1,1" : "0,0,0,0")).join("\n");

@@ -238,6 +238,15 @@ const cases: Case[] = [
     },
   },
   {
+    name: "replaceAll of a space in one CRLF-ended line of spaces",
+    unit: "bytes",
+    sizes: [128_000, 256_000, 512_000, 1_024_000],
+    build(n) {
+      const content = `${" ".repeat(n - 5)}\r\nx\r\n`;
+      return () => replace(content, " ", "_", { replaceAll: true });
+    },
+  },
+  {
     name: "replaceAll of a token",
     unit: "occurrences",
     sizes: [31_250, 62_500, 125_000, 250_000],

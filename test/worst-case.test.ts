@@ -206,6 +206,12 @@ test("a capped search says so in its NOT_FOUND message", () => {
   );
 });
 
+test("replaceAll of a space in a 1 MB line of spaces in a CRLF file (the line ending was looked up per place: 7 s)", () => {
+  const r = replace(`${" ".repeat(1_000_000)}\r\nx\r\n`, " ", "_", { replaceAll: true });
+  assert.equal(r.match.count, 1_000_000);
+  assert.equal(r.content, `${"_".repeat(1_000_000)}\r\nx\r\n`);
+});
+
 test("replaceAll of a token that occurs 250,000 times", () => {
   const r = replace("tok x\n".repeat(250_000), "tok", "token", { replaceAll: true });
   assert.equal(r.match.count, 250_000);

@@ -478,7 +478,7 @@ test("property: long runs of repeated lines: each hunk unique, or numbered at it
   assert.ok(numbered > 0 && unique > 0, `numbered ${numbered}, unique ${unique}`);
 });
 
-test("repeatLengths: for each position, the longest run starting there that starts elsewhere too", () => {
+test("repeatLengths: for each position, the longest run starting there that starts elsewhere too (up to a cap)", () => {
   const brute = (ids: number[]) =>
     ids.map((_, i) => {
       let best = 0;
@@ -490,8 +490,14 @@ test("repeatLengths: for each position, the longest run starting there that star
       return best;
     });
   fc.assert(
-    fc.property(fc.array(fc.nat({ max: 3 }), { maxLength: 60 }), (ids) => {
-      assert.deepEqual([...repeatLengths(Int32Array.from(ids))], brute(ids));
+    fc.property(fc.array(fc.nat({ max: 3 }), { maxLength: 60 }), fc.integer({ min: 1, max: 20 }), (ids, cap) => {
+      const expected = brute(ids);
+      assert.deepEqual([...repeatLengths(Int32Array.from(ids))], expected);
+      // Built only as deep as `cap`: lengths from there on read as `cap`.
+      assert.deepEqual(
+        [...repeatLengths(Int32Array.from(ids), cap)],
+        expected.map((x) => Math.min(x, cap)),
+      );
     }),
     { numRuns: 1000 },
   );

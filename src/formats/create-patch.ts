@@ -155,7 +155,8 @@ interface Region {
 
 function findRegions(oldLines: Line[], newLines: Line[]): Region[] {
   // Bounded: past an edit length the regions are coarser (one change between the common ends), never wrong.
-  const changes = diffLinesBounded(oldLines, newLines, (l) => (l.noEol ? `1${l.text}` : `0${l.text}`));
+  // A line never holds "\n", so one marked with it differs from every line with a newline (no new string per line).
+  const changes = diffLinesBounded(oldLines, newLines, (l) => (l.noEol ? `${l.text}\n` : l.text));
   const regions: Region[] = [];
   let o = 0;
   let n = 0;
@@ -214,8 +215,11 @@ function groupRegions(regions: Region[], context: number, oldCount: number): Win
  */
 class UniquenessIndex {
   private readonly repeat: Int32Array;
+  private readonly longest: number;
 
-  constructor(lines: Line[]) {
+  /** `longest`: the longest run that will be asked about (the index is built to that depth). */
+  constructor(lines: Line[], longest: number) {
+    this.longest = longest;
     const idOf = new Map<string, number>();
     const ids = new Int32Array(lines.length);
     lines.forEach((l, i) => {
@@ -227,12 +231,12 @@ class UniquenessIndex {
       }
       ids[i] = id;
     });
-    this.repeat = repeatLengths(ids);
+    this.repeat = repeatLengths(ids, longest);
   }
 
-  /** Whether old lines [start, end) (not empty) occur nowhere else. */
+  /** Whether old lines [start, end) (not empty) occur nowhere else; "no" past `longest`, which the index cannot tell (a numbered hunk is still right). */
   isUnique(start: number, end: number): boolean {
-    return end - start > (this.repeat[start] ?? 0);
+    return end - start <= this.longest && end - start > (this.repeat[start] ?? 0);
   }
 }
 
@@ -362,9 +366,12 @@ export function createPatch(oldText: string, newText: string, options?: CreatePa
   if (regions.length === 0) return "";
   let windows = groupRegions(regions, opts.context, oldLines.length);
   if (opts.fuzzy) {
-    const index = new UniquenessIndex(oldLines);
     // V4A chunks have no line numbers: they grow as far as uniqueness needs.
     const maxGrowth = opts.format === "v4a" ? Number.POSITIVE_INFINITY : MAX_GROWTH;
+    // A window grows by at most maxGrowth on each side, plus a line when empty.
+    let widest = 0;
+    for (const w of windows) widest = Math.max(widest, w.end - w.start);
+    const index = new UniquenessIndex(oldLines, Math.min(oldLines.length, widest + 2 * maxGrowth + 1));
     // A window that overlaps or touches one already grown merges with it, and a
     // window holding a unique one is unique: it needs no growth of its own.
     let grown: Window | undefined;

@@ -316,6 +316,16 @@ for (const c of patchCases) {
   });
 }
 
+test("createPatch V4A of 125k repeated lines (1 MB), every 1000th changed: one chunk grown to the whole file, no stack overflow", () => {
+  const a = "0,0,0,0\n".repeat(125_000);
+  const b = Array.from({ length: 125_000 }, (_, i) => (i % 1000 === 500 ? "1,1,1,1\n" : "0,0,0,0\n")).join("");
+  const lines = createPatch(a, b, { format: "v4a", path: "data.csv" }).split("\n");
+  assert.equal(lines.filter((l) => l === "@@").length, 1);
+  assert.equal(lines.filter((l) => l === " 0,0,0,0").length, 125_000 - 125);
+  assert.equal(lines.filter((l) => l === "-0,0,0,0").length, 125);
+  assert.equal(lines.at(-3), "*** End of File");
+});
+
 test("applyPatch(a, createPatch(a, b)) gives b on 20k repeated lines, every 1000th changed (numbered hunks apply at their numbers)", () => {
   const a = "0,0,0,0\n".repeat(20_000);
   const b = Array.from({ length: 20_000 }, (_, i) => (i % 1000 === 500 ? "1,1,1,1\n" : "0,0,0,0\n")).join("");

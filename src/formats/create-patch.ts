@@ -405,7 +405,9 @@ function writeV4A(windows: Window[], oldLines: Line[], newLines: Line[], path: s
   const out = ["*** Begin Patch", `*** Update File: ${path}`];
   for (const w of windows) {
     const [, ...body] = writeHunk(w, oldLines, newLines, true);
-    out.push("@@", ...body.filter((l) => l !== NO_NEWLINE));
+    out.push("@@");
+    // Not push(...body): a chunk of 100k lines overflowed the stack.
+    for (const l of body) if (l !== NO_NEWLINE) out.push(l);
     if (w.end === oldLines.length && w.end > w.start) out.push("*** End of File");
   }
   out.push("*** End Patch");

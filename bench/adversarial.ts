@@ -249,6 +249,15 @@ const cases: Case[] = [
     },
   },
   {
+    name: "replaceAll of a space in one CRLF-ended line of spaces",
+    unit: "bytes",
+    sizes: [128_000, 256_000, 512_000, 1_024_000],
+    build(n) {
+      const content = `${" ".repeat(n - 5)}\r\nx\r\n`;
+      return () => replace(content, " ", "_", { replaceAll: true });
+    },
+  },
+  {
     name: "replaceAll of a token",
     unit: "occurrences",
     sizes: [31_250, 62_500, 125_000, 250_000],
@@ -290,7 +299,7 @@ const cases: Case[] = [
   {
     name: "createPatch of a full rewrite",
     unit: "lines",
-    sizes: [2_500, 5_000, 10_000, 20_000],
+    sizes: [3_750, 7_500, 15_000, 30_000], // 30k lines: 1.1 MB
     build(n) {
       const a = codeLines(n).join("\n");
       const b = codeLines(n, "w").join("\n");
@@ -300,7 +309,7 @@ const cases: Case[] = [
   {
     name: "createPatch of repetitive lines, every 1000th changed",
     unit: "lines",
-    sizes: [12_500, 25_000, 50_000, 100_000],
+    sizes: [15_625, 31_250, 62_500, 125_000], // 125k lines: 1 MB
     build(n) {
       const a = Array.from({ length: n }, () => "0,0,0,0").join("\n");
       const b = Array.from({ length: n }, (_, i) => (i % 1000 === 500 ? "1,1,1,1" : "0,0,0,0")).join("\n");

@@ -5,7 +5,9 @@ import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
 import { type CreatePatchOptions, createPatch } from "../src/formats/create-patch.ts";
 import { formatDiffForDisplay } from "../src/formats/display-diff.ts";
+import { applyPatch } from "../src/formats/unified-apply.ts";
 import { type FilePatch, type Hunk, parsePatch } from "../src/formats/unified-parse.ts";
+import { repeatLengths } from "../src/text/repeats.ts";
 
 interface Case {
   name: string;
@@ -17,6 +19,9 @@ interface Case {
 
 const exampleRs = 'fn main() {\n    println!("Hello, world!");\n}\n';
 const mainRs = 'fn main() {\n    println!("Hello!");\n}\n';
+
+/** `n` lines of "0", each with its newline, where line `changed` (0-based) reads "1" if given. */
+const zeros = (n: number, changed?: number) => Array.from({ length: n }, (_, i) => (i === changed ? "1\n" : "0\n")).join("");
 
 const cases: Case[] = [
   {
@@ -135,6 +140,36 @@ const cases: Case[] = [
     expected: "@@ @@\n B\n x\n-y\n+Y\n x\n",
   },
   {
+    name: "fuzzy: in equal lines the context grows to the one distinct line above, 10 lines up",
+    old: `top\n${zeros(40)}`,
+    new: `top\n${zeros(40, 10)}`,
+    expected: `@@ @@\n top\n${" 0\n".repeat(10)}-0\n+1\n${" 0\n".repeat(11)}`,
+  },
+  {
+    name: "fuzzy: ... and 32 lines of growth on each side, the most it takes",
+    old: `top\n${zeros(80)}`,
+    new: `top\n${zeros(80, 34)}`,
+    expected: `@@ @@\n top\n${" 0\n".repeat(34)}-0\n+1\n${" 0\n".repeat(35)}`,
+  },
+  {
+    name: "fuzzy: a hunk not unique within 32 more lines of context on each side keeps its context and gets its numbers",
+    old: `top\n${zeros(80)}`,
+    new: `top\n${zeros(80, 35)}`,
+    expected: "@@ -34,7 +34,7 @@\n 0\n 0\n 0\n-0\n+1\n 0\n 0\n 0\n",
+  },
+  {
+    name: "fuzzy: 400 equal lines, one changed: numbered (only the whole file would be unique)",
+    old: zeros(400),
+    new: zeros(400, 150),
+    expected: "@@ -148,7 +148,7 @@\n 0\n 0\n 0\n-0\n+1\n 0\n 0\n 0\n",
+  },
+  {
+    name: "fuzzy: numbered and unique hunks in one patch",
+    old: `top\n${zeros(200)}`,
+    new: `TOP\n${zeros(200, 150)}`,
+    expected: "@@ @@\n-top\n+TOP\n 0\n 0\n 0\n@@ -149,7 +149,7 @@\n 0\n 0\n 0\n-0\n+1\n 0\n 0\n 0\n",
+  },
+  {
     name: "fuzzy: uniqueness ignores surrounding whitespace",
     old: "  k\nv\nk\nv\n",
     new: "  k\nv\nk\nw\n",
@@ -249,7 +284,7 @@ function occurrences(haystack: string[], needle: string[]): number[] {
   return found;
 }
 
-/** A reference applier for fuzzy output: every hunk at its one exact place, in order. */
+/** A reference applier for fuzzy output: every hunk at its one exact place (a numbered one at its number), in order. */
 function applyUnique(oldText: string, hunks: Hunk[]): string {
   const { lines, finalNewline } = linesOf(oldText);
   const out: string[] = [];
@@ -257,9 +292,15 @@ function applyUnique(oldText: string, hunks: Hunk[]): string {
   let endsWithNewline = finalNewline;
   for (const h of hunks) {
     const old = side(h, "old");
-    const at = occurrences(lines, old);
-    assert.equal(at.length, 1, `hunk ${h.index} occurs ${at.length} times`);
-    const start = at[0] ?? 0;
+    let start: number;
+    if (h.oldStart === undefined) {
+      const at = occurrences(lines, old);
+      assert.equal(at.length, 1, `hunk ${h.index} occurs ${at.length} times`);
+      start = at[0] ?? 0;
+    } else {
+      start = old.length === 0 ? h.oldStart : h.oldStart - 1;
+      assert.deepEqual(lines.slice(start, start + old.length), old, `hunk ${h.index} is at its number`);
+    }
     assert.ok(start >= cursor, "hunks are in order and do not overlap");
     out.push(...lines.slice(cursor, start), ...side(h, "new"));
     cursor = start + old.length;
@@ -400,34 +441,66 @@ test("property: formatDiffForDisplay only removes leading whitespace from conten
   );
 });
 
-test("property: long runs of repeated lines (binary-search growth) still give unique hunks", () => {
+test("property: long runs of repeated lines: each hunk unique, or numbered at its place when 32 more lines on each side would not be; applyPatch gives b", () => {
   const longText = fc
-    .array(fc.oneof({ arbitrary: fc.constant("x"), weight: 40 }, { arbitrary: fc.constant("y"), weight: 1 }), { minLength: 40, maxLength: 160 })
+    .array(fc.oneof({ arbitrary: fc.constant("x"), weight: 60 }, { arbitrary: fc.constant("y"), weight: 1 }), { minLength: 40, maxLength: 300 })
     .map((ls) => `${ls.join("\n")}\n`);
   const longPair = longText.chain((a) =>
     fc.array(fc.tuple(fc.nat(), fc.constantFrom("delete", "insert", "replace"), fc.constantFrom("x", "z")), { minLength: 1, maxLength: 3 }).map((edits) => [a, applyEdits(a, edits)] as const),
   );
+  let numbered = 0;
+  let unique = 0;
   fc.assert(
     fc.property(longPair, contextArb, ([a, b], context) => {
       const patch = createPatch(a, b, { context });
       if (patch === "") return;
       const hunks = onlyFile(parsePatch(patch)).hunks;
-      for (const h of hunks) assert.equal(occurrences(linesOf(a).lines, side(h, "old")).length, 1);
+      const lines = linesOf(a).lines;
+      for (const h of hunks) {
+        const old = side(h, "old");
+        if (h.oldStart === undefined) {
+          unique++;
+          assert.equal(occurrences(lines, old).length, 1);
+          continue;
+        }
+        numbered++;
+        const at = old.length === 0 ? h.oldStart : h.oldStart - 1;
+        assert.deepEqual(lines.slice(at, at + old.length), old);
+        const grown = lines.slice(Math.max(0, at - 32), at + old.length + 32);
+        assert.ok(occurrences(lines, grown).length > 1, `hunk ${h.index} could have grown to a unique one:\n${patch}`);
+      }
       assert.equal(applyUnique(a, hunks), b);
+      assert.equal(applyPatch(a, patch).content, b);
     }),
     { numRuns: 300 },
   );
+  // Both kinds were generated, so both branches above were checked.
+  assert.ok(numbered > 0 && unique > 0, `numbered ${numbered}, unique ${unique}`);
 });
 
-test("a change inside 400 identical lines grows its hunk to a unique window", () => {
-  const lines = Array.from({ length: 400 }, () => "0");
-  const b = [...lines];
-  b[150] = "1";
-  const a = `${lines.join("\n")}\n`;
-  const hunks = onlyFile(parsePatch(createPatch(a, `${b.join("\n")}\n`))).hunks;
-  assert.equal(hunks.length, 1);
-  const old = side(hunks[0] as Hunk, "old");
-  assert.equal(occurrences(lines, old).length, 1);
-  // Unique only once it reaches the top of the file: 151 lines above the change, no fewer.
-  assert.ok(old.length >= 151, `old side has ${old.length} lines`);
+test("repeatLengths: for each position, the longest run starting there that starts elsewhere too (up to a cap)", () => {
+  const brute = (ids: number[]) =>
+    ids.map((_, i) => {
+      let best = 0;
+      for (let j = 0; j < ids.length; j++) {
+        let h = 0;
+        while (j !== i && i + h < ids.length && j + h < ids.length && ids[i + h] === ids[j + h]) h++;
+        best = Math.max(best, h);
+      }
+      return best;
+    });
+  fc.assert(
+    fc.property(fc.array(fc.nat({ max: 3 }), { maxLength: 60 }), fc.integer({ min: 1, max: 20 }), (ids, cap) => {
+      const expected = brute(ids);
+      assert.deepEqual([...repeatLengths(Int32Array.from(ids))], expected);
+      // Built only as deep as `cap`: lengths from there on read as `cap`.
+      assert.deepEqual(
+        [...repeatLengths(Int32Array.from(ids), cap)],
+        expected.map((x) => Math.min(x, cap)),
+      );
+    }),
+    { numRuns: 1000 },
+  );
+  assert.deepEqual([...repeatLengths(Int32Array.from([5, 5, 5, 5]))], [3, 3, 2, 1]);
+  assert.deepEqual([...repeatLengths(Int32Array.from([0, 1, 2]))], [0, 0, 0]);
 });

@@ -109,6 +109,21 @@ test("in a CRLF file with a BOM, a unique exact edit writes CRLF and keeps the B
   );
 });
 
+test("replaceAll of exact text on one line's worth of replacement: every non-overlapping occurrence, left to right, in LF and CRLF files", () => {
+  const unit = fc.constantFrom("a", "b", " ", "\n");
+  fc.assert(
+    fc.property(fc.string({ unit, maxLength: 40 }), fc.string({ unit, minLength: 1, maxLength: 3 }), fc.string({ unit: fc.constantFrom("x", "y", "_"), minLength: 1, maxLength: 3 }), fc.boolean(), (content, old, newString, isCrlf) => {
+      fc.pre(content.includes(old));
+      // String.prototype.split takes the occurrences the same way: non-overlapping, from the left.
+      const expected = content.split(old).join(newString);
+      const r = replace(isCrlf ? crlf(content) : content, old, newString, { replaceAll: true });
+      assert.equal(r.content, isCrlf ? crlf(expected) : expected);
+      assert.equal(r.match.count, content.split(old).length - 1);
+    }),
+    { numRuns: 500 },
+  );
+});
+
 /** Raw lines of a text, each with its own line break. */
 function rawLines(raw: string): string[] {
   return raw.match(/[^\n]*\n|[^\n]+$/g) ?? [];

@@ -250,6 +250,7 @@ const limitCases: { name: string; run: () => unknown; limit: string }[] = [
   { name: "applySearchReplace: more blocks than maxEdits", run: () => applySearchReplace("a\nb\n", SR_TWO, { limits: { maxEdits: 1 } }), limit: "maxEdits" },
   { name: "applySearchReplace: a diff over maxResponseSize", run: () => applySearchReplace("a\nb\n", SR_TWO, { limits: { maxResponseSize: 10 } }), limit: "maxResponseSize" },
   { name: "applyPatch: a patch over maxResponseSize", run: () => applyPatch("a\n", "@@ @@\n-a\n+b\n", { limits: { maxResponseSize: 5 } }), limit: "maxResponseSize" },
+  { name: "applyPatch: more hunks than maxEdits", run: () => applyPatch("a\nb\n", "@@ @@\n-a\n+A\n@@ @@\n-b\n+B\n", { limits: { maxEdits: 1 } }), limit: "maxEdits" },
 ];
 for (const c of limitCases) {
   test(`limits: ${c.name} is TOO_LARGE naming the limit, before any work`, () => {

@@ -51,24 +51,32 @@ test("diffLinesBounded: a correct diff, as short as jsdiff's on small inputs", (
   );
 });
 
-const bigCases: { name: string; a: string[]; b: string[] }[] = [
+/** `changed`: the lines removed and added that the bounded diff must not exceed (a shortest diff's, where it finds one). */
+const bigCases: { name: string; a: string[]; b: string[]; changed?: number }[] = [
   { name: "full rewrite", a: Array.from({ length: 20_000 }, (_, i) => `a${i}`), b: Array.from({ length: 20_000 }, (_, i) => `b${i}`) },
   {
-    name: "scattered changes in distinct lines",
+    name: "scattered changes in distinct lines (the patience split keeps the unchanged unique lines)",
     a: Array.from({ length: 20_000 }, (_, i) => `a${i}`),
     b: Array.from({ length: 20_000 }, (_, i) => (i % 50 === 0 ? `b${i}` : `a${i}`)),
+    changed: 2 * 400,
   },
   {
-    name: "repeated lines, a few changed",
+    name: "repeated lines, a few changed in place (paired line by line: no line is unique)",
     a: Array.from({ length: 20_000 }, () => "0"),
-    b: Array.from({ length: 20_000 }, (_, i) => (i % 997 === 0 ? "1" : "0")),
+    b: Array.from({ length: 20_000 }, (_, i) => (i % 97 === 0 ? "1" : "0")),
+    changed: 2 * 207,
+  },
+  {
+    name: "repeated lines, a run changed in place and one line inserted (not paired: one change)",
+    a: Array.from({ length: 20_000 }, () => "0"),
+    b: ["1", ...Array.from({ length: 20_000 }, (_, i) => (i % 97 === 0 ? "1" : "0"))],
   },
 ];
 for (const c of bigCases) {
   test(`diffLinesBounded past the edit-length cap: ${c.name}`, () => {
     const parts = diffLinesBounded(c.a, c.b);
     assert.ok(rebuilds(parts, c.a, c.b));
-    if (c.name.startsWith("scattered")) assert.equal(changed(parts), 2 * 400, "the patience split keeps the unchanged unique lines");
+    if (c.changed !== undefined) assert.equal(changed(parts), c.changed);
   });
 }
 
@@ -271,6 +279,12 @@ test("a capped search says so in its NOT_FOUND message", () => {
   );
 });
 
+test("replaceAll of a space in a 1 MB line of spaces in a CRLF file (the line ending was looked up per place: 7 s)", () => {
+  const r = replace(`${" ".repeat(1_000_000)}\r\nx\r\n`, " ", "_", { replaceAll: true });
+  assert.equal(r.match.count, 1_000_000);
+  assert.equal(r.content, `${"_".repeat(1_000_000)}\r\nx\r\n`);
+});
+
 test("replaceAll of a token that occurs 250,000 times", () => {
   const r = replace("tok x\n".repeat(250_000), "tok", "token", { replaceAll: true });
   assert.equal(r.match.count, 250_000);
@@ -278,50 +292,120 @@ test("replaceAll of a token that occurs 250,000 times", () => {
 });
 
 /**
- * Applies a fuzzy patch the plain way: each hunk's old side occurs once
- * (createPatch grows it until it does) and is replaced by its new side.
- * (applyPatch is not used: its splice has its own worst cases, issue 14.)
+ * Applies a fuzzy patch the plain way: a `@@ @@` hunk's old side occurs once
+ * (createPatch grows it until it does), a numbered hunk's old side is at its
+ * number; each is replaced by its new side.
+ * (applyPatch is not used here: its splice has its own worst cases, issue 14.)
  */
-function applyUniqueHunks(text: string, patch: string): string {
-  let out = `${text}\n`;
-  for (const h of parsePatch(patch)[0]?.hunks ?? []) {
-    const side = (kind: string) => h.lines.filter((l) => l.kind !== kind).map((l) => `${l.text}\n`).join("");
-    const old = side("add");
-    assert.equal(out.indexOf(old), out.lastIndexOf(old), `hunk ${h.index + 1} is unique`);
-    out = out.replace(old, () => side("delete"));
+function applyHunksPlainly(text: string, patch: string): string {
+  const lines = text.split("\n");
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < lines.length; i++) {
+    starts.push(at);
+    at += (lines[i] as string).length + 1;
   }
-  return out.slice(0, -1);
+  const lineOf = (offset: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const out: string[] = [];
+  let cursor = 0;
+  for (const h of parsePatch(patch)[0]?.hunks ?? []) {
+    const side = (kind: string) => h.lines.filter((l) => l.kind !== kind).map((l) => l.text);
+    const old = side("add");
+    let at: number;
+    if (h.oldStart === undefined) {
+      const needle = `\n${old.join("\n")}\n`;
+      const first = `\n${text}`.indexOf(needle);
+      assert.ok(first >= 0, `hunk ${h.index + 1} is in the text`);
+      assert.equal(`\n${text}`.indexOf(needle, first + 1), -1, `hunk ${h.index + 1} is unique`);
+      at = lineOf(first);
+    } else {
+      at = old.length === 0 ? h.oldStart : h.oldStart - 1;
+    }
+    assert.ok(at >= cursor, "hunks are in order and do not overlap");
+    assert.deepEqual(lines.slice(at, at + old.length), old, `hunk ${h.index + 1} is at its place`);
+    for (let i = cursor; i < at; i++) out.push(lines[i] as string);
+    for (const l of side("delete")) out.push(l);
+    cursor = at + old.length;
+  }
+  for (let i = cursor; i < lines.length; i++) out.push(lines[i] as string);
+  return out.join("\n");
 }
 
-const patchCases: { name: string; a: string[]; b: string[]; hunks?: number }[] = [
+/** `hunks` and `numbered`: how many hunks the patch has, and how many of them carry numbers. */
+const patchCases: { name: string; a: string[]; b: string[]; hunks: number; numbered: number }[] = [
   {
-    name: "100k repeated lines, 10 changed",
+    name: "100k repeated lines, 10 changed (no hunk can be unique short of the whole file: numbered)",
     a: Array.from({ length: 100_000 }, () => "0,0,0,0"),
     b: Array.from({ length: 100_000 }, (_, i) => (i % 10_000 === 5_000 ? "1,1,1,1" : "0,0,0,0")),
-    hunks: 1,
+    hunks: 10,
+    numbered: 10,
+  },
+  {
+    name: "125k repeated lines (1 MB), every 1000th changed",
+    a: Array.from({ length: 125_000 }, () => "0,0,0,0"),
+    b: Array.from({ length: 125_000 }, (_, i) => (i % 1000 === 500 ? "1,1,1,1" : "0,0,0,0")),
+    hunks: 125,
+    numbered: 125,
+  },
+  {
+    name: "repeated lines between a first and a last line, a change near each (those grow to them and need no numbers)",
+    a: ["first", ...Array.from({ length: 10_000 }, () => "0"), "last"],
+    b: ["first", ...Array.from({ length: 10_000 }, (_, i) => (i === 20 || i === 5_000 || i === 9_990 ? "1" : "0")), "last"],
+    hunks: 3,
+    numbered: 1,
   },
   {
     name: "a 20k-line rewrite",
     a: Array.from({ length: 20_000 }, (_, i) => `const a${i} = ${i};`),
     b: Array.from({ length: 20_000 }, (_, i) => `const b${i} = ${i};`),
     hunks: 1,
+    numbered: 0,
   },
   {
     name: "20k distinct lines, every 100th changed",
     a: Array.from({ length: 20_000 }, (_, i) => `const a${i} = ${i};`),
     b: Array.from({ length: 20_000 }, (_, i) => (i % 100 === 50 ? `const b${i} = ${i};` : `const a${i} = ${i};`)),
     hunks: 200,
+    numbered: 0,
   },
 ];
 for (const c of patchCases) {
-  test(`createPatch of ${c.name}: every hunk unique, the patch rebuilds the new text`, () => {
+  test(`createPatch of ${c.name}: each hunk unique or numbered, the patch rebuilds the new text`, () => {
     const a = `${c.a.join("\n")}\n`;
     const b = `${c.b.join("\n")}\n`;
     const patch = createPatch(a, b);
-    if (c.hunks !== undefined) assert.equal(parsePatch(patch)[0]?.hunks.length, c.hunks);
-    assert.equal(applyUniqueHunks(a, patch), b);
+    const hunks = parsePatch(patch)[0]?.hunks ?? [];
+    assert.equal(hunks.length, c.hunks);
+    assert.equal(hunks.filter((h) => h.oldStart !== undefined).length, c.numbered);
+    assert.equal(applyHunksPlainly(a, patch), b);
   });
 }
+
+test("createPatch V4A of 125k repeated lines (1 MB), every 1000th changed: one chunk grown to the whole file, no stack overflow", () => {
+  const a = "0,0,0,0\n".repeat(125_000);
+  const b = Array.from({ length: 125_000 }, (_, i) => (i % 1000 === 500 ? "1,1,1,1\n" : "0,0,0,0\n")).join("");
+  const lines = createPatch(a, b, { format: "v4a", path: "data.csv" }).split("\n");
+  assert.equal(lines.filter((l) => l === "@@").length, 1);
+  assert.equal(lines.filter((l) => l === " 0,0,0,0").length, 125_000 - 125);
+  assert.equal(lines.filter((l) => l === "-0,0,0,0").length, 125);
+  assert.equal(lines.at(-3), "*** End of File");
+});
+
+test("applyPatch(a, createPatch(a, b)) gives b on 20k repeated lines, every 1000th changed (numbered hunks apply at their numbers)", () => {
+  const a = "0,0,0,0\n".repeat(20_000);
+  const b = Array.from({ length: 20_000 }, (_, i) => (i % 1000 === 500 ? "1,1,1,1\n" : "0,0,0,0\n")).join("");
+  const patch = createPatch(a, b);
+  assert.equal(parsePatch(patch)[0]?.hunks.length, 20);
+  assert.equal(applyPatch(a, patch).content, b);
+});
 
 test("files and edits up to 64 kB, periodic ones included: every format throws only EditError", () => {
   const unit = fc.constantFrom("}", "{", "  x = 1;", "\t", " ", "\n", "foo(", ")", "// ...", "a", "\r\n");

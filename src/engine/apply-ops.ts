@@ -60,8 +60,15 @@ interface Retry {
 
 type LogEntry = LineShift;
 
+/** Line breaks in text[start, end), counted in place: no slice per splice (replaceAll makes up to a million). */
+function breaksIn(text: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}
+
 /** Lines a splice adds (negative: removes). */
-const spliceDelta = (doc: Document, s: Splice): number => countBreaks(s.text) - countBreaks(doc.text.slice(s.start, s.end));
+const spliceDelta = (doc: Document, s: Splice): number => countBreaks(s.text) - breaksIn(doc.text, s.start, s.end);
 
 /** Maps a 1-based line of the original through the edits applied since: below one it moves by its delta, inside one to its first line. */
 function shiftHint(hint: number | undefined, log: readonly LogEntry[]): number | undefined {
@@ -169,13 +176,20 @@ function planOp(doc: Document, l: LocateContext, op: EditOp): Planned {
   }
   // replaceAll: a candidate sharing its line with another is spliced literally
   // (widened to the line, each would copy the whole line: memory without end on one huge line).
+  // One pass, no object per candidate but its splice: there may be a million.
   const cands = located.candidates;
-  const splices = cands.map((c, k) => {
-    const sharesLine = (cands[k - 1]?.endLine ?? -1) > c.startLine || (cands[k + 1]?.startLine ?? Number.POSITIVE_INFINITY) < c.endLine;
-    return planSplice(doc, c, reading.replace, l.opts.strategy, { sharesLine, words: l.vocab });
-  });
+  const splices: Splice[] = new Array(cands.length);
+  // Two option objects per op, not one per place.
+  const sharing = { sharesLine: true, words: l.vocab };
+  const own = { sharesLine: false, words: l.vocab };
   let delta = 0;
-  for (const s of splices) delta += spliceDelta(doc, s);
+  for (let k = 0; k < cands.length; k++) {
+    const c = cands[k] as Candidate;
+    const sharesLine = (cands[k - 1]?.endLine ?? -1) > c.startLine || (cands[k + 1]?.startLine ?? Number.POSITIVE_INFINITY) < c.endLine;
+    const s = planSplice(doc, c, reading.replace, l.opts.strategy, sharesLine ? sharing : own);
+    splices[k] = s;
+    delta += spliceDelta(doc, s);
+  }
   return { op, splices, report: appliedOf(op, located, delta) };
 }
 
@@ -279,11 +293,16 @@ function settleGroup(doc: Document, group: Planned[], vocab: Vocabulary, retry: 
 
 function logOf(doc: Document, p: Planned): LogEntry[] {
   if (p.line) return [{ start: p.line.from, end: p.line.to, delta: p.line.lines.length - (p.line.to - p.line.from) }];
-  return p.splices.map((s) => ({
-    start: doc.lineAt(s.start),
-    end: doc.lineAt(Math.max(s.start, s.end - 1)) + 1,
-    delta: spliceDelta(doc, s),
-  }));
+  const out: LogEntry[] = [];
+  for (const s of p.splices) {
+    const delta = spliceDelta(doc, s);
+    const last = Math.max(s.start, s.end - 1);
+    // Inside one line and adding none, a splice moves no hint (shiftHint maps
+    // its line to itself): left out, as replaceAll makes up to a million (330 ms of 1 s).
+    if (delta === 0 && breaksIn(doc.text, s.start, last) === 0) continue;
+    out.push({ start: doc.lineAt(s.start), end: doc.lineAt(last) + 1, delta });
+  }
+  return out;
 }
 
 function render(doc: Document, accepted: readonly Planned[]): string {
@@ -300,6 +319,8 @@ function render(doc: Document, accepted: readonly Planned[]): string {
       want,
     );
   }
+  // One op's splices as they are (replaceAll's million are not copied).
+  if (accepted.length === 1) return renderSplices(doc, (accepted[0] as Planned).splices);
   const splices: Splice[] = [];
   for (const p of accepted) for (const s of p.splices) splices.push(s);
   return renderSplices(doc, splices);
@@ -401,7 +422,7 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
       continue;
     }
     text = p.text;
-    log.push(p.log);
+    for (const e of p.log) log.push(e);
     applied.push({ ...p.report, retried: true });
   }
   failed.sort((x, y) => (x.op.origin.diffIndex ?? 0) - (y.op.origin.diffIndex ?? 0) || x.op.origin.index - y.op.origin.index);
@@ -413,6 +434,6 @@ function retryOp(text: string, r: Retry, hintLine: number | undefined, a: ApplyO
   const l: LocateContext = { ctx: createContext(current, a.opts.strategy), opts: a.opts, vocab: a.vocab, hintLine, prevEnd: 0, ...(r.exactOnly && { exactOnly: true }) };
   const p = tryPlan(current, l, r.op, a);
   if (p instanceof EditError) return undefined;
-  const [entry] = logOf(current, p);
-  return { text: render(current, [p]), log: entry as LogEntry, report: p.report };
+  // Bottom-up, as the first pass logs its entries.
+  return { text: render(current, [p]), log: logOf(current, p).sort((x, y) => y.start - x.start), report: p.report };
 }

@@ -23,6 +23,11 @@
  *   file. Without paths the patch is hunks only, which is what `applyPatch`
  *   takes for one file.
  * - Identical texts give the empty string (no hunks).
+ * - Fuzzy hunks on repetitive text: a hunk still not unique after 32 more
+ *   lines of context on each side is written with its numbers instead of
+ *   growing on (a file of 100k equal lines would need all of them as
+ *   context); the patch then mixes `@@ @@` and numbered hunks, which the
+ *   parser and applier take as they come.
  * - `format: "v4a"` writes a Codex V4A patch (`*** Begin Patch` /
  *   `*** Update File: path` / `@@` chunks / `*** End Patch`) with the fuzzy
  *   form's unique chunks; a chunk that reaches the end of the old text is
@@ -39,6 +44,7 @@ import { appendAll } from "../arrays.ts";
 import { EditError } from "../errors.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { diffLinesBounded } from "../text/line-diff.ts";
+import { repeatLengths } from "../text/repeats.ts";
 
 /** Options for {@link createPatch}. */
 export interface CreatePatchOptions {
@@ -54,7 +60,10 @@ export interface CreatePatchOptions {
    * hunk's context grown until its old side (context and removed lines)
    * occurs exactly once in the old text, comparing lines with surrounding
    * whitespace trimmed, so even a whitespace-tolerant applier finds one
-   * place. `false` writes a standard diff with `@@ -a,b +c,d @@` numbers.
+   * place. A hunk that is not unique within 32 more lines of context on each
+   * side (repetitive text) keeps its context and is written with its numbers,
+   * `@@ -a,b +c,d @@`, which the applier takes as its exact place.
+   * `false` writes a standard diff with `@@ -a,b +c,d @@` numbers.
    * @default true
    */
   fuzzy?: boolean;
@@ -149,7 +158,8 @@ interface Region {
 
 function findRegions(oldLines: Line[], newLines: Line[]): Region[] {
   // Bounded: past an edit length the regions are coarser (one change between the common ends), never wrong.
-  const changes = diffLinesBounded(oldLines, newLines, (l) => (l.noEol ? `1${l.text}` : `0${l.text}`));
+  // A line never holds "\n", so one marked with it differs from every line with a newline (no new string per line).
+  const changes = diffLinesBounded(oldLines, newLines, (l) => (l.noEol ? `${l.text}\n` : l.text));
   const regions: Region[] = [];
   let o = 0;
   let n = 0;
@@ -182,6 +192,8 @@ interface Window {
   start: number;
   end: number;
   regions: Region[];
+  /** Its old side occurs once in the old text (fuzzy mode): written `@@ @@`, else with its numbers. */
+  unique?: boolean;
 }
 
 function groupRegions(regions: Region[], context: number, oldCount: number): Window[] {
@@ -201,181 +213,75 @@ function groupRegions(regions: Region[], context: number, oldCount: number): Win
 }
 
 /**
- * Finds every place the old-side line sequence [start, end) occurs, by ids of
- * trimmed lines, starting from the rarest line of the window so repetitive
- * files do not make the first search quadratic.
+ * Whether a run of old lines occurs once, comparing lines with surrounding
+ * whitespace trimmed (so even a whitespace-tolerant applier finds one place).
  */
 class UniquenessIndex {
-  private readonly ids: number[];
-  private readonly positions = new Map<number, number[]>();
+  private readonly repeat: Int32Array;
+  private readonly longest: number;
 
-  constructor(lines: Line[]) {
+  /** `longest`: the longest run that will be asked about (the index is built to that depth). */
+  constructor(lines: Line[], longest: number) {
+    this.longest = longest;
     const idOf = new Map<string, number>();
-    this.ids = lines.map((l) => {
+    const ids = new Int32Array(lines.length);
+    lines.forEach((l, i) => {
       const key = l.text.trim();
       let id = idOf.get(key);
       if (id === undefined) {
         id = idOf.size;
         idOf.set(key, id);
       }
-      return id;
+      ids[i] = id;
     });
-    this.ids.forEach((id, i) => {
-      const list = this.positions.get(id);
-      if (list) list.push(i);
-      else this.positions.set(id, [i]);
-    });
+    this.repeat = repeatLengths(ids, longest);
   }
 
-  /** Start positions where the window's lines occur (the window's own start included). */
-  occurrences(start: number, end: number): number[] {
-    let anchor = start;
-    let best = Number.POSITIVE_INFINITY;
-    for (let i = start; i < end; i++) {
-      const n = this.positions.get(this.ids[i] ?? -1)?.length ?? 0;
-      if (n < best) {
-        best = n;
-        anchor = i;
-      }
-      if (best === 1) break;
-    }
-    const offset = anchor - start;
-    const len = end - start;
-    const found: number[] = [];
-    for (const p of this.positions.get(this.ids[anchor] ?? -1) ?? []) {
-      const s = p - offset;
-      if (s < 0 || s + len > this.ids.length) continue;
-      if (this.matchesAt(s, start, len)) found.push(s);
-    }
-    return found;
-  }
-
-  matchesAt(s: number, start: number, len: number): boolean {
-    for (let k = 0; k < len; k++) if (this.ids[s + k] !== this.ids[start + k]) return false;
-    return true;
-  }
-
-  lineId(i: number): number {
-    return this.ids[i] ?? -1;
-  }
-
-  // Prefix hashes of the id sequence (two moduli below 2^26, so every product
-  // stays exact in a double), built on first use: only needed for long runs
-  // of repeated lines.
-  private h1: Float64Array | undefined;
-  private h2: Float64Array | undefined;
-  private p1: Float64Array | undefined;
-  private p2: Float64Array | undefined;
-
-  private buildHashes(): void {
-    const n = this.ids.length;
-    this.h1 = new Float64Array(n + 1);
-    this.h2 = new Float64Array(n + 1);
-    this.p1 = new Float64Array(n + 1);
-    this.p2 = new Float64Array(n + 1);
-    this.p1[0] = 1;
-    this.p2[0] = 1;
-    for (let i = 0; i < n; i++) {
-      const v = (this.ids[i] ?? 0) + 1;
-      this.h1[i + 1] = ((this.h1[i] ?? 0) * BASE + v) % MOD1;
-      this.h2[i + 1] = ((this.h2[i] ?? 0) * BASE + v) % MOD2;
-      this.p1[i + 1] = ((this.p1[i] ?? 0) * BASE) % MOD1;
-      this.p2[i + 1] = ((this.p2[i] ?? 0) * BASE) % MOD2;
-    }
-  }
-
-  private hashAt(h: Float64Array, pw: Float64Array, mod: number, s: number, len: number): number {
-    const v = ((h[s + len] ?? 0) - (((h[s] ?? 0) * (pw[len] ?? 0)) % mod)) % mod;
-    return v < 0 ? v + mod : v;
-  }
-
-  /**
-   * Whether the window [start, end) occurs only once, in O(n). A hash
-   * collision can only report a second occurrence that is not there, which
-   * makes a hunk larger, never ambiguous.
-   */
+  /** Whether old lines [start, end) (not empty) occur nowhere else; "no" past `longest`, which the index cannot tell (a numbered hunk is still right). */
   isUnique(start: number, end: number): boolean {
-    if (!this.h1) this.buildHashes();
-    const h1 = this.h1 as Float64Array;
-    const h2 = this.h2 as Float64Array;
-    const p1 = this.p1 as Float64Array;
-    const p2 = this.p2 as Float64Array;
-    const len = end - start;
-    const want1 = this.hashAt(h1, p1, MOD1, start, len);
-    const want2 = this.hashAt(h2, p2, MOD2, start, len);
-    let seen = 0;
-    for (let s = 0; s + len <= this.ids.length; s++) {
-      if (this.hashAt(h1, p1, MOD1, s, len) === want1 && this.hashAt(h2, p2, MOD2, s, len) === want2) {
-        seen++;
-        if (seen > 1) return false;
-      }
-    }
-    return true;
-  }
-}
-
-const MOD1 = 50331653;
-const MOD2 = 25165843;
-const BASE = 1000003;
-/** Growth steps done by filtering candidates before switching to a binary search. */
-const LINEAR_GROWTH_STEPS = 32;
-/** Candidates above which the binary search is used at once. */
-const MAX_FILTERED_CANDIDATES = 1024;
-
-/**
- * Grows the window one line on each side at a time until its lines occur
- * once. Candidates only shrink as the window grows, so after the first search
- * each step filters the surviving candidates instead of searching again.
- */
-function growUntilUnique(w: Window, index: UniquenessIndex, oldCount: number): void {
-  if (oldCount === 0) return;
-  // An empty old side (pure insertion with no context) occurs everywhere: take a line first.
-  if (w.start === w.end) {
-    if (w.start > 0) w.start--;
-    else w.end++;
-  }
-  let candidates = index.occurrences(w.start, w.end);
-  let steps = 0;
-  while (candidates.length > 1 && (w.start > 0 || w.end < oldCount)) {
-    // Each step filters every candidate: with thousands of them (100k equal
-    // lines) the steps cost more than the binary search's O(n log n).
-    if (++steps > LINEAR_GROWTH_STEPS || candidates.length > MAX_FILTERED_CANDIDATES) {
-      growByBinarySearch(w, index, oldCount);
-      return;
-    }
-    if (w.start > 0) {
-      w.start--;
-      const id = index.lineId(w.start);
-      candidates = candidates.filter((s) => s > 0 && index.lineId(s - 1) === id).map((s) => s - 1);
-    }
-    if (candidates.length > 1 && w.end < oldCount) {
-      const id = index.lineId(w.end);
-      const len = w.end - w.start;
-      w.end++;
-      candidates = candidates.filter((s) => s + len < oldCount && index.lineId(s + len) === id);
-    }
+    return end - start <= this.longest && end - start > (this.repeat[start] ?? 0);
   }
 }
 
 /**
- * For long runs of repeated lines (a data file of zeros), where stepping one
- * line at a time over thousands of surviving candidates is quadratic: the
- * smallest symmetric growth k that makes the window unique, found by binary
- * search (a superset of a unique window is unique, so the test is monotone).
+ * Lines of growth on each side past which a unified-diff hunk is written with
+ * its numbers instead: on repetitive text (a data file of zeros) uniqueness
+ * may need the whole file as context, and a numbered hunk of a few lines says
+ * the same with its exact place.
  */
-function growByBinarySearch(w: Window, index: UniquenessIndex, oldCount: number): void {
+const MAX_GROWTH = 32;
+
+/**
+ * Grows the window one line on each side at a time (at most `maxGrowth`)
+ * until its lines occur once: the smallest such growth, by binary search (a
+ * superset of a unique window is unique, so the test is monotone). Returns
+ * false, the window as it was, when no growth within the bound is unique.
+ */
+function growUntilUnique(w: Window, index: UniquenessIndex, oldCount: number, maxGrowth: number): boolean {
+  if (oldCount === 0) return true;
   const s0 = w.start;
   const e0 = w.end;
-  const at = (k: number): [number, number] => [Math.max(0, s0 - k), Math.min(oldCount, e0 + k)];
-  let lo = 1;
-  let hi = Math.max(s0, oldCount - e0); // the whole file: unique by definition
+  // An empty old side (pure insertion with no context) occurs everywhere: take a line first.
+  const at = (k: number): [number, number] => {
+    let s = Math.max(0, s0 - k);
+    let e = Math.min(oldCount, e0 + k);
+    if (s === e) {
+      if (s > 0) s--;
+      else e++;
+    }
+    return [s, e];
+  };
+  // Past this growth the window is the whole file: unique by definition.
+  let hi = Math.min(maxGrowth, Math.max(s0, oldCount - e0));
+  if (!index.isUnique(...at(hi))) return false;
+  let lo = 0;
   while (lo < hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    const [s, e] = at(mid);
-    if (index.isUnique(s, e)) hi = mid;
+    const mid = (lo + hi) >> 1;
+    if (index.isUnique(...at(mid))) hi = mid;
     else lo = mid + 1;
   }
   [w.start, w.end] = at(lo);
+  return true;
 }
 
 /** Merges windows that overlap or touch after growing; the union of a unique window is unique. */
@@ -389,8 +295,9 @@ function mergeWindows(windows: Window[]): Window[] {
       last.end = Math.max(last.end, w.end);
       appendAll(last.regions, w.regions);
       last.regions.sort((a, b) => a.oldStart - b.oldStart || a.newStart - b.newStart);
+      last.unique = last.unique || w.unique;
     } else {
-      merged.push({ start: w.start, end: w.end, regions: [...w.regions] });
+      merged.push({ start: w.start, end: w.end, regions: [...w.regions], unique: w.unique });
     }
   }
   return merged;
@@ -462,16 +369,19 @@ export function createPatch(oldText: string, newText: string, options?: CreatePa
   if (regions.length === 0) return "";
   let windows = groupRegions(regions, opts.context, oldLines.length);
   if (opts.fuzzy) {
-    const index = new UniquenessIndex(oldLines);
+    // V4A chunks have no line numbers: they grow as far as uniqueness needs.
+    const maxGrowth = opts.format === "v4a" ? Number.POSITIVE_INFINITY : MAX_GROWTH;
+    // A window grows by at most maxGrowth on each side, plus a line when empty.
+    let widest = 0;
+    for (const w of windows) widest = Math.max(widest, w.end - w.start);
+    const index = new UniquenessIndex(oldLines, Math.min(oldLines.length, widest + 2 * maxGrowth + 1));
     // A window that overlaps or touches one already grown merges with it, and a
     // window holding a unique one is unique: it needs no growth of its own.
-    // Without this, 100k repeated lines with 100 changes grew 100 windows to
-    // the whole file, one O(n log n) search each (34 s).
     let grown: Window | undefined;
     for (const w of windows) {
       if (grown && w.start <= grown.end && grown.start <= w.end) continue;
-      growUntilUnique(w, index, oldLines.length);
-      grown = w;
+      w.unique = growUntilUnique(w, index, oldLines.length, maxGrowth);
+      if (w.unique) grown = w;
     }
     windows = mergeWindows(windows);
   }
@@ -480,7 +390,7 @@ export function createPatch(oldText: string, newText: string, options?: CreatePa
   if (opts.oldPath !== undefined && opts.newPath !== undefined) {
     out.push(`--- ${opts.oldPath}`, `+++ ${opts.newPath}`);
   }
-  for (const w of windows) appendAll(out, writeHunk(w, oldLines, newLines, opts.fuzzy));
+  for (const w of windows) appendAll(out, writeHunk(w, oldLines, newLines, opts.fuzzy && w.unique === true));
   return `${out.join("\n")}\n`;
 }
 
@@ -498,7 +408,9 @@ function writeV4A(windows: Window[], oldLines: Line[], newLines: Line[], path: s
   const out = ["*** Begin Patch", `*** Update File: ${path}`];
   for (const w of windows) {
     const [, ...body] = writeHunk(w, oldLines, newLines, true);
-    out.push("@@", ...body.filter((l) => l !== NO_NEWLINE));
+    out.push("@@");
+    // Not push(...body): a chunk of 100k lines overflowed the stack.
+    for (const l of body) if (l !== NO_NEWLINE) out.push(l);
     if (w.end === oldLines.length && w.end > w.start) out.push("*** End of File");
   }
   out.push("*** End Patch");

@@ -308,6 +308,8 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
   const whole = unescapeWholeText(patchText);
   const file = singleFile(parsePatch(whole.text));
   const hunks = file?.hunks ?? [];
+  // Before an op is built for each (applyOps checks it too, after that work: 20,000 hunks spent a third of their time there).
+  checkLimit("maxEdits", hunks.length, opts.limits);
   if (file?.isNew && content !== "") {
     throw new EditError(
       "CONFLICT",

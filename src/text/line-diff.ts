@@ -11,7 +11,8 @@
  * an edit-length cap, and past the cap
  * a patience split — lines that occur once on each side, kept in order,
  * become fixed points and each gap between them is diffed the same way. What
- * is left with no fixed point is one change (all removed, then all added).
+ * is left with no fixed point is paired line by line when both sides have
+ * as many lines, else one change (all removed, then all added).
  * Always a correct diff; past the cap it may be longer than the shortest.
  */
 import { type ChangeObject, diffArrays } from "diff";
@@ -75,11 +76,37 @@ function diffRange<T>(a: readonly T[], b: readonly T[], ka: string[], kb: string
         }
       }
     } else if (depth >= MAX_DEPTH || !splitByUniqueLines(a, b, ka, kb, a0, a1, b0, b1, out, depth)) {
-      out.push(a.slice(a0, a1), "removed");
-      out.push(b.slice(b0, b1), "added");
+      diffWithoutSearch(a, b, ka, kb, a0, a1, b0, b1, out);
     }
   }
   out.push(suffix, "same");
+}
+
+/**
+ * The answer past every cap. Ranges of equal length are paired line by line:
+ * lines changed in place in repetitive text, where no line is unique to
+ * anchor on (a data file of equal rows with every 1000th edited), come out
+ * as those changes instead of a rewrite of everything between the first and
+ * the last; never longer than the rewrite. Other ranges are one change.
+ */
+function diffWithoutSearch<T>(a: readonly T[], b: readonly T[], ka: string[], kb: string[], a0: number, a1: number, b0: number, b1: number, out: Builder<T>): void {
+  if (a1 - a0 !== b1 - b0) {
+    out.push(a.slice(a0, a1), "removed");
+    out.push(b.slice(b0, b1), "added");
+    return;
+  }
+  for (let i = a0, j = b0; i < a1; ) {
+    const same = ka[i] === kb[j];
+    let n = 1;
+    while (i + n < a1 && (ka[i + n] === kb[j + n]) === same) n++;
+    if (same) out.push(a.slice(i, i + n), "same");
+    else {
+      out.push(a.slice(i, i + n), "removed");
+      out.push(b.slice(j, j + n), "added");
+    }
+    i += n;
+    j += n;
+  }
 }
 
 /**

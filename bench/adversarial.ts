@@ -317,6 +317,18 @@ const cases: Case[] = [
     },
   },
   {
+    // createPatch writes numbered hunks here; each hunk's old side matches on every line but the hinted one decides.
+    name: "applying that patch (numbered hunks on repetitive lines)",
+    unit: "lines",
+    sizes: [15_625, 31_250, 62_500, 125_000],
+    build(n) {
+      const a = Array.from({ length: n }, () => "0,0,0,0").join("\n");
+      const b = Array.from({ length: n }, (_, i) => (i % 1000 === 500 ? "1,1,1,1" : "0,0,0,0")).join("\n");
+      const patch = createPatch(a, b);
+      return () => applyPatch(a, patch);
+    },
+  },
+  {
     name: "unified diff of overlapping hunks",
     unit: "hunks",
     sizes: [2_500, 5_000, 10_000, 20_000],

@@ -430,3 +430,23 @@ test("files and edits up to 64 kB, periodic ones included: every format throws o
     { numRuns: 200 },
   );
 });
+
+test("an exact match at the hinted line is taken without listing the other places, as the resolver takes it", () => {
+  const line = fc.constantFrom("a", "b", "  a", "}", "");
+  fc.assert(
+    fc.property(fc.array(line, { minLength: 2, maxLength: 30 }), fc.nat(), fc.integer({ min: 1, max: 4 }), (lines, at, size) => {
+      const s = at % lines.length;
+      const n = Math.min(size, lines.length - s);
+      const window = lines.slice(s, s + n);
+      if (window.every((l) => l.trim() === "")) return;
+      const content = `${lines.join("\n")}\n`;
+      const expected = `${[...lines.slice(0, s), "NEW", ...lines.slice(s + n)].join("\n")}\n`;
+      const hunk = `@@ -${s + 1},${n} +${s + 1},1 @@\n${window.map((l) => `-${l}`).join("\n")}\n+NEW\n`;
+      const patched = applyPatch(content, hunk);
+      assert.equal(patched.content, expected, "applyPatch");
+      const replaced = replace(content, window.join("\n"), "NEW", { startLine: s + 1 });
+      assert.equal(replaced.match.startLine, s + 1, "replace: the hinted place");
+    }),
+    { numRuns: 400 },
+  );
+});

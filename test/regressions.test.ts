@@ -35,6 +35,25 @@ const lookAlike = [
 ].join("\n");
 const lookAlikeFind = "*/\nexport type ForegroundColor = ForegroundColorName;\n\n/**";
 
+const grown = [
+  "",
+  "/**",
+  "@deprecated Use `ColorName` instead.",
+  "",
+  "Basic color names. The combination of foreground and background color names. // since changed",
+  "*/",
+  "export type Color = ColorName;",
+  "",
+  "/**",
+  "@deprecated Use `colorNames` instead.",
+  "",
+  "Basic color names. The combination of foreground and background color names.",
+  "*/",
+  "export const colors: readonly Color[];",
+  "",
+].join("\n");
+const grownHunk = " \n /**\n @deprecated Use `ColorName` instead.\n+const added = 1;\n \n Basic color names. The combination of foreground and background color names.\n";
+
 interface Case {
   name: string;
   run: () => string;
@@ -171,6 +190,17 @@ const cases: Case[] = [
   {
     name: "... and without a hint it is AMBIGUOUS, never the look-alike",
     run: () => code(() => replace(lookAlike, lookAlikeFind, "*/\n/**")),
+    expect: "AMBIGUOUS",
+  },
+  {
+    // Seed 5 at 2,000 cases, case 1630: a context line grew a comment; a look-alike block (a token differs) scored higher.
+    name: "a numbered hunk whose lines all stand at its line, one grown, goes there, not to a closer-scoring look-alike",
+    run: () => applyPatch(grown, `@@ -1,5 +1,6 @@\n${grownHunk}`).content,
+    expect: grown.replace("Use `ColorName` instead.\n", "Use `ColorName` instead.\nconst added = 1;\n"),
+  },
+  {
+    name: "... and the same hunk without numbers is AMBIGUOUS",
+    run: () => code(() => applyPatch(grown, `@@ @@\n${grownHunk}`)),
     expect: "AMBIGUOUS",
   },
 ];

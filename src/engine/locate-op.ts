@@ -133,7 +133,8 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
       if (!("cand" in r)) return { ambiguous: r.pool };
       // A lone tolerant or anchor-bound match whose lines, as written, fit elsewhere
       // as well is one of two places: the hint may tell them apart, else ambiguous.
-      const rival = stopOnAmbiguity && !r.resolvedBy ? findRival(ctx, q, r.cand) : undefined;
+      const hintStart = l.hintLine === undefined ? undefined : l.hintLine - 1;
+      const rival = stopOnAmbiguity && !r.resolvedBy ? findRival(ctx, q, r.cand, hintStart) : undefined;
       if (rival) {
         const pair = [r.cand, rival].sort((a, b) => a.start - b.start);
         const decided = resolveCandidates(pair, resolveInput);

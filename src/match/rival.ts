@@ -50,26 +50,41 @@ function countLines(ctx: MatchContext, q: Query, start: number, same: (file: str
   return n;
 }
 
-/** A rival of an anchor-bound match is a plausible block at least (it holds more of the model's lines). */
-const ANCHOR_BOUND_RIVAL_SIMILARITY = 0.5;
+/** A rival of a similarity match is a plausible block at least (it holds more of the model's lines). */
+const SIMILARITY_RIVAL_FLOOR = 0.5;
 
 /**
- * Similarity strategies that only see the windows their anchors propose:
- * BlockAnchor pairs the first and last lines, so a block whose first line
- * changed since the model read it is not among its candidates, and a
- * similar block elsewhere with the same first and last lines wins alone (a
- * doc comment's closing line above `export type Foreground…` gained a
- * comment; the block above `export type Background…` was taken). A window
- * that holds more of the model's lines, as written or grown, is as good a
- * reading, even when its edit distance is larger.
+ * Similarity strategies, which judge a window by its edit distance (or only
+ * see the windows their anchors propose: BlockAnchor pairs the first and
+ * last lines). A line the file grew since the model read it (a comment
+ * appended) costs the real place more distance than a changed token costs
+ * a look-alike block: the block above `export type Background…` was taken
+ * for the one above `export type Foreground…`, whose closing line had
+ * gained a comment. A window that holds more of the model's lines, as
+ * written or grown, is as good a reading, even when its distance is larger.
  */
-const ANCHOR_BOUND: ReadonlySet<StrategyName> = new Set<StrategyName>(["block-anchor", "context-aware"]);
+const BY_SIMILARITY: ReadonlySet<StrategyName> = new Set<StrategyName>(["block-anchor", "context-aware", "fuzzy-block"]);
 
-export function findRival(ctx: MatchContext, q: Query, winner: Candidate): Candidate | undefined {
-  // Exact matches need no guard; FuzzyBlock already weighs every window its
-  // anchors and words vote for against each other (selectScored's margin).
-  if (!winner.lineBased) return undefined;
+/**
+ * The window at the op's line hint, when it holds every line of the model
+ * (as written or grown) and the winner does not: the file changed there
+ * since the model read it (a comment appended to a line), and a similar
+ * block elsewhere scored higher than the real place. (A numbered hunk at
+ * line 287 was applied at 318, where `ColorName` reads `colorNames`.)
+ */
+function rivalAtHint(ctx: MatchContext, q: Query, winner: Candidate, hintStart: number | undefined, nonBlank: number): Candidate | undefined {
+  if (hintStart === undefined || !Number.isInteger(hintStart) || hintStart < 0) return undefined;
+  const n = q.lines.length;
+  if (!ctx.doc.hasLine(hintStart + n - 1) || (hintStart < winner.endLine && winner.startLine < hintStart + n)) return undefined;
+  if (held(ctx, q, hintStart) < nonBlank || held(ctx, q, winner.startLine) >= nonBlank) return undefined;
+  return lineCandidate(ctx, q, hintStart, n, "fuzzy-block", blockSimilarity(ctx.doc.lines(hintStart, hintStart + n), q.lines));
+}
+
+export function findRival(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: number): Candidate | undefined {
+  if (!winner.lineBased || winner.strategy === "exact") return undefined;
   const nonBlank = q.lines.filter((l) => l.trim() !== "").length;
+  const atHint = rivalAtHint(ctx, q, winner, hintStart, nonBlank);
+  if (atHint) return atHint;
   // Lines held (cheap) first, then the similarity of the window.
   let holds: (start: number) => boolean;
   let floor: number;
@@ -79,11 +94,11 @@ export function findRival(ctx: MatchContext, q: Query, winner: Candidate): Candi
     if (bar > nonBlank) return undefined;
     holds = (start) => verbatim(ctx, q, start) >= bar;
     floor = ctx.options.fuzzyThreshold;
-  } else if (ANCHOR_BOUND.has(winner.strategy)) {
+  } else if (BY_SIMILARITY.has(winner.strategy)) {
     const bar = Math.max(held(ctx, q, winner.startLine) + 1, Math.ceil(nonBlank / 2));
     if (bar > nonBlank) return undefined;
     holds = (start) => held(ctx, q, start) >= bar;
-    floor = ANCHOR_BOUND_RIVAL_SIMILARITY;
+    floor = SIMILARITY_RIVAL_FLOOR;
   } else {
     return undefined;
   }

@@ -28,25 +28,20 @@ const TOLERANT: ReadonlySet<StrategyName> = new Set<StrategyName>([
   "blank-lines",
 ]);
 
-/** How many of the model's lines the window starting at `start` holds verbatim, position by position. */
-function verbatim(ctx: MatchContext, q: Query, start: number): number {
-  return countLines(ctx, q, start, (file, line) => file === line);
-}
+type SameLine = (file: string, line: string) => boolean;
+/** The model's line as written, indentation included. */
+const asWritten: SameLine = (file, line) => file === line;
+/** The model's line as written or grown: the file line contains it (a comment appended since). */
+const writtenOrGrown: SameLine = (file, line) => file.includes(line.trim());
 
-/**
- * How many of the model's lines the window holds, each as written or grown
- * (the file line contains the model's trimmed line: a comment appended
- * since the model read it).
- */
-function held(ctx: MatchContext, q: Query, start: number): number {
-  return countLines(ctx, q, start, (file, line) => file.includes(line.trim()));
-}
+/** Whether window line `j` (file line `start + j`) holds the model's line `j`. */
+const holdsLine = (ctx: MatchContext, q: Query, start: number, j: number, same: SameLine): boolean =>
+  ctx.doc.hasLine(start + j) && same(ctx.doc.line(start + j), q.lines[j] ?? "");
 
-function countLines(ctx: MatchContext, q: Query, start: number, same: (file: string, line: string) => boolean): number {
+/** How many of the model's non-blank lines the window starting at `start` holds, position by position. */
+function held(ctx: MatchContext, q: Query, start: number, same: SameLine): number {
   let n = 0;
-  q.lines.forEach((line, j) => {
-    if (line.trim() !== "" && ctx.doc.hasLine(start + j) && same(ctx.doc.line(start + j), line)) n++;
-  });
+  for (let j = 0; j < q.lines.length; j++) if ((q.lines[j] ?? "").trim() !== "" && holdsLine(ctx, q, start, j, same)) n++;
   return n;
 }
 
@@ -76,7 +71,7 @@ function rivalAtHint(ctx: MatchContext, q: Query, winner: Candidate, hintStart: 
   if (hintStart === undefined || !Number.isInteger(hintStart) || hintStart < 0) return undefined;
   const n = q.lines.length;
   if (!ctx.doc.hasLine(hintStart + n - 1) || (hintStart < winner.endLine && winner.startLine < hintStart + n)) return undefined;
-  if (held(ctx, q, hintStart) < nonBlank || held(ctx, q, winner.startLine) >= nonBlank) return undefined;
+  if (held(ctx, q, hintStart, writtenOrGrown) < nonBlank || held(ctx, q, winner.startLine, writtenOrGrown) >= nonBlank) return undefined;
   return lineCandidate(ctx, q, hintStart, n, "fuzzy-block", blockSimilarity(ctx.doc.lines(hintStart, hintStart + n), q.lines));
 }
 
@@ -85,28 +80,23 @@ export function findRival(ctx: MatchContext, q: Query, winner: Candidate, hintSt
   const nonBlank = q.lines.filter((l) => l.trim() !== "").length;
   const atHint = rivalAtHint(ctx, q, winner, hintStart, nonBlank);
   if (atHint) return atHint;
-  // Lines held (cheap) first, then the similarity of the window.
-  let holds: (start: number) => boolean;
-  let floor: number;
-  if (TOLERANT.has(winner.strategy)) {
-    // A tolerant match has every line modulo spacing: a rival needs more lines as written, and the fallback's similarity.
-    const bar = Math.max(verbatim(ctx, q, winner.startLine) + 1, Math.ceil(nonBlank / 2));
-    if (bar > nonBlank) return undefined;
-    holds = (start) => verbatim(ctx, q, start) >= bar;
-    floor = ctx.options.fuzzyThreshold;
-  } else if (BY_SIMILARITY.has(winner.strategy)) {
-    const bar = Math.max(held(ctx, q, winner.startLine) + 1, Math.ceil(nonBlank / 2));
-    if (bar > nonBlank) return undefined;
-    holds = (start) => held(ctx, q, start) >= bar;
-    floor = SIMILARITY_RIVAL_FLOOR;
-  } else {
-    return undefined;
-  }
+  // A tolerant match has every line modulo spacing: a rival needs more lines
+  // as written, and the fallback's similarity. A similarity match: more lines
+  // as written or grown, and to be a plausible block at all.
+  const tolerant = TOLERANT.has(winner.strategy);
+  if (!tolerant && !BY_SIMILARITY.has(winner.strategy)) return undefined;
+  const same = tolerant ? asWritten : writtenOrGrown;
+  const floor = tolerant ? ctx.options.fuzzyThreshold : SIMILARITY_RIVAL_FLOOR;
+  const bar = Math.max(held(ctx, q, winner.startLine, same) + 1, Math.ceil(nonBlank / 2));
+  if (bar > nonBlank) return undefined;
   const text = ctx.doc.text;
   const n = q.lines.length;
+  // A window holding more lines than the winner holds one the winner lacks:
+  // the anchors are those lines (usually the one the model changed or
+  // misremembered, so one search, not one per long line).
   const anchors = q.lines
     .map((line, j) => ({ line, j }))
-    .filter(({ line }) => line.trim().length >= 4)
+    .filter(({ line, j }) => line.trim().length >= 4 && !holdsLine(ctx, q, winner.startLine, j, same))
     .sort((a, b) => b.line.length - a.line.length)
     .slice(0, ANCHORS);
   const seen = new Set<number>();
@@ -120,7 +110,8 @@ export function findRival(ctx: MatchContext, q: Query, winner: Candidate, hintSt
       if (start < 0 || !ctx.doc.hasLine(start + n - 1) || seen.has(start)) continue;
       seen.add(start);
       if (start < winner.endLine && winner.startLine < start + n) continue;
-      if (!holds(start)) continue;
+      // Lines held (cheap) first, then the similarity of the window.
+      if (held(ctx, q, start, same) < bar) continue;
       const score = blockSimilarity(ctx.doc.lines(start, start + n), q.lines);
       if (score >= floor) return lineCandidate(ctx, q, start, n, "fuzzy-block", score);
     }

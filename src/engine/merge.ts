@@ -280,6 +280,53 @@ function checkRemovedLines(
 }
 
 /**
+ * Kept lines of the find text place the edit. One unlike the file line it was
+ * aligned with may have changed since the model read the file; this many in a
+ * row mean the model quotes code that is not there.
+ */
+const ABSENT_KEPT_RUN = 2;
+
+/**
+ * Lines the model keeps must be in the file too, up to a line changed since
+ * it read it: a run of kept lines unlike the file lines they were aligned with
+ * (a similarity strategy carried them on the lines around) is refused. New
+ * lines placed beside them would land among lines the model never saw.
+ */
+function checkKeptLines(doc: Document, cand: Candidate, find: readonly string[], align: readonly number[], script: TheirScript, floor: number, w: SpliceWords): void {
+  if (floor <= 0) return;
+  let run: number[] = [];
+  const absent = (j: number): boolean => {
+    const base = find[j] ?? "";
+    const f = align[j] ?? -1;
+    if (f < 0) return false;
+    const line = doc.line(f);
+    return isBlank(line) || (body(line) !== body(base) && similarity(loose(line), loose(base)) < floor);
+  };
+  for (let j = 0; j <= find.length; j++) {
+    const base = find[j] ?? "";
+    if (j < find.length && (isBlank(base) || isElisionLine(base))) continue;
+    if (j < find.length && script.status[j]?.kind === "keep" && absent(j)) {
+      run.push(j);
+      continue;
+    }
+    if (run.length >= ABSENT_KEPT_RUN) {
+      const first = run[0] as number;
+      const last = run[run.length - 1] as number;
+      const shown = run.slice(0, 3).map((j) => {
+        const line = doc.line(align[j] as number).trim();
+        return `line ${(align[j] as number) + 1} ${line === "" ? "(blank)" : `\`${line}\``}`;
+      });
+      throw new EditError(
+        "NOT_FOUND",
+        `Lines ${first + 1}-${last + 1} of ${w.find}, from \`${(find[first] ?? "").trim()}\`, are not in the file: the closest place (lines ${cand.startLine + 1}-${cand.endLine}, ${cand.strategy}) matches the lines around them, but the file has other lines there: ${shown.join(", ")}${run.length > 3 ? ", ..." : ""}. Copy the lines around the change exactly from the current file.`,
+        { candidates: [{ startLine: cand.startLine + 1, endLine: cand.endLine, strategy: cand.strategy, score: cand.score }] },
+      );
+    }
+    run = [];
+  }
+}
+
+/**
  * Whether the replacement is written in the file's indentation rather than
  * the find text's. Each line the model kept or changed votes by the
  * indentation it shares with one side but not the other. A kept line at the
@@ -457,6 +504,7 @@ export function mergeLines(
   const script = theirScript(find, repl, align);
   expandElisions(find, repl, script, explicitLines, words);
   checkRemovedLines(doc, cand, find, align, script, floor, words);
+  checkKeptLines(doc, cand, find, align, script, floor, words);
   const fileFrame = inFileFrame(doc, find, repl, align, script);
   const m: MergeCtx = { doc, cand, find, repl, fileFrame, words, mapIndent: reindenter(doc, cand, find, repl, align, fileFrame) };
   const news = (ks: readonly number[]) => ks.map((k) => fresh(m, k));

@@ -238,6 +238,12 @@ const iovQuoted = [
 ];
 const iovNew = [...iovQuoted.slice(0, 3), "  vaix.plinquar();", ...iovQuoted.slice(3)];
 
+// Case 13: a block opener with nothing in it yet; the model's context shifted one level deeper, its new line in the file's frame.
+const ready = ["function setup() {", "  const ready = check();", "  if (ready) {", "  }", "  return ready;", "}", ""].join("\n");
+const readyAfter = ready.replace("  if (ready) {\n", "  if (ready) {\n    start();\n");
+const browser = ["/**", " * Order of preference:", " *", " * For Browser:", " *", " * 1. window.Promise", " */", ""].join("\n");
+const browserAfter = browser.replace(" * For Browser:\n", " * For Browser:\n   const order = preference(1);\n");
+
 const cases: MergeCase[] = [
   {
     name: "1. SEARCH mis-indented (8), REPLACE already right (4): written at 4",
@@ -363,6 +369,33 @@ const cases: MergeCase[] = [
     replacement: iovNew.join("\n"),
     hunk: `@@ @@\n${iovNew.map((l, i) => (i === 3 ? `+${l}` : ` ${l}`)).join("\n")}\n`,
     expect: { code: "NOT_FOUND" },
+  },
+  {
+    name: "13. a line inserted into an empty block, context shifted a level deeper: one level inside the block, in the file's frame",
+    file: "setup.js",
+    content: ready,
+    find: "    if (ready) {\n    }",
+    replacement: "  if (ready) {\n    start();\n  }",
+    hunk: "@@ @@\n     const ready = check();\n     if (ready) {\n+    start();\n     }\n     return ready;\n",
+    expect: { content: readyAfter },
+  },
+  {
+    name: "13. the same with the new line shifted alike (the whole edit a level deeper): one level inside the block",
+    file: "setup.js",
+    content: ready,
+    find: "    if (ready) {\n    }",
+    replacement: "    if (ready) {\n      start();\n    }",
+    hunk: "@@ @@\n     const ready = check();\n     if (ready) {\n+      start();\n     }\n     return ready;\n",
+    expect: { content: readyAfter },
+  },
+  {
+    name: "13. the same after a doc comment's `For Browser:`: the new line stays at the file's column 3",
+    file: "loader.js",
+    content: browser,
+    find: "   * For Browser:\n   *",
+    replacement: " * For Browser:\n   const order = preference(1);\n *",
+    hunk: "@@ @@\n    * Order of preference:\n    *\n    * For Browser:\n+   const order = preference(1);\n    *\n    * 1. window.Promise\n",
+    expect: { content: browserAfter },
   },
 ];
 

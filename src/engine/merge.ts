@@ -33,7 +33,7 @@ import { collapseWhitespace, isBlank, leadingWhitespace, normalizePunctuation } 
 import { similarity } from "../text/similarity.ts";
 import { anchoredDiff, type DiffPart } from "./anchored-diff.ts";
 import { mergeInline } from "./inline-merge.ts";
-import { type IndentPair, type LevelMap, levelMap } from "./reindent.ts";
+import { columns, type IndentPair, type LevelMap, levelMap } from "./reindent.ts";
 import { GENERIC_WORDS, type SpliceWords } from "./vocabulary.ts";
 
 /** A line of merged output, and the document line it was copied from (-1: new). */
@@ -377,12 +377,22 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
     const next = keptNonBlank(j + 1, 1);
     if (prev === undefined || next === undefined) continue;
     const opens = /[{([:]$|=>$/.test((find[prev] ?? "").trimEnd());
-    const at = opens ? next : prev;
+    // An opener whose next line is no deeper has nothing in its block yet: the insertion is one level inside it.
+    const empty = opens && columns(leadingWhitespace(find[next] ?? "")) <= columns(leadingWhitespace(find[prev] ?? ""));
+    const at = opens && !empty ? next : prev;
     const model = leadingWhitespace(find[at] ?? "");
     const file = leadingWhitespace(doc.line(align[at] ?? 0));
     if (model === file) continue;
     const added = ks.map((k) => repl[k] ?? "").filter((l) => !isBlank(l));
     if (added.length === 0) continue;
+    if (empty) {
+      // Inside the block in the file's frame and not in the find text's (or exactly one unit in): the file's.
+      const indents = added.map(leadingWhitespace);
+      const inside = (t: string, opener: string) => columns(t) > columns(opener);
+      if (indents.every((t) => t === file + doc.indentUnit() || (inside(t, file) && !inside(t, model)))) votes.file++;
+      else if (indents.every((t) => inside(t, model))) votes.same++;
+      continue;
+    }
     if (added.every((l) => leadingWhitespace(l) === file)) votes.file++;
     else if (added.every((l) => leadingWhitespace(l) === model)) votes.same++;
     else if (added.every((l) => leftOfColumnZero(leadingWhitespace(l), model, file))) votes.file++;

@@ -212,6 +212,38 @@ const docs = [
   "",
 ].join("\n");
 
+// Case 12: context lines in the middle that the file does not have, long real lines around them
+// (a similarity match over the whole hunk still passes): the model edits code that is not there.
+const iov = [
+  "function main() {",
+  "  store(0, 8); // iov.iov_base: this is a pointer to the start of the 'hello world' string in linear memory",
+  "  store(4, 12); // iov.iov_len: the length of the 'hello world' string, in bytes, without the trailing newline",
+  "",
+  "  fdWrite(",
+  "    1, // file_descriptor: 1 for stdout",
+  "    0, // iovs: the pointer to the iov array, which is stored at memory location 0",
+  "    1, // iovs_len: we're printing 1 string stored in an iov, so one",
+  "    20, // nwritten: a place in memory to store the number of bytes written",
+  "  );",
+  "}",
+  "",
+].join("\n");
+/** The function as the model quotes it: three lines of its own where the file has a blank line, `fdWrite(` and its first argument. */
+const iovQuoted = [
+  ...iov.split("\n").slice(0, 3),
+  "  broltska.moult(drumeltmai);",
+  "  if (kiltni.furmix) return diquundoult;",
+  "  skinvukam.bombrusk(bretrar);",
+  ...iov.split("\n").slice(6, 10),
+];
+const iovNew = [...iovQuoted.slice(0, 3), "  vaix.plinquar();", ...iovQuoted.slice(3)];
+
+// Case 13: a block opener with nothing in it yet; the model's context shifted one level deeper, its new line in the file's frame.
+const ready = ["function setup() {", "  const ready = check();", "  if (ready) {", "  }", "  return ready;", "}", ""].join("\n");
+const readyAfter = ready.replace("  if (ready) {\n", "  if (ready) {\n    start();\n");
+const browser = ["/**", " * Order of preference:", " *", " * For Browser:", " *", " * 1. window.Promise", " */", ""].join("\n");
+const browserAfter = browser.replace(" * For Browser:\n", " * For Browser:\n   const order = preference(1);\n");
+
 const cases: MergeCase[] = [
   {
     name: "1. SEARCH mis-indented (8), REPLACE already right (4): written at 4",
@@ -328,6 +360,42 @@ const cases: MergeCase[] = [
     replacement: "skinTone('new\u2019s \u2018typed\u2019 \u{1F984}', 'darkList');",
     hunk: "@@ @@\n-skinTone(\u2018\u{1F984}\u2019, \u2018dark\u2019);\n+skinTone('new\u2019s \u2018typed\u2019 \u{1F984}', 'darkList');\n",
     expect: { content: "skinTone('new\u2019s \u2018typed\u2019 \u{1F984}', 'darkList');\n" },
+  },
+  {
+    name: "12. three quoted lines in the middle that the file does not have, long real lines around them: NOT_FOUND",
+    file: "main.js",
+    content: iov,
+    find: iovQuoted.join("\n"),
+    replacement: iovNew.join("\n"),
+    hunk: `@@ @@\n${iovNew.map((l, i) => (i === 3 ? `+${l}` : ` ${l}`)).join("\n")}\n`,
+    expect: { code: "NOT_FOUND" },
+  },
+  {
+    name: "13. a line inserted into an empty block, context shifted a level deeper: one level inside the block, in the file's frame",
+    file: "setup.js",
+    content: ready,
+    find: "    if (ready) {\n    }",
+    replacement: "  if (ready) {\n    start();\n  }",
+    hunk: "@@ @@\n     const ready = check();\n     if (ready) {\n+    start();\n     }\n     return ready;\n",
+    expect: { content: readyAfter },
+  },
+  {
+    name: "13. the same with the new line shifted alike (the whole edit a level deeper): one level inside the block",
+    file: "setup.js",
+    content: ready,
+    find: "    if (ready) {\n    }",
+    replacement: "    if (ready) {\n      start();\n    }",
+    hunk: "@@ @@\n     const ready = check();\n     if (ready) {\n+      start();\n     }\n     return ready;\n",
+    expect: { content: readyAfter },
+  },
+  {
+    name: "13. the same after a doc comment's `For Browser:`: the new line stays at the file's column 3",
+    file: "loader.js",
+    content: browser,
+    find: "   * For Browser:\n   *",
+    replacement: " * For Browser:\n   const order = preference(1);\n *",
+    hunk: "@@ @@\n    * Order of preference:\n    *\n    * For Browser:\n+   const order = preference(1);\n    *\n    * 1. window.Promise\n",
+    expect: { content: browserAfter },
   },
 ];
 

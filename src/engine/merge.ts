@@ -33,7 +33,7 @@ import { collapseWhitespace, isBlank, leadingWhitespace, normalizePunctuation } 
 import { similarity } from "../text/similarity.ts";
 import { anchoredDiff, type DiffPart } from "./anchored-diff.ts";
 import { mergeInline } from "./inline-merge.ts";
-import { type IndentPair, type LevelMap, levelMap } from "./reindent.ts";
+import { columns, type IndentPair, type LevelMap, levelMap } from "./reindent.ts";
 import { GENERIC_WORDS, type SpliceWords } from "./vocabulary.ts";
 
 /** A line of merged output, and the document line it was copied from (-1: new). */
@@ -280,6 +280,53 @@ function checkRemovedLines(
 }
 
 /**
+ * Kept lines of the find text place the edit. One unlike the file line it was
+ * aligned with may have changed since the model read the file; this many in a
+ * row mean the model quotes code that is not there.
+ */
+const ABSENT_KEPT_RUN = 2;
+
+/**
+ * Lines the model keeps must be in the file too, up to a line changed since
+ * it read it: a run of kept lines unlike the file lines they were aligned with
+ * (a similarity strategy carried them on the lines around) is refused. New
+ * lines placed beside them would land among lines the model never saw.
+ */
+function checkKeptLines(doc: Document, cand: Candidate, find: readonly string[], align: readonly number[], script: TheirScript, floor: number, w: SpliceWords): void {
+  if (floor <= 0) return;
+  let run: number[] = [];
+  const absent = (j: number): boolean => {
+    const base = find[j] ?? "";
+    const f = align[j] ?? -1;
+    if (f < 0) return false;
+    const line = doc.line(f);
+    return isBlank(line) || (body(line) !== body(base) && similarity(loose(line), loose(base)) < floor);
+  };
+  for (let j = 0; j <= find.length; j++) {
+    const base = find[j] ?? "";
+    if (j < find.length && (isBlank(base) || isElisionLine(base))) continue;
+    if (j < find.length && script.status[j]?.kind === "keep" && absent(j)) {
+      run.push(j);
+      continue;
+    }
+    if (run.length >= ABSENT_KEPT_RUN) {
+      const first = run[0] as number;
+      const last = run[run.length - 1] as number;
+      const shown = run.slice(0, 3).map((j) => {
+        const line = doc.line(align[j] as number).trim();
+        return `line ${(align[j] as number) + 1} ${line === "" ? "(blank)" : `\`${line}\``}`;
+      });
+      throw new EditError(
+        "NOT_FOUND",
+        `Lines ${first + 1}-${last + 1} of ${w.find}, from \`${(find[first] ?? "").trim()}\`, are not in the file: the closest place (lines ${cand.startLine + 1}-${cand.endLine}, ${cand.strategy}) matches the lines around them, but the file has other lines there: ${shown.join(", ")}${run.length > 3 ? ", ..." : ""}. Copy the lines around the change exactly from the current file.`,
+        { candidates: [{ startLine: cand.startLine + 1, endLine: cand.endLine, strategy: cand.strategy, score: cand.score }] },
+      );
+    }
+    run = [];
+  }
+}
+
+/**
  * Whether the replacement is written in the file's indentation rather than
  * the find text's. Each line the model kept or changed votes by the
  * indentation it shares with one side but not the other. A kept line at the
@@ -330,12 +377,22 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
     const next = keptNonBlank(j + 1, 1);
     if (prev === undefined || next === undefined) continue;
     const opens = /[{([:]$|=>$/.test((find[prev] ?? "").trimEnd());
-    const at = opens ? next : prev;
+    // An opener whose next line is no deeper has nothing in its block yet: the insertion is one level inside it.
+    const empty = opens && columns(leadingWhitespace(find[next] ?? "")) <= columns(leadingWhitespace(find[prev] ?? ""));
+    const at = opens && !empty ? next : prev;
     const model = leadingWhitespace(find[at] ?? "");
     const file = leadingWhitespace(doc.line(align[at] ?? 0));
     if (model === file) continue;
     const added = ks.map((k) => repl[k] ?? "").filter((l) => !isBlank(l));
     if (added.length === 0) continue;
+    if (empty) {
+      // Inside the block in the file's frame and not in the find text's (or exactly one unit in): the file's.
+      const indents = added.map(leadingWhitespace);
+      const inside = (t: string, opener: string) => columns(t) > columns(opener);
+      if (indents.every((t) => t === file + doc.indentUnit() || (inside(t, file) && !inside(t, model)))) votes.file++;
+      else if (indents.every((t) => inside(t, model))) votes.same++;
+      continue;
+    }
     if (added.every((l) => leadingWhitespace(l) === file)) votes.file++;
     else if (added.every((l) => leadingWhitespace(l) === model)) votes.same++;
     else if (added.every((l) => leftOfColumnZero(leadingWhitespace(l), model, file))) votes.file++;
@@ -457,6 +514,7 @@ export function mergeLines(
   const script = theirScript(find, repl, align);
   expandElisions(find, repl, script, explicitLines, words);
   checkRemovedLines(doc, cand, find, align, script, floor, words);
+  checkKeptLines(doc, cand, find, align, script, floor, words);
   const fileFrame = inFileFrame(doc, find, repl, align, script);
   const m: MergeCtx = { doc, cand, find, repl, fileFrame, words, mapIndent: reindenter(doc, cand, find, repl, align, fileFrame) };
   const news = (ks: readonly number[]) => ks.map((k) => fresh(m, k));

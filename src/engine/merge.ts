@@ -327,13 +327,6 @@ function checkKeptLines(doc: Document, cand: Candidate, find: readonly string[],
 }
 
 /**
- * Whether the replacement is written in the file's indentation rather than
- * the find text's. Each line the model kept or changed votes by the
- * indentation it shares with one side but not the other. A kept line at the
- * find text's indentation is weak evidence (in a diff the kept lines are one
- * text shared by both sides): it counts only when no changed line voted.
- */
-/**
  * Whether a new line indented `t`, read in the model's frame (its `model`
  * indentation is the file's `file`), would land left of column 0: the find
  * text was shifted deeper, and the line is shallower than the shift. Such a
@@ -344,6 +337,13 @@ function leftOfColumnZero(t: string, model: string, file: string): boolean {
   return t.length < model.length - file.length;
 }
 
+/**
+ * Whether the replacement is written in the file's indentation rather than
+ * the find text's. Each line the model kept or changed votes by the
+ * indentation it shares with one side but not the other. A kept line at the
+ * find text's indentation is weak evidence (in a diff the kept lines are one
+ * text shared by both sides): it counts only when no changed line voted.
+ */
 function inFileFrame(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript): boolean {
   const votes = { file: 0, same: 0 };
   const vote = (j: number, k: number, kept: boolean) => {

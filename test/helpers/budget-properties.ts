@@ -1,0 +1,440 @@
+/**
+ * The budget properties of issue 14, shared by `test/budget-property.test.ts`
+ * (a few dozen inputs each in `npm test`) and `npm run fuzz -- N seed budget`
+ * (10^4 and more). Every public entry point, on files and edits up to 64 kB
+ * built to reach the slow paths (budget-inputs.ts):
+ *
+ * - with a generous budget (10 s, a thousand times what these inputs need)
+ *   a call returns or throws an EditError, never another error and never
+ *   TIMEOUT;
+ * - with a tiny budget (an aborted signal, a signal that aborts at the k-th
+ *   check, `timeoutMs: 0`) it gives TIMEOUT or a whole result, never part of
+ *   one, and `applyEdits` leaves the files byte-identical after a TIMEOUT.
+ *
+ * Each call's CPU time is measured; the slowest input of each property is
+ * kept for the fuzz run's report, and time is asserted only when a bound is
+ * set (`setCpuBound`, done by the fuzz run): `npm test` asserts no time.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { EditError } from "../../src/errors.ts";
+import { formatByName } from "../../src/formats/index.ts";
+import { detectEdits } from "../../src/formats/response.ts";
+import { applyPatch, applySearchReplace, createPatch, replace } from "../../src/index.ts";
+import { applyEdits } from "../../src/node.ts";
+import {
+  type BuiltFile,
+  buildEdit,
+  buildFile,
+  describeEdit,
+  describeFile,
+  type EditSpec,
+  editSpec,
+  type FileSpec,
+  fileSpec,
+  type HunkStyle,
+  hunk,
+  joinFind,
+  joinReplace,
+  type ResponseStyle,
+  response,
+  searchReplaceBlock,
+  spliced,
+} from "./budget-inputs.ts";
+import type { FuzzProperty } from "./fuzz-properties.ts";
+
+/** A thousand times what a 64 kB input should need: a TIMEOUT under it is a slow path. */
+export const GENEROUS_MS = 10_000;
+
+let cpuBoundMs: number | undefined;
+/** Makes every measured call assert its CPU time under `ms` (the fuzz run; npm test asserts no time). */
+export function setCpuBound(ms: number | undefined): void {
+  cpuBoundMs = ms;
+}
+
+/** The slowest call a property has seen: its CPU time and the input's shape. */
+class Slowest {
+  ms = 0;
+  shape = "none yet";
+  calls = 0;
+  record(ms: number, shape: () => string): void {
+    this.calls++;
+    if (ms > this.ms) {
+      this.ms = ms;
+      this.shape = shape();
+    }
+  }
+  summary(): string {
+    return `slowest of ${this.calls} calls: ${this.ms.toFixed(1)} ms CPU, ${this.shape}`;
+  }
+}
+
+/** Runs `f` (one public call) and measures its CPU time: an EditError is an answer, anything else fails the property. */
+function measured<T>(slowest: Slowest, shape: () => string, f: () => T): T | EditError {
+  const start = process.cpuUsage();
+  let out: T | EditError;
+  try {
+    out = f();
+  } catch (error) {
+    if (!(error instanceof EditError)) throw new Error(`threw ${(error as Error)?.name}: ${(error as Error)?.message} on ${shape()}`);
+    out = error;
+  }
+  const spent = process.cpuUsage(start);
+  const ms = (spent.user + spent.system) / 1000;
+  slowest.record(ms, shape);
+  if (cpuBoundMs !== undefined) assert.ok(ms <= cpuBoundMs, `${ms.toFixed(0)} ms CPU (bound ${cpuBoundMs} ms) on ${shape()}`);
+  return out;
+}
+
+async function measuredAsync<T>(slowest: Slowest, shape: () => string, f: () => Promise<T>): Promise<T> {
+  const start = process.cpuUsage();
+  const out = await f();
+  const spent = process.cpuUsage(start);
+  const ms = (spent.user + spent.system) / 1000;
+  slowest.record(ms, shape);
+  if (cpuBoundMs !== undefined) assert.ok(ms <= cpuBoundMs, `${ms.toFixed(0)} ms CPU (bound ${cpuBoundMs} ms) on ${shape()}`);
+  return out;
+}
+
+/** With the generous budget, running out of time is a slow path found. */
+function notTimedOut(r: unknown, shape: () => string): void {
+  if (r instanceof EditError) assert.notEqual(r.code, "TIMEOUT", `TIMEOUT within ${GENEROUS_MS} ms on ${shape()}: ${r.message}`);
+  const failed = (r as { failed?: unknown })?.failed;
+  if (Array.isArray(failed)) for (const e of failed) assert.notEqual((e as EditError).code, "TIMEOUT", `a block timed out on ${shape()}`);
+}
+
+const generous = { timeoutMs: GENEROUS_MS };
+
+const shapeOf = (f: FileSpec, edits: readonly EditSpec[], extra = "") => () => {
+  const file = buildFile(f);
+  return `${extra}${describeFile(f)}; ${edits.map((e) => describeEdit(file, e)).join("; ")}; spec ${JSON.stringify({ f, edits })}`;
+};
+
+// --- the calls, one per entry point -------------------------------------------------
+
+type HintKind = "none" | "right" | "wrong";
+
+function callReplace(f: FileSpec, e: EditSpec, replaceAll: boolean, hint: HintKind, options: object): unknown {
+  const file = buildFile(f);
+  const b = buildEdit(file, e);
+  const startLine = hint === "none" ? undefined : hint === "right" ? b.at + 1 : b.at + 40;
+  return replace(file.raw, joinFind(b), joinReplace(b), { ...options, replaceAll, ...(startLine !== undefined && { startLine }) });
+}
+
+function callSearchReplace(f: FileSpec, edits: readonly EditSpec[], options: object): unknown {
+  const file = buildFile(f);
+  return applySearchReplace(file.raw, edits.map((e) => searchReplaceBlock(buildEdit(file, e))).join("\n"), options);
+}
+
+function callPatch(f: FileSpec, edits: readonly EditSpec[], style: HunkStyle, options: object): unknown {
+  const file = buildFile(f);
+  return applyPatch(file.raw, edits.map((e) => hunk(file, buildEdit(file, e), style)).join(""), options);
+}
+
+const PATH = "src/file.ts";
+
+/** A response detected, then each of its edits applied by its format, as the file layer does (without the disk). */
+function callDetectAndApply(f: FileSpec, edits: readonly EditSpec[], style: ResponseStyle, options: object): unknown {
+  const file = buildFile(f);
+  const text = response(PATH, file, edits.map((e) => buildEdit(file, e)), style);
+  const detected = detectEdits(text);
+  let content = file.raw;
+  for (const edit of detected.edits) {
+    const format = formatByName(edit.format);
+    assert.ok(format, `detectEdits gave an edit of unknown format ${edit.format}`);
+    const result = format.apply(content, edit as never, { path: edit.path, exists: true, options });
+    if (result.content !== undefined) content = result.content;
+  }
+  return { content, errors: detected.errors };
+}
+
+function callCreatePatch(f: FileSpec, e: EditSpec, other: FileSpec | null, fuzzy: boolean): string {
+  const file = buildFile(f);
+  const after = other ? buildFile(other).raw : spliced(file, buildEdit(file, e));
+  return createPatch(file.raw, after, { fuzzy });
+}
+
+// --- properties ---------------------------------------------------------------------
+
+const edits = (max: number) => fc.array(editSpec, { minLength: 1, maxLength: max });
+const hint = fc.constantFrom<HintKind>("none", "right", "wrong");
+const hunkStyle = fc.constantFrom<HunkStyle>("fuzzy", "numbered", "numbered-off", "context", "unprefixed-context");
+const responseStyle = fc.constantFrom<ResponseStyle>("search-replace", "search-replace-unfenced", "udiff", "json");
+
+function replaceProperty(): FuzzProperty {
+  const slowest = new Slowest();
+  return {
+    name: "budget: replace, with and without replaceAll and a line hint, answers within a generous budget with a result or an EditError",
+    entry: "replace",
+    summary: () => slowest.summary(),
+    property: fc.property(fileSpec, editSpec, fc.boolean(), hint, (f, e, replaceAll, h) => {
+      const shape = shapeOf(f, [e], `replace${replaceAll ? " (replaceAll)" : ""}, hint ${h}: `);
+      notTimedOut(
+        measured(slowest, shape, () => callReplace(f, e, replaceAll, h, generous)),
+        shape,
+      );
+    }),
+  };
+}
+
+function searchReplaceProperty(): FuzzProperty {
+  const slowest = new Slowest();
+  return {
+    name: "budget: applySearchReplace, several blocks, answers within a generous budget",
+    entry: "applySearchReplace",
+    summary: () => slowest.summary(),
+    property: fc.property(fileSpec, edits(4), (f, es) => {
+      const shape = shapeOf(f, es, "applySearchReplace: ");
+      notTimedOut(
+        measured(slowest, shape, () => callSearchReplace(f, es, generous)),
+        shape,
+      );
+    }),
+  };
+}
+
+function patchProperty(): FuzzProperty {
+  const slowest = new Slowest();
+  return {
+    name: "budget: applyPatch, @@ @@ and numbered hunks of the same windows, answers within a generous budget",
+    entry: "applyPatch",
+    summary: () => slowest.summary(),
+    property: fc.property(fileSpec, edits(3), hunkStyle, (f, es, style) => {
+      const shape = shapeOf(f, es, `applyPatch (${style} hunks): `);
+      notTimedOut(
+        measured(slowest, shape, () => callPatch(f, es, style, generous)),
+        shape,
+      );
+    }),
+  };
+}
+
+function detectProperty(): FuzzProperty {
+  const slowest = new Slowest();
+  return {
+    name: "budget: detectEdits and each edit applied by its format, on a response text, answers within a generous budget",
+    entry: "parse",
+    summary: () => slowest.summary(),
+    property: fc.property(fileSpec, edits(3), responseStyle, (f, es, style) => {
+      const shape = shapeOf(f, es, `detectEdits + apply (${style} response): `);
+      const r = measured(slowest, shape, () => callDetectAndApply(f, es, style, generous));
+      notTimedOut(r, shape);
+      if (!(r instanceof EditError)) for (const e of (r as { errors: EditError[] }).errors) assert.ok(e instanceof EditError);
+    }),
+  };
+}
+
+function createPatchProperty(): FuzzProperty {
+  const slowest = new Slowest();
+  return {
+    name: "budget: createPatch of a file and its edit (or another file), and applyPatch of that patch, answer within a generous budget",
+    entry: "createPatch",
+    summary: () => slowest.summary(),
+    property: fc.property(fileSpec, editSpec, fc.option(fileSpec, { freq: 4, nil: null }), fc.boolean(), (f: FileSpec, e: EditSpec, other: FileSpec | null, fuzzy: boolean) => {
+      const shape = shapeOf(f, [e], `createPatch (fuzzy ${fuzzy})${other ? ` to ${describeFile(other)}` : ""}: `);
+      const patch = measured(slowest, shape, () => callCreatePatch(f, e, other, fuzzy));
+      if (typeof patch !== "string" || patch === "") return;
+      notTimedOut(
+        measured(slowest, () => `applyPatch of the created patch (${patch.length} chars) on ${shape()}`, () => applyPatch(buildFile(f).raw, patch, generous)),
+        shape,
+      );
+    }),
+  };
+}
+
+// --- the file layer, on a temporary directory ---------------------------------------
+
+let tempBase: string | undefined;
+/** One temporary directory per process, removed at exit; each run gets a fresh tree in it. */
+function freshRoot(): string {
+  if (!tempBase) {
+    const base = mkdtempSync(path.join(tmpdir(), "fuzzpatch-budget-"));
+    tempBase = base;
+    process.on("exit", () => rmSync(base, { recursive: true, force: true }));
+  }
+  rmSync(path.join(tempBase, "root"), { recursive: true, force: true });
+  const root = path.join(tempBase, "root");
+  mkdirSync(path.join(root, "src"), { recursive: true });
+  return root;
+}
+
+interface TreeCase {
+  files: { spec: FileSpec; edits: EditSpec[] }[];
+  style: ResponseStyle;
+  partial: boolean;
+}
+
+const treeCase: fc.Arbitrary<TreeCase> = fc.record({
+  files: fc.array(fc.record({ spec: fileSpec, edits: edits(2) }), { minLength: 1, maxLength: 3 }),
+  style: responseStyle,
+  partial: fc.boolean(),
+});
+
+/** Writes the case's files under a fresh root and returns the root, the response and the bytes written. */
+function layTree(c: TreeCase): { root: string; input: string; before: Map<string, string> } {
+  const root = freshRoot();
+  const before = new Map<string, string>();
+  const parts: string[] = [];
+  c.files.forEach(({ spec, edits: es }, i) => {
+    const rel = `src/f${i}.ts`;
+    const file: BuiltFile = buildFile(spec);
+    writeFileSync(path.join(root, rel), file.raw);
+    before.set(rel, file.raw);
+    parts.push(response(rel, file, es.map((e) => buildEdit(file, e)), c.style));
+  });
+  // JSON responses are one array a line (JSONL); text responses are read one after the other.
+  return { root, input: parts.join(c.style === "json" ? "\n" : "\n\n"), before };
+}
+
+function unchangedOnDisk(root: string, before: ReadonlyMap<string, string>): boolean {
+  for (const [rel, raw] of before) if (readFileSync(path.join(root, rel), "utf8") !== raw) return false;
+  return true;
+}
+
+/** Every error an applyEdits result holds. */
+function resultErrors(r: Awaited<ReturnType<typeof applyEdits>>): EditError[] {
+  const out = [...r.errors];
+  for (const f of r.files) {
+    if (f.error) out.push(f.error);
+    for (const e of f.edits) {
+      if (e.error) out.push(e.error);
+    }
+  }
+  return out;
+}
+
+/**
+ * The file layer turns whatever an edit throws into an EditError for its
+ * report (asEditError), so a crash in the core shows only as its message:
+ * these are the messages of JavaScript's own errors.
+ */
+const CRASH = /Maximum call stack|is not a function|Cannot read propert|is not defined|Invalid (array|string) length|is not iterable/;
+
+function treeShape(c: TreeCase, extra: string): () => string {
+  return () =>
+    `${extra}applyEdits (${c.style} response${c.partial ? ", partial" : ""}) on ${c.files.map((x) => `${describeFile(x.spec)} with ${x.edits.length} edits`).join("; ")}; spec ${JSON.stringify(c)}`;
+}
+
+function applyEditsProperty(): FuzzProperty {
+  const slowest = new Slowest();
+  return {
+    name: "budget: applyEdits on a temporary directory answers within a generous budget, and reports only EditErrors",
+    entry: "applyEdits",
+    summary: () => slowest.summary(),
+    property: fc.asyncProperty(treeCase, async (c) => {
+      const { root, input, before } = layTree(c);
+      const shape = treeShape(c, "");
+      const r = await measuredAsync(slowest, shape, () => applyEdits(root, input, { ...generous, partial: c.partial }));
+      for (const e of resultErrors(r)) {
+        assert.ok(e instanceof EditError);
+        assert.notEqual(e.code, "TIMEOUT", `TIMEOUT within ${GENEROUS_MS} ms on ${shape()}`);
+        assert.doesNotMatch(e.message, CRASH, `a JavaScript error reported as ${e.code} on ${shape()}`);
+      }
+      if (!r.written) assert.ok(unchangedOnDisk(root, before), "nothing written, yet a file changed");
+    }),
+  };
+}
+
+// --- tiny budgets -------------------------------------------------------------------
+
+export type TinyBudget = { kind: "aborted" } | { kind: "expires"; afterChecks: number } | { kind: "timeoutMs"; ms: number };
+
+const tinyBudget: fc.Arbitrary<TinyBudget> = fc.oneof(
+  fc.constant<TinyBudget>({ kind: "aborted" }),
+  fc.nat(12).map<TinyBudget>((afterChecks) => ({ kind: "expires", afterChecks })),
+  fc.constantFrom<TinyBudget>({ kind: "timeoutMs", ms: 0 }, { kind: "timeoutMs", ms: 1 }, { kind: "timeoutMs", ms: 3 }),
+);
+
+/**
+ * The options of a tiny budget. `expires` is a signal that reads as aborted
+ * from its (k+1)-th check on: the deadline passing at an arbitrary point of
+ * the work, deterministically, without a clock (the budget reads only
+ * `aborted`; a real controller is its prototype, so it is an AbortSignal).
+ */
+export function tinyOptions(b: TinyBudget): { signal?: AbortSignal; timeoutMs?: number } {
+  if (b.kind === "timeoutMs") return { timeoutMs: b.ms };
+  const controller = new AbortController();
+  if (b.kind === "aborted") {
+    controller.abort();
+    return { signal: controller.signal };
+  }
+  let reads = 0;
+  return { signal: Object.create(controller.signal, { aborted: { get: () => ++reads > b.afterChecks } }) };
+}
+
+type CoreEntry = "replace" | "applySearchReplace" | "applyPatch" | "detect";
+
+function tinyCall(entry: CoreEntry, f: FileSpec, es: readonly EditSpec[], options: object): unknown {
+  const [first] = es as [EditSpec];
+  switch (entry) {
+    case "replace":
+      return callReplace(f, first, false, "none", options);
+    case "applySearchReplace":
+      return callSearchReplace(f, es, options);
+    case "applyPatch":
+      return callPatch(f, es, "fuzzy", options);
+    case "detect":
+      return callDetectAndApply(f, es, "search-replace", options);
+  }
+}
+
+function tinyCoreProperty(): FuzzProperty {
+  const slowest = new Slowest();
+  return {
+    name: "budget: a tiny budget (aborted signal, a signal aborting at the k-th check, timeoutMs 0–3) gives TIMEOUT or a whole result, never part of one",
+    entry: "replace",
+    summary: () => slowest.summary(),
+    property: fc.property(
+      fc.constantFrom<CoreEntry>("replace", "applySearchReplace", "applyPatch", "detect"),
+      fileSpec,
+      edits(3),
+      tinyBudget,
+      (entry, f, es, budget) => {
+        const shape = shapeOf(f, es, `${entry} with budget ${JSON.stringify(budget)}: `);
+        const r = measured(slowest, shape, () => tinyCall(entry, f, es, tinyOptions(budget)));
+        if (r instanceof EditError) {
+          if (r.code === "TIMEOUT") assert.match(r.message, /nothing was written/);
+          return;
+        }
+        // A result is whole: no block or edit inside it ran out of time.
+        const failed = (r as { failed?: EditError[] }).failed ?? [];
+        for (const e of failed) assert.notEqual(e.code, "TIMEOUT", "a timed-out block reported as one failure among others");
+        // Aborted before the call: nothing may have been done.
+        if (budget.kind === "aborted") assert.equal((r as { content?: string }).content, buildFile(f).raw, `aborted, yet the call changed the text: ${shape()}`);
+      },
+    ),
+  };
+}
+
+function tinyFilesProperty(): FuzzProperty {
+  const slowest = new Slowest();
+  return {
+    name: "budget: applyEdits with a tiny budget leaves the files byte-identical after a TIMEOUT, also with partial",
+    entry: "applyEdits",
+    summary: () => slowest.summary(),
+    property: fc.asyncProperty(treeCase, tinyBudget, async (c, budget) => {
+      const { root, input, before } = layTree(c);
+      const shape = treeShape(c, `budget ${JSON.stringify(budget)}: `);
+      const r = await measuredAsync(slowest, shape, () => applyEdits(root, input, { ...tinyOptions(budget), partial: c.partial }));
+      const timedOut = resultErrors(r).some((e) => e.code === "TIMEOUT");
+      if (timedOut) assert.equal(r.written, false, `written after a TIMEOUT: ${shape()}`);
+      if (timedOut || !r.written) assert.ok(unchangedOnDisk(root, before), `a file changed after ${timedOut ? "a TIMEOUT" : "nothing was written"}: ${shape()}`);
+      if (budget.kind === "aborted") assert.equal(r.written, false, "aborted before the call, yet files were written");
+    }),
+  };
+}
+
+/** The budget properties, in the order the fuzz run prints them; `npm test` runs each a few dozen times. */
+export const budgetProperties: readonly FuzzProperty[] = [
+  replaceProperty(),
+  searchReplaceProperty(),
+  patchProperty(),
+  detectProperty(),
+  createPatchProperty(),
+  tinyCoreProperty(),
+  applyEditsProperty(),
+  tinyFilesProperty(),
+];

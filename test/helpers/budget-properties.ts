@@ -50,9 +50,15 @@ import type { FuzzProperty } from "./fuzz-properties.ts";
 export const GENEROUS_MS = 10_000;
 
 let cpuBoundMs: number | undefined;
-/** Makes every measured call assert its CPU time under `ms` (the fuzz run; npm test asserts no time). */
-export function setCpuBound(ms: number | undefined): void {
-  cpuBoundMs = ms;
+let logSlowerMs: number | undefined;
+/**
+ * Makes every measured call assert its CPU time under `boundMs`, and print
+ * each call slower than `logMs` as it happens (the fuzz run; npm test
+ * asserts no time and prints nothing).
+ */
+export function setCpuBound(boundMs: number | undefined, logMs?: number): void {
+  cpuBoundMs = boundMs;
+  logSlowerMs = logMs;
 }
 
 /** The slowest call a property has seen: its CPU time and the input's shape. */
@@ -73,6 +79,12 @@ class Slowest {
 }
 
 /** Runs `f` (one public call) and measures its CPU time: an EditError is an answer, anything else fails the property. */
+function checkTime(slowest: Slowest, ms: number, shape: () => string): void {
+  slowest.record(ms, shape);
+  if (logSlowerMs !== undefined && ms > logSlowerMs) console.error(`slow: ${ms.toFixed(0)} ms CPU on ${shape()}`);
+  if (cpuBoundMs !== undefined) assert.ok(ms <= cpuBoundMs, `${ms.toFixed(0)} ms CPU (bound ${cpuBoundMs} ms) on ${shape()}`);
+}
+
 function measured<T>(slowest: Slowest, shape: () => string, f: () => T): T | EditError {
   const start = process.cpuUsage();
   let out: T | EditError;
@@ -83,9 +95,7 @@ function measured<T>(slowest: Slowest, shape: () => string, f: () => T): T | Edi
     out = error;
   }
   const spent = process.cpuUsage(start);
-  const ms = (spent.user + spent.system) / 1000;
-  slowest.record(ms, shape);
-  if (cpuBoundMs !== undefined) assert.ok(ms <= cpuBoundMs, `${ms.toFixed(0)} ms CPU (bound ${cpuBoundMs} ms) on ${shape()}`);
+  checkTime(slowest, (spent.user + spent.system) / 1000, shape);
   return out;
 }
 
@@ -93,9 +103,7 @@ async function measuredAsync<T>(slowest: Slowest, shape: () => string, f: () => 
   const start = process.cpuUsage();
   const out = await f();
   const spent = process.cpuUsage(start);
-  const ms = (spent.user + spent.system) / 1000;
-  slowest.record(ms, shape);
-  if (cpuBoundMs !== undefined) assert.ok(ms <= cpuBoundMs, `${ms.toFixed(0)} ms CPU (bound ${cpuBoundMs} ms) on ${shape()}`);
+  checkTime(slowest, (spent.user + spent.system) / 1000, shape);
   return out;
 }
 

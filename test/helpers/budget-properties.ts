@@ -122,47 +122,55 @@ const shapeOf = (f: FileSpec, edits: readonly EditSpec[], extra = "") => () => {
 };
 
 // --- the calls, one per entry point -------------------------------------------------
+// Each builds its texts first and returns the call alone, so that building
+// a 64 kB file (or reading typescript.js once) is not measured as the call.
 
 type HintKind = "none" | "right" | "wrong";
+type Call = (options: object) => unknown;
 
-function callReplace(f: FileSpec, e: EditSpec, replaceAll: boolean, hint: HintKind, options: object): unknown {
+function replaceCall(f: FileSpec, e: EditSpec, replaceAll: boolean, hint: HintKind): Call {
   const file = buildFile(f);
   const b = buildEdit(file, e);
+  const [find, repl] = [joinFind(b), joinReplace(b)];
   const startLine = hint === "none" ? undefined : hint === "right" ? b.at + 1 : b.at + 40;
-  return replace(file.raw, joinFind(b), joinReplace(b), { ...options, replaceAll, ...(startLine !== undefined && { startLine }) });
+  return (options) => replace(file.raw, find, repl, { ...options, replaceAll, ...(startLine !== undefined && { startLine }) });
 }
 
-function callSearchReplace(f: FileSpec, edits: readonly EditSpec[], options: object): unknown {
+function searchReplaceCall(f: FileSpec, edits: readonly EditSpec[]): Call {
   const file = buildFile(f);
-  return applySearchReplace(file.raw, edits.map((e) => searchReplaceBlock(buildEdit(file, e))).join("\n"), options);
+  const text = edits.map((e) => searchReplaceBlock(buildEdit(file, e))).join("\n");
+  return (options) => applySearchReplace(file.raw, text, options);
 }
 
-function callPatch(f: FileSpec, edits: readonly EditSpec[], style: HunkStyle, options: object): unknown {
+function patchCall(f: FileSpec, edits: readonly EditSpec[], style: HunkStyle): Call {
   const file = buildFile(f);
-  return applyPatch(file.raw, edits.map((e) => hunk(file, buildEdit(file, e), style)).join(""), options);
+  const patch = edits.map((e) => hunk(file, buildEdit(file, e), style)).join("");
+  return (options) => applyPatch(file.raw, patch, options);
 }
 
 const PATH = "src/file.ts";
 
 /** A response detected, then each of its edits applied by its format, as the file layer does (without the disk). */
-function callDetectAndApply(f: FileSpec, edits: readonly EditSpec[], style: ResponseStyle, options: object): unknown {
+function detectAndApplyCall(f: FileSpec, edits: readonly EditSpec[], style: ResponseStyle): Call {
   const file = buildFile(f);
   const text = response(PATH, file, edits.map((e) => buildEdit(file, e)), style);
-  const detected = detectEdits(text);
-  let content = file.raw;
-  for (const edit of detected.edits) {
-    const format = formatByName(edit.format);
-    assert.ok(format, `detectEdits gave an edit of unknown format ${edit.format}`);
-    const result = format.apply(content, edit as never, { path: edit.path, exists: true, options });
-    if (result.content !== undefined) content = result.content;
-  }
-  return { content, errors: detected.errors };
+  return (options) => {
+    const detected = detectEdits(text);
+    let content = file.raw;
+    for (const edit of detected.edits) {
+      const format = formatByName(edit.format);
+      assert.ok(format, `detectEdits gave an edit of unknown format ${edit.format}`);
+      const result = format.apply(content, edit as never, { path: edit.path, exists: true, options });
+      if (result.content !== undefined) content = result.content;
+    }
+    return { content, errors: detected.errors };
+  };
 }
 
-function callCreatePatch(f: FileSpec, e: EditSpec, other: FileSpec | null, fuzzy: boolean): string {
+function createPatchCall(f: FileSpec, e: EditSpec, other: FileSpec | null, fuzzy: boolean): () => string {
   const file = buildFile(f);
   const after = other ? buildFile(other).raw : spliced(file, buildEdit(file, e));
-  return createPatch(file.raw, after, { fuzzy });
+  return () => createPatch(file.raw, after, { fuzzy });
 }
 
 // --- properties ---------------------------------------------------------------------
@@ -180,8 +188,9 @@ function replaceProperty(): FuzzProperty {
     summary: () => slowest.summary(),
     property: fc.property(fileSpec, editSpec, fc.boolean(), hint, (f, e, replaceAll, h) => {
       const shape = shapeOf(f, [e], `replace${replaceAll ? " (replaceAll)" : ""}, hint ${h}: `);
+      const call = replaceCall(f, e, replaceAll, h);
       notTimedOut(
-        measured(slowest, shape, () => callReplace(f, e, replaceAll, h, generous)),
+        measured(slowest, shape, () => call(generous)),
         shape,
       );
     }),
@@ -196,8 +205,9 @@ function searchReplaceProperty(): FuzzProperty {
     summary: () => slowest.summary(),
     property: fc.property(fileSpec, edits(4), (f, es) => {
       const shape = shapeOf(f, es, "applySearchReplace: ");
+      const call = searchReplaceCall(f, es);
       notTimedOut(
-        measured(slowest, shape, () => callSearchReplace(f, es, generous)),
+        measured(slowest, shape, () => call(generous)),
         shape,
       );
     }),
@@ -212,8 +222,9 @@ function patchProperty(): FuzzProperty {
     summary: () => slowest.summary(),
     property: fc.property(fileSpec, edits(3), hunkStyle, (f, es, style) => {
       const shape = shapeOf(f, es, `applyPatch (${style} hunks): `);
+      const call = patchCall(f, es, style);
       notTimedOut(
-        measured(slowest, shape, () => callPatch(f, es, style, generous)),
+        measured(slowest, shape, () => call(generous)),
         shape,
       );
     }),
@@ -228,7 +239,8 @@ function detectProperty(): FuzzProperty {
     summary: () => slowest.summary(),
     property: fc.property(fileSpec, edits(3), responseStyle, (f, es, style) => {
       const shape = shapeOf(f, es, `detectEdits + apply (${style} response): `);
-      const r = measured(slowest, shape, () => callDetectAndApply(f, es, style, generous));
+      const call = detectAndApplyCall(f, es, style);
+      const r = measured(slowest, shape, () => call(generous));
       notTimedOut(r, shape);
       if (!(r instanceof EditError)) for (const e of (r as { errors: EditError[] }).errors) assert.ok(e instanceof EditError);
     }),
@@ -243,7 +255,8 @@ function createPatchProperty(): FuzzProperty {
     summary: () => slowest.summary(),
     property: fc.property(fileSpec, editSpec, fc.option(fileSpec, { freq: 4, nil: null }), fc.boolean(), (f: FileSpec, e: EditSpec, other: FileSpec | null, fuzzy: boolean) => {
       const shape = shapeOf(f, [e], `createPatch (fuzzy ${fuzzy})${other ? ` to ${describeFile(other)}` : ""}: `);
-      const patch = measured(slowest, shape, () => callCreatePatch(f, e, other, fuzzy));
+      const call = createPatchCall(f, e, other, fuzzy);
+      const patch = measured(slowest, shape, call);
       if (typeof patch !== "string" || patch === "") return;
       notTimedOut(
         measured(slowest, () => `applyPatch of the created patch (${patch.length} chars) on ${shape()}`, () => applyPatch(buildFile(f).raw, patch, generous)),
@@ -375,26 +388,39 @@ export function tinyOptions(b: TinyBudget): { signal?: AbortSignal; timeoutMs?: 
 
 type CoreEntry = "replace" | "applySearchReplace" | "applyPatch" | "detect";
 
-function tinyCall(entry: CoreEntry, f: FileSpec, es: readonly EditSpec[], options: object): unknown {
+function tinyCall(entry: CoreEntry, f: FileSpec, es: readonly EditSpec[]): Call {
   const [first] = es as [EditSpec];
   switch (entry) {
     case "replace":
-      return callReplace(f, first, false, "none", options);
+      return replaceCall(f, first, false, "none");
     case "applySearchReplace":
-      return callSearchReplace(f, es, options);
+      return searchReplaceCall(f, es);
     case "applyPatch":
-      return callPatch(f, es, "fuzzy", options);
+      return patchCall(f, es, "fuzzy");
     case "detect":
-      return callDetectAndApply(f, es, "search-replace", options);
+      return detectAndApplyCall(f, es, "search-replace");
+  }
+}
+
+/** The largest wall time past a `timeoutMs` budget: the budget is checked between strategies, so one slow strategy overruns it. */
+class Overrun {
+  ms = 0;
+  shape = "none";
+  record(ms: number, shape: () => string): void {
+    if (ms > this.ms) {
+      this.ms = ms;
+      this.shape = shape();
+    }
   }
 }
 
 function tinyCoreProperty(): FuzzProperty {
   const slowest = new Slowest();
+  const overrun = new Overrun();
   return {
     name: "budget: a tiny budget (aborted signal, a signal aborting at the k-th check, timeoutMs 0–3) gives TIMEOUT or a whole result, never part of one",
     entry: "replace",
-    summary: () => slowest.summary(),
+    summary: () => `${slowest.summary()}\n      largest wall time past a timeoutMs budget: ${overrun.ms.toFixed(1)} ms, ${overrun.shape}`,
     property: fc.property(
       fc.constantFrom<CoreEntry>("replace", "applySearchReplace", "applyPatch", "detect"),
       fileSpec,
@@ -402,7 +428,11 @@ function tinyCoreProperty(): FuzzProperty {
       tinyBudget,
       (entry, f, es, budget) => {
         const shape = shapeOf(f, es, `${entry} with budget ${JSON.stringify(budget)}: `);
-        const r = measured(slowest, shape, () => tinyCall(entry, f, es, tinyOptions(budget)));
+        const call = tinyCall(entry, f, es);
+        const options = tinyOptions(budget);
+        const started = performance.now();
+        const r = measured(slowest, shape, () => call(options));
+        if (budget.kind === "timeoutMs") overrun.record(performance.now() - started - budget.ms, shape);
         if (r instanceof EditError) {
           if (r.code === "TIMEOUT") assert.match(r.message, /nothing was written/);
           return;

@@ -47,16 +47,21 @@ export interface FileSpec {
 const SHORT_LINES = ["}", "", "  ", "\t", "  }", "    }", "});", "{", "]", "x", "return x;", "  foo(a, b);", "// note", "  },", "end", "a = a + 1;"];
 const WORDS = ["alpha", "beta", "gamma", "delta", "x", "y", "=", "(", ")", "{", "}", ";", "return", "const", "let", "if", "else", "foo", "bar", "baz", "0", "1", "+"];
 
-export const fileSpec: fc.Arbitrary<FileSpec> = fc.record({
-  kind: fc.constantFrom<FileKind>("one-line-repeated", "few-lines-cycled", "huge-line", "closers", "json", "code", "words"),
-  // Mostly small and medium files, often the full 64 kB.
-  size: fc.oneof({ arbitrary: fc.integer({ min: 0, max: 2_000 }), weight: 2 }, { arbitrary: fc.integer({ min: 2_000, max: 16_000 }), weight: 2 }, { arbitrary: fc.integer({ min: 16_000, max: MAX_CHARS }), weight: 3 }),
-  seed: fc.nat(),
-  cycle: fc.array(fc.oneof(fc.constantFrom(...SHORT_LINES), fc.string({ unit: fc.constantFrom(...WORDS.map((w) => `${w} `), "  ", "\t"), maxLength: 8 })), { minLength: 1, maxLength: 5 }),
-  crlf: fc.boolean(),
-  bom: fc.boolean(),
-  finalNewline: fc.boolean(),
-});
+/** Files up to `max` characters (MAX_CHARS at most): mostly small and medium, often the largest. */
+export const fileSpecUpTo = (max: number): fc.Arbitrary<FileSpec> =>
+  fc.record({
+    kind: fc.constantFrom<FileKind>("one-line-repeated", "few-lines-cycled", "huge-line", "closers", "json", "code", "words"),
+    size: fc.oneof(
+      { arbitrary: fc.integer({ min: 0, max: Math.min(2_000, max) }), weight: 2 },
+      { arbitrary: fc.integer({ min: Math.min(2_000, max), max: Math.min(16_000, max) }), weight: 2 },
+      { arbitrary: fc.integer({ min: Math.min(16_000, max), max: Math.min(MAX_CHARS, max) }), weight: 3 },
+    ),
+    seed: fc.nat(),
+    cycle: fc.array(fc.oneof(fc.constantFrom(...SHORT_LINES), fc.string({ unit: fc.constantFrom(...WORDS.map((w) => `${w} `), "  ", "\t"), maxLength: 8 })), { minLength: 1, maxLength: 5 }),
+    crlf: fc.boolean(),
+    bom: fc.boolean(),
+    finalNewline: fc.boolean(),
+  });
 
 let codeLines: readonly string[] | undefined;
 /** typescript.js (about 9 MB, 200k lines of real code), read once. */

@@ -268,7 +268,7 @@ function createPatchProperty(fileSpec: fc.Arbitrary<FileSpec>): FuzzProperty {
     entry: "createPatch",
     summary: () => slowest.summary(),
     property: fc.property(fileSpec, editSpec, fc.option(fileSpec, { freq: 4, nil: null }), fc.boolean(), (f: FileSpec, e: EditSpec, other: FileSpec | null, fuzzy: boolean) => {
-      const shape = shapeOf(f, [e], `createPatch (fuzzy ${fuzzy})${other ? ` to ${describeFile(other)}` : ""}: `);
+      const shape = shapeOf(f, [e], `createPatch (fuzzy ${fuzzy})${other ? ` to ${describeFile(other)} (spec ${JSON.stringify(other)})` : ""}: `);
       const call = createPatchCall(f, e, other, fuzzy);
       const patch = measured(slowest, shape, call);
       if (typeof patch !== "string" || patch === "") return;

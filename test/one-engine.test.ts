@@ -5,7 +5,7 @@
  * applier (issue "One engine for every format").
  */
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import test from "node:test";
 import { EditError } from "../src/errors.ts";
@@ -299,6 +299,23 @@ test("applyEdits: limits, signal and timeoutMs reach the engine; nothing is writ
   assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), "a\nb\n");
   await assert.rejects(applyEdits(t.root, response, { timeoutMs: -1 }), (e: unknown) => e instanceof EditError && e.code === "INVALID_INPUT");
 });
+
+// Found by the budget property: an edit that searches nothing never checked the budget, so an aborted call wrote it.
+const searchless: { name: string; files: Record<string, string>; path: string }[] = [
+  { name: "an empty file filled by an empty SEARCH", files: { "empty.txt": "" }, path: "empty.txt" },
+  { name: "a new file", files: {}, path: "new.txt" },
+];
+for (const c of searchless) {
+  test(`applyEdits: an aborted signal writes nothing, ${c.name}`, async () => {
+    const t = await makeTree(c.files);
+    const response = `${c.path}\n<<<<<<< SEARCH\n=======\nnew\n>>>>>>> REPLACE\n`;
+    const r = await applyEdits(t.root, response, { signal: AbortSignal.abort(), partial: true });
+    assert.equal(r.written, false);
+    assert.ok(r.errors.some((e) => e.code === "TIMEOUT"));
+    assert.deepEqual(await readdir(t.root), Object.keys(c.files));
+    for (const [rel, text] of Object.entries(c.files)) assert.equal(await readFile(path.join(t.root, rel), "utf8"), text);
+  });
+}
 
 test("a block repeated many times is located once, and each failure still names its own block", () => {
   const content = "x\ny\nx\ny\n";

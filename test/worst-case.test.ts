@@ -407,6 +407,33 @@ test("applyPatch(a, createPatch(a, b)) gives b on 20k repeated lines, every 1000
   assert.equal(applyPatch(a, patch).content, b);
 });
 
+// Found by the budget property (test/helpers/budget-properties.ts): a hunk rewriting thousands of
+// lines went through the merge's anchored diff unbounded (4,000 lines 4.6 s, 20,000 over a minute).
+const rewriteHunks: { name: string; a: string[]; b: string[] }[] = [
+  { name: "similar lines (each old line pairs with a new one)", a: patchCases[1]?.a ?? [], b: patchCases[1]?.b ?? [] },
+  {
+    name: "unrelated files",
+    a: Array.from({ length: 20_000 }, (_, i) => `w${i % 37} delta baz ${i % 5}`),
+    b: Array.from({ length: 20_000 }, (_, i) => `  "k${i % 11}": ${i % 3},`),
+  },
+];
+for (const c of rewriteHunks) {
+  test(`applyPatch of createPatch of a 20k-line rewrite, ${c.name}: applied exactly`, () => {
+    const a = `${c.a.join("\n")}\n`;
+    const b = `${c.b.join("\n")}\n`;
+    assert.equal(applyPatch(a, createPatch(a, b)).content, b);
+    assert.equal(applyPatch(a, createPatch(a, b, { fuzzy: false })).content, b);
+  });
+}
+
+test("applyPatch of a hunk replacing a 200 kB line by 20,000 short lines: the merge measures the long line once", () => {
+  // Found by the budget property: the merge made the removed line loose and measured its edit
+  // distance against every new line (a 22 kB line and 6,000 lines: 3.4 s; this input: minutes).
+  const a = `{\n${"gamma ) 1 ".repeat(20_000)}\n`;
+  const b = Array.from({ length: 20_000 }, (_, i) => `    "name": "item${i % 7}",\n`).join("");
+  assert.equal(applyPatch(a, createPatch(a, b, { fuzzy: false })).content, b);
+});
+
 test("files and edits up to 64 kB, periodic ones included: every format throws only EditError", () => {
   const unit = fc.constantFrom("}", "{", "  x = 1;", "\t", " ", "\n", "foo(", ")", "// ...", "a", "\r\n");
   // A short piece repeated up to 64 kB: periodic text, the worst case of anchor searches.

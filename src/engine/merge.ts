@@ -30,7 +30,7 @@ import { isElisionLine, isReplacementElision } from "../match/elided.ts";
 import type { Candidate, StrategyName, StrategyOptions } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
 import { collapseWhitespace, isBlank, leadingWhitespace, normalizePunctuation } from "../text/normalize.ts";
-import { similarity } from "../text/similarity.ts";
+import { similarity, similarityBound } from "../text/similarity.ts";
 import { anchoredDiff, type DiffPart } from "./anchored-diff.ts";
 import { mergeInline } from "./inline-merge.ts";
 import { columns, type IndentPair, type LevelMap, levelMap } from "./reindent.ts";
@@ -143,16 +143,23 @@ function theirScript(find: readonly string[], repl: readonly string[], align: re
   let k = 0;
   let removed: number[] = [];
   let added: number[] = [];
+  // Each find line made loose once, and the length bound tried before the edit distance: a
+  // 22 kB removed line was normalised and measured against each of 6,000 new lines (3.4 s).
+  const looseFind = new Map<number, string>();
+  const looseBase = (i: number) => looseFind.get(i) ?? looseFind.set(i, loose(find[i] ?? "")).get(i) ?? "";
   const flush = () => {
     let cursor = 0;
     const pairs = new Map<number, number>();
     for (const a of added) {
       const line = repl[a] ?? "";
+      let looseLine: string | undefined;
       for (let r = cursor; r < Math.min(removed.length, cursor + PAIR_WINDOW); r++) {
         const base = find[removed[r] as number] ?? "";
         const marker = elides(removed[r] as number);
         if ((marker && !isElisionLine(line)) || isBlank(line) || isBlank(base)) continue;
-        if (marker || similarity(loose(base), loose(line)) >= CHANGED_LINE_SIMILARITY) {
+        looseLine ??= loose(line);
+        const lb = marker ? "" : looseBase(removed[r] as number);
+        if (marker || (similarityBound(lb.length, looseLine.length) >= CHANGED_LINE_SIMILARITY && similarity(lb, looseLine) >= CHANGED_LINE_SIMILARITY)) {
           pairs.set(a, removed[r] as number);
           cursor = r + 1;
           break;

@@ -16,7 +16,7 @@ import type { StructuredEdit } from "../formats/str-replace-format.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, OpOutcome } from "../formats/types.ts";
 import { encodeText, type LoadedFile, loadTextFile } from "./read-file.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
-import { DEFAULT_LIMITS, overLimit } from "../limits.ts";
+import { type Budget, DEFAULT_LIMITS, overLimit } from "../limits.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { resolveRoot, resolveSafePath } from "./safe-path.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
@@ -210,6 +210,8 @@ interface ResolvedOptions {
   maxResponseSize: number;
   /** performance.now() past which the call fails with TIMEOUT (from `timeoutMs`). */
   deadline?: number;
+  /** The whole call's budget (`timeoutMs`, `signal`), checked once more before anything is written. */
+  budget: Budget;
 }
 
 function resolveFileOptions(options: unknown): ResolvedOptions {
@@ -251,6 +253,7 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     displayPrefix: o.displayPrefix ?? DEFAULTS.displayPrefix,
     engine,
     maxResponseSize: resolved.limits.maxResponseSize,
+    budget: resolved.budget,
     // One budget for the whole call: each file's edit gets what is left of it.
     ...(o.timeoutMs !== undefined && { deadline: performance.now() + o.timeoutMs }),
   };
@@ -352,9 +355,13 @@ export async function applyEdits(
   for (const plan of planOrder) await planMove(plan, realRoot, opts.displayPrefix);
   for (const plan of planOrder) finishPlan(plan);
 
+  // The budget once more before writing: an edit that searches nothing (a new or empty file)
+  // never checks it, and a call aborted or past its time writes nothing.
+  const late = overBudget(opts.budget);
+  if (late) errors.push(late);
   const anyFailed = errors.length > 0 || planOrder.some((p) => p.report.status === "failed");
   // Out of time anywhere: nothing is written, not even with `partial`.
-  const timedOut = planOrder.some((p) => p.report.error?.code === "TIMEOUT" || p.report.edits.some((e) => e.error?.code === "TIMEOUT"));
+  const timedOut = late !== undefined || planOrder.some((p) => p.report.error?.code === "TIMEOUT" || p.report.edits.some((e) => e.error?.code === "TIMEOUT"));
   const toWrite = opts.dryRun || timedOut || (anyFailed && !opts.partial) ? [] : planOrder.filter((p) => p.report.status !== "failed" && p.report.status !== "unchanged");
   const changes: PlannedChange[] = toWrite.flatMap((p) => toChanges(p));
   let written = false;
@@ -637,6 +644,16 @@ function withPath(error: EditError, path: string, index: number): EditError {
   if (error.detail.path === undefined) error.detail.path = path;
   if (error.detail.index === undefined) error.detail.index = index;
   return error;
+}
+
+/** The budget's TIMEOUT, if the call is past it or aborted. */
+function overBudget(budget: Budget): EditError | undefined {
+  try {
+    budget.check("writing the files");
+    return undefined;
+  } catch (error) {
+    return asEditError(error, "IO");
+  }
 }
 
 function asEditError(error: unknown, code: "PARSE" | "IO" | "INVALID_INPUT"): EditError {

@@ -11,13 +11,18 @@ import fc from "fast-check";
 import { EditError } from "../../src/errors.ts";
 import { parseSearchReplace } from "../../src/formats/search-replace-parse.ts";
 import { applyPatch, applySearchReplace, createPatch, parsePatch, replace } from "../../src/index.ts";
+import { budgetProperties } from "./budget-properties.ts";
 
 export interface FuzzProperty {
   name: string;
-  entry: "replace" | "applySearchReplace" | "applyPatch" | "createPatch" | "parse";
+  entry: "replace" | "applySearchReplace" | "applyPatch" | "createPatch" | "parse" | "applyEdits";
   /** Why it is not in `npm test` (it fails by design). */
   known?: string;
-  property: fc.IPropertyWithHooks<unknown[]> | fc.IProperty<unknown[]>;
+  /** The test file that runs it in `npm test` with its own number of runs (its inputs are large): test/fuzz.test.ts leaves it out. */
+  ownTest?: string;
+  /** What the fuzz run prints after it (the slowest input seen, for the budget properties). */
+  summary?: () => string;
+  property: fc.IPropertyWithHooks<unknown[]> | fc.IProperty<unknown[]> | fc.IAsyncProperty<unknown[]> | fc.IAsyncPropertyWithHooks<unknown[]>;
 }
 
 const BOM = "\uFEFF";
@@ -346,4 +351,6 @@ export const properties: FuzzProperty[] = [
       neverGuessed(attempt(() => applyPatch(atStart, `@@ @@\n-${ls[0]}\n+changed\n${ctx.map((l) => ` ${l}`).join("\n")}\n`)), "applyPatch");
     }),
   },
+  // Issue 14: inputs up to 64 kB; test/budget-property.test.ts runs them a few dozen times.
+  ...budgetProperties().map((p) => ({ ...p, ownTest: "test/budget-property.test.ts" })),
 ];

@@ -181,6 +181,39 @@ const cases: Case[] = [
     },
   },
   {
+    // Found by the budget property: BlankLines aligned the whole find text around every `}`.
+    name: "`}` and blank lines, a find of `}` lines (a quarter of the file)",
+    unit: "lines",
+    sizes: [8_000, 16_000, 32_000, 64_000],
+    build(n) {
+      const content = "}\n\n".repeat(n / 2);
+      const find = "}\n".repeat(n / 8);
+      return () => replace(content, find, "x\n");
+    },
+  },
+  {
+    // Found by the budget property: BlockAnchor read each scored pair's whole block (300 pairs of 16k lines).
+    name: "`{` lines, a find of half as many `{` lines with trailing spaces",
+    unit: "lines",
+    sizes: [16_000, 32_000, 64_000, 128_000],
+    build(n) {
+      const content = "{\n".repeat(n);
+      const find = "{  \n".repeat(n / 2).slice(0, -1);
+      return () => replace(content, find, "x");
+    },
+  },
+  {
+    // Found by the budget property: the word-sequence search restarted at every occurrence of the first word.
+    name: "one line of a repeated phrase, the line with one character changed",
+    unit: "bytes",
+    sizes: [128_000, 256_000, 512_000, 1_024_000],
+    build(n) {
+      const line = "gamma ) 1 ".repeat(n / 10);
+      const find = `${line.slice(0, n / 2)}X${line.slice(n / 2 + 1)}`.trim();
+      return () => replace(`${line}\n`, find, "x");
+    },
+  },
+  {
     // Every block is different and fails; its longest word (`compute`) is on every line of the file.
     name: "distinct failing SEARCH/REPLACE blocks, common words, on 50k lines",
     unit: "blocks",

@@ -21,6 +21,7 @@ import { resolveOptions } from "../src/engine/options.ts";
 import { createContext, linesTrimmedEqual, selectiveWord } from "../src/match/anchors.ts";
 import { SCANS_BEFORE_INDEX, trimBlank } from "../src/match/line-index.ts";
 import { createOccurrenceFinder } from "../src/match/occurrences.ts";
+import { findWordSequence } from "../src/match/whitespace-normalized.ts";
 import { Document } from "../src/text/document.ts";
 import { closesFence, readFenceOpener } from "../src/text/fence.ts";
 import { diffLinesBounded } from "../src/text/line-diff.ts";
@@ -475,5 +476,33 @@ test("an exact match at the hinted line is taken without listing the other place
       assert.equal(replaced.match.startLine, s + 1, "replace: the hinted place");
     }),
     { numRuns: 400 },
+  );
+});
+
+test("findWordSequence (tokens and KMP) finds the spans the scan from every first word found", () => {
+  // The scan it replaced: quadratic on a long line of one repeated phrase, kept here as the oracle.
+  const scanned = (line: string, words: readonly string[]): [number, number][] => {
+    const spans: [number, number][] = [];
+    const first = words[0] ?? "";
+    for (let from = line.indexOf(first); from !== -1; from = line.indexOf(first, from + 1)) {
+      let p = from + first.length;
+      let ok = true;
+      for (let w = 1; w < words.length && ok; w++) {
+        const ws = p;
+        while (p < line.length && /\s/.test(line[p] ?? "")) p++;
+        ok = p > ws && line.startsWith(words[w] ?? "", p);
+        p += (words[w] ?? "").length;
+      }
+      if (ok) spans.push([from, p]);
+    }
+    return spans;
+  };
+  const word = fc.stringMatching(/^[ab]{1,3}$/);
+  fc.assert(
+    fc.property(fc.array(fc.oneof(word, fc.constantFrom(" ", "  ", "\t")), { maxLength: 40 }), fc.array(word, { minLength: 1, maxLength: 5 }), (parts, words) => {
+      const line = parts.join("");
+      assert.deepEqual(findWordSequence(line, words), scanned(line, words), JSON.stringify([line, words]));
+    }),
+    { numRuns: 1000 },
   );
 });

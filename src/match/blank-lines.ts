@@ -6,7 +6,7 @@
  */
 import { maxOf, minOf } from "../arrays.ts";
 import { isBlank } from "../text/normalize.ts";
-import { lineCandidate, linesTrimmedEqual, longestLineIndex } from "./anchors.ts";
+import { lineCandidate, linesTrimmedEqual, longestLineIndex, MAX_VERIFIED_LINES } from "./anchors.ts";
 import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
 
 /**
@@ -16,11 +16,15 @@ import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
  * otherwise it is the model's extra blank line (-1). Blank file lines where
  * the query has code are the file's extra blank lines (left unaligned).
  */
-function alignAround(ctx: MatchContext, q: Query, anchor: number, at: number): number[] | null {
+function alignAround(ctx: MatchContext, q: Query, anchor: number, at: number, work: { lines: number }): number[] | null {
   const { doc } = ctx;
   const alignment = new Array<number>(q.lines.length).fill(-1);
   alignment[anchor] = at;
-  const inFile = (f: number) => doc.hasLine(f);
+  // Every file line looked at counts (runs of blank lines included).
+  const inFile = (f: number) => {
+    work.lines++;
+    return doc.hasLine(f);
+  };
   for (const dir of [-1, 1]) {
     let f = at + dir;
     for (let j = anchor + dir; j >= 0 && j < q.lines.length; j += dir) {
@@ -47,8 +51,17 @@ export const blankLines: Strategy = {
     const anchor = longestLineIndex(q);
     if (anchor === -1) return [];
     const out: Candidate[] = [];
-    for (const at of linesTrimmedEqual(ctx, q.trimmed[anchor] ?? "")) {
-      const alignment = alignAround(ctx, q, anchor, at);
+    // The same cap as the window checks: in `}` and blank lines repeated, every `}` is a place to align around.
+    const work = { lines: 0 };
+    const hits = linesTrimmedEqual(ctx, q.trimmed[anchor] ?? "");
+    for (let h = 0; h < hits.length; h++) {
+      if (work.lines > MAX_VERIFIED_LINES) {
+        ctx.noteCap(q, { what: "windows", examined: h, total: hits.length });
+        // Two places seen are an ambiguity whatever the rest holds; one is not a safe answer.
+        return out.length > 1 ? out : [];
+      }
+      const at = hits[h] as number;
+      const alignment = alignAround(ctx, q, anchor, at, work);
       if (!alignment) continue;
       const used = alignment.filter((l) => l >= 0);
       const first = minOf(used);

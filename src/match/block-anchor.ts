@@ -11,7 +11,7 @@
  * `}` around other code is refused.
  */
 import { blockSimilarity, positionalMiddleSimilarity, similarityBound } from "../text/similarity.ts";
-import { boundaryLines, lineCandidate, lineTrimmedIs, linesTrimmedEqual, MAX_SCORED_PAIRS } from "./anchors.ts";
+import { boundaryLines, lineCandidate, lineTrimmedIs, linesTrimmedEqual, MAX_SCORED_PAIRS, MAX_VERIFIED_LINES } from "./anchors.ts";
 import { selectScored } from "./select.ts";
 import type { Candidate, MatchContext, Strategy } from "./types.ts";
 
@@ -84,9 +84,12 @@ export const blockAnchor: Strategy = {
       total += to - from + 1;
     }
     let budget = MAX_SCORED_PAIRS;
+    // Lines read to score blocks, under the window checks' cap: 300 pairs of a
+    // 32k-line find text read 9.6M lines (a file of `{` lines: ~1 s).
+    let lines = MAX_VERIFIED_LINES;
     const cands: Candidate[] = [];
     for (const [i, from, to] of ranges) {
-      if (budget <= 0) break;
+      if (budget <= 0 || lines <= 0) break;
       // OpenCode takes the nearest last line. The default preset weighs every
       // last line within the size slack: the nearest `}` is often not the one.
       let best: Candidate | undefined;
@@ -94,6 +97,8 @@ export const blockAnchor: Strategy = {
         const j = lastHits[k] as number;
         const size = j - i + 1;
         budget--;
+        lines -= size;
+        if (lines < 0) break;
         const block = ctx.doc.lines(i, j + 1);
         let score: number;
         if (positional) {
@@ -111,8 +116,8 @@ export const blockAnchor: Strategy = {
       if (best) cands.push(best);
     }
     const chosen = selectScored(cands, o.blockAnchorSingleThreshold, o.blockAnchorMultipleThreshold, o.ambiguityMargin);
-    if (total <= MAX_SCORED_PAIRS) return chosen;
-    ctx.noteCap(q, { what: "block-anchor", examined: MAX_SCORED_PAIRS, total });
+    if (total <= MAX_SCORED_PAIRS && lines >= 0) return chosen;
+    ctx.noteCap(q, { what: "block-anchor", examined: MAX_SCORED_PAIRS - budget, total });
     // Unscored pairs may hold a better block: one winner is not a safe answer.
     return chosen.length > 1 ? chosen : [];
   },

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EditError } from "../src/errors.ts";
 import { Budget, checkLimit, DEFAULT_LIMITS, type Limits } from "../src/limits.ts";
+import { replace } from "../src/formats/str-replace.ts";
 
 const limitCases: { name: string; limit: keyof Limits; value: number; limits?: Limits; throws: boolean; mentions?: RegExp[] }[] = [
   { name: "response at the limit passes", limit: "maxResponseSize", value: DEFAULT_LIMITS.maxResponseSize, throws: false },
@@ -53,3 +54,33 @@ for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, "10" as unknown as 
     assert.throws(() => new Budget({ timeoutMs: bad }), (e: unknown) => e instanceof EditError && e.code === "INVALID_INPUT");
   });
 }
+
+/** A signal that aborts at its `abortAt`-th read (a synchronous call cannot be aborted from outside), counting reads. */
+function countingSignal(abortAt = Number.POSITIVE_INFINITY): { signal: AbortSignal; reads: () => number } {
+  let reads = 0;
+  // A real AbortSignal (options check the type) whose `aborted` is shadowed by a counting getter.
+  const signal = new AbortController().signal;
+  Object.defineProperty(signal, "aborted", {
+    get: () => {
+      reads++;
+      return reads >= abortAt;
+    },
+  });
+  return { signal, reads: () => reads };
+}
+
+// A periodic file: every strategy checks thousands of windows before its cap.
+const periodic = "  value = compute(x);\n".repeat(30_000);
+const periodicEdit = Array.from({ length: 12 }, (_, k) => (k === 6 ? "  value = compute(y);" : "  value = compute(x);")).join("\n");
+
+test("the budget is checked inside the strategies' long loops, not only between strategies", () => {
+  const { signal, reads } = countingSignal();
+  assert.throws(() => replace(periodic, periodicEdit, "changed", { signal }), (e: unknown) => e instanceof EditError && e.code !== "TIMEOUT");
+  // About 15 strategies: a check per strategy alone would read the signal a few dozen times.
+  assert.ok(reads() > 200, `the signal was read ${reads()} times`);
+});
+
+test("a budget spent inside a strategy's loop stops the call with TIMEOUT, nothing decided", () => {
+  const { signal } = countingSignal(100);
+  assert.throws(() => replace(periodic, periodicEdit, "changed", { signal }), (e: unknown) => e instanceof EditError && e.code === "TIMEOUT" && /during the search/.test(e.message));
+});

@@ -370,7 +370,7 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
   const doc = Document.from(content);
   // A file of CR-terminated lines: the CRs a model copied into its edit are line breaks.
   const edits = doc.crLines ? ops.map(readCrAsBreaks) : ops;
-  const ctx = createContext(doc, a.opts.strategy);
+  const ctx = createContext(doc, a.opts.strategy, () => a.opts.budget.check("the search"));
   const failed: FailedOp[] = [];
   const retry: Retry[] = [];
   const planned: Planned[] = [];
@@ -431,7 +431,7 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
 
 function retryOp(text: string, r: Retry, hintLine: number | undefined, a: ApplyOpsOptions) {
   const current = Document.from(text);
-  const l: LocateContext = { ctx: createContext(current, a.opts.strategy), opts: a.opts, vocab: a.vocab, hintLine, prevEnd: 0, ...(r.exactOnly && { exactOnly: true }) };
+  const l: LocateContext = { ctx: createContext(current, a.opts.strategy, () => a.opts.budget.check("the search")), opts: a.opts, vocab: a.vocab, hintLine, prevEnd: 0, ...(r.exactOnly && { exactOnly: true }) };
   const p = tryPlan(current, l, r.op, a);
   if (p instanceof EditError) return undefined;
   // Bottom-up, as the first pass logs its entries.

@@ -39,7 +39,7 @@ export interface ResolvedOptions {
   readonly hintWindow: number;
   readonly choices: ReadonlyMap<number, number>;
   readonly limits: Readonly<Limits>;
-  /** The call's time budget (`timeoutMs`, `signal`): checked between ops and strategies. */
+  /** The call's time budget (`timeoutMs`, `signal`): checked between ops and strategies, and inside the strategies' long loops. */
   readonly budget: Budget;
 }
 

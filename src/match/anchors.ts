@@ -29,7 +29,7 @@ export const MAX_VERIFIED_LINES = 150_000;
  */
 export const MAX_SCORED_PAIRS = 300;
 
-export function createContext(doc: Document, options: StrategyOptions): MatchContext {
+export function createContext(doc: Document, options: StrategyOptions, checkBudget: () => void = () => {}): MatchContext {
   const occurrences = createOccurrenceFinder(doc.text);
   const caps = new WeakMap<Query, CapNote[]>();
   return {
@@ -44,8 +44,12 @@ export function createContext(doc: Document, options: StrategyOptions): MatchCon
       return caps.get(q) ?? [];
     },
     occurrences,
+    checkBudget,
   };
 }
+
+/** Steps of a strategy's loop between two budget checks. */
+export const STEPS_PER_BUDGET_CHECK = 512;
 
 /**
  * Line lists per context and needle: several strategies anchor on the same
@@ -74,7 +78,9 @@ export function linesContaining(ctx: MatchContext, needle: string, limit = Numbe
   if (known) return known;
   const out: number[] = [];
   let last = -1;
+  let step = 0;
   for (const offset of ctx.occurrences(needle)) {
+    if (++step % STEPS_PER_BUDGET_CHECK === 0) ctx.checkBudget();
     const line = ctx.doc.lineAt(offset);
     if (line !== last) out.push(line);
     last = line;
@@ -119,7 +125,9 @@ export function linesTrimmedEqual(ctx: MatchContext, trimmed: string, limit = Nu
   }
   const text = ctx.doc.text;
   const out: number[] = [];
+  let step = 0;
   for (const at of ctx.occurrences(trimmed)) {
+    if (++step % STEPS_PER_BUDGET_CHECK === 0) ctx.checkBudget();
     let ok = true;
     for (let p = at - 1; p >= 0 && ok; p--) {
       const c = text.charCodeAt(p);
@@ -223,6 +231,7 @@ export function verifyWindows(
   const n = q.lines.length;
   const starts: number[] = [];
   for (let k = 0; k < anchorLines.length; k++) {
+    if (k % STEPS_PER_BUDGET_CHECK === 0) ctx.checkBudget();
     const start = (anchorLines[k] as number) - anchor;
     if (start < 0 || !doc.hasLine(start + n - 1) || budget.seen.has(start)) continue;
     if (budget.spent + n > MAX_VERIFIED_LINES) {

@@ -97,6 +97,12 @@ export interface MatchContext {
   noteCap(q: Query, note: CapNote): void;
   /** The caps hit while searching for `q`. */
   capsFor(q: Query): readonly CapNote[];
+  /**
+   * Throws TIMEOUT once the call's time budget is spent. Checked between
+   * strategies and, every few hundred steps, inside their longest loops, so
+   * a capped search (tens of ms) is the most a budget can be overrun by.
+   */
+  checkBudget(): void;
 }
 
 export interface Strategy {

@@ -504,3 +504,16 @@ test("repeatLengths: for each position, the longest run starting there that star
   assert.deepEqual([...repeatLengths(Int32Array.from([5, 5, 5, 5]))], [3, 3, 2, 1]);
   assert.deepEqual([...repeatLengths(Int32Array.from([0, 1, 2]))], [0, 0, 0]);
 });
+
+test("createPatch takes a time budget: an aborted signal is TIMEOUT, bad budget options are INVALID_INPUT", () => {
+  const a = "a\nb\nc\n";
+  const b = "a\nB\nc\n";
+  const aborted = new AbortController();
+  aborted.abort();
+  assert.throws(() => createPatch(a, b, { signal: aborted.signal }), (e: unknown) => e instanceof EditError && e.code === "TIMEOUT");
+  assert.throws(() => createPatch(a, b, { timeoutMs: -1 }), (e: unknown) => e instanceof EditError && e.code === "INVALID_INPUT" && /timeoutMs/.test(e.message));
+  assert.throws(() => createPatch(a, b, { signal: {} as AbortSignal }), (e: unknown) => e instanceof EditError && e.code === "INVALID_INPUT" && /signal/.test(e.message));
+  assert.equal(createPatch(a, b, { timeoutMs: 10_000, signal: new AbortController().signal }), createPatch(a, b));
+  // Nothing to diff: no work, so no check either.
+  assert.equal(createPatch(a, a, { signal: aborted.signal }), "");
+});

@@ -42,6 +42,7 @@
 
 import { appendAll } from "../arrays.ts";
 import { EditError } from "../errors.ts";
+import { Budget } from "../limits.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { diffLinesBounded } from "../text/line-diff.ts";
 import { repeatLengths } from "../text/repeats.ts";
@@ -89,6 +90,10 @@ export interface CreatePatchOptions {
    * @default undefined
    */
   path?: string;
+  /** A time budget in ms; past it, `TIMEOUT`. @default undefined (none) */
+  timeoutMs?: number;
+  /** Aborts the call with `TIMEOUT`. @default undefined */
+  signal?: AbortSignal;
 }
 
 interface ResolvedOptions {
@@ -98,9 +103,10 @@ interface ResolvedOptions {
   newPath: string | undefined;
   format: "udiff" | "v4a";
   path: string | undefined;
+  budget: Budget;
 }
 
-const DEFAULTS: Readonly<ResolvedOptions> = Object.freeze({
+const DEFAULTS: Readonly<Omit<ResolvedOptions, "budget">> = Object.freeze({
   context: 3,
   fuzzy: true,
   oldPath: undefined,
@@ -128,7 +134,14 @@ function resolveOptions(options: CreatePatchOptions | undefined): ResolvedOption
     newPath: o.newPath ?? o.oldPath,
     format: o.format,
     path,
+    budget: budgetOf(o.timeoutMs, o.signal),
   };
+}
+
+/** The call's time budget; the same checks as the appliers' options. */
+function budgetOf(timeoutMs: unknown, signal: unknown): Budget {
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new EditError("INVALID_INPUT", "createPatch: option 'signal' must be an AbortSignal.");
+  return new Budget({ ...(timeoutMs !== undefined && { timeoutMs: timeoutMs as number }), ...(signal !== undefined && { signal }) });
 }
 
 /** A line with whether it is the text's last line lacking a final newline. */
@@ -367,6 +380,7 @@ export function createPatch(oldText: string, newText: string, options?: CreatePa
   const newLines = splitText(bothBom ? newText.slice(1) : newText);
   const regions = findRegions(oldLines, newLines);
   if (regions.length === 0) return "";
+  opts.budget.check("the diff");
   let windows = groupRegions(regions, opts.context, oldLines.length);
   if (opts.fuzzy) {
     // V4A chunks have no line numbers: they grow as far as uniqueness needs.
@@ -378,7 +392,9 @@ export function createPatch(oldText: string, newText: string, options?: CreatePa
     // A window that overlaps or touches one already grown merges with it, and a
     // window holding a unique one is unique: it needs no growth of its own.
     let grown: Window | undefined;
-    for (const w of windows) {
+    opts.budget.check("the uniqueness index");
+    for (const [k, w] of windows.entries()) {
+      if (k % 256 === 0) opts.budget.check("growing the hunks");
       if (grown && w.start <= grown.end && grown.start <= w.end) continue;
       w.unique = growUntilUnique(w, index, oldLines.length, maxGrowth);
       if (w.unique) grown = w;

@@ -131,8 +131,8 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
       if (op.hints.replaceAll) return { found: { cands: nonOverlapping(cands) } };
       const r = resolveCandidates(cands, resolveInput);
       if (!("cand" in r)) return { ambiguous: r.pool };
-      // A lone tolerant or anchor-bound match whose lines, as written, fit elsewhere
-      // as well is one of two places: the hint may tell them apart, else ambiguous.
+      // A lone whitespace-tolerant or similarity match whose lines fit elsewhere as well
+      // (see rival.ts) is one of two places: the hint may tell them apart, else ambiguous.
       const hintStart = l.hintLine === undefined ? undefined : l.hintLine - 1;
       const rival = stopOnAmbiguity && !r.resolvedBy ? findRival(ctx, q, r.cand, hintStart) : undefined;
       if (rival) {

@@ -12,9 +12,9 @@ import type { Document } from "../text/document.ts";
 /** Anchor-line scans in one context before the index is built (about the index's own cost in scans). */
 export const SCANS_BEFORE_INDEX = 16;
 
+/** The blank characters at a line's ends (the Unicode spaces inside code are kept). */
 export const isSpace = (c: number) => c === 32 || c === 9 || c === 13 || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff;
 
-/** The blank characters at a line's ends (the Unicode spaces inside code are kept). */
 /** `line` without the blank space at its ends, the same characters `linesTrimmedEqual` treats as blank. */
 export function trimBlank(line: string): string {
   let s = 0;

@@ -1,13 +1,13 @@
 /**
- * A guard for matches that ignored how the model indented or spaced its
- * lines. When such a match is unique, the model's own lines, *as written*,
- * may still fit another place better: the file has two similar blocks at
- * different depths, one was edited since the model read it, and a
- * whitespace-tolerant strategy found only the other. The rival is a window
- * elsewhere where some of the model's lines occur verbatim (indentation
- * included) and which is as similar as the similarity fallback demands;
- * with one, the edit is one of two places (a line hint may choose), never
- * applied to the weaker reading alone.
+ * A guard for lone matches that are not exact. When a match ignored how the
+ * model indented or spaced its lines, or was chosen by similarity, the
+ * model's own lines may still fit another place better: the file has two
+ * similar blocks at different depths, or one was edited since the model read
+ * it (a line grew a comment), and the strategy found only the other. The
+ * rival is a window elsewhere that holds more of the model's lines (as
+ * written; for a similarity match, as written or grown), or the window at
+ * the op's line hint holding all of them; with one, the edit is one of two
+ * places (a line hint may choose), never applied to the weaker reading alone.
  */
 import { blockSimilarity } from "../text/similarity.ts";
 import { lineCandidate } from "./anchors.ts";

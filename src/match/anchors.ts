@@ -32,6 +32,7 @@ export const MAX_SCORED_PAIRS = 300;
 export function createContext(doc: Document, options: StrategyOptions, checkBudget: () => void = () => {}): MatchContext {
   const occurrences = createOccurrenceFinder(doc.text);
   const caps = new WeakMap<Query, CapNote[]>();
+  let steps = 0;
   return {
     doc,
     options,
@@ -44,44 +45,53 @@ export function createContext(doc: Document, options: StrategyOptions, checkBudg
       return caps.get(q) ?? [];
     },
     occurrences,
-    checkBudget,
+    tick(weight = 1): void {
+      steps += weight;
+      if (steps < STEPS_PER_BUDGET_CHECK) return;
+      steps = 0;
+      checkBudget();
+    },
   };
 }
 
-/** Steps of a strategy's loop between two budget checks. */
-export const STEPS_PER_BUDGET_CHECK = 512;
+/** Steps of the strategies' loops between two budget checks. */
+const STEPS_PER_BUDGET_CHECK = 512;
 
 /**
- * Line lists per context and needle: several strategies anchor on the same
- * line or word, and each used to map every hit to its line again.
+ * Per context: the line lists of anchor needles (several strategies anchor
+ * on the same line or word, and each used to map every hit to its line
+ * again), the anchor-line scans done, and the line index once they paid for it.
  */
-const containing = new WeakMap<MatchContext, Map<string, readonly number[]>>();
-const trimmedEqual = new WeakMap<MatchContext, Map<string, readonly number[]>>();
+interface AnchorMemo {
+  containing: Map<string, readonly number[]>;
+  trimmedEqual: Map<string, readonly number[]>;
+  scans: number;
+  index: LineIndex | undefined;
+}
+const memos = new WeakMap<MatchContext, AnchorMemo>();
 
-function memoFor(memos: WeakMap<MatchContext, Map<string, readonly number[]>>, ctx: MatchContext): Map<string, readonly number[]> {
+function memoOf(ctx: MatchContext): AnchorMemo {
   let m = memos.get(ctx);
   if (!m) {
-    m = new Map();
+    m = { containing: new Map(), trimmedEqual: new Map(), scans: 0, index: undefined };
     memos.set(ctx, m);
   }
   return m;
 }
 
 /**
- * Distinct lines that contain `needle`, ascending. With a `limit`, the
- * search may stop once more than `limit` lines are found (the caller only
- * needs to know there are too many): the list is then cut.
+ * The distinct lines (ascending) of the hits of `needle` that `accept`
+ * keeps, memoised in `memo`; past `limit` lines the search stops and the
+ * cut list is returned, not memoised (the caller only needs to know there
+ * are too many).
  */
-export function linesContaining(ctx: MatchContext, needle: string, limit = Number.POSITIVE_INFINITY): readonly number[] {
-  const memo = memoFor(containing, ctx);
-  const known = memo.get(needle);
-  if (known) return known;
+function linesOfHits(ctx: MatchContext, memo: Map<string, readonly number[]>, needle: string, limit: number, accept: (at: number) => boolean): readonly number[] {
   const out: number[] = [];
   let last = -1;
-  let step = 0;
-  for (const offset of ctx.occurrences(needle)) {
-    if (++step % STEPS_PER_BUDGET_CHECK === 0) ctx.checkBudget();
-    const line = ctx.doc.lineAt(offset);
+  for (const at of ctx.occurrences(needle)) {
+    ctx.tick();
+    if (!accept(at)) continue;
+    const line = ctx.doc.lineAt(at);
     if (line !== last) out.push(line);
     last = line;
     if (out.length > limit) return out;
@@ -90,19 +100,19 @@ export function linesContaining(ctx: MatchContext, needle: string, limit = Numbe
   return out;
 }
 
-/** Anchor-line scans per context, and the line index once they paid for it. */
-const scansDone = new WeakMap<MatchContext, number>();
-const indexes = new WeakMap<MatchContext, LineIndex>();
+/** Distinct lines that contain `needle`, ascending (cut past `limit`, see `linesOfHits`). */
+export function linesContaining(ctx: MatchContext, needle: string, limit = Number.POSITIVE_INFINITY): readonly number[] {
+  const { containing } = memoOf(ctx);
+  return containing.get(needle) ?? linesOfHits(ctx, containing, needle, limit, () => true);
+}
 
 function lineIndexFor(ctx: MatchContext): LineIndex | undefined {
-  const known = indexes.get(ctx);
-  if (known) return known;
-  const scans = (scansDone.get(ctx) ?? 0) + 1;
-  scansDone.set(ctx, scans);
-  if (scans <= SCANS_BEFORE_INDEX) return undefined;
-  const built = buildLineIndex(ctx.doc);
-  indexes.set(ctx, built);
-  return built;
+  const m = memoOf(ctx);
+  if (m.index) return m.index;
+  m.scans++;
+  if (m.scans <= SCANS_BEFORE_INDEX) return undefined;
+  m.index = buildLineIndex(ctx.doc);
+  return m.index;
 }
 
 /**
@@ -112,38 +122,31 @@ function lineIndexFor(ctx: MatchContext): LineIndex | undefined {
  * as `}` costs no string allocation per occurrence.
  */
 export function linesTrimmedEqual(ctx: MatchContext, trimmed: string, limit = Number.POSITIVE_INFINITY): readonly number[] {
-  const memo = memoFor(trimmedEqual, ctx);
-  const known = memo.get(trimmed);
+  const { trimmedEqual } = memoOf(ctx);
+  const known = trimmedEqual.get(trimmed);
   if (known) return known;
   // A needle with blank ends is no line's trimmed text (the scan would let its blanks fall in the indentation).
   if (trimmed === "" || trimBlank(trimmed) !== trimmed) return [];
   const index = lineIndexFor(ctx);
   if (index) {
     const lines = index.get(trimmed) ?? [];
-    memo.set(trimmed, lines);
+    trimmedEqual.set(trimmed, lines);
     return lines;
   }
   const text = ctx.doc.text;
-  const out: number[] = [];
-  let step = 0;
-  for (const at of ctx.occurrences(trimmed)) {
-    if (++step % STEPS_PER_BUDGET_CHECK === 0) ctx.checkBudget();
-    let ok = true;
-    for (let p = at - 1; p >= 0 && ok; p--) {
+  return linesOfHits(ctx, trimmedEqual, trimmed, limit, (at) => {
+    for (let p = at - 1; p >= 0; p--) {
       const c = text.charCodeAt(p);
       if (c === 10) break;
-      ok = isSpace(c);
+      if (!isSpace(c)) return false;
     }
-    for (let p = at + trimmed.length; p < text.length && ok; p++) {
+    for (let p = at + trimmed.length; p < text.length; p++) {
       const c = text.charCodeAt(p);
       if (c === 10) break;
-      ok = isSpace(c);
+      if (!isSpace(c)) return false;
     }
-    if (ok) out.push(ctx.doc.lineAt(at));
-    if (out.length > limit) return out;
-  }
-  memo.set(trimmed, out);
-  return out;
+    return true;
+  });
 }
 
 /** Whether line `i`, without the blank space at its ends (as `linesTrimmedEqual` reads it), is `trimmed`. */
@@ -231,7 +234,7 @@ export function verifyWindows(
   const n = q.lines.length;
   const starts: number[] = [];
   for (let k = 0; k < anchorLines.length; k++) {
-    if (k % STEPS_PER_BUDGET_CHECK === 0) ctx.checkBudget();
+    ctx.tick();
     const start = (anchorLines[k] as number) - anchor;
     if (start < 0 || !doc.hasLine(start + n - 1) || budget.seen.has(start)) continue;
     if (budget.spent + n > MAX_VERIFIED_LINES) {

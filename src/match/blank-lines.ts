@@ -6,7 +6,7 @@
  */
 import { maxOf, minOf } from "../arrays.ts";
 import { isBlank } from "../text/normalize.ts";
-import { lineCandidate, linesTrimmedEqual, longestLineIndex, MAX_VERIFIED_LINES, STEPS_PER_BUDGET_CHECK } from "./anchors.ts";
+import { lineCandidate, linesTrimmedEqual, longestLineIndex, MAX_VERIFIED_LINES } from "./anchors.ts";
 import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
 
 /**
@@ -55,7 +55,7 @@ export const blankLines: Strategy = {
     const work = { lines: 0 };
     const hits = linesTrimmedEqual(ctx, q.trimmed[anchor] ?? "");
     for (let h = 0; h < hits.length; h++) {
-      if (h % STEPS_PER_BUDGET_CHECK === 0) ctx.checkBudget();
+      ctx.tick();
       if (work.lines > MAX_VERIFIED_LINES) {
         ctx.noteCap(q, { what: "windows", examined: h, total: hits.length });
         // Two places seen are an ambiguity whatever the rest holds; one is not a safe answer.

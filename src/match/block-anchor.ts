@@ -96,8 +96,8 @@ export const blockAnchor: Strategy = {
       for (let k = from; k <= to && budget > 0; k++) {
         const j = lastHits[k] as number;
         const size = j - i + 1;
-        // Scoring a pair is an edit distance over the block: the budget is checked every few pairs.
-        if (budget % 16 === 0) ctx.checkBudget();
+        // Scoring a pair is an edit distance over the block: it weighs as many steps as a few window checks.
+        ctx.tick(32);
         budget--;
         lines -= size;
         if (lines < 0) break;

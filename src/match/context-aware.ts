@@ -5,7 +5,7 @@
  * minimum similarity of the whole block.
  */
 import { blockSimilarity } from "../text/similarity.ts";
-import { boundaryLines, lineCandidate, linesTrimmedEqual, MAX_SCORED_PAIRS, MAX_VERIFIED_LINES, STEPS_PER_BUDGET_CHECK } from "./anchors.ts";
+import { boundaryLines, lineCandidate, linesTrimmedEqual, MAX_SCORED_PAIRS, MAX_VERIFIED_LINES } from "./anchors.ts";
 import { selectScored } from "./select.ts";
 import type { Candidate, Strategy } from "./types.ts";
 
@@ -25,7 +25,7 @@ export const contextAware: Strategy = {
     let scored = 0;
     const hits = linesTrimmedEqual(ctx, first);
     for (let h = 0; h < hits.length; h++) {
-      if (h % STEPS_PER_BUDGET_CHECK === 0) ctx.checkBudget();
+      ctx.tick();
       const i = hits[h] as number;
       const j = i + n - 1;
       if (!ctx.doc.hasLine(j) || ctx.doc.line(j).trim() !== last) continue;

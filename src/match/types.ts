@@ -98,11 +98,12 @@ export interface MatchContext {
   /** The caps hit while searching for `q`. */
   capsFor(q: Query): readonly CapNote[];
   /**
-   * Throws TIMEOUT once the call's time budget is spent. Checked between
-   * strategies and, every few hundred steps, inside their longest loops, so
-   * a capped search (tens of ms) is the most a budget can be overrun by.
+   * Counts `weight` steps (default 1) of a strategy's loop and, every few
+   * hundred, checks the call's time budget (TIMEOUT once it is spent). With
+   * the checks between strategies, a budget is overrun by a fraction of one
+   * capped search at most.
    */
-  checkBudget(): void;
+  tick(weight?: number): void;
 }
 
 export interface Strategy {

@@ -24,7 +24,7 @@ import { checkLimit } from "../limits.ts";
 import { createContext } from "../match/anchors.ts";
 import type { Candidate } from "../match/types.ts";
 import { Document } from "../text/document.ts";
-import { countBreaks, lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits } from "./line-edits.ts";
+import { breaksIn, lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits, spliceDelta } from "./line-edits.ts";
 import { readCrAsBreaks } from "./cr-lines.ts";
 import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
 import { notFoundNotes, withOrigin } from "./op-messages.ts";
@@ -60,15 +60,6 @@ interface Retry {
 
 type LogEntry = LineShift;
 
-/** Line breaks in text[start, end), counted in place: no slice per splice (replaceAll makes up to a million). */
-function breaksIn(text: string, start: number, end: number): number {
-  let n = 0;
-  for (let i = start; i < end; i++) if (text.charCodeAt(i) === 10) n++;
-  return n;
-}
-
-/** Lines a splice adds (negative: removes). */
-const spliceDelta = (doc: Document, s: Splice): number => countBreaks(s.text) - breaksIn(doc.text, s.start, s.end);
 
 /** Maps a 1-based line of the original through the edits applied since: below one it moves by its delta, inside one to its first line. */
 function shiftHint(hint: number | undefined, log: readonly LogEntry[]): number | undefined {

@@ -134,6 +134,20 @@ export function countBreaks(text: string): number {
 }
 
 /**
+ * Line breaks in text[start, end), counted in place: no slice per splice
+ * (replaceAll makes up to a million), and no `indexOf`, which would run on
+ * past `end` to the next break (on a 1 MB line, once per splice).
+ */
+export function breaksIn(text: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}
+
+/** Lines a splice adds (negative: removes). */
+export const spliceDelta = (doc: Document, s: Splice): number => countBreaks(s.text) - breaksIn(doc.text, s.start, s.end);
+
+/**
  * Renders line edits and settles the final newline: `want`, or the file's
  * own when undefined (models rarely write `\ No newline`, and deleting the
  * last line must not change it). Whether the result ends with a line break
@@ -157,7 +171,7 @@ export function renderLineEdits(doc: Document, edits: readonly LineEdit[], want:
   const wanted = want ?? doc.finalNewline;
   // Breaks minus lines: 0 for a file with a final newline (or none), -1 without; then what each splice changes.
   let breaksOverLines = doc.finalNewline || doc.text.length === 0 ? 0 : -1;
-  for (const sp of splices) breaksOverLines += countBreaks(sp.text) - countBreaks(doc.text.slice(sp.start, sp.end));
+  for (const sp of splices) breaksOverLines += spliceDelta(doc, sp);
   const has = breaksOverLines === added - removed;
   if (wanted && !has) return out + doc.eolAt(doc.text.length);
   if (!wanted && has) {

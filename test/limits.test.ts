@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { EditError } from "../src/errors.ts";
 import { Budget, checkLimit, DEFAULT_LIMITS, type Limits } from "../src/limits.ts";
 import { replace } from "../src/formats/str-replace.ts";
+import { countingSignal } from "./helpers/counting-signal.ts";
 
 const limitCases: { name: string; limit: keyof Limits; value: number; limits?: Limits; throws: boolean; mentions?: RegExp[] }[] = [
   { name: "response at the limit passes", limit: "maxResponseSize", value: DEFAULT_LIMITS.maxResponseSize, throws: false },
@@ -55,20 +56,6 @@ for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, "10" as unknown as 
   });
 }
 
-/** A signal that aborts at its `abortAt`-th read (a synchronous call cannot be aborted from outside), counting reads. */
-function countingSignal(abortAt = Number.POSITIVE_INFINITY): { signal: AbortSignal; reads: () => number } {
-  let reads = 0;
-  // A real AbortSignal (options check the type) whose `aborted` is shadowed by a counting getter.
-  const signal = new AbortController().signal;
-  Object.defineProperty(signal, "aborted", {
-    get: () => {
-      reads++;
-      return reads >= abortAt;
-    },
-  });
-  return { signal, reads: () => reads };
-}
-
 // A periodic file: every strategy checks thousands of windows before its cap.
 const periodic = "  value = compute(x);\n".repeat(30_000);
 const periodicEdit = Array.from({ length: 12 }, (_, k) => (k === 6 ? "  value = compute(y);" : "  value = compute(x);")).join("\n");
@@ -81,6 +68,6 @@ test("the budget is checked inside the strategies' long loops, not only between 
 });
 
 test("a budget spent inside a strategy's loop stops the call with TIMEOUT, nothing decided", () => {
-  const { signal } = countingSignal(100);
+  const { signal } = countingSignal(99);
   assert.throws(() => replace(periodic, periodicEdit, "changed", { signal }), (e: unknown) => e instanceof EditError && e.code === "TIMEOUT" && /during the search/.test(e.message));
 });

@@ -46,6 +46,7 @@ import {
   spliced,
 } from "./budget-inputs.ts";
 import type { FuzzProperty } from "./fuzz-properties.ts";
+import { countingSignal } from "./counting-signal.ts";
 
 /** A thousand times what a 64 kB input should need: a TIMEOUT under it is a slow path. */
 export const GENEROUS_MS = 10_000;
@@ -384,12 +385,7 @@ const tinyBudget: fc.Arbitrary<TinyBudget> = fc.oneof(
   fc.constantFrom<TinyBudget>({ kind: "timeoutMs", ms: 0 }, { kind: "timeoutMs", ms: 1 }, { kind: "timeoutMs", ms: 3 }),
 );
 
-/**
- * The options of a tiny budget. `expires` is a signal that reads as aborted
- * from its (k+1)-th check on: the deadline passing at an arbitrary point of
- * the work, deterministically, without a clock (the budget reads only
- * `aborted`; a real controller is its prototype, so it is an AbortSignal).
- */
+/** The options of a tiny budget (`expires`: see countingSignal). */
 export function tinyOptions(b: TinyBudget): { signal?: AbortSignal; timeoutMs?: number } {
   if (b.kind === "timeoutMs") return { timeoutMs: b.ms };
   const controller = new AbortController();
@@ -397,8 +393,7 @@ export function tinyOptions(b: TinyBudget): { signal?: AbortSignal; timeoutMs?: 
     controller.abort();
     return { signal: controller.signal };
   }
-  let reads = 0;
-  return { signal: Object.create(controller.signal, { aborted: { get: () => ++reads > b.afterChecks } }) };
+  return { signal: countingSignal(b.afterChecks).signal };
 }
 
 type CoreEntry = "replace" | "applySearchReplace" | "applyPatch" | "detect";

@@ -5,7 +5,7 @@ export { formatDiffForDisplay } from "./formats/display-diff.ts";
 export { applySearchReplace } from "./formats/search-replace.ts";
 export { replace } from "./formats/str-replace.ts";
 export { applyPatch } from "./formats/unified-apply.ts";
-export { parsePatch } from "./formats/unified-parse.ts";
+export { type ParsePatchOptions, parsePatch } from "./formats/unified-parse.ts";
 
 export type { EditErrorCode, EditErrorDetail, LineRange } from "./errors.ts";
 export type { CreatePatchOptions } from "./formats/create-patch.ts";

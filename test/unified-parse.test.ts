@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
+import { countingSignal } from "./helpers/counting-signal.ts";
 import { type FilePatch, hunkNewText, hunkOldText, looksLikeUnifiedDiff, parsePatch } from "../src/formats/unified-parse.ts";
 import { specBeginning, specMulti, specSingle, specThreeHunks } from "./helpers/spec-patches.ts";
 
@@ -462,3 +463,40 @@ test("property: parsePatch throws nothing but EditError on arbitrary input", () 
 test("property: looksLikeUnifiedDiff never throws", () => {
   fc.assert(fc.property(fc.string(), (s) => typeof looksLikeUnifiedDiff(s) === "boolean"));
 });
+
+// parsePatch is a public entry point: it takes the appliers' size limit and time budget.
+const longPatch = `--- a/x\n+++ b/x\n@@ @@\n${" context line\n".repeat(50_000)}-old\n+new\n`;
+
+test("parsePatch: a generous budget gives the same files as no options", () => {
+  assert.deepEqual(parsePatch(longPatch, { timeoutMs: 60_000, signal: new AbortController().signal }), parsePatch(longPatch));
+});
+
+test("parsePatch: the budget is checked while reading, so a call stops mid-patch with TIMEOUT", () => {
+  const { signal, reads } = countingSignal(3);
+  assert.throws(
+    () => parsePatch(longPatch, { signal }),
+    (e: unknown) => e instanceof EditError && e.code === "TIMEOUT" && /parsing the patch/.test(e.message),
+  );
+  assert.equal(reads(), 4, "the fourth check, about line 12,288 of 50,005, stopped it");
+});
+
+test("parsePatch: a patch over maxResponseSize is TOO_LARGE before any work, and the limit can be raised", () => {
+  assert.throws(
+    () => parsePatch(longPatch, { maxResponseSize: 1000 }),
+    (e: unknown) => e instanceof EditError && e.code === "TOO_LARGE" && /limit of 1,000/.test(e.message) && /'maxResponseSize'/.test(e.message),
+  );
+  const huge = `--- a/x\n+++ b/x\n@@ @@\n ${"y".repeat(8 * 1024 * 1024)}\n`;
+  assert.throws(() => parsePatch(huge), (e: unknown) => e instanceof EditError && e.code === "TOO_LARGE");
+  assert.equal(parsePatch(huge, { maxResponseSize: 9 * 1024 * 1024 })[0]?.hunks[0]?.lines.length, 1);
+});
+
+for (const [name, options] of [
+  ["options that are not an object", "fast"],
+  ["a signal that is not an AbortSignal", { signal: { aborted: true } }],
+  ["a negative timeoutMs", { timeoutMs: -1 }],
+  ["a maxResponseSize that is not a whole number", { maxResponseSize: 1.5 }],
+] as const) {
+  test(`parsePatch: ${name} is INVALID_INPUT`, () => {
+    assert.throws(() => parsePatch("@@ @@\n-a\n+b\n", options as never), (e: unknown) => e instanceof EditError && e.code === "INVALID_INPUT");
+  });
+}

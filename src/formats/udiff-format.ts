@@ -17,7 +17,7 @@ import { missingFile } from "./file-errors.ts";
 import { looksLikeSearchReplace } from "./search-replace-files.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, ResponseText, SplitResult } from "./types.ts";
 import { applyPatch } from "./unified-apply.ts";
-import { looksLikeUnifiedDiff, parsePatch } from "./unified-parse.ts";
+import { looksLikeUnifiedDiff, readPatch } from "./unified-parse.ts";
 import { reverseUnifiedDiff } from "./unified-reverse.ts";
 
 export interface UdiffPayload {
@@ -59,10 +59,10 @@ function rawHeaderPath(section: readonly string[], prefix: string): string | und
   return p === undefined || p === "" || p === "/dev/null" ? undefined : p;
 }
 
-/** The section's header as `parsePatch` reads it; a section it refuses still names its file from the raw lines. */
+/** The section's header as `readPatch` reads it; a section it refuses still names its file from the raw lines. */
 function readHeader(section: readonly string[]): Header {
   try {
-    const first = parsePatch(`${section.join("\n")}\n`)[0];
+    const first = readPatch(`${section.join("\n")}\n`)[0];
     if (first && (first.oldPath !== undefined || first.newPath !== undefined || first.isNew || first.isDeleted)) {
       return {
         ...(first.oldPath !== undefined && { oldPath: first.oldPath }),

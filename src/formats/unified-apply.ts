@@ -69,7 +69,7 @@ import type { StrategyName } from "../match/types.ts";
 import { Document } from "../text/document.ts";
 import { isBlank } from "../text/normalize.ts";
 import { unescapeWholeText } from "../text/unescape-whole.ts";
-import { type FilePatch, type Hunk, parsePatch } from "./unified-parse.ts";
+import { type FilePatch, type Hunk, readPatch } from "./unified-parse.ts";
 
 /** A place where an ambiguous hunk may go; 1-based inclusive lines of the original content. */
 export interface HunkCandidate {
@@ -306,7 +306,7 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
   const { o, opts, offset } = checkOptions(options);
   checkLimit("maxResponseSize", patchText.length, opts.limits);
   const whole = unescapeWholeText(patchText);
-  const file = singleFile(parsePatch(whole.text));
+  const file = singleFile(readPatch(whole.text, opts.budget));
   const hunks = file?.hunks ?? [];
   // Before an op is built for each (applyOps checks it too, after that work: 20,000 hunks spent a third of their time there).
   checkLimit("maxEdits", hunks.length, opts.limits);

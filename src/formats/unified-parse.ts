@@ -86,7 +86,9 @@
  */
 
 import { appendAll } from "../arrays.ts";
+import { optionsObject } from "../engine/options.ts";
 import { EditError } from "../errors.ts";
+import { Budget, type BudgetOptions, checkLimit, DEFAULT_LIMITS, type Limits } from "../limits.ts";
 import { stripTimestamp } from "../text/timestamp.ts";
 
 /** One line of a hunk body, without its prefix character. */
@@ -282,11 +284,19 @@ class PatchReader {
   /** For each line, the first `-`/`+` line at or after it before a terminator (-1: none); built on first need. */
   private strayFrom: Int32Array | undefined;
 
-  constructor(private readonly lines: readonly string[]) {}
+  constructor(
+    private readonly lines: readonly string[],
+    private readonly budget: Budget = new Budget(),
+  ) {}
 
   read(): FilePatch[] {
     const lines = this.lines;
+    let nextCheck = 0;
     for (let i = 0; i < lines.length; i++) {
+      if (i >= nextCheck) {
+        this.budget.check("parsing the patch");
+        nextCheck = i + LINES_PER_BUDGET_CHECK;
+      }
       const b = this.hb;
       if (b) {
         const step = this.readInHunk(b, i);
@@ -591,11 +601,31 @@ class PatchReader {
 
 const kindOf = (line: string): HunkLine["kind"] => (line[0] === " " ? "context" : line[0] === "-" ? "delete" : "add");
 
-export function parsePatch(text: string): FilePatch[] {
+/** Lines read between two budget checks (parsing 8 MiB of body lines takes ~0.3 s). */
+const LINES_PER_BUDGET_CHECK = 4096;
+
+export interface ParsePatchOptions extends BudgetOptions {
+  /** Longest patch accepted, in characters (`TOO_LARGE` past it). @default 8_388_608 (8 Mi), as the appliers */
+  maxResponseSize?: number;
+}
+
+export function parsePatch(text: string, options?: ParsePatchOptions): FilePatch[] {
   if (typeof text !== "string") {
     throw new EditError("INVALID_INPUT", "The patch must be a string holding a unified diff.");
   }
-  return new PatchReader(splitPatchLines(text)).read();
+  const { maxResponseSize = DEFAULT_LIMITS.maxResponseSize, timeoutMs, signal } = optionsObject<ParsePatchOptions>(options, "parsePatch: options");
+  if (!(Number.isInteger(maxResponseSize) && maxResponseSize > 0)) {
+    throw new EditError("INVALID_INPUT", `parsePatch: option 'maxResponseSize' must be a whole number of characters, got ${String(maxResponseSize)}.`);
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new EditError("INVALID_INPUT", "parsePatch: option 'signal' must be an AbortSignal.");
+  const limits: Limits = { ...DEFAULT_LIMITS, maxResponseSize };
+  checkLimit("maxResponseSize", text.length, limits);
+  return readPatch(text, new Budget({ ...(timeoutMs !== undefined && { timeoutMs }), ...(signal !== undefined && { signal }) }));
+}
+
+/** `parsePatch` without its checks, for the appliers: they checked the size against their own limits and pass their budget. */
+export function readPatch(text: string, budget?: Budget): FilePatch[] {
+  return new PatchReader(splitPatchLines(text), budget).read();
 }
 
 /**

@@ -467,6 +467,26 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
       for (const line of old.slice(1, -1)) assert.ok(!present.has(squash(line)), `"${line}" exists nowhere`);
     },
   },
+  {
+    kind: "escaped-find",
+    check: (c) => {
+      assert.deepEqual(c.onlyFormats, ["str_replace", "search_replace"]);
+      const r = renderCase(c, "str_replace");
+      assert.ok(!r.oldString.includes("\n"), "the find text is one line");
+      assert.equal(JSON.parse(`"${r.oldString}"`), fileRegion(c).join("\n"), "one unescape gives the file's text back");
+      assert.equal(r.newString, regionNew(c.view).join("\n"), "the replacement is plain");
+    },
+  },
+  {
+    kind: "escaped-replace",
+    check: (c) => {
+      assert.deepEqual(c.onlyFormats, ["str_replace", "search_replace"]);
+      const r = renderCase(c, "search_replace");
+      assert.equal(r.oldString, fileRegion(c).join("\n"), "the find text is exact");
+      assert.ok(regionNew(c.view).length >= 2 && !r.newString.includes("\n"), "a replacement of several lines written as one");
+      assert.equal(JSON.parse(`"${r.newString}"`), regionNew(c.view).join("\n"));
+    },
+  },
 ];
 
 for (const claim of claims) {
@@ -502,6 +522,17 @@ test("the exact-only applier is correct exactly on the cases whose text is exact
       const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
       assert.equal(judge(c.expected, outcome).verdict, "wrong", `${format} case ${c.index}`);
       assert.match(outcome.content ?? "", /\.\.\. existing/);
+    }
+    // One side over-escaped: in the two-string formats the exact applier misses the escaped find text and writes the escaped replacement; diffs render it plainly.
+    const twoStrings = format === "str_replace" || format === "search_replace";
+    for (const [kind, verdict] of [
+      ["escaped-find", "refused"],
+      ["escaped-replace", "wrong"],
+    ] as const) {
+      for (const c of casesOf(kind)) {
+        const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
+        assert.equal(judge(c.expected, outcome).verdict, twoStrings ? verdict : "correct", `${format} ${kind} case ${c.index}`);
+      }
     }
     for (const c of casesOf("dup-hinted")) {
       const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
@@ -552,7 +583,7 @@ const renderings: { name: string; check: (c: BenchCase) => void }[] = [
       if (c.kind === "none" || c.kind === "wrong-line-hint" || c.kind === "crlf-file") {
         assert.ok(firstChange <= 3 && body.length - 1 - lastChange <= 3, `case ${c.index}: ${body.length} lines`);
       }
-      const shown = (t: string): string => (c.escaped ? overEscape(t) : t);
+      const shown = (t: string): string => (c.escaped === "both" ? overEscape(t) : t);
       for (const line of c.view.filter((l) => l.touched)) {
         assert.ok(
           body.some((b) => b.slice(1) === shown(line.old) || b.slice(1) === shown(line.new)),

@@ -201,6 +201,7 @@ export function generateCase(corpus: Corpus, seed: number, index: number): Bench
       hint,
       diffStartLine: out.diffStartLine ?? hint ?? startLine,
       escaped: out.escaped ?? false,
+      ...(out.onlyFormats && { onlyFormats: out.onlyFormats }),
       startLine,
       endLine: out.endLine ?? startLine + (edit.end - edit.start) - 1,
       note: out.note,

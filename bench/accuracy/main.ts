@@ -77,6 +77,7 @@ export async function runAccuracyBench(options: AccuracyBenchOptions = {}): Prom
       }
       generated++;
       for (const format of formats) {
+        if (c.onlyFormats && !c.onlyFormats.includes(format)) continue;
         const edit = renderCase(c, format);
         for (const applier of appliersFor(format, appliers)) {
           const outcome = runApplier(applier, edit, c.content);

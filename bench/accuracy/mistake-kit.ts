@@ -7,7 +7,7 @@
 import type { CorpusFile } from "./corpus.ts";
 import type { Rng } from "./random.ts";
 import { commentLeader, leadingWhitespace } from "./text-gen.ts";
-import type { IntendedEdit, ViewLine } from "./types.ts";
+import type { EscapedSide, Format, IntendedEdit, ViewLine } from "./types.ts";
 
 export interface MistakeInput {
   file: CorpusFile;
@@ -35,7 +35,8 @@ export interface MistakeOutput {
   endLine?: number;
   /** Only the hint tells the right place (see BenchCase.hintDecides). */
   hintDecides?: boolean;
-  escaped?: boolean;
+  escaped?: EscapedSide;
+  onlyFormats?: readonly Format[];
 }
 
 export interface MistakeSpec {

@@ -17,6 +17,7 @@ import {
   indicesOf,
   type MistakeInput,
   type MistakeOutput,
+  regionNew,
   regionOld,
   sameRegionOld,
 } from "./mistake-kit.ts";
@@ -275,4 +276,32 @@ export function smartLiteral(input: MistakeInput, rng: Rng): MistakeOutput | und
   }
   const where = curly ? `find text curly${copied ? ", kept lines copied curly" : ""}` : "find text exact";
   return { view, expected: expectedWithAdded(input, view), note: `typographic characters typed inside a new string literal; ${where}` };
+}
+
+/** Over-escaping one side only is a mistake of the tools that send the find and the replacement as two strings; a diff's lines are written one by one. */
+const TWO_STRING_FORMATS = ["str_replace", "search_replace"] as const;
+
+/**
+ * The find text only is over-escaped (one line, literal `\n`, `\"`, `\t`)
+ * — copied from a JSON-encoded view of the file — while the replacement is
+ * written plainly, with real line breaks and the file's own escapes in its
+ * string literals (`split("\n")` stays `\n`). A careful human finds the
+ * block by the un-escaped text and writes the replacement as it stands.
+ * Correct = the intended edit.
+ */
+export function escapedFind(input: MistakeInput): MistakeOutput | undefined {
+  if (regionOld(input.view).length < 2) return undefined;
+  return { view: input.view, escaped: "find", onlyFormats: TWO_STRING_FORMATS, note: "find text only over-escaped (one line with literal \\n, \\\"); the replacement written plainly" };
+}
+
+/**
+ * The replacement only is over-escaped: newString arrived as one line with
+ * literal `\n` (and `\"`, `\t`), the find text as the file has it — one of
+ * two tool arguments encoded twice. A careful human reads the literal `\n`
+ * between whole lines of code as the line breaks they stand for and applies
+ * the edit. Correct = the intended edit.
+ */
+export function escapedReplace(input: MistakeInput): MistakeOutput | undefined {
+  if (regionNew(input.view).length < 2) return undefined;
+  return { view: input.view, escaped: "replace", onlyFormats: TWO_STRING_FORMATS, note: "replacement only over-escaped (one line with literal \\n, \\\"); the find text exact" };
 }

@@ -28,6 +28,8 @@
 import { dupHinted, elidedBeforeChange, elidedRepeat, elidedReplace, foreignMinus } from "./mistakes-anchors.ts";
 import {
   blankForgottenFind,
+  escapedFind,
+  escapedReplace,
   inconsistentIndent,
   reindentFind,
   reindentReplace,
@@ -198,7 +200,7 @@ function overEscaped(input: MistakeInput): MistakeOutput | undefined {
   if (!regionOld(input.view).some((l) => l.includes('"'))) return undefined;
   // Keep a quoted line in a diff's hunk, where per-line escaping shows.
   for (const line of input.view) if (line.role !== "ctx" && /["\\\t]/.test(line.old + line.new)) line.touched = true;
-  return { view: input.view, escaped: true, note: 'old and new text over-escaped (\\n, \\", \\\\ literally)' };
+  return { view: input.view, escaped: "both", note: 'old and new text over-escaped (\\n, \\", \\\\ literally)' };
 }
 
 /**
@@ -480,6 +482,8 @@ export const MISTAKES: Record<MistakeKind, MistakeSpec> = {
   "smart-find": { minLines: 1, make: smartFind },
   "smart-literal": { minLines: 1, make: smartLiteral },
   "dup-hinted": { minLines: 2, make: dupHinted },
+  "escaped-find": { minLines: 1, make: escapedFind },
+  "escaped-replace": { minLines: 1, make: escapedReplace },
   absent: { minLines: 1, make: absent },
   "two-places": { minLines: 2, make: twoPlaces },
   "middle-nowhere": { minLines: 5, make: middleNowhere },

@@ -84,9 +84,9 @@ export function expectedFor(c: BenchCase, format: Format): string | undefined {
 }
 
 export function renderCase(c: BenchCase, format: Format): RenderedEdit {
-  const join = (lines: string[]): string => (c.escaped ? overEscape(lines.join("\n")) : lines.join("\n"));
-  const oldString = join(oldSide(c.view));
-  const newString = join(newSide(c.view));
+  const join = (lines: string[], escaped: boolean): string => (escaped ? overEscape(lines.join("\n")) : lines.join("\n"));
+  const oldString = join(oldSide(c.view), c.escaped === "both" || c.escaped === "find");
+  const newString = join(newSide(c.view), c.escaped === "both" || c.escaped === "replace");
   if (format === "str_replace") {
     const hint = c.hint === undefined ? "" : `startLine: ${c.hint}\n`;
     return {
@@ -104,8 +104,8 @@ export function renderCase(c: BenchCase, format: Format): RenderedEdit {
     const text = `<<<<<<< SEARCH\n${hint}-------\n${oldString}\n=======\n${newString}\n>>>>>>> REPLACE\n`;
     return { format, text, oldString, newString, startLine: c.hint, find: oldString, replace: newString };
   }
-  // Diffs keep their line structure; over-escaping applies line by line.
-  const esc = (line: string): string => (c.escaped ? overEscape(line) : line);
+  // Diffs keep their line structure; over-escaping applies line by line (one side only is not rendered: see onlyFormats).
+  const esc = (line: string): string => (c.escaped === "both" ? overEscape(line) : line);
   const [from, to] = hunkSpan(c);
   const hunk = c.view.slice(from, to);
   const body: string[] = [];

@@ -69,6 +69,8 @@ export const POSITIVE_KINDS = [
   "smart-find",
   "smart-literal",
   "dup-hinted",
+  "escaped-find",
+  "escaped-replace",
 ] as const;
 export const NEGATIVE_KINDS = ["absent", "two-places", "middle-nowhere", "foreign-minus"] as const;
 export const MISTAKE_KINDS = [...POSITIVE_KINDS, ...NEGATIVE_KINDS] as const;
@@ -90,6 +92,9 @@ export function isRefusalOk(kind: MistakeKind): boolean {
   return REFUSAL_OK_KINDS.includes(kind);
 }
 
+/** Which of the model's texts went through one JSON encoding too many. */
+export type EscapedSide = false | "both" | "find" | "replace";
+
 /** A generated case: the file as the applier sees it, the model's edit, the expected result. */
 export interface BenchCase {
   index: number;
@@ -108,8 +113,14 @@ export interface BenchCase {
   hint: number | undefined;
   /** The region start line the model writes in a numbered unified diff header. */
   diffStartLine: number;
-  /** The model over-escaped its text (`\n`, `\"` written literally). */
-  escaped: boolean;
+  /**
+   * The model over-escaped its text (`\n`, `\"` written literally): both
+   * sides, or one of the two strings only (str_replace and SEARCH/REPLACE;
+   * see `onlyFormats`).
+   */
+  escaped: EscapedSide;
+  /** The formats the case is run in, when not all (a mistake only some formats can carry). */
+  onlyFormats?: readonly Format[];
   /** 1-based inclusive lines of the target region in `content`. */
   startLine: number;
   endLine: number;

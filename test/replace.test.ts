@@ -325,6 +325,45 @@ const applies: Applies[] = [
     strategy: "exact",
   },
 
+  // One of the two strings over-escaped (accuracy kinds escaped-find, escaped-replace)
+  {
+    name: "un-escape: a one-line find escaped, the replacement plain: its own `\\n` in a string stays",
+    content: "def load(path):\n    with open(path) as f:\n        return f.read()\n",
+    old: "    with open(path) as f:\\n        return f.read()",
+    new: '    with open(path) as f:\n        return f.read().split("\\n")',
+    expect: 'def load(path):\n    with open(path) as f:\n        return f.read().split("\\n")\n',
+    strategy: "escape-normalized",
+  },
+  {
+    name: "un-escape: the replacement alone over-escaped after a one-line find",
+    content: "import os\n\ndef load(path):\n    return open(path).read()\n",
+    old: "def load(path):",
+    new: 'def load(path):\\n    \\"\\"\\"Load the file.\\"\\"\\"',
+    expect: 'import os\n\ndef load(path):\n    """Load the file."""\n    return open(path).read()\n',
+    strategy: "exact",
+  },
+  {
+    name: "un-escape: the replacement alone over-escaped, top-level lines after a kept one",
+    content: "import os\nprint(os.name)\n",
+    old: "import os",
+    new: "import os\\nimport sys",
+    expect: "import os\nimport sys\nprint(os.name)\n",
+  },
+  {
+    name: "un-escape: a one-line replacement's `\\n` inside a string is the code's own",
+    content: 'x = "a"\n',
+    old: 'x = "a"',
+    new: 'x = "a\\n  b"',
+    expect: 'x = "a\\n  b"\n',
+  },
+  {
+    name: "un-escape: a one-line replacement's `\\n` inside a regular expression is the code's own",
+    content: "const parts = s.split(/,/);\n",
+    old: "const parts = s.split(/,/);",
+    new: "const parts = s.split(/\\n  +/);",
+    expect: "const parts = s.split(/\\n  +/);\n",
+  },
+
   // Deleting whole lines
   { name: "delete a line with its break", content: "a\nb\nc\n", old: "b\n", new: "", expect: "a\nc\n" },
   { name: "delete a whole line given without its break: no blank line left", content: "a\nb\nc\n", old: "b", new: "", expect: "a\nc\n" },

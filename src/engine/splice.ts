@@ -14,6 +14,7 @@ import { EditError } from "../errors.ts";
 import { isReplacementElision } from "../match/elided.ts";
 import type { Candidate, StrategyOptions } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
+import { escapedReplacement } from "../text/escaped-breaks.ts";
 import { everyLineHasLineNumbers, stripLineNumbers } from "../text/line-numbers.ts";
 import { collapseWhitespace, leadingWhitespace, unescapeModelText } from "../text/normalize.ts";
 import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
@@ -35,6 +36,11 @@ export interface Splice {
 /** The replacement as the find text was read: un-escaped, without line numbers, ... */
 function rewriteReplacement(text: string, cand: Candidate): string {
   switch (cand.rewrite) {
+    case "unescape-joined":
+      // The find text came as one line, its breaks escaped; a replacement
+      // with real line breaks was written plainly, and its backslashes are
+      // the code's own (`split("\n")`).
+      return text.includes("\n") ? text : unescapeModelText(text);
     case "unescape":
       return unescapeModelText(text);
     case "strip-line-numbers":
@@ -74,7 +80,7 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
   const words = how.words ?? GENERIC_WORDS;
   // Guarded: replaceAll plans a splice per place (a million), and a search per call cost ~60 ms of them.
   const lf = newString.includes("\r") ? newString.replaceAll("\r\n", "\n") : newString;
-  const replacement = cand.rewrite ? rewriteReplacement(lf, cand) : lf;
+  const replacement = cand.rewrite ? rewriteReplacement(lf, cand) : (escapedReplacement(lf, cand.query.lines) ?? lf);
   if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
   // A match widened to its lines may not move or change the text around it on those lines.
   let exact: Candidate | undefined;

@@ -4,7 +4,8 @@
  * un-escaped find text is searched line by line trimmed (exactly first when
  * it is one line); and,
  * as the specification has it, blocks whose own un-escaped form equals it.
- * A match found by un-escaping marks the replacement to be un-escaped too.
+ * A match found by un-escaping marks the replacement to be un-escaped too
+ * (unless the find text was one line and the replacement has real breaks).
  */
 import { unescapeModelText } from "../text/normalize.ts";
 import { lineCandidate, rangeCandidate, windowsByWord } from "./anchors.ts";
@@ -19,17 +20,19 @@ export const escapeNormalized: Strategy = {
     if (!q.text.includes("\\")) return [];
     const u = createQuery(unescapeModelText(q.text));
     if (u.text === q.text || u.text.trim() === "") return [];
+    // Written as one line, the find text had its breaks escaped too: a replacement with real breaks was not over-escaped (splice.ts).
+    const rewrite = q.text.includes("\n") ? "unescape" : "unescape-joined";
     // Several lines: whole-line windows first, so the splice can merge line by
     // line and a query that starts with a blank line still starts a line.
     const trimmed = () =>
-      trimmedWindows(ctx, u).map((s) => lineCandidate(ctx, u, s, u.lines.length, "escape-normalized", 1, { rewrite: "unescape" }));
+      trimmedWindows(ctx, u).map((s) => lineCandidate(ctx, u, s, u.lines.length, "escape-normalized", 1, { rewrite }));
     if (u.lines.length > 1) {
       const windows = trimmed();
       if (windows.length > 0) return windows;
     }
     const direct: Candidate[] = ctx
       .occurrences(u.text)
-      .map((at) => rangeCandidate(ctx, u, at, at + u.text.length, "escape-normalized", 1, { rewrite: "unescape" }));
+      .map((at) => rangeCandidate(ctx, u, at, at + u.text.length, "escape-normalized", 1, { rewrite }));
     if (direct.length > 0) return direct;
     if (u.lines.length === 1) {
       const windows = trimmed();

@@ -27,7 +27,7 @@ export type StrategyName =
  * interpreted: a find that matched only after un-escaping means the model
  * over-escaped both strings, and so on.
  */
-export type Rewrite = "unescape" | "strip-line-numbers" | "strip-line-numbers-aggressive" | "punctuation" | "trim-boundary";
+export type Rewrite = "unescape" | "unescape-joined" | "strip-line-numbers" | "strip-line-numbers-aggressive" | "punctuation" | "trim-boundary";
 
 /** The model's find text, prepared once. */
 export interface Query {

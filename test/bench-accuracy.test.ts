@@ -487,6 +487,16 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
       assert.equal(JSON.parse(`"${r.newString}"`), regionNew(c.view).join("\n"));
     },
   },
+  {
+    kind: "numbers-replace",
+    check: (c) => {
+      assert.deepEqual(c.onlyFormats, ["str_replace", "search_replace"]);
+      const r = renderCase(c, "str_replace");
+      assert.equal(r.oldString, fileRegion(c).join("\n"), "the find text is exact");
+      const numbers = r.newString.split("\n").map((l) => Number(/^\s*(\d+)/.exec(l)?.[1]));
+      assert.deepEqual(numbers, numbers.map((_, k) => c.startLine + k), "numbered from the region's first line");
+    },
+  },
 ];
 
 for (const claim of claims) {
@@ -523,15 +533,20 @@ test("the exact-only applier is correct exactly on the cases whose text is exact
       assert.equal(judge(c.expected, outcome).verdict, "wrong", `${format} case ${c.index}`);
       assert.match(outcome.content ?? "", /\.\.\. existing/);
     }
-    // One side over-escaped: in the two-string formats the exact applier misses the escaped find text and writes the escaped replacement; diffs render it plainly.
+    // One string over-escaped or numbered: the exact applier misses the escaped find text and writes the replacement as it came. Diffs do not run these kinds.
     const twoStrings = format === "str_replace" || format === "search_replace";
     for (const [kind, verdict] of [
       ["escaped-find", "refused"],
       ["escaped-replace", "wrong"],
+      ["numbers-replace", "wrong"],
     ] as const) {
       for (const c of casesOf(kind)) {
+        if (!twoStrings) {
+          assert.deepEqual(c.onlyFormats, ["str_replace", "search_replace"], "not run as a diff");
+          continue;
+        }
         const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
-        assert.equal(judge(c.expected, outcome).verdict, twoStrings ? verdict : "correct", `${format} ${kind} case ${c.index}`);
+        assert.equal(judge(c.expected, outcome).verdict, verdict, `${format} ${kind} case ${c.index}`);
       }
     }
     for (const c of casesOf("dup-hinted")) {

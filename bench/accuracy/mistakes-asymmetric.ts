@@ -305,3 +305,28 @@ export function escapedReplace(input: MistakeInput): MistakeOutput | undefined {
   if (regionNew(input.view).length < 2) return undefined;
   return { view: input.view, escaped: "replace", onlyFormats: TWO_STRING_FORMATS, note: "replacement only over-escaped (one line with literal \\n, \\\"); the find text exact" };
 }
+
+/**
+ * Line-number prefixes on the replacement only: the model typed the find
+ * text clean and built the replacement from a numbered view (`12 | code`,
+ * `    12→code`, `12\tcode`), every line numbered as the new file would be
+ * from the region's first line. A careful human strips them: every line
+ * has one, and they count the lines from where the edit lands. Correct =
+ * the intended edit.
+ */
+export function numbersReplace(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const { view, edit } = input;
+  if (regionNew(view).length === 0) return undefined;
+  const style = rng.pick([
+    { note: "`N | `", add: (n: number, l: string) => `${n} | ${l}` },
+    { note: "`N→`", add: (n: number, l: string) => `${String(n).padStart(6)}\u2192${l}` },
+    { note: "`N<tab>`", add: (n: number, l: string) => `${n}\t${l}` },
+  ]);
+  let n = edit.start + 1;
+  for (const line of view) {
+    if (line.role !== "keep" && line.role !== "add") continue;
+    line.new = style.add(n++, line.new);
+    line.touched = true;
+  }
+  return { view, onlyFormats: TWO_STRING_FORMATS, note: `line-number prefixes ${style.note} on the replacement only, numbered from the region's first line` };
+}

@@ -71,6 +71,7 @@ export const POSITIVE_KINDS = [
   "dup-hinted",
   "escaped-find",
   "escaped-replace",
+  "numbers-replace",
 ] as const;
 export const NEGATIVE_KINDS = ["absent", "two-places", "middle-nowhere", "foreign-minus"] as const;
 export const MISTAKE_KINDS = [...POSITIVE_KINDS, ...NEGATIVE_KINDS] as const;

@@ -364,6 +364,44 @@ const applies: Applies[] = [
     expect: "const parts = s.split(/\\n  +/);\n",
   },
 
+  // Line numbers on the replacement only (accuracy kind numbers-replace)
+  {
+    name: "line numbers: a replacement copied from a numbered view, the find text clean, is stripped",
+    content: "a\nb\nc\nd\n",
+    old: "b\nc",
+    new: "2\tb\n3\tc2\n4\tc3",
+    expect: "a\nb\nc2\nc3\nd\n",
+    strategy: "exact",
+  },
+  {
+    name: "line numbers: the arrow style on the replacement only",
+    content: "x\nfoo()\n",
+    old: "foo()",
+    new: "     2\u2192foo(1)\n     3\u2192bar()",
+    expect: "x\nfoo(1)\nbar()\n",
+  },
+  {
+    name: "line numbers: numbers that do not count from the match are content",
+    content: "header\nrows\n",
+    old: "rows",
+    new: "100\talice\n101\tbob",
+    expect: "header\n100\talice\n101\tbob\n",
+  },
+  {
+    name: "line numbers: numbers that skip are content",
+    content: "header\nrows\n",
+    old: "rows",
+    new: "2\talice\n4\tbob",
+    expect: "header\n2\talice\n4\tbob\n",
+  },
+  {
+    name: "line numbers: the find text numbered as the file is (data rows): the replacement's numbers are content",
+    content: "1\talice\n2\tbob\n",
+    old: "1\talice\n2\tbob",
+    new: "1\talice\n2\tbob\n3\tcarol",
+    expect: "1\talice\n2\tbob\n3\tcarol\n",
+  },
+
   // Deleting whole lines
   { name: "delete a line with its break", content: "a\nb\nc\n", old: "b\n", new: "", expect: "a\nc\n" },
   { name: "delete a whole line given without its break: no blank line left", content: "a\nb\nc\n", old: "b", new: "", expect: "a\nc\n" },

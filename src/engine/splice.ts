@@ -15,7 +15,7 @@ import { isReplacementElision } from "../match/elided.ts";
 import type { Candidate, StrategyOptions } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
 import { escapedReplacement } from "../text/escaped-breaks.ts";
-import { everyLineHasLineNumbers, stripLineNumbers } from "../text/line-numbers.ts";
+import { consecutiveNumbersFrom, everyLineHasLineNumbers, stripLineNumbers } from "../text/line-numbers.ts";
 import { collapseWhitespace, leadingWhitespace, unescapeModelText } from "../text/normalize.ts";
 import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
 import { capitalize, GENERIC_WORDS, type SpliceWords } from "./vocabulary.ts";
@@ -65,6 +65,22 @@ function rewriteReplacement(text: string, cand: Candidate): string {
   }
 }
 
+/** How far the first number of a numbered replacement may be from the match's line (blocks above it in the same call move it). */
+const NUMBERS_NEAR = 50;
+
+/**
+ * A replacement copied from a numbered view while the find text was typed
+ * clean: every line numbered, counting up from about the line where the
+ * match starts. The numbers are stripped; the find text's own numbers (it
+ * matched with them) mean they are content.
+ */
+function numbersStripped(text: string, cand: Candidate): string | undefined {
+  if (!/^[ \t]*\d/.test(text) || everyLineHasLineNumbers(cand.query.text)) return undefined;
+  const first = consecutiveNumbersFrom(text);
+  if (first === undefined || Math.abs(first - (cand.startLine + 1)) > NUMBERS_NEAR) return undefined;
+  return stripLineNumbers(text);
+}
+
 /** `options`: the preset's thresholds, which set how closely a removed line must match (merge.ts). */
 export interface SpliceHow {
   /** The replacement is a diff's new side, every line written on purpose (see expandElisions in merge.ts). @default false */
@@ -80,7 +96,7 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
   const words = how.words ?? GENERIC_WORDS;
   // Guarded: replaceAll plans a splice per place (a million), and a search per call cost ~60 ms of them.
   const lf = newString.includes("\r") ? newString.replaceAll("\r\n", "\n") : newString;
-  const replacement = cand.rewrite ? rewriteReplacement(lf, cand) : (escapedReplacement(lf, cand.query.lines) ?? lf);
+  const replacement = cand.rewrite ? rewriteReplacement(lf, cand) : (escapedReplacement(lf, cand.query.lines) ?? numbersStripped(lf, cand) ?? lf);
   if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
   // A match widened to its lines may not move or change the text around it on those lines.
   let exact: Candidate | undefined;

@@ -58,6 +58,29 @@ export function stripLineNumbers(text: string, aggressive = false): string {
     .join("\n");
 }
 
+/**
+ * The number of the first line when every line of `text` carries a
+ * standard prefix and they count up by one, line by line (blank lines
+ * included, numbered or not): the lines of a numbered view. Else undefined.
+ */
+export function consecutiveNumbersFrom(text: string): number | undefined {
+  if (!everyLineHasLineNumbers(text)) return undefined;
+  let first: number | undefined;
+  let withCode = false;
+  const lines = text.split("\n");
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k] as string;
+    const m = /^[ \t]*(\d+)/.exec(line);
+    if (!m) continue; // a blank line left unnumbered
+    const n = Number.parseInt(m[1] as string, 10);
+    first ??= n - k;
+    if (n !== first + k) return undefined;
+    withCode ||= !BARE_NUMBER.test(line);
+  }
+  // Numbers alone ("2\n3") are the text, not a view's prefixes.
+  return withCode ? first : undefined;
+}
+
 /** The number on the first numbered line, used as a line hint. */
 export function firstLineNumber(text: string): number | undefined {
   for (const line of text.split("\n")) {

@@ -244,6 +244,12 @@ const readyAfter = ready.replace("  if (ready) {\n", "  if (ready) {\n    start(
 const browser = ["/**", " * Order of preference:", " *", " * For Browser:", " *", " * 1. window.Promise", " */", ""].join("\n");
 const browserAfter = browser.replace(" * For Browser:\n", " * For Browser:\n   const order = preference(1);\n");
 
+// Case 14: context shifted deeper, a blank line and the lines after it rewritten as one line in the file's indentation.
+const comparator = ["class Comparator {", "  debug() {", "    log(this)", "  }", "", "  parse (comp) {", "    const r = re()", "  }", "}", ""].join("\n");
+const comparatorAfter = comparator.replace("\n\n  parse (comp) {\n", "\n  let value = 1;\n");
+const colors = ["export interface ColorSupport {", "\thas256: boolean;", "", "\t/**", "\tTruecolor.", "\t*/", "\thas16m: boolean;", "}", ""].join("\n");
+const colorsAfter = colors.replace("\n\n\t/**\n\tTruecolor.\n", "\n\t// a note\n");
+
 const cases: MergeCase[] = [
   {
     name: "1. SEARCH mis-indented (8), REPLACE already right (4): written at 4",
@@ -396,6 +402,20 @@ const cases: MergeCase[] = [
     replacement: " * For Browser:\n   const order = preference(1);\n *",
     hunk: "@@ @@\n    * Order of preference:\n    *\n    * For Browser:\n+   const order = preference(1);\n    *\n    * 1. window.Promise\n",
     expect: { content: browserAfter },
+  },
+  {
+    name: "14. common indentation dropped, a blank line and a line rewritten as one in the file's indentation: written there",
+    file: "comparator.js",
+    content: comparator,
+    hunk: "@@ @@\n   log(this)\n }\n-\n-parse (comp) {\n+  let value = 1;\n   const r = re()\n }\n",
+    expect: { content: comparatorAfter },
+  },
+  {
+    name: "14. the same with tabs: context two tabs deeper, the new line at the file's one tab",
+    file: "colors.d.ts",
+    content: colors,
+    hunk: "@@ @@\n \t\t\thas256: boolean;\n-\n-\t\t\t/**\n-\t\t\tTruecolor.\n+\t// a note\n \t\t\t*/\n \t\t\thas16m: boolean;\n",
+    expect: { content: colorsAfter },
   },
 ];
 

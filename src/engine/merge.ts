@@ -405,9 +405,13 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
     else if (added.every((l) => leftOfColumnZero(leadingWhitespace(l), model, file))) votes.file++;
   }
   if (votes.file === 0 && votes.same === 0) {
-    // Nothing kept or paired: the removed and new lines of each run, in order.
-    const removed = script.status.map((s, j) => (s.kind === "remove" ? j : -1)).filter((j) => j >= 0);
-    const added = [...script.after.values()].flat().sort((a, b) => a - b);
+    // Nothing kept or paired: the removed and new lines, in order, blank ones
+    // left out (a removed blank line paired with the first new line hid its vote).
+    const removed = script.status.map((s, j) => (s.kind === "remove" && !isBlank(find[j] ?? "") ? j : -1)).filter((j) => j >= 0);
+    const added = [...script.after.values()]
+      .flat()
+      .filter((k) => !isBlank(repl[k] ?? ""))
+      .sort((a, b) => a - b);
     for (let n = 0; n < Math.min(removed.length, added.length); n++) vote(removed[n] as number, added[n] as number, false);
   }
   return votes.file > votes.same;

@@ -24,8 +24,7 @@ export function escapedReplacement(replacement: string, findLines: readonly stri
   for (let k = 1; k < lines.length; k++) {
     const before = lines[k - 1] as string;
     const after = lines[k] as string;
-    if (after.trim() === "") continue;
-    if (isKnown(before) || isKnown(after) || indented(after)) return text;
+    if (isKnown(before) || (after.trim() !== "" && (isKnown(after) || indented(after)))) return text;
   }
   return undefined;
 }
@@ -39,8 +38,9 @@ const REGEX_BEFORE = new Set(["", "(", ",", "=", ":", "[", "!", "&", "|", "?", "
  * and Python's triple quotes (the last two may span lines, as block
  * comments do), backslash escapes inside them, comments (`//`, `#`, `/* *\/`:
  * their quotes open nothing), and a `/` that starts a regular expression
- * where an operand is expected. An apostrophe between two letters (`don't`)
- * is prose, not a quote.
+ * where an operand is expected. An apostrophe after a letter (`don't`,
+ * `tryin'`) is prose, not a quote, unless the letters are a string prefix
+ * (`f'`, `rb'`).
  */
 export function breaksOutsideLiterals(text: string): boolean {
   let i = 0;
@@ -65,7 +65,7 @@ export function breaksOutsideLiterals(text: string): boolean {
       continue;
     }
     if (c === '"' || c === "'" || c === "`") {
-      if (c === "'" && isWord(text[i - 1]) && isWord(text[i + 1])) {
+      if (c === "'" && isWord(text[i - 1]) && !afterStringPrefix(text, i)) {
         i++;
         continue;
       }
@@ -121,4 +121,11 @@ export function breaksOutsideLiterals(text: string): boolean {
     i++;
   }
   return true;
+}
+
+/** Whether the word before `at` is a Python string prefix (`f`, `r`, `b`, `u`, `rb`, `fr`, ...). */
+function afterStringPrefix(text: string, at: number): boolean {
+  let p = at;
+  while (p > 0 && /[A-Za-z0-9_$]/.test(text[p - 1] as string)) p--;
+  return /^(?:[rbfu]|rb|br|fr|rf)$/i.test(text.slice(p, at));
 }

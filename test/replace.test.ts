@@ -374,6 +374,13 @@ const applies: Applies[] = [
     strategy: "exact",
   },
   {
+    name: "line numbers: a numbered line of spaces keeps its spaces",
+    content: "a\n    b\n    \n    c\n",
+    old: "    b\n    \n    c",
+    new: "2\t    b2\n3\t    \n4\t    c",
+    expect: "a\n    b2\n    \n    c\n",
+  },
+  {
     name: "line numbers: the arrow style on the replacement only",
     content: "x\nfoo()\n",
     old: "foo()",

@@ -47,9 +47,9 @@ export function stripLineNumbers(text: string, aggressive = false): string {
   return text
     .split("\n")
     .map((line) => {
-      if (BARE_NUMBER.test(line)) return "";
       const m = pattern.exec(line);
-      if (!m) return line;
+      // Numbered with its separator lost (`11`): a blank line. With the separator, what follows is the line's own (`39\t    `).
+      if (!m) return BARE_NUMBER.test(line) ? "" : line;
       let rest = line.slice(m[0].length);
       const sep = m[0].trimEnd().slice(-1);
       if (sep === "|" && rest.startsWith(" ")) rest = rest.slice(1);

@@ -58,13 +58,22 @@ const applies: Applies[] = [
     strategy: "exact",
   },
   {
-    // Widened to whole lines, the rest of the line would move before the added line:
-    // bytes outside the match never move (issue 15, item 1), so the splice is literal.
-    name: "an exact match ending inside a grown line, a line added after it: the rest of the line stays after the edit",
+    // Code after the match: widened to whole lines, it would move before the added line
+    // (statements reordered, issue 15 item 1), so the splice is literal.
+    name: "an exact match ending inside a line that goes on with code, a line added after it: the splice is literal",
+    content: "a();\nb(); c();\n",
+    old: "a();\nb();",
+    new: "a();\nb();\nnext();",
+    expect: "a();\nb();\nnext(); c();\n",
+    strategy: "exact",
+  },
+  {
+    // A comment the line grew since the model read it belongs to that line (accuracy kind file-changed).
+    name: "an exact match ending before a trailing comment, a line added after it: the comment stays on its line",
     content: "a();\nb(); // added later\nc();\n",
     old: "a();\nb();",
     new: "a();\nb();\nnext();",
-    expect: "a();\nb();\nnext(); // added later\nc();\n",
+    expect: "a();\nb(); // added later\nnext();\nc();\n",
     strategy: "exact",
   },
   {
@@ -393,6 +402,27 @@ const applies: Applies[] = [
     old: "rows",
     new: "100\talice\n101\tbob",
     expect: "header\n100\talice\n101\tbob\n",
+  },
+  {
+    name: "line numbers: one `N\\t` line at the find text's indentation after the tab is a numbered copy",
+    content: "x\n\tfoo();\n",
+    old: "\tfoo();",
+    new: "2\t\tfoo(1);",
+    expect: "x\n\tfoo(1);\n",
+  },
+  {
+    name: "line numbers: one `1\\t` line at column 0, nothing quoted in it: content (a data row's first column)",
+    content: "a\n",
+    old: "a",
+    new: "1\t}",
+    expect: "1\t}\n",
+  },
+  {
+    name: "line numbers: numbers that are all the edit adds (ids on rows) are content",
+    content: "alice\nbob\n",
+    old: "alice\nbob",
+    new: "1\talice\n2\tbob",
+    expect: "1\talice\n2\tbob\n",
   },
   {
     name: "line numbers: numbers that skip are content",

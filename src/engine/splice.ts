@@ -72,13 +72,29 @@ const NUMBERS_NEAR = 50;
  * A replacement copied from a numbered view while the find text was typed
  * clean: every line numbered, counting up from about the line where the
  * match starts. The numbers are stripped; the find text's own numbers (it
- * matched with them) mean they are content.
+ * matched with them) mean they are content, and so do numbers that are all
+ * the edit changes.
  */
 function numbersStripped(text: string, cand: Candidate): string | undefined {
-  if (!/^[ \t]*\d/.test(text) || everyLineHasLineNumbers(cand.query.text)) return undefined;
+  const q = cand.query;
+  if (!/^[ \t]*\d/.test(text) || everyLineHasLineNumbers(q.text)) return undefined;
   const first = consecutiveNumbersFrom(text);
   if (first === undefined || Math.abs(first - (cand.startLine + 1)) > NUMBERS_NEAR) return undefined;
-  return stripLineNumbers(text);
+  const stripped = stripLineNumbers(text);
+  // Numbers that are all the edit changes (ids added to rows) are content.
+  if (stripped === q.text) return undefined;
+  // `12\t` may be a data row's first column: then the copy must hold a line the
+  // model quoted, or stripped start at the find text's indentation (a tab after
+  // the number, then the line's own). `12 | `, `12→` and `cat -n`'s padded
+  // `    12\t` are a view's.
+  if (text.split("\n").every((l) => l.trim() === "" || /^\d+\t/.test(l))) {
+    const quoted = new Set(q.trimmed.filter((t) => t !== ""));
+    const indent = leadingWhitespace(q.lines.find((l) => l.trim() !== "") ?? "");
+    const firstLine = stripped.split("\n").find((l) => l.trim() !== "") ?? "";
+    const sameIndent = indent !== "" && leadingWhitespace(firstLine) === indent;
+    if (!sameIndent && !stripped.split("\n").some((l) => quoted.has(l.trim()))) return undefined;
+  }
+  return stripped;
 }
 
 /** `options`: the preset's thresholds, which set how closely a removed line must match (merge.ts). */
@@ -185,10 +201,13 @@ function widenToLines(doc: Document, cand: Candidate, replacement: string): Cand
  * with lines added after it: either would move or change bytes the model
  * never quoted (`"\n  x"` with `x` -> `a\n  x` lost the two spaces), so such
  * an edit is spliced literally instead (and one with an elision refused).
- * One move is kept: trailing whitespace after the match stays at the end of
- * its line when the merge keeps that line whole and adds lines after it
- * (`x = 1;` quoted from `    x = 1;  `): spliced literally, the added line
- * would land at column 0, out of its block.
+ * One move is kept: trailing whitespace or a trailing comment after the
+ * match stays at the end of its line when the merge keeps that line whole
+ * and adds lines after it (`x = 1;` quoted from `    x = 1;  `, or from
+ * `    x = 1; // note` the file grew since): spliced literally, the added
+ * line would land at column 0, out of its block, or take the comment.
+ * Code after the match is not moved (`b` quoted from `  b)`, `, c` added:
+ * the added text belongs inside the call).
  */
 function keepsAround(doc: Document, exact: Candidate, widened: Candidate, text: string | undefined): boolean {
   if (text === undefined) return exact.start === widened.start && exact.end === widened.end;
@@ -196,8 +215,11 @@ function keepsAround(doc: Document, exact: Candidate, widened: Candidate, text: 
   const after = doc.text.slice(exact.end, widened.end);
   if (!text.startsWith(before)) return false;
   if (text.length >= before.length + after.length && text.endsWith(after)) return true;
-  return after.trim() === "" && text.split("\n").includes(doc.line(widened.endLine - 1));
+  return (after.trim() === "" || TRAILING_COMMENT.test(after)) && text.split("\n").includes(doc.line(widened.endLine - 1));
 }
+
+/** A comment after the code of a line (` // note`): it belongs to that line, not to the lines added after it. */
+const TRAILING_COMMENT = /^[ \t]+(?:\/\/|#|\/\*|<!--|--)/;
 
 /**
  * A replacement with an elision line the find text does not have is never

@@ -54,6 +54,19 @@ function smallestStep(widths: readonly number[]): number | undefined {
   return step;
 }
 
+/**
+ * The model's step when its quoted lines show one level only, written in
+ * spaces where the file has tabs (`\t\t` as 4 spaces): the spaces per tab.
+ * The widths of the lines it adds cannot tell it (they are the lines to map:
+ * new lines at column 0 made a step of 4, and were written one tab in).
+ */
+function tabsWrittenAsSpaces(seen: readonly { w: number; file: string }[]): number | undefined {
+  const only = seen.length === 1 ? seen[0] : undefined;
+  if (!only || only.w === 0 || !/^\t+$/.test(only.file)) return undefined;
+  const tabs = only.file.length;
+  return only.w % tabs === 0 ? only.w / tabs : undefined;
+}
+
 export function levelMap(input: LevelMapInput): LevelMap {
   const { pairs, fileUnit, fileUsesTabs } = input;
   if (pairs.every((p) => p.model === p.file)) return identityMap;
@@ -80,7 +93,10 @@ export function levelMap(input: LevelMapInput): LevelMap {
     .sort((a, b) => a.w - b.w);
   const modelWidths = input.modelLines.filter((l) => !isBlank(l)).map((l) => columns(leadingWhitespace(l)));
   const modelStep =
-    smallestStep(seen.map((s) => s.w)) ?? smallestStep(modelWidths) ?? Math.max(1, columns(detectIndentUnit([...input.modelLines])));
+    smallestStep(seen.map((s) => s.w)) ??
+    tabsWrittenAsSpaces(seen) ??
+    smallestStep(modelWidths) ??
+    Math.max(1, columns(detectIndentUnit([...input.modelLines])));
   const unitCols = Math.max(1, columns(fileUnit));
   const render = (cols: number) =>
     fileUsesTabs ? "\t".repeat(Math.floor(cols / TAB_WIDTH)) + " ".repeat(cols % TAB_WIDTH) : " ".repeat(cols);

@@ -67,10 +67,13 @@ function widened(content: string, from: number, old: string, newString: string):
   return inIndent || (old.includes("\n") && cutsLastLine);
 }
 
+/** A replacement whose lines may read as copied from a numbered view (`1\tx`): its prefixes may be stripped (splice.ts), so it is not literal. */
+const numberedLike = (newString: string) => /^[ \t]*\d+\t/.test(newString);
+
 test("a unique exact substring always replaces exactly (literal newString, `$` patterns included)", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), ({ content, from, old }, newString) => {
-      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString));
+      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString));
       const r = replace(content, old, newString);
       assert.equal(r.content, content.slice(0, from) + newString + content.slice(from + old.length));
       assert.equal(r.match.strategy, "exact");
@@ -84,7 +87,7 @@ test("a unique exact substring always replaces exactly (literal newString, `$` p
 test("a unique exact edit is undone by the reverse edit", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), ({ content, from, old }, newString) => {
-      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString));
+      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !numberedLike(old));
       const once = replace(content, old, newString).content;
       fc.pre(countOccurrences(once, newString) === 1 && !widened(once, from, newString, old));
       assert.equal(replace(once, newString, old).content, content);
@@ -98,7 +101,7 @@ const crlf = (s: string) => s.replaceAll("\n", "\r\n");
 test("in a CRLF file with a BOM, a unique exact edit writes CRLF and keeps the BOM", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), fc.boolean(), ({ content, from, old }, newString, bom) => {
-      fc.pre(newString !== old && newString !== "" && content.includes("\n") && !widened(content, from, old, newString));
+      fc.pre(newString !== old && newString !== "" && content.includes("\n") && !widened(content, from, old, newString) && !numberedLike(newString));
       const expected = content.slice(0, from) + newString + content.slice(from + old.length);
       const prefix = bom ? "\uFEFF" : "";
       // The model writes LF even though the file has CRLF.

@@ -77,6 +77,15 @@ const applies: Applies[] = [
     strategy: "exact",
   },
   {
+    // The model misremembered the last word short (`## Doc` for `## Docs`, accuracy kind misremembered-token).
+    name: "an exact match ending inside a word, lines added after it: added after the whole line, never inside the word",
+    content: "- friendly.\n\n## Docs\n\nText.\n",
+    old: "- friendly.\n\n## Doc",
+    new: "- friendly.\n\n## Doc\nA new line.",
+    expect: "- friendly.\n\n## Docs\nA new line.\n\nText.\n",
+    strategy: "exact",
+  },
+  {
     name: "an exact match ending inside a line whose end the edit changes stays literal",
     content: "x = 1;\ny = 2;\n",
     old: "x = 1;\ny = 2",

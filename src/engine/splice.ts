@@ -85,9 +85,9 @@ function numbersStripped(text: string, cand: Candidate): string | undefined {
   if (stripped === q.text) return undefined;
   // `12\t` may be a data row's first column: then the copy must hold a line the
   // model quoted, or stripped start at the find text's indentation (a tab after
-  // the number, then the line's own). `12 | `, `12→` and `cat -n`'s padded
-  // `    12\t` are a view's.
-  if (text.split("\n").every((l) => l.trim() === "" || /^\d+\t/.test(l))) {
+  // the number, then the line's own). `12 | `, `12→` and `cat -n`'s
+  // space-padded `    12\t` are a view's.
+  if (text.split("\n").every((l) => l.trim() === "" || /^\t*\d+\t/.test(l))) {
     const quoted = new Set(q.trimmed.filter((t) => t !== ""));
     const indent = leadingWhitespace(q.lines.find((l) => l.trim() !== "") ?? "");
     const firstLine = stripped.split("\n").find((l) => l.trim() !== "") ?? "";
@@ -206,8 +206,10 @@ function widenToLines(doc: Document, cand: Candidate, replacement: string): Cand
  * and adds lines after it (`x = 1;` quoted from `    x = 1;  `, or from
  * `    x = 1; // note` the file grew since): spliced literally, the added
  * line would land at column 0, out of its block, or take the comment.
- * Code after the match is not moved (`b` quoted from `  b)`, `, c` added:
- * the added text belongs inside the call).
+ * So does a last line whose last word the model cut short (`## Doc` for
+ * `## Docs`): lines are never added inside a word. Code after the match is
+ * not moved (`b` quoted from `  b)`, `, c` added: the added text belongs
+ * inside the call).
  */
 function keepsAround(doc: Document, exact: Candidate, widened: Candidate, text: string | undefined): boolean {
   if (text === undefined) return exact.start === widened.start && exact.end === widened.end;
@@ -215,7 +217,8 @@ function keepsAround(doc: Document, exact: Candidate, widened: Candidate, text: 
   const after = doc.text.slice(exact.end, widened.end);
   if (!text.startsWith(before)) return false;
   if (text.length >= before.length + after.length && text.endsWith(after)) return true;
-  return (after.trim() === "" || TRAILING_COMMENT.test(after)) && text.split("\n").includes(doc.line(widened.endLine - 1));
+  const endsMidWord = /\w$/.test(doc.text.slice(Math.max(0, exact.end - 1), exact.end)) && /^\w/.test(after);
+  return (after.trim() === "" || TRAILING_COMMENT.test(after) || endsMidWord) && text.split("\n").includes(doc.line(widened.endLine - 1));
 }
 
 /** A comment after the code of a line (` // note`): it belongs to that line, not to the lines added after it. */

@@ -206,3 +206,35 @@ const cases: Case[] = [
 ];
 
 for (const c of cases) test(c.name, () => assert.equal(c.run(), c.expect));
+
+// Seed 4 case 1930 (2,000 cases, file-changed, diffs): the real place's `lte` line grew a comment since the
+// model read the file; by similarity a look-alike block six lines up (`gt`/`>` for `lt`/`<`) scored higher.
+// The window holding every line of the hunk (one as grown) overlaps it and replaces it.
+const cmp = [
+  "switch (op) {",
+  "  case '!=':",
+  "    return neq(a, b, loose)",
+  "",
+  "  case '>':",
+  "    return gt(a, b, loose)",
+  "",
+  "  case '>=':",
+  "    return gte(a, b, loose)",
+  "",
+  "  case '<':",
+  "    return lt(a, b, loose)",
+  "",
+  "  case '<=':",
+  "    return lte(a, b, loose) // since added",
+  "",
+  "  default:",
+  "    throw new TypeError(op)",
+  "}",
+  "",
+].join("\n");
+const cmpHunk = "@@ @@\n     return gte(a, b, loose)\n \n   case '<':\n-    return lt(a, b, loose)\n+    return lt(a, b, strict)\n \n   case '<=':\n     return lte(a, b, loose)\n \n";
+
+test("a hunk whose real place grew a comment is not applied to the look-alike block a few lines up (seed 4, case 1930)", () => {
+  const r = applyPatch(cmp, `--- a/cmp.js\n+++ b/cmp.js\n${cmpHunk}`);
+  assert.equal(r.content, cmp.replace("return lt(a, b, loose)", "return lt(a, b, strict)"));
+});

@@ -135,8 +135,9 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
       // (see rival.ts) is one of two places: the hint may tell them apart, else ambiguous.
       const hintStart = l.hintLine === undefined ? undefined : l.hintLine - 1;
       const rival = stopOnAmbiguity && !r.resolvedBy ? findRival(ctx, q, r.cand, hintStart) : undefined;
+      if (rival?.supersedes) return { found: { cands: [rival.cand] } };
       if (rival) {
-        const pair = [r.cand, rival].sort((a, b) => a.start - b.start);
+        const pair = [r.cand, rival.cand].sort((a, b) => a.start - b.start);
         const decided = resolveCandidates(pair, resolveInput);
         if (!("cand" in decided)) return { ambiguous: decided.pool };
         return { found: { cands: [decided.cand], ...(decided.resolvedBy && { resolvedBy: decided.resolvedBy }) } };

@@ -75,7 +75,20 @@ function rivalAtHint(ctx: MatchContext, q: Query, winner: Candidate, hintStart: 
   return lineCandidate(ctx, q, hintStart, n, "fuzzy-block", blockSimilarity(ctx.doc.lines(hintStart, hintStart + n), q.lines));
 }
 
-export function findRival(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: number): Candidate | undefined {
+/**
+ * The rival of a lone non-exact match, if any. `supersedes`: the rival
+ * overlaps the winner and holds every line of the model, all but one as
+ * written (the winner slid a few lines onto look-alike code, or dropped a
+ * line the file grew): the same place read better, which replaces the
+ * winner. Otherwise the two are one of two places.
+ */
+export function findRival(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: number): { cand: Candidate; supersedes: boolean } | undefined {
+  const found = rivalOf(ctx, q, winner, hintStart);
+  if (!found) return undefined;
+  return { cand: found, supersedes: found.startLine < winner.endLine && winner.startLine < found.endLine };
+}
+
+function rivalOf(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: number): Candidate | undefined {
   if (!winner.lineBased || winner.strategy === "exact") return undefined;
   const nonBlank = q.lines.filter((l) => l.trim() !== "").length;
   const atHint = rivalAtHint(ctx, q, winner, hintStart, nonBlank);
@@ -109,9 +122,14 @@ export function findRival(ctx: MatchContext, q: Query, winner: Candidate, hintSt
       const start = ctx.doc.lineAt(at) - j;
       if (start < 0 || !ctx.doc.hasLine(start + n - 1) || seen.has(start)) continue;
       seen.add(start);
-      if (start < winner.endLine && winner.startLine < start + n) continue;
+      if (start === winner.startLine) continue;
+      // A window overlapping the winner is a rival only when it holds every line,
+      // all but one as written (the winner slid a few lines onto look-alike code:
+      // `case '>'` for `case '<'`, the real place's line grown by a comment).
+      const overlaps = start < winner.endLine && winner.startLine < start + n;
       // Lines held (cheap) first, then the similarity of the window.
-      if (held(ctx, q, start, same) < bar) continue;
+      if (held(ctx, q, start, same) < (overlaps ? nonBlank : bar)) continue;
+      if (overlaps && held(ctx, q, start, asWritten) < nonBlank - 1) continue;
       const score = blockSimilarity(ctx.doc.lines(start, start + n), q.lines);
       if (score >= floor) return lineCandidate(ctx, q, start, n, "fuzzy-block", score);
     }

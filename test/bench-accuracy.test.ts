@@ -497,6 +497,17 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
       assert.deepEqual(numbers, numbers.map((_, k) => c.startLine + k), "numbered from the region's first line");
     },
   },
+  {
+    kind: "final-break",
+    check: (c) => {
+      assert.deepEqual(c.onlyFormats, ["str_replace", "search_replace"]);
+      const r = renderCase(c, "str_replace");
+      const ends = (t: string) => t.endsWith("\n");
+      assert.notEqual(ends(r.oldString), ends(r.newString), "one string ends with a line break, the other not");
+      assert.equal(ends(r.oldString), c.finalBreak === "find");
+      assert.ok(c.content.includes(r.oldString), "the find text is the file's, its break included");
+    },
+  },
 ];
 
 for (const claim of claims) {
@@ -539,6 +550,7 @@ test("the exact-only applier is correct exactly on the cases whose text is exact
       ["escaped-find", "refused"],
       ["escaped-replace", "wrong"],
       ["numbers-replace", "wrong"],
+      ["final-break", "wrong"],
     ] as const) {
       for (const c of casesOf(kind)) {
         if (!twoStrings) {

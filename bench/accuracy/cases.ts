@@ -202,6 +202,7 @@ export function generateCase(corpus: Corpus, seed: number, index: number): Bench
       diffStartLine: out.diffStartLine ?? hint ?? startLine,
       escaped: out.escaped ?? false,
       ...(out.onlyFormats && { onlyFormats: out.onlyFormats }),
+      ...(out.finalBreak && { finalBreak: out.finalBreak }),
       startLine,
       endLine: out.endLine ?? startLine + (edit.end - edit.start) - 1,
       note: out.note,

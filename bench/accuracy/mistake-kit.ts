@@ -37,6 +37,7 @@ export interface MistakeOutput {
   hintDecides?: boolean;
   escaped?: EscapedSide;
   onlyFormats?: readonly Format[];
+  finalBreak?: "find" | "replace";
 }
 
 export interface MistakeSpec {

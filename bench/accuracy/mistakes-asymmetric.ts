@@ -330,3 +330,26 @@ export function numbersReplace(input: MistakeInput, rng: Rng): MistakeOutput | u
   }
   return { view, onlyFormats: TWO_STRING_FORMATS, note: `line-number prefixes ${style.note} on the replacement only, numbered from the region's first line` };
 }
+
+/**
+ * One of the two strings ends with a line break and the other does not:
+ * `"    x = 1\n"` replaced by `"    x = 2"` (or the reverse), a habit of
+ * typing, not a wish to join the edited line with the next one or to add a
+ * blank line after it. In a SEARCH/REPLACE block it is a blank line left
+ * before the divider or the end marker. A careful human keeps the file's
+ * line structure. Correct = the intended edit. str_replace and
+ * SEARCH/REPLACE (a diff's lines have no such choice).
+ */
+export function finalBreak(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const { edit, realLineCount, file } = input;
+  const side = rng.chance(0.5) ? "find" : "replace";
+  // The find text's break must be in the file: not after a last line that has none.
+  if (side === "find" && edit.end >= realLineCount && !file.text.endsWith("\n")) return undefined;
+  if (side === "replace" && regionNew(input.view).length === 0) return undefined;
+  return {
+    view: input.view,
+    finalBreak: side,
+    onlyFormats: TWO_STRING_FORMATS,
+    note: `a final line break on the ${side === "find" ? "find text" : "replacement"} only`,
+  };
+}

@@ -72,6 +72,7 @@ export const POSITIVE_KINDS = [
   "escaped-find",
   "escaped-replace",
   "numbers-replace",
+  "final-break",
 ] as const;
 export const NEGATIVE_KINDS = ["absent", "two-places", "middle-nowhere", "foreign-minus"] as const;
 export const MISTAKE_KINDS = [...POSITIVE_KINDS, ...NEGATIVE_KINDS] as const;
@@ -122,6 +123,8 @@ export interface BenchCase {
   escaped: EscapedSide;
   /** The formats the case is run in, when not all (a mistake only some formats can carry). */
   onlyFormats?: readonly Format[];
+  /** One of the two strings ends with a line break, the other not. */
+  finalBreak?: "find" | "replace";
   /** 1-based inclusive lines of the target region in `content`. */
   startLine: number;
   endLine: number;

@@ -37,7 +37,7 @@ export interface MistakeOutput {
   hintDecides?: boolean;
   escaped?: EscapedSide;
   onlyFormats?: readonly Format[];
-  finalBreak?: "find" | "replace";
+  finalBreak?: "find";
 }
 
 export interface MistakeSpec {

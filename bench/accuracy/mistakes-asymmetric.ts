@@ -332,24 +332,24 @@ export function numbersReplace(input: MistakeInput, rng: Rng): MistakeOutput | u
 }
 
 /**
- * One of the two strings ends with a line break and the other does not:
- * `"    x = 1\n"` replaced by `"    x = 2"` (or the reverse), a habit of
- * typing, not a wish to join the edited line with the next one or to add a
- * blank line after it. In a SEARCH/REPLACE block it is a blank line left
- * before the divider or the end marker. A careful human keeps the file's
- * line structure. Correct = the intended edit. str_replace and
+ * The find text ends with its last line's break and the replacement does
+ * not: `"    x = 1\n"` replaced by `"    x = 2"`, a habit of typing (copying
+ * whole lines), not a wish to join the edited line with the next one. In a
+ * SEARCH/REPLACE block it is a blank line left before the divider. A careful
+ * human keeps the file's line structure. Correct = the intended edit. Only
+ * where the next line has text: before a blank line the break may stand
+ * for that line, removed (the reverse, a break on the replacement only, is
+ * a blank line added as far as anyone can tell). str_replace and
  * SEARCH/REPLACE (a diff's lines have no such choice).
  */
-export function finalBreak(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+export function finalBreak(input: MistakeInput): MistakeOutput | undefined {
   const { edit, realLineCount, file } = input;
-  const side = rng.chance(0.5) ? "find" : "replace";
   // The find text's break must be in the file: not after a last line that has none.
-  if (side === "find" && edit.end >= realLineCount && !file.text.endsWith("\n")) return undefined;
-  if (side === "replace" && regionNew(input.view).length === 0) return undefined;
-  return {
-    view: input.view,
-    finalBreak: side,
-    onlyFormats: TWO_STRING_FORMATS,
-    note: `a final line break on the ${side === "find" ? "find text" : "replacement"} only`,
-  };
+  if (edit.end >= realLineCount && !file.text.endsWith("\n")) return undefined;
+  if (edit.end < realLineCount && (file.lines[edit.end] ?? "").trim() === "") return undefined;
+  // Lines of text at both ends: a blank last line already ends its string with a break.
+  const lastOld = regionOld(input.view).at(-1) ?? "";
+  const lastNew = regionNew(input.view).at(-1) ?? "";
+  if (lastOld.trim() === "" || lastNew.trim() === "") return undefined;
+  return { view: input.view, finalBreak: "find", onlyFormats: TWO_STRING_FORMATS, note: "a final line break on the find text only" };
 }

@@ -123,8 +123,8 @@ export interface BenchCase {
   escaped: EscapedSide;
   /** The formats the case is run in, when not all (a mistake only some formats can carry). */
   onlyFormats?: readonly Format[];
-  /** One of the two strings ends with a line break, the other not. */
-  finalBreak?: "find" | "replace";
+  /** The find text ends with its line break, the replacement not. */
+  finalBreak?: "find";
   /** 1-based inclusive lines of the target region in `content`. */
   startLine: number;
   endLine: number;

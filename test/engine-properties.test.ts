@@ -70,10 +70,13 @@ function widened(content: string, from: number, old: string, newString: string):
 /** A replacement whose lines may read as copied from a numbered view (`1\tx`): its prefixes may be stripped (splice.ts), so it is not literal. */
 const numberedLike = (newString: string) => /^[ \t]*\d+\t/.test(newString);
 
+/** The find text (not blank) ends with a line break, the replacement (not empty) not: the replacement may take the break (splice.ts). */
+const finalBreakDiffers = (old: string, newString: string) => old.trim() !== "" && old.endsWith("\n") && newString !== "" && !newString.endsWith("\n");
+
 test("a unique exact substring always replaces exactly (literal newString, `$` patterns included)", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), ({ content, from, old }, newString) => {
-      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString));
+      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !finalBreakDiffers(old, newString));
       const r = replace(content, old, newString);
       assert.equal(r.content, content.slice(0, from) + newString + content.slice(from + old.length));
       assert.equal(r.match.strategy, "exact");
@@ -87,7 +90,7 @@ test("a unique exact substring always replaces exactly (literal newString, `$` p
 test("a unique exact edit is undone by the reverse edit", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), ({ content, from, old }, newString) => {
-      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !numberedLike(old));
+      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !numberedLike(old) && !finalBreakDiffers(old, newString) && !finalBreakDiffers(newString, old));
       const once = replace(content, old, newString).content;
       fc.pre(countOccurrences(once, newString) === 1 && !widened(once, from, newString, old));
       assert.equal(replace(once, newString, old).content, content);
@@ -101,7 +104,7 @@ const crlf = (s: string) => s.replaceAll("\n", "\r\n");
 test("in a CRLF file with a BOM, a unique exact edit writes CRLF and keeps the BOM", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), fc.boolean(), ({ content, from, old }, newString, bom) => {
-      fc.pre(newString !== old && newString !== "" && content.includes("\n") && !widened(content, from, old, newString) && !numberedLike(newString));
+      fc.pre(newString !== old && newString !== "" && content.includes("\n") && !widened(content, from, old, newString) && !numberedLike(newString) && !finalBreakDiffers(old, newString));
       const expected = content.slice(0, from) + newString + content.slice(from + old.length);
       const prefix = bom ? "\uFEFF" : "";
       // The model writes LF even though the file has CRLF.
@@ -116,7 +119,7 @@ test("replaceAll of exact text on one line's worth of replacement: every non-ove
   const unit = fc.constantFrom("a", "b", " ", "\n");
   fc.assert(
     fc.property(fc.string({ unit, maxLength: 40 }), fc.string({ unit, minLength: 1, maxLength: 3 }), fc.string({ unit: fc.constantFrom("x", "y", "_"), minLength: 1, maxLength: 3 }), fc.boolean(), (content, old, newString, isCrlf) => {
-      fc.pre(content.includes(old));
+      fc.pre(content.includes(old) && !finalBreakDiffers(old, newString));
       // String.prototype.split takes the occurrences the same way: non-overlapping, from the left.
       const expected = content.split(old).join(newString);
       const r = replace(isCrlf ? crlf(content) : content, old, newString, { replaceAll: true });
@@ -230,6 +233,34 @@ test("arbitrary old text taken from the content raises only EditError", () => {
         assert.ok(e instanceof EditError, `threw ${String(e)}`);
       }
     }),
+    { numRuns: 300 },
+  );
+});
+
+test("a whole-line edit keeps the file's line structure whether or not the find text ends with its line break", () => {
+  const line = fc.stringMatching(/^[a-z]{1,6}\(\);$/);
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(line, { minLength: 2, maxLength: 8 }),
+      fc.nat(),
+      fc.array(fc.stringMatching(/^[A-Z]{1,6} = 1;$/), { minLength: 1, maxLength: 3 }),
+      fc.boolean(),
+      fc.boolean(),
+      fc.boolean(),
+      (lines, at, added, oldBreak, newBreak, finalNewline) => {
+        const i = at % lines.length;
+        // Numbered, so no line is a part of another.
+        lines = lines.map((l, k) => `L${k} ${l}`);
+        const content = lines.join("\n") + (finalNewline ? "\n" : "");
+        // The find text's break must be in the file.
+        fc.pre(!oldBreak || i < lines.length - 1 || finalNewline);
+        const old = (lines[i] as string) + (oldBreak ? "\n" : "");
+        const expected = [...lines.slice(0, i), ...added, ...lines.slice(i + 1)].join("\n") + (finalNewline ? "\n" : "");
+        // A break at the end of the replacement only is a blank line added, as written.
+        fc.pre(!newBreak || oldBreak);
+        assert.equal(replace(content, old, added.join("\n") + (newBreak ? "\n" : "")).content, expected);
+      },
+    ),
     { numRuns: 300 },
   );
 });

@@ -448,6 +448,14 @@ const applies: Applies[] = [
     expect: "1\talice\n2\tbob\n3\tcarol\n",
   },
 
+  // One string ends with a line break, the other not (accuracy kind final-break)
+  { name: "final break: the find text's, not the replacement's: the line stays a line", content: "a\nx = 1\nb\n", old: "x = 1\n", new: "x = 2", expect: "a\nx = 2\nb\n" },
+  { name: "final break: the replacement's, not the find text's: a blank line added, as written", content: "a\nx = 1\nb\n", old: "x = 1", new: "x = 2\n", expect: "a\nx = 2\n\nb\n" },
+  { name: "final break: the find text's before a blank line: that line removed, as written", content: "a\nx = 1\n\nb\n", old: "x = 1\n", new: "x = 2", expect: "a\nx = 2\nb\n" },
+  { name: "final break: the find text's on the last line: the final newline kept", content: "a\nx = 1\n", old: "x = 1\n", new: "x = 2", expect: "a\nx = 2\n" },
+  { name: "final break: a find text of a line break alone joins the lines", content: "a\nb", old: "\n", new: " ", expect: "a b" },
+  { name: "final break: a break inside a line splits it", content: "x = 1; y = 2\n", old: "x = 1;", new: "x = 1;\n", expect: "x = 1;\n y = 2\n" },
+
   // Deleting whole lines
   { name: "delete a line with its break", content: "a\nb\nc\n", old: "b\n", new: "", expect: "a\nc\n" },
   { name: "delete a whole line given without its break: no blank line left", content: "a\nb\nc\n", old: "b", new: "", expect: "a\nc\n" },

@@ -65,6 +65,28 @@ function rewriteReplacement(text: string, cand: Candidate): string {
   }
 }
 
+/**
+ * A range match whose find text ends with a line break and whose
+ * replacement does not, followed by a line with text: the break is a habit
+ * of typing (or a blank line left before a block's divider), not a wish to
+ * join the edited line with the next one (`"x = 1\n"` -> `"x = 2"` wrote
+ * `x = 2    return x`). The replacement takes the break. Left as written: a
+ * deletion (empty replacement), a find text of blank space and breaks only
+ * (breaks replaced on purpose), and a blank line after the match (the find
+ * text's break may stand for that line, which the edit removes). At the end
+ * of the file the break is the final newline, kept. A break at the end of
+ * the replacement only is a blank line added, as written.
+ */
+function withFindsFinalBreak(doc: Document, cand: Candidate, text: string): string {
+  const q = cand.query;
+  if (!q.endsWithNewline || text === "" || text.endsWith("\n") || q.text.trim() === "") return text;
+  // At the end of the file the break is its final newline: kept.
+  if (cand.end === doc.text.length) return `${text}\n`;
+  const next = doc.text.indexOf("\n", cand.end);
+  const nextLine = doc.text.slice(cand.end, next === -1 ? doc.text.length : next);
+  return nextLine.trim() === "" ? text : `${text}\n`;
+}
+
 /** How far the first number of a numbered replacement may be from the match's line (blocks above it in the same call move it). */
 const NUMBERS_NEAR = 50;
 
@@ -112,7 +134,8 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
   const words = how.words ?? GENERIC_WORDS;
   // Guarded: replaceAll plans a splice per place (a million), and a search per call cost ~60 ms of them.
   const lf = newString.includes("\r") ? newString.replaceAll("\r\n", "\n") : newString;
-  const replacement = cand.rewrite ? rewriteReplacement(lf, cand) : (escapedReplacement(lf, cand.query.lines) ?? numbersStripped(lf, cand) ?? lf);
+  const read = cand.rewrite ? rewriteReplacement(lf, cand) : (escapedReplacement(lf, cand.query.lines) ?? numbersStripped(lf, cand) ?? lf);
+  const replacement = cand.lineBased ? read : withFindsFinalBreak(doc, cand, read);
   if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
   // A match widened to its lines may not move or change the text around it on those lines.
   let exact: Candidate | undefined;

@@ -506,6 +506,16 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
       assert.ok(c.content.includes(r.oldString), "the find text is the file's, its break included");
     },
   },
+  {
+    kind: "replace-whitespace",
+    check: (c) => {
+      const r = renderCase(c, "str_replace");
+      assert.equal(r.oldString, fileRegion(c).join("\n"), "the find text is exact");
+      const fileTabs = fileRegion(c).some((l) => l.startsWith("\t"));
+      const written = regionNew(c.view).filter((l) => /^[ \t]/.test(l));
+      assert.ok(written.some((l) => (fileTabs ? l.startsWith(" ") : l.startsWith("\t"))), "a replacement line in the other whitespace");
+    },
+  },
 ];
 
 for (const claim of claims) {
@@ -557,6 +567,12 @@ test("the exact-only applier is correct exactly on the cases whose text is exact
         }
         const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
         assert.equal(judge(c.expected, outcome).verdict, verdict, `${format} ${kind} case ${c.index}`);
+      }
+    }
+    if (twoStrings) {
+      for (const c of casesOf("replace-whitespace")) {
+        const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
+        assert.equal(judge(c.expected, outcome).verdict, "wrong", `${format} replace-whitespace case ${c.index}`);
       }
     }
     for (const c of casesOf("dup-hinted")) {

@@ -353,3 +353,28 @@ export function finalBreak(input: MistakeInput): MistakeOutput | undefined {
   if (lastOld.trim() === "" || lastNew.trim() === "") return undefined;
   return { view: input.view, finalBreak: "find", onlyFormats: TWO_STRING_FORMATS, note: "a final line break on the find text only" };
 }
+
+/**
+ * The replacement written in the other whitespace: tabs where the file
+ * indents with spaces, or spaces where it has tabs, at the same levels; the
+ * find text exact. The model copied the find text and typed the replacement
+ * in its own style. A file does not mix the two on purpose, and the
+ * replacement's copies of quoted lines show which file indentation each of
+ * its indents stands for: a careful human writes it in the file's
+ * whitespace. Correct = the intended edit.
+ */
+export function replaceWhitespace(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const { view, file } = input;
+  const variant = indentVariants(view, file, rng).find((v) => v.note.includes("tabs written as") || v.note === "spaces written as tabs");
+  if (!variant) return undefined;
+  let changed = false;
+  for (const line of view) {
+    if (line.role !== "keep" && line.role !== "add") continue;
+    const written = variant.apply(line.new);
+    if (written === line.new) continue;
+    line.new = written;
+    line.touched = true;
+    changed = true;
+  }
+  return changed ? { view, note: `replacement only in the other whitespace (${variant.note}); find text exact` } : undefined;
+}

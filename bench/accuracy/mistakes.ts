@@ -35,6 +35,7 @@ import {
   numbersReplace,
   reindentFind,
   reindentReplace,
+  replaceWhitespace,
   smartFind,
   smartLiteral,
 } from "./mistakes-asymmetric.ts";
@@ -488,6 +489,7 @@ export const MISTAKES: Record<MistakeKind, MistakeSpec> = {
   "escaped-replace": { minLines: 1, make: escapedReplace },
   "numbers-replace": { minLines: 1, make: numbersReplace },
   "final-break": { minLines: 1, make: finalBreak },
+  "replace-whitespace": { minLines: 1, make: replaceWhitespace },
   absent: { minLines: 1, make: absent },
   "two-places": { minLines: 2, make: twoPlaces },
   "middle-nowhere": { minLines: 5, make: middleNowhere },

@@ -73,6 +73,7 @@ export const POSITIVE_KINDS = [
   "escaped-replace",
   "numbers-replace",
   "final-break",
+  "replace-whitespace",
 ] as const;
 export const NEGATIVE_KINDS = ["absent", "two-places", "middle-nowhere", "foreign-minus"] as const;
 export const MISTAKE_KINDS = [...POSITIVE_KINDS, ...NEGATIVE_KINDS] as const;

@@ -361,7 +361,9 @@ export function finalBreak(input: MistakeInput): MistakeOutput | undefined {
  * in its own style. A file does not mix the two on purpose, and the
  * replacement's copies of quoted lines show which file indentation each of
  * its indents stands for: a careful human writes it in the file's
- * whitespace. Correct = the intended edit.
+ * whitespace. Correct = the intended edit. str_replace and SEARCH/REPLACE:
+ * a diff's added lines are taken as written, each on purpose (a patch made
+ * by createPatch must apply back exactly, whitespace and all).
  */
 export function replaceWhitespace(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
   const { view, file } = input;
@@ -376,5 +378,5 @@ export function replaceWhitespace(input: MistakeInput, rng: Rng): MistakeOutput 
     line.touched = true;
     changed = true;
   }
-  return changed ? { view, note: `replacement only in the other whitespace (${variant.note}); find text exact` } : undefined;
+  return changed ? { view, onlyFormats: TWO_STRING_FORMATS, note: `replacement only in the other whitespace (${variant.note}); find text exact` } : undefined;
 }

@@ -70,13 +70,24 @@ function widened(content: string, from: number, old: string, newString: string):
 /** A replacement whose lines may read as copied from a numbered view (`1\tx`): its prefixes may be stripped (splice.ts), so it is not literal. */
 const numberedLike = (newString: string) => /^[ \t]*\d+\t/.test(newString);
 
+/**
+ * The find text starts with indentation of one kind (tabs or spaces) and the
+ * replacement has an indented line of the other: it may be rewritten in the
+ * find text's whitespace (whitespace-kind.ts).
+ */
+const otherWhitespace = (old: string, newString: string) => {
+  const kind = /^\t/.test(old) ? "\t" : /^ /.test(old) ? " " : /\n\t/.test(old) ? "\t" : /\n /.test(old) ? " " : undefined;
+  if (kind === undefined) return false;
+  return new RegExp(`(^|\n)${kind === "\t" ? " " : "\t"}`).test(newString);
+};
+
 /** The find text (not blank) ends with a line break, the replacement (not empty) not: the replacement may take the break (splice.ts). */
 const finalBreakDiffers = (old: string, newString: string) => old.trim() !== "" && old.endsWith("\n") && newString !== "" && !newString.endsWith("\n");
 
 test("a unique exact substring always replaces exactly (literal newString, `$` patterns included)", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), ({ content, from, old }, newString) => {
-      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !finalBreakDiffers(old, newString));
+      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !finalBreakDiffers(old, newString) && !otherWhitespace(old, newString));
       const r = replace(content, old, newString);
       assert.equal(r.content, content.slice(0, from) + newString + content.slice(from + old.length));
       assert.equal(r.match.strategy, "exact");
@@ -90,7 +101,7 @@ test("a unique exact substring always replaces exactly (literal newString, `$` p
 test("a unique exact edit is undone by the reverse edit", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), ({ content, from, old }, newString) => {
-      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !numberedLike(old) && !finalBreakDiffers(old, newString) && !finalBreakDiffers(newString, old));
+      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !numberedLike(old) && !finalBreakDiffers(old, newString) && !finalBreakDiffers(newString, old) && !otherWhitespace(old, newString) && !otherWhitespace(newString, old));
       const once = replace(content, old, newString).content;
       fc.pre(countOccurrences(once, newString) === 1 && !widened(once, from, newString, old));
       assert.equal(replace(once, newString, old).content, content);
@@ -104,7 +115,7 @@ const crlf = (s: string) => s.replaceAll("\n", "\r\n");
 test("in a CRLF file with a BOM, a unique exact edit writes CRLF and keeps the BOM", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), fc.boolean(), ({ content, from, old }, newString, bom) => {
-      fc.pre(newString !== old && newString !== "" && content.includes("\n") && !widened(content, from, old, newString) && !numberedLike(newString) && !finalBreakDiffers(old, newString));
+      fc.pre(newString !== old && newString !== "" && content.includes("\n") && !widened(content, from, old, newString) && !numberedLike(newString) && !finalBreakDiffers(old, newString) && !otherWhitespace(old, newString));
       const expected = content.slice(0, from) + newString + content.slice(from + old.length);
       const prefix = bom ? "\uFEFF" : "";
       // The model writes LF even though the file has CRLF.

@@ -590,6 +590,11 @@ test("property: blocks made from exact, unique, non-overlapping edits, written i
           const search = lines.slice(start, start + size).join("\n");
           if (search.trim() === "" || content.indexOf(search) !== content.lastIndexOf(search)) continue;
           if (e.repl.join("\n") === search) continue;
+          // A replacement typed in the other whitespace than its search text and the file is written in theirs (whitespace-kind.ts).
+          const kinds = (ls: readonly string[]) => new Set(ls.flatMap((l) => (l.startsWith("\t") ? ["tabs"] : l.startsWith(" ") ? ["spaces"] : [])));
+          const searchKinds = kinds(lines.slice(start, start + size));
+          const fileKinds = kinds(lines);
+          if (searchKinds.size === 1 && fileKinds.size === 1 && [...kinds(e.repl)].some((k) => !searchKinds.has(k))) continue;
           taken.push({ start, size, repl: e.repl, hint: e.hint });
         }
         fc.pre(taken.length > 0);

@@ -18,6 +18,7 @@ import { escapedReplacement } from "../text/escaped-breaks.ts";
 import { consecutiveNumbersFrom, everyLineHasLineNumbers, stripLineNumbers } from "../text/line-numbers.ts";
 import { collapseWhitespace, leadingWhitespace, unescapeModelText } from "../text/normalize.ts";
 import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
+import { inFindWhitespace, type Kind } from "./whitespace-kind.ts";
 import { capitalize, GENERIC_WORDS, type SpliceWords } from "./vocabulary.ts";
 
 /** Replace `text` (LF line breaks) over [start, end) of `Document.text`. */
@@ -87,6 +88,38 @@ function withFindsFinalBreak(doc: Document, cand: Candidate, text: string): stri
   return nextLine.trim() === "" ? text : `${text}\n`;
 }
 
+/** The last answer of inFileWhitespace: replaceAll plans a splice per place (a million) with one query and one replacement. */
+let lastWhitespace: { q: Candidate["query"]; text: string; out: string } | undefined;
+
+/**
+ * The replacement in the find text's (and file's) whitespace when it was
+ * typed in the other (whitespace-kind.ts). Only for a match that starts a
+ * line (or inside its indentation): a find text starting mid-line has no
+ * indentation on its first line. (replaceAll's places share the answer:
+ * one query, one replacement, regions alike.)
+ */
+function inFileWhitespace(doc: Document, cand: Candidate, text: string): string {
+  const q = cand.query;
+  if (lastWhitespace?.q === q && lastWhitespace.text === text) return lastWhitespace.out;
+  const lineStart = doc.lineStart(cand.startLine);
+  const startsLine = cand.lineBased || doc.text.slice(lineStart, cand.start).trim() === "";
+  // A replacement with no indented line has nothing to rewrite.
+  const indented = /\n[ \t]|^[ \t]/.test(text);
+  const region = doc.lines(cand.startLine, cand.endLine);
+  const out = startsLine && indented ? (inFindWhitespace(q.lines, text.split("\n"), region, doc.indentUnit(), (k) => indentsWith(doc, k))?.join("\n") ?? text) : text;
+  lastWhitespace = { q, text, out };
+  return out;
+}
+
+/**
+ * Whether some line of the file is indented with tabs, or with spaces (two
+ * or more before code: the single space of a doc comment's ` * ` in a
+ * tab-indented file is alignment, not indentation).
+ */
+function indentsWith(doc: Document, kind: Kind): boolean {
+  return kind === "tabs" ? /^\t/m.test(doc.text) : /^ {2,}[^\s*]/m.test(doc.text);
+}
+
 /** How far the first number of a numbered replacement may be from the match's line (blocks above it in the same call move it). */
 const NUMBERS_NEAR = 50;
 
@@ -135,7 +168,9 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
   // Guarded: replaceAll plans a splice per place (a million), and a search per call cost ~60 ms of them.
   const lf = newString.includes("\r") ? newString.replaceAll("\r\n", "\n") : newString;
   const read = cand.rewrite ? rewriteReplacement(lf, cand) : (escapedReplacement(lf, cand.query.lines) ?? numbersStripped(lf, cand) ?? lf);
-  const replacement = cand.lineBased ? read : withFindsFinalBreak(doc, cand, read);
+  // A diff's new side is written on purpose, line by line (createPatch's patches apply back exactly).
+  const typed = how.explicitLines ? read : inFileWhitespace(doc, cand, read);
+  const replacement = cand.lineBased ? typed : withFindsFinalBreak(doc, cand, typed);
   if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
   // A match widened to its lines may not move or change the text around it on those lines.
   let exact: Candidate | undefined;

@@ -106,18 +106,24 @@ function inFileWhitespace(doc: Document, cand: Candidate, text: string): string 
   // A replacement with no indented line has nothing to rewrite.
   const indented = /\n[ \t]|^[ \t]/.test(text);
   const region = doc.lines(cand.startLine, cand.endLine);
-  const out = startsLine && indented ? (inFindWhitespace(q.lines, text.split("\n"), region, doc.indentUnit(), (k) => indentsWith(doc, k))?.join("\n") ?? text) : text;
+  const out = startsLine && indented ? (inFindWhitespace(q.lines, text.split("\n"), region, doc.indentUnit(), (k) => indentsWith(doc, cand, k))?.join("\n") ?? text) : text;
   lastWhitespace = { q, text, out };
   return out;
 }
 
+/** Lines around a match whose indentation tells the file's whitespace there (bundled files mix parts of each). */
+const WHITESPACE_NEIGHBOURHOOD = 100;
+
 /**
- * Whether some line of the file is indented with tabs, or with spaces (two
+ * Whether a line near the match is indented with tabs, or with spaces (two
  * or more before code: the single space of a doc comment's ` * ` in a
  * tab-indented file is alignment, not indentation).
  */
-function indentsWith(doc: Document, kind: Kind): boolean {
-  return kind === "tabs" ? /^\t/m.test(doc.text) : /^ {2,}[^\s*]/m.test(doc.text);
+function indentsWith(doc: Document, cand: Candidate, kind: Kind): boolean {
+  const from = doc.lineStart(Math.max(0, cand.startLine - WHITESPACE_NEIGHBOURHOOD));
+  const to = doc.lineStart(cand.endLine + WHITESPACE_NEIGHBOURHOOD);
+  const near = doc.text.slice(from, to);
+  return kind === "tabs" ? /^\t/m.test(near) : /^ {2,}[^\s*]/m.test(near);
 }
 
 /** How far the first number of a numbered replacement may be from the match's line (blocks above it in the same call move it). */

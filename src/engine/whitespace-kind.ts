@@ -44,8 +44,8 @@ function uniformKind(lines: readonly string[]): Kind | undefined {
  * they are not written in the other one. `region`: the file's matched lines,
  * which must be in the find text's whitespace (a find text re-indented in
  * the other is the merge's to read); `fileUnit`: the file's indent unit;
- * `fileIndentsWith`: whether some line of the file is indented with a kind
- * (asked last, as it reads the whole file).
+ * `fileIndentsWith`: whether a line of the file near the match is indented
+ * with a kind (asked last, as it reads many lines).
  */
 export function inFindWhitespace(
   find: readonly string[],
@@ -83,7 +83,7 @@ export function inFindWhitespace(
     if (copyOf?.size === 1) pairs.push({ model: indent, file: [...copyOf][0] as string });
   }
   if (written === 0) return undefined;
-  // A file that already indents lines with the other whitespace may mean it here too.
+  // A file that already indents lines near here with the other whitespace may mean it here too.
   if (fileIndentsWith(other)) return undefined;
   // Only the indentation changes: then the whitespace is the edit (`\tx` -> `    x`).
   const texts = (lines: readonly string[]) => lines.filter((l) => !isBlank(l)).map((l) => l.trim()).join("\n");

@@ -516,6 +516,20 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
       assert.ok(written.some((l) => (fileTabs ? l.startsWith(" ") : l.startsWith("\t"))), "a replacement line in the other whitespace");
     },
   },
+  {
+    kind: "replace-overlap",
+    check: (c) => {
+      assert.deepEqual(c.onlyFormats, ["str_replace", "search_replace"]);
+      const r = renderCase(c, "str_replace");
+      assert.equal(r.oldString, fileRegion(c).join("\n"), "the find text is exact");
+      const lines = c.content.split("\n");
+      const { before = [], after = [] } = c.overlap ?? {};
+      assert.equal(before.length + after.length > 0, true);
+      assert.deepEqual(before, lines.slice(c.startLine - 1 - before.length, c.startLine - 1), "the lines just before the region");
+      assert.deepEqual(after, lines.slice(c.endLine, c.endLine + after.length), "the lines just after the region");
+      assert.ok(r.newString.startsWith(before.join("\n")) && r.newString.endsWith(after.join("\n")));
+    },
+  },
 ];
 
 for (const claim of claims) {
@@ -570,9 +584,9 @@ test("the exact-only applier is correct exactly on the cases whose text is exact
       }
     }
     if (twoStrings) {
-      for (const c of casesOf("replace-whitespace")) {
+      for (const c of [...casesOf("replace-whitespace"), ...casesOf("replace-overlap")]) {
         const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
-        assert.equal(judge(c.expected, outcome).verdict, "wrong", `${format} replace-whitespace case ${c.index}`);
+        assert.equal(judge(c.expected, outcome).verdict, "wrong", `${format} ${c.kind} case ${c.index}`);
       }
     }
     for (const c of casesOf("dup-hinted")) {

@@ -203,6 +203,7 @@ export function generateCase(corpus: Corpus, seed: number, index: number): Bench
       escaped: out.escaped ?? false,
       ...(out.onlyFormats && { onlyFormats: out.onlyFormats }),
       ...(out.finalBreak && { finalBreak: out.finalBreak }),
+      ...(out.overlap && { overlap: out.overlap }),
       startLine,
       endLine: out.endLine ?? startLine + (edit.end - edit.start) - 1,
       note: out.note,

@@ -38,6 +38,7 @@ export interface MistakeOutput {
   escaped?: EscapedSide;
   onlyFormats?: readonly Format[];
   finalBreak?: "find";
+  overlap?: { before: string[]; after: string[] };
 }
 
 export interface MistakeSpec {

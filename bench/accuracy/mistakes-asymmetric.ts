@@ -380,3 +380,30 @@ export function replaceWhitespace(input: MistakeInput, rng: Rng): MistakeOutput 
   }
   return changed ? { view, onlyFormats: TWO_STRING_FORMATS, note: `replacement only in the other whitespace (${variant.note}); find text exact` } : undefined;
 }
+
+/**
+ * The replacement also repeats a line or two of the file next to the find
+ * text — the line after it, or the one before — which the find text does
+ * not quote: the model wrote its new text up to the code it meant to keep.
+ * Spliced literally, that line comes out twice. A careful human sees the
+ * copy of the very next line and writes it once. Only lines with text, unlike
+ * the ones they follow in the replacement. Correct = the intended edit.
+ * str_replace and SEARCH/REPLACE (a diff says which lines it keeps).
+ */
+export function replaceOverlap(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const { view, file, edit, realLineCount } = input;
+  const repl = regionNew(view);
+  if (repl.length === 0) return undefined;
+  const count = rng.chance(0.7) ? 1 : 2;
+  const after = rng.chance(0.5);
+  const lines = after ? file.lines.slice(edit.end, edit.end + count) : file.lines.slice(Math.max(0, edit.start - count), edit.start);
+  if (lines.length < count || (after && edit.end + count > realLineCount) || lines.some((l) => l.trim() === "")) return undefined;
+  // The repeated line must not be a copy of the line it stands next to (then nothing tells them apart).
+  if (after ? lines[0] === repl[repl.length - 1] : lines[lines.length - 1] === repl[0]) return undefined;
+  return {
+    view,
+    overlap: after ? { before: [], after: lines } : { before: lines, after: [] },
+    onlyFormats: TWO_STRING_FORMATS,
+    note: `the replacement repeats ${count} file line(s) ${after ? "after" : "before"} the find text`,
+  };
+}

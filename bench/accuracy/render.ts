@@ -86,7 +86,7 @@ export function expectedFor(c: BenchCase, format: Format): string | undefined {
 export function renderCase(c: BenchCase, format: Format): RenderedEdit {
   const join = (lines: string[], escaped: boolean): string => (escaped ? overEscape(lines.join("\n")) : lines.join("\n"));
   const oldString = join(oldSide(c.view), c.escaped === "both" || c.escaped === "find") + (c.finalBreak === "find" ? "\n" : "");
-  const newString = join(newSide(c.view), c.escaped === "both" || c.escaped === "replace");
+  const newString = join([...(c.overlap?.before ?? []), ...newSide(c.view), ...(c.overlap?.after ?? [])], c.escaped === "both" || c.escaped === "replace");
   if (format === "str_replace") {
     const hint = c.hint === undefined ? "" : `startLine: ${c.hint}\n`;
     return {

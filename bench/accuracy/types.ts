@@ -74,6 +74,7 @@ export const POSITIVE_KINDS = [
   "numbers-replace",
   "final-break",
   "replace-whitespace",
+  "replace-overlap",
 ] as const;
 export const NEGATIVE_KINDS = ["absent", "two-places", "middle-nowhere", "foreign-minus"] as const;
 export const MISTAKE_KINDS = [...POSITIVE_KINDS, ...NEGATIVE_KINDS] as const;
@@ -126,6 +127,8 @@ export interface BenchCase {
   onlyFormats?: readonly Format[];
   /** The find text ends with its line break, the replacement not. */
   finalBreak?: "find";
+  /** File lines next to the region that the replacement repeats (before it, after it). */
+  overlap?: { before: string[]; after: string[] };
   /** 1-based inclusive lines of the target region in `content`. */
   startLine: number;
   endLine: number;

@@ -81,13 +81,24 @@ const otherWhitespace = (old: string, newString: string) => {
   return new RegExp(`(^|\n)${kind === "\t" ? " " : "\t"}`).test(newString);
 };
 
+/** The replacement's first or last line repeats the file line before or after the match (repeated-neighbours.ts). */
+const repeatsNeighbour = (content: string, from: number, old: string, newString: string) => {
+  const lines = newString.replace(/\n$/, "").split("\n");
+  if (lines.length < 2) return false;
+  const before = content.slice(0, from).split("\n");
+  const after = content.slice(from + old.length).split("\n");
+  const previous = before.length > 1 ? before[before.length - 2] : undefined;
+  const next = old.endsWith("\n") ? after[0] : after[1];
+  return lines.includes(previous ?? "\u0000") || lines.includes(next ?? "\u0000");
+};
+
 /** The find text (not blank) ends with a line break, the replacement (not empty) not: the replacement may take the break (splice.ts). */
 const finalBreakDiffers = (old: string, newString: string) => old.trim() !== "" && old.endsWith("\n") && newString !== "" && !newString.endsWith("\n");
 
 test("a unique exact substring always replaces exactly (literal newString, `$` patterns included)", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), ({ content, from, old }, newString) => {
-      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !finalBreakDiffers(old, newString) && !otherWhitespace(old, newString));
+      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !finalBreakDiffers(old, newString) && !otherWhitespace(old, newString) && !repeatsNeighbour(content, from, old, newString));
       const r = replace(content, old, newString);
       assert.equal(r.content, content.slice(0, from) + newString + content.slice(from + old.length));
       assert.equal(r.match.strategy, "exact");
@@ -101,7 +112,7 @@ test("a unique exact substring always replaces exactly (literal newString, `$` p
 test("a unique exact edit is undone by the reverse edit", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), ({ content, from, old }, newString) => {
-      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !numberedLike(old) && !finalBreakDiffers(old, newString) && !finalBreakDiffers(newString, old) && !otherWhitespace(old, newString) && !otherWhitespace(newString, old));
+      fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !numberedLike(old) && !finalBreakDiffers(old, newString) && !finalBreakDiffers(newString, old) && !otherWhitespace(old, newString) && !otherWhitespace(newString, old) && !repeatsNeighbour(content, from, old, newString));
       const once = replace(content, old, newString).content;
       fc.pre(countOccurrences(once, newString) === 1 && !widened(once, from, newString, old));
       assert.equal(replace(once, newString, old).content, content);
@@ -115,7 +126,7 @@ const crlf = (s: string) => s.replaceAll("\n", "\r\n");
 test("in a CRLF file with a BOM, a unique exact edit writes CRLF and keeps the BOM", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), fc.boolean(), ({ content, from, old }, newString, bom) => {
-      fc.pre(newString !== old && newString !== "" && content.includes("\n") && !widened(content, from, old, newString) && !numberedLike(newString) && !finalBreakDiffers(old, newString) && !otherWhitespace(old, newString));
+      fc.pre(newString !== old && newString !== "" && content.includes("\n") && !widened(content, from, old, newString) && !numberedLike(newString) && !finalBreakDiffers(old, newString) && !otherWhitespace(old, newString) && !repeatsNeighbour(content, from, old, newString));
       const expected = content.slice(0, from) + newString + content.slice(from + old.length);
       const prefix = bom ? "\uFEFF" : "";
       // The model writes LF even though the file has CRLF.

@@ -456,6 +456,15 @@ const applies: Applies[] = [
   { name: "final break: a find text of a line break alone joins the lines", content: "a\nb", old: "\n", new: " ", expect: "a b" },
   { name: "final break: a break inside a line splits it", content: "x = 1; y = 2\n", old: "x = 1;", new: "x = 1;\n", expect: "x = 1;\n y = 2\n" },
 
+  // The replacement repeats a file line next to the find text (accuracy kind replace-overlap)
+  { name: "neighbour: the next line repeated at the end of the replacement is written once", content: "a();\nx = 1;\nreturn x;\n", old: "x = 1;", new: "x = 2;\ny = 3;\nreturn x;", expect: "a();\nx = 2;\ny = 3;\nreturn x;\n" },
+  { name: "neighbour: the previous line repeated at the start of the replacement is written once", content: "a();\nx = 1;\nreturn x;\n", old: "x = 1;", new: "a();\nx = 2;", expect: "a();\nx = 2;\nreturn x;\n" },
+  { name: "neighbour: two next lines repeated", content: "x = 1;\nb();\nc();\nd();\n", old: "x = 1;", new: "x = 2;\nb();\nc();", expect: "x = 2;\nb();\nc();\nd();\n" },
+  { name: "neighbour: a quoted `}` kept at the end is not the next `}`", content: "  if (a) {\n    b();\n  }\n}\n", old: "  if (a) {\n    b();\n  }", new: "  if (a) {\n    c();\n  }\n}", expect: "  if (a) {\n    c();\n  }\n}\n}\n" },
+  { name: "neighbour: a line right past the quoted last line is the next one, even if quoted elsewhere", content: "```\ncode\n```\ntext\n```\n", old: "```\ncode\n```\ntext", new: "```\ncode2\n```\ntext\n```", expect: "```\ncode2\n```\ntext\n```\n" },
+  { name: "neighbour: a blank line is never taken for a repeated one", content: "x = 1;\n\nb();\n", old: "x = 1;", new: "x = 2;\n", expect: "x = 2;\n\n\nb();\n" },
+  { name: "neighbour: a match inside a line has no next line to repeat", content: "x = 1; y = 2;\nb();\n", old: "x = 1;", new: "x = 2;\nb();", expect: "x = 2;\nb(); y = 2;\nb();\n" },
+
   // Deleting whole lines
   { name: "delete a line with its break", content: "a\nb\nc\n", old: "b\n", new: "", expect: "a\nc\n" },
   { name: "delete a whole line given without its break: no blank line left", content: "a\nb\nc\n", old: "b", new: "", expect: "a\nc\n" },

@@ -18,6 +18,7 @@ import { escapedReplacement } from "../text/escaped-breaks.ts";
 import { consecutiveNumbersFrom, everyLineHasLineNumbers, stripLineNumbers } from "../text/line-numbers.ts";
 import { collapseWhitespace, leadingWhitespace, unescapeModelText } from "../text/normalize.ts";
 import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
+import { withoutRepeatedNeighbours } from "./repeated-neighbours.ts";
 import { inFindWhitespace, type Kind } from "./whitespace-kind.ts";
 import { capitalize, GENERIC_WORDS, type SpliceWords } from "./vocabulary.ts";
 
@@ -174,8 +175,9 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
   // Guarded: replaceAll plans a splice per place (a million), and a search per call cost ~60 ms of them.
   const lf = newString.includes("\r") ? newString.replaceAll("\r\n", "\n") : newString;
   const read = cand.rewrite ? rewriteReplacement(lf, cand) : (escapedReplacement(lf, cand.query.lines) ?? numbersStripped(lf, cand) ?? lf);
-  // A diff's new side is written on purpose, line by line (createPatch's patches apply back exactly).
-  const typed = how.explicitLines ? read : inFileWhitespace(doc, cand, read);
+  // A diff's new side is written on purpose, line by line (createPatch's patches apply back exactly);
+  // a str_replace or SEARCH/REPLACE replacement may be typed in the other whitespace, or repeat a neighbour.
+  const typed = how.explicitLines ? read : withoutRepeatedNeighbours(doc, cand, inFileWhitespace(doc, cand, read));
   const replacement = cand.lineBased ? typed : withFindsFinalBreak(doc, cand, typed);
   if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
   // A match widened to its lines may not move or change the text around it on those lines.

@@ -1,0 +1,58 @@
+/**
+ * A replacement that also repeats a line or two of the file next to the
+ * match — the line after it, or the one before — which the find text does
+ * not quote: the model wrote its new text up to the code it meant to keep
+ * (`x = 2\nreturn x` for the quoted `x = 1`, with `return x` the next line).
+ * Spliced literally that line comes out twice; the copy is dropped.
+ *
+ * Only whole lines with text, copied exactly (indentation too), and either
+ * right past the find text's own edge line kept (`…, last quoted line,
+ * next line`) or none of them a line the find text quotes (that may be a
+ * quoted line kept: a replacement ending with a quoted `}` keeps that `}`,
+ * whatever follows).
+ */
+import type { Candidate } from "../match/types.ts";
+import type { Document } from "../text/document.ts";
+
+/** Lines of the file checked on each side. */
+const MAX_REPEATED = 2;
+
+export function withoutRepeatedNeighbours(doc: Document, cand: Candidate, text: string): string {
+  const trailingBreak = text.endsWith("\n");
+  const lines = (trailingBreak ? text.slice(0, -1) : text).split("\n");
+  if (lines.length < 2) return text;
+  const q = cand.query;
+  const quoted = new Set(q.trimmed);
+  const t = doc.text;
+  // Where the line after the match starts, when the match ends a line.
+  const next = cand.query.endsWithNewline ? cand.end : t.charCodeAt(cand.end) === 10 ? cand.end + 1 : -1;
+  let end = lines.length;
+  if (next !== -1 && next < t.length) {
+    const following = doc.lines(doc.lineAt(next), doc.lineAt(next) + MAX_REPEATED);
+    end -= repeatedCount(lines, following, quoted, q.trimmed[q.trimmed.length - 1] ?? "");
+  }
+  let start = 0;
+  if (cand.start === doc.lineStart(cand.startLine) && cand.startLine > 0) {
+    const preceding = doc.lines(Math.max(0, cand.startLine - MAX_REPEATED), cand.startLine).reverse();
+    start = repeatedCount([...lines].reverse(), preceding, quoted, q.trimmed[0] ?? "");
+  }
+  if (start === 0 && end === lines.length) return text;
+  if (end - start < 1) return text;
+  return lines.slice(start, end).join("\n") + (trailingBreak ? "\n" : "");
+}
+
+/**
+ * How many of the last lines of `lines` repeat the file's `neighbours`
+ * (the nearest first): the largest k whose lines all have text, follow the
+ * find text's edge line (`edge`, trimmed) or are none of its `quoted` lines.
+ */
+function repeatedCount(lines: readonly string[], neighbours: readonly string[], quoted: ReadonlySet<string>, edge: string): number {
+  for (let k = Math.min(MAX_REPEATED, neighbours.length, lines.length - 1); k >= 1; k--) {
+    const tail = lines.slice(lines.length - k);
+    if (!tail.every((l, i) => l.trim() !== "" && l === neighbours[i])) continue;
+    // Right past the quoted edge line, and not a copy of it (a re-indented `}` kept may read as the next `}`).
+    const pastEdge = edge !== "" && lines[lines.length - k - 1]?.trim() === edge && tail.every((l) => l.trim() !== edge);
+    if (pastEdge || tail.every((l) => !quoted.has(l.trim()))) return k;
+  }
+  return 0;
+}

@@ -29,12 +29,12 @@ export function withoutRepeatedNeighbours(doc: Document, cand: Candidate, text: 
   let end = lines.length;
   if (next !== -1 && next < t.length) {
     const following = doc.lines(doc.lineAt(next), doc.lineAt(next) + MAX_REPEATED);
-    end -= repeatedCount(lines, following, quoted, q.trimmed[q.trimmed.length - 1] ?? "");
+    end -= repeatedCount(lines, following, quoted, q.lines[q.lines.length - 1] ?? "");
   }
   let start = 0;
   if (cand.start === doc.lineStart(cand.startLine) && cand.startLine > 0) {
     const preceding = doc.lines(Math.max(0, cand.startLine - MAX_REPEATED), cand.startLine).reverse();
-    start = repeatedCount([...lines].reverse(), preceding, quoted, q.trimmed[0] ?? "");
+    start = repeatedCount([...lines].reverse(), preceding, quoted, q.lines[0] ?? "");
   }
   if (start === 0 && end === lines.length) return text;
   if (end - start < 1) return text;
@@ -44,14 +44,15 @@ export function withoutRepeatedNeighbours(doc: Document, cand: Candidate, text: 
 /**
  * How many of the last lines of `lines` repeat the file's `neighbours`
  * (the nearest first): the largest k whose lines all have text, follow the
- * find text's edge line (`edge`, trimmed) or are none of its `quoted` lines.
+ * find text's edge line (`edge`, exactly as quoted) or are none of its
+ * `quoted` (trimmed) lines.
  */
 function repeatedCount(lines: readonly string[], neighbours: readonly string[], quoted: ReadonlySet<string>, edge: string): number {
   for (let k = Math.min(MAX_REPEATED, neighbours.length, lines.length - 1); k >= 1; k--) {
     const tail = lines.slice(lines.length - k);
     if (!tail.every((l, i) => l.trim() !== "" && l === neighbours[i])) continue;
-    // Right past the quoted edge line, and not a copy of it (a re-indented `}` kept may read as the next `}`).
-    const pastEdge = edge !== "" && lines[lines.length - k - 1]?.trim() === edge && tail.every((l) => l.trim() !== edge);
+    // Right past the quoted edge line as quoted, and not a copy of it (a re-indented `}` kept may read as the next `}`).
+    const pastEdge = edge.trim() !== "" && lines[lines.length - k - 1] === edge && tail.every((l) => l !== edge);
     if (pastEdge || tail.every((l) => !quoted.has(l.trim()))) return k;
   }
   return 0;

@@ -1,9 +1,11 @@
 /**
  * Applying a located edit.
  *
- * A range match (exact text, a span inside a line) takes the replacement
- * literally. A line match is a three-way merge of the find text (base), the
- * file's matched region (ours) and the replacement (theirs): merge.ts.
+ * The replacement is first read as a careful human reads it (replacement.ts:
+ * the find text's rewrites, and the slips of a two-string edit). A range
+ * match (exact text, a span inside a line) then takes it literally. A line
+ * match is a three-way merge of the find text (base), the file's matched
+ * region (ours) and the replacement (theirs): merge.ts.
  *
  * `renderSplices` writes the splices into the raw text: bytes outside the
  * spliced ranges never change, and inserted line breaks take the ending of
@@ -14,12 +16,9 @@ import { EditError } from "../errors.ts";
 import { isReplacementElision } from "../match/elided.ts";
 import type { Candidate, StrategyOptions } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
-import { escapedReplacement } from "../text/escaped-breaks.ts";
-import { consecutiveNumbersFrom, everyLineHasLineNumbers, stripLineNumbers } from "../text/line-numbers.ts";
-import { collapseWhitespace, leadingWhitespace, unescapeModelText } from "../text/normalize.ts";
+import { collapseWhitespace, leadingWhitespace } from "../text/normalize.ts";
 import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
-import { withoutRepeatedNeighbours } from "./repeated-neighbours.ts";
-import { inFindWhitespace, type Kind } from "./whitespace-kind.ts";
+import { readReplacement } from "./replacement.ts";
 import { capitalize, GENERIC_WORDS, type SpliceWords } from "./vocabulary.ts";
 
 /** Replace `text` (LF line breaks) over [start, end) of `Document.text`. */
@@ -35,130 +34,6 @@ export interface Splice {
   breaks?: string[];
 }
 
-/** The replacement as the find text was read: un-escaped, without line numbers, ... */
-function rewriteReplacement(text: string, cand: Candidate): string {
-  switch (cand.rewrite) {
-    case "unescape-joined":
-      // The find text came as one line, its breaks escaped; a replacement
-      // with real line breaks was written plainly, and its backslashes are
-      // the code's own (`split("\n")`).
-      return text.includes("\n") ? text : unescapeModelText(text);
-    case "unescape":
-      return unescapeModelText(text);
-    case "strip-line-numbers":
-    case "strip-line-numbers-aggressive": {
-      const aggressive = cand.rewrite === "strip-line-numbers-aggressive";
-      if (everyLineHasLineNumbers(text, aggressive)) return stripLineNumbers(text, aggressive);
-      // Only some lines numbered (a diff's context lines copied from a numbered
-      // view, its added lines not): strip the ones that are copies of the old text.
-      const known = new Set(cand.query.lines);
-      return text
-        .split("\n")
-        .map((line) => {
-          const stripped = stripLineNumbers(line, aggressive);
-          return stripped !== line && known.has(stripped) ? stripped : line;
-        })
-        .join("\n");
-    }
-    case "trim-boundary":
-      return text.trim();
-    default:
-      return text;
-  }
-}
-
-/**
- * A range match whose find text ends with a line break and whose
- * replacement does not, followed by a line with text: the break is a habit
- * of typing (or a blank line left before a block's divider), not a wish to
- * join the edited line with the next one (`"x = 1\n"` -> `"x = 2"` wrote
- * `x = 2    return x`). The replacement takes the break. Left as written: a
- * deletion (empty replacement), a find text of blank space and breaks only
- * (breaks replaced on purpose), and a blank line after the match (the find
- * text's break may stand for that line, which the edit removes). At the end
- * of the file the break is the final newline, kept. A break at the end of
- * the replacement only is a blank line added, as written.
- */
-function withFindsFinalBreak(doc: Document, cand: Candidate, text: string): string {
-  const q = cand.query;
-  if (!q.endsWithNewline || text === "" || text.endsWith("\n") || q.text.trim() === "") return text;
-  // At the end of the file the break is its final newline: kept.
-  if (cand.end === doc.text.length) return `${text}\n`;
-  const next = doc.text.indexOf("\n", cand.end);
-  const nextLine = doc.text.slice(cand.end, next === -1 ? doc.text.length : next);
-  return nextLine.trim() === "" ? text : `${text}\n`;
-}
-
-/** The last answer of inFileWhitespace: replaceAll plans a splice per place (a million) with one query and one replacement. */
-let lastWhitespace: { q: Candidate["query"]; text: string; out: string } | undefined;
-
-/**
- * The replacement in the find text's (and file's) whitespace when it was
- * typed in the other (whitespace-kind.ts). Only for a match that starts a
- * line (or inside its indentation): a find text starting mid-line has no
- * indentation on its first line. (replaceAll's places share the answer:
- * one query, one replacement, regions alike.)
- */
-function inFileWhitespace(doc: Document, cand: Candidate, text: string): string {
-  const q = cand.query;
-  if (lastWhitespace?.q === q && lastWhitespace.text === text) return lastWhitespace.out;
-  const lineStart = doc.lineStart(cand.startLine);
-  const startsLine = cand.lineBased || doc.text.slice(lineStart, cand.start).trim() === "";
-  // A replacement with no indented line has nothing to rewrite.
-  const indented = /\n[ \t]|^[ \t]/.test(text);
-  const region = doc.lines(cand.startLine, cand.endLine);
-  const out = startsLine && indented ? (inFindWhitespace(q.lines, text.split("\n"), region, doc.indentUnit(), (k) => indentsWith(doc, cand, k))?.join("\n") ?? text) : text;
-  lastWhitespace = { q, text, out };
-  return out;
-}
-
-/** Lines around a match whose indentation tells the file's whitespace there (bundled files mix parts of each). */
-const WHITESPACE_NEIGHBOURHOOD = 100;
-
-/**
- * Whether a line near the match is indented with tabs, or with spaces (two
- * or more before code: the single space of a doc comment's ` * ` in a
- * tab-indented file is alignment, not indentation).
- */
-function indentsWith(doc: Document, cand: Candidate, kind: Kind): boolean {
-  const from = doc.lineStart(Math.max(0, cand.startLine - WHITESPACE_NEIGHBOURHOOD));
-  const to = doc.lineStart(cand.endLine + WHITESPACE_NEIGHBOURHOOD);
-  const near = doc.text.slice(from, to);
-  return kind === "tabs" ? /^\t/m.test(near) : /^ {2,}[^\s*]/m.test(near);
-}
-
-/** How far the first number of a numbered replacement may be from the match's line (blocks above it in the same call move it). */
-const NUMBERS_NEAR = 50;
-
-/**
- * A replacement copied from a numbered view while the find text was typed
- * clean: every line numbered, counting up from about the line where the
- * match starts. The numbers are stripped; the find text's own numbers (it
- * matched with them) mean they are content, and so do numbers that are all
- * the edit changes.
- */
-function numbersStripped(text: string, cand: Candidate): string | undefined {
-  const q = cand.query;
-  if (!/^[ \t]*\d/.test(text) || everyLineHasLineNumbers(q.text)) return undefined;
-  const first = consecutiveNumbersFrom(text);
-  if (first === undefined || Math.abs(first - (cand.startLine + 1)) > NUMBERS_NEAR) return undefined;
-  const stripped = stripLineNumbers(text);
-  // Numbers that are all the edit changes (ids added to rows) are content.
-  if (stripped === q.text) return undefined;
-  // `12\t` may be a data row's first column: then the copy must hold a line the
-  // model quoted, or stripped start at the find text's indentation (a tab after
-  // the number, then the line's own). `12 | `, `12→` and `cat -n`'s
-  // space-padded `    12\t` are a view's.
-  if (text.split("\n").every((l) => l.trim() === "" || /^\t*\d+\t/.test(l))) {
-    const quoted = new Set(q.trimmed.filter((t) => t !== ""));
-    const indent = leadingWhitespace(q.lines.find((l) => l.trim() !== "") ?? "");
-    const firstLine = stripped.split("\n").find((l) => l.trim() !== "") ?? "";
-    const sameIndent = indent !== "" && leadingWhitespace(firstLine) === indent;
-    if (!sameIndent && !stripped.split("\n").some((l) => quoted.has(l.trim()))) return undefined;
-  }
-  return stripped;
-}
-
 /** `options`: the preset's thresholds, which set how closely a removed line must match (merge.ts). */
 export interface SpliceHow {
   /** The replacement is a diff's new side, every line written on purpose (see expandElisions in merge.ts). @default false */
@@ -172,13 +47,7 @@ export interface SpliceHow {
 export function planSplice(doc: Document, cand: Candidate, newString: string, options?: StrategyOptions, how: SpliceHow = {}): Splice {
   const explicitLines = how.explicitLines ?? false;
   const words = how.words ?? GENERIC_WORDS;
-  // Guarded: replaceAll plans a splice per place (a million), and a search per call cost ~60 ms of them.
-  const lf = newString.includes("\r") ? newString.replaceAll("\r\n", "\n") : newString;
-  const read = cand.rewrite ? rewriteReplacement(lf, cand) : (escapedReplacement(lf, cand.query.lines) ?? numbersStripped(lf, cand) ?? lf);
-  // A diff's new side is written on purpose, line by line (createPatch's patches apply back exactly);
-  // a str_replace or SEARCH/REPLACE replacement may be typed in the other whitespace, or repeat a neighbour.
-  const typed = how.explicitLines ? read : withoutRepeatedNeighbours(doc, cand, inFileWhitespace(doc, cand, read));
-  const replacement = cand.lineBased ? typed : withFindsFinalBreak(doc, cand, typed);
+  const replacement = readReplacement(doc, cand, newString, explicitLines);
   if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
   // A match widened to its lines may not move or change the text around it on those lines.
   let exact: Candidate | undefined;

@@ -18,6 +18,8 @@ import type { Document } from "../text/document.ts";
 const MAX_REPEATED = 2;
 
 export function withoutRepeatedNeighbours(doc: Document, cand: Candidate, text: string): string {
+  // One line repeats nothing (and replaceAll asks once per place, up to a million times).
+  if (!text.includes("\n")) return text;
   const trailingBreak = text.endsWith("\n");
   const lines = (trailingBreak ? text.slice(0, -1) : text).split("\n");
   if (lines.length < 2) return text;

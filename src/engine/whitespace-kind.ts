@@ -3,14 +3,16 @@
  * where the file (and the find text, copied from it) indents with spaces,
  * or spaces where it has tabs. The model copied the find text and typed the
  * replacement in its own style; a file does not mix the two on purpose. The
- * replacement's new lines are rewritten in the file's whitespace, level for
+ * replacement's lines are rewritten in the file's whitespace, level for
  * level: its copies of quoted lines say which file indentation each of its
- * indents stands for, and without any, one of its indent steps is one unit
- * of the file.
+ * indents stands for; without any, a typed tab is one level of the file,
+ * and typed spaces start at the level of the code they rewrite (or sit next
+ * to, for an insertion).
  *
- * Only when the evidence is whole: the find text's indented lines use one
- * kind, and every indented line of the replacement uses the other, except
- * exact copies of quoted lines (a diff's context lines).
+ * Only when the evidence is whole: the find text's indented lines and the
+ * matched region use one kind, every indented line of the replacement uses
+ * the other (except lines copied exactly as quoted), no line near the match
+ * is indented with the other, and the edit changes more than indentation.
  */
 import { detectIndentUnit } from "../text/document.ts";
 import { isBlank, leadingWhitespace } from "../text/normalize.ts";
@@ -76,7 +78,7 @@ export function inFindWhitespace(
     const kind = kindOf(indent);
     if (kind === undefined) continue;
     const copyOf = quoted.get(line.trim());
-    // An exact copy of a quoted line (a diff's context line) says nothing.
+    // A line copied exactly as quoted says nothing.
     if (copyOf?.has(indent)) continue;
     if (kind !== other) return undefined;
     written++;
@@ -130,9 +132,9 @@ function byUnits(from: string, to: string): (indent: string) => string {
 /**
  * Which file indentation the replacement's new lines start at: the first
  * new line stands for the first quoted line the replacement does not keep
- * (the lines it rewrites, in order); for an insertion, the
- * first new line stands at the next kept line (a diff's context), unless
- * that one closes a block, else at the previous one.
+ * (the lines it rewrites, in order); for an insertion, the first new line
+ * stands at the next line copied as quoted, unless that one closes a block,
+ * else at the previous one.
  */
 function levelOfChange(repl: readonly string[], find: readonly string[], other: Kind): IndentPair | undefined {
   const typed = repl.filter((l) => !isBlank(l) && kindOf(leadingWhitespace(l)) === other);

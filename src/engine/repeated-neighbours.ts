@@ -27,10 +27,11 @@ export function withoutRepeatedNeighbours(doc: Document, cand: Candidate, text: 
   const quoted = new Set(q.trimmed);
   const t = doc.text;
   // Where the line after the match starts, when the match ends a line.
-  const next = cand.query.endsWithNewline ? cand.end : t.charCodeAt(cand.end) === 10 ? cand.end + 1 : -1;
+  const next = q.endsWithNewline ? cand.end : t.charCodeAt(cand.end) === 10 ? cand.end + 1 : -1;
   let end = lines.length;
   if (next !== -1 && next < t.length) {
-    const following = doc.lines(doc.lineAt(next), doc.lineAt(next) + MAX_REPEATED);
+    const nextLine = doc.lineAt(next);
+    const following = doc.lines(nextLine, nextLine + MAX_REPEATED);
     end -= repeatedCount(lines, following, quoted, q.lines[q.lines.length - 1] ?? "");
   }
   let start = 0;

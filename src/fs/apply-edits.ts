@@ -6,10 +6,10 @@
  */
 
 import { access, stat } from "node:fs/promises";
-import { createTwoFilesPatch } from "diff";
 import { checkFlag, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import { EditError } from "../errors.ts";
 import { alreadyAppliedNote } from "../formats/already-applied.ts";
+import { createPatch } from "../formats/create-patch.ts";
 import { type EditFormat, formatByName, type ResponseFormat } from "../formats/index.ts";
 import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats/response.ts";
 import type { StructuredEdit } from "../formats/str-replace-format.ts";
@@ -549,15 +549,13 @@ function finishPlan(plan: FilePlan): void {
   // A file of CR-terminated lines, before and after, is shown as lines (jsdiff would show one).
   const crLines = hasCrLines(oldText) && hasCrLines(newText);
   const asLines = (t: string) => (crLines ? t.replaceAll("\r", "\n") : t);
-  report.diff = createTwoFilesPatch(
-    plan.loaded.exists ? `a/${report.path}` : "/dev/null",
-    plan.deleted ? "/dev/null" : `b/${report.movedTo ?? report.path}`,
-    asLines(oldText),
-    asLines(newText),
-    undefined,
-    undefined,
-    { context: 3 },
-  ).replace(/^=+\n/m, "");
+  // The bounded line diff of createPatch (numbered hunks): jsdiff's unbounded one took 1 s to show
+  // 2,400 `}` lines deleted from 8,000.
+  report.diff = createPatch(asLines(oldText), asLines(newText), {
+    fuzzy: false,
+    oldPath: plan.loaded.exists ? `a/${report.path}` : "/dev/null",
+    newPath: plan.deleted ? "/dev/null" : `b/${report.movedTo ?? report.path}`,
+  });
 }
 
 /** The writes of one file: one, or for a move the new path created and the old one deleted. */
@@ -616,7 +614,7 @@ function checkStale(path: string, loaded: LoadedFile, expected: ExpectedFile | s
     const seen = want.content.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
     const now = loaded.text.replace(/\r\n/g, "\n");
     if (seen !== now) {
-      const changes = createTwoFilesPatch(`${path} (as you read it)`, `${path} (now)`, seen, now, undefined, undefined, { context: 1 })
+      const changes = createPatch(seen, now, { fuzzy: false, context: 1, oldPath: `${path} (as you read it)`, newPath: `${path} (now)` })
         .split("\n")
         .slice(2);
       const shown = changes.slice(0, 40).join("\n");

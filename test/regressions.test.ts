@@ -238,3 +238,47 @@ test("a hunk whose real place grew a comment is not applied to the look-alike bl
   const r = applyPatch(cmp, `--- a/cmp.js\n+++ b/cmp.js\n${cmpHunk}`);
   assert.equal(r.content, cmp.replace("return lt(a, b, loose)", "return lt(a, b, strict)"));
 });
+
+// Seed 7 case 1891 (file-changed, numbered diff): the same block twice in a file, the second (which the
+// model read, and the hunk's header names) grown a comment since. The exact text is the first copy.
+const wrapped = [
+  "function wrap(fn) {",
+  "  if (a == null) {",
+  "    return a;",
+  "  }",
+  "",
+  "  if (a.length > 1) {",
+  "    args = a;",
+  "  }",
+  "}",
+  "",
+  "function wrapRounded(fn) {",
+  "  if (a == null) {",
+  "    return a;",
+  "  } // since added",
+  "",
+  "  if (a.length > 1) {",
+  "    args = a;",
+  "  }",
+  "}",
+  "",
+].join("\n");
+const wrappedHunk = (header: string) =>
+  `--- a/f.js\n+++ b/f.js\n${header}\n     return a;\n   }\n \n-  if (a.length > 1) {\n+  if (a.length > 2) {\n     args = a;\n   }\n`;
+
+test("an exact copy elsewhere does not take a numbered hunk from the hinted place that grew a comment (seed 7, case 1891)", () => {
+  const r = applyPatch(wrapped, wrappedHunk("@@ -13,6 +13,6 @@"));
+  const lines = r.content.split("\n");
+  assert.equal(lines[5], "  if (a.length > 1) {", "the first copy untouched");
+  assert.equal(lines[15], "  if (a.length > 2) {", "the hinted place edited");
+});
+
+test("the same with a line hint to replace(); without a hint the exact copy is the edit's place", () => {
+  const find = "    return a;\n  }\n\n  if (a.length > 1) {";
+  const repl = "    return a;\n  }\n\n  if (a.length > 2) {";
+  const hinted = replace(wrapped, find, repl, { startLine: 13 }).content.split("\n");
+  assert.equal(hinted[5], "  if (a.length > 1) {");
+  assert.equal(hinted[15], "  if (a.length > 2) {");
+  const unhinted = applyPatch(wrapped, wrappedHunk("@@ @@")).content.split("\n");
+  assert.equal(unhinted[5], "  if (a.length > 2) {");
+});

@@ -76,6 +76,24 @@ function rivalAtHint(ctx: MatchContext, q: Query, winner: Candidate, hintStart: 
 }
 
 /**
+ * An exact match away from the op's line hint, while the window at the hint
+ * holds every line of the model, some grown since (a comment appended): the
+ * model read the hinted place, which changed since, and the exact text is a
+ * copy elsewhere (the same block twice in a file). With the hint, the pair
+ * goes to the resolver, which takes the hinted one. Only the hinted window
+ * is read: an exact match costs no search for rivals.
+ */
+function grownAtHint(ctx: MatchContext, q: Query, winner: Candidate, hintStart: number | undefined): Candidate | undefined {
+  if (hintStart === undefined || !Number.isInteger(hintStart) || hintStart < 0) return undefined;
+  const n = q.lines.length;
+  if (!ctx.doc.hasLine(hintStart + n - 1) || (hintStart < winner.endLine && winner.startLine < hintStart + n)) return undefined;
+  const nonBlank = q.lines.filter((l) => l.trim() !== "").length;
+  // Every line as written or grown, and not all as written (then it would be an exact match too).
+  if (held(ctx, q, hintStart, writtenOrGrown) < nonBlank || held(ctx, q, hintStart, asWritten) === nonBlank) return undefined;
+  return lineCandidate(ctx, q, hintStart, n, "fuzzy-block", blockSimilarity(ctx.doc.lines(hintStart, hintStart + n), q.lines));
+}
+
+/**
  * The rival of a lone non-exact match, if any. `supersedes`: the rival
  * overlaps the winner and holds every line of the model, all but one as
  * written (the winner slid a few lines onto look-alike code, or dropped a
@@ -89,7 +107,8 @@ export function findRival(ctx: MatchContext, q: Query, winner: Candidate, hintSt
 }
 
 function rivalOf(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: number): Candidate | undefined {
-  if (!winner.lineBased || winner.strategy === "exact") return undefined;
+  if (winner.strategy === "exact") return grownAtHint(ctx, q, winner, hintStart);
+  if (!winner.lineBased) return undefined;
   const nonBlank = q.lines.filter((l) => l.trim() !== "").length;
   const atHint = rivalAtHint(ctx, q, winner, hintStart, nonBlank);
   if (atHint) return atHint;

@@ -51,6 +51,10 @@ const lexerCases: [string, boolean][] = [
   ["  * it's a doc line\n  */\nx()", true],
   ["if (a) { return /re\\/x/.test(s) }\nz", true],
   ["[/[/]\n/, 1]", false],
+  ["a = `x ${f(`y`)} z`\nb", true],
+  ["a = `x ${f(\"y\n\")} z`", false],
+  ["a = `x ${ {k: 1}.k } z`\nb", true],
+  ["a = `x\n${`y\nz`}`", true],
 ];
 for (const [text, outside] of lexerCases) {
   test(`breaksOutsideLiterals(${JSON.stringify(text)}) is ${outside}`, () => {

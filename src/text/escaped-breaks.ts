@@ -36,7 +36,8 @@ const REGEX_BEFORE = new Set(["", "(", ",", "=", ":", "[", "!", "&", "|", "?", "
  * Whether no line break of `text` falls inside a one-line string literal
  * or a regular expression. A small lexer, one pass: quotes `"`, `'`, `` ` ``
  * and Python's triple quotes (the last two may span lines, as block
- * comments do), backslash escapes inside them, comments (`//`, `#`, `/* *\/`:
+ * comments do; a template's `${ … }` is code again), backslash escapes
+ * inside them, comments (`//`, `#`, `/* *\/`:
  * their quotes open nothing), and a `/` that starts a regular expression
  * where an operand is expected. An apostrophe after a letter (`don't`,
  * `tryin'`) is prose, not a quote, unless the letters are a string prefix
@@ -55,8 +56,42 @@ export function breaksOutsideLiterals(text: string): boolean {
     }
     return "";
   };
+  // Template literals: their `${ … }` substitutions are code again, and may hold templates in turn.
+  let depth = 0;
+  const substitutions: number[] = [];
+  /** Scans a template's text from `i` to its closing backtick or its next `${`; true when the text ends inside it. */
+  const templateText = (): boolean => {
+    for (;;) {
+      if (i >= n) return true;
+      const d = text[i] as string;
+      if (d === "\\") i += 2;
+      else if (d === "`") {
+        i++;
+        return false;
+      } else if (d === "$" && text[i + 1] === "{") {
+        i += 2;
+        substitutions.push(depth);
+        depth++;
+        return false;
+      } else i++;
+    }
+  };
   while (i < n) {
     const c = text[i] as string;
+    if (c === "`") {
+      i++;
+      if (templateText()) return true;
+      continue;
+    }
+    if (c === "{" || c === "}") {
+      i++;
+      depth += c === "{" ? 1 : -1;
+      if (c === "}" && substitutions.length > 0 && depth === substitutions[substitutions.length - 1]) {
+        substitutions.pop();
+        if (templateText()) return true;
+      }
+      continue;
+    }
     if (c === "*" && previous(i) === "") {
       // A line inside a block comment whose opener is above the edit (` * Returns the user's name`).
       const close = text.indexOf("*/", i + 1);
@@ -64,14 +99,14 @@ export function breaksOutsideLiterals(text: string): boolean {
       i = close !== -1 && (end === -1 || close < end) ? close + 2 : end === -1 ? n : end + 1;
       continue;
     }
-    if (c === '"' || c === "'" || c === "`") {
+    if (c === '"' || c === "'") {
       if (c === "'" && isWord(text[i - 1]) && !afterStringPrefix(text, i)) {
         i++;
         continue;
       }
-      const triple = c !== "`" && text.startsWith(c.repeat(3), i);
+      const triple = text.startsWith(c.repeat(3), i);
       const close = triple ? c.repeat(3) : c;
-      const spans = triple || c === "`";
+      const spans = triple;
       i += close.length;
       for (;;) {
         if (i >= n) return true; // unterminated: the rest of the text is the literal's; its breaks were checked as they came

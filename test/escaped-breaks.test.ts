@@ -33,6 +33,9 @@ for (const c of cases) {
   });
 }
 
+/** A template literal's substitution `${code}`, spelled without a placeholder in a plain string. */
+const subst = (code: string) => `$${"{"}${code}}`;
+
 const lexerCases: [string, boolean][] = [
   ['a = "x"\nb', true],
   ['a = "x\ny"', false],
@@ -51,10 +54,10 @@ const lexerCases: [string, boolean][] = [
   ["  * it's a doc line\n  */\nx()", true],
   ["if (a) { return /re\\/x/.test(s) }\nz", true],
   ["[/[/]\n/, 1]", false],
-  ["a = `x ${f(`y`)} z`\nb", true],
-  ["a = `x ${f(\"y\n\")} z`", false],
-  ["a = `x ${ {k: 1}.k } z`\nb", true],
-  ["a = `x\n${`y\nz`}`", true],
+  [`a = \`x ${subst("f(`y`)")} z\`\nb`, true],
+  [`a = \`x ${subst('f("y\n")')} z\``, false],
+  [`a = \`x ${subst(" {k: 1}.k ")} z\`\nb`, true],
+  [`a = \`x\n${subst("`y\nz`")}\``, true],
 ];
 for (const [text, outside] of lexerCases) {
   test(`breaksOutsideLiterals(${JSON.stringify(text)}) is ${outside}`, () => {

@@ -10,7 +10,8 @@
  * in order, and a part farther than `MAX_GAP` lines from the previous one is
  * no match.
  */
-import { lineCandidate, linesTrimmedEqual, longestLineIndex, trimLine, verifyWindows } from "./anchors.ts";
+import { lineCandidate } from "./anchors.ts";
+import { trimmedWindows } from "./line-trimmed.ts";
 import { queryFromLines } from "./query.ts";
 import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
 
@@ -54,13 +55,6 @@ function splitParts(q: Query): Part[] {
     }
   }
   return parts;
-}
-
-function partStarts(ctx: MatchContext, part: Part): number[] {
-  const anchor = longestLineIndex(part.query);
-  if (anchor === -1) return [];
-  const hits = linesTrimmedEqual(ctx, part.query.trimmed[anchor] ?? "");
-  return verifyWindows(ctx, part.query, anchor, hits, { of: trimLine, keys: part.query.trimmed });
 }
 
 const indentWidth = (line: string) => line.length - line.trimStart().length;
@@ -135,7 +129,8 @@ export const elided: Strategy = {
     if (!q.lines.some(isElisionLine)) return [];
     const parts = splitParts(q);
     if (parts.length === 0) return [];
-    const starts = parts.map((p) => partStarts(ctx, p));
+    // Each part's places, its lines equal after trimming (as line-trimmed finds them).
+    const starts = parts.map((p) => trimmedWindows(ctx, p.query));
     if (starts.some((s) => s.length === 0)) return [];
     const pivot = starts[0]?.length === 1 ? 0 : starts[starts.length - 1]?.length === 1 ? parts.length - 1 : -1;
     if (pivot !== -1) {

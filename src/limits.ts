@@ -87,7 +87,7 @@ export class Budget {
     if (this.signal?.aborted) {
       throw new EditError("TIMEOUT", `The call was aborted${at}; nothing was written.`, { reason: "aborted" });
     }
-    if (this.deadline !== Number.POSITIVE_INFINITY && this.now() > this.deadline) {
+    if (this.timeoutMs !== undefined && this.now() > this.deadline) {
       throw new EditError(
         "TIMEOUT",
         `The call took longer than its time budget of ${this.timeoutMs} ms${at}; nothing was written. Send a smaller edit with text that occurs rarely in the file, or raise the 'timeoutMs' option.`,
@@ -95,4 +95,22 @@ export class Budget {
       );
     }
   }
+
+  /** Milliseconds left (0 once spent); undefined without a time limit. */
+  remainingMs(): number | undefined {
+    return this.timeoutMs === undefined ? undefined : Math.max(0, this.deadline - this.now());
+  }
+}
+
+/**
+ * The budget of a call's `timeoutMs` and `signal` options, checked the same
+ * way by every entry point (a `signal` that is not an AbortSignal is
+ * INVALID_INPUT; `who` names the call in that message).
+ */
+export function budgetOf(options: { timeoutMs?: unknown; signal?: unknown }, who?: string): Budget {
+  const { timeoutMs, signal } = options;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new EditError("INVALID_INPUT", who ? `${who}: option 'signal' must be an AbortSignal.` : "signal must be an AbortSignal.");
+  }
+  return new Budget({ ...(timeoutMs !== undefined && { timeoutMs: timeoutMs as number }), ...(signal !== undefined && { signal }) });
 }

@@ -71,3 +71,14 @@ test("a budget spent inside a strategy's loop stops the call with TIMEOUT, nothi
   const { signal } = countingSignal(99);
   assert.throws(() => replace(periodic, periodicEdit, "changed", { signal }), (e: unknown) => e instanceof EditError && e.code === "TIMEOUT" && /during the search/.test(e.message));
 });
+
+test("Budget.remainingMs: what is left of timeoutMs, 0 once spent, undefined without a limit", () => {
+  let t = 1000;
+  const budget = new Budget({ timeoutMs: 100 }, () => t);
+  assert.equal(budget.remainingMs(), 100);
+  t += 30;
+  assert.equal(budget.remainingMs(), 70);
+  t += 500;
+  assert.equal(budget.remainingMs(), 0);
+  assert.equal(new Budget({}, () => t).remainingMs(), undefined);
+});

@@ -6,7 +6,7 @@
  * the same INVALID_INPUT error everywhere.
  */
 import { EditError } from "../errors.ts";
-import { Budget, type BudgetOptions, DEFAULT_LIMITS, type Limits } from "../limits.ts";
+import { type Budget, type BudgetOptions, budgetOf, DEFAULT_LIMITS, type Limits } from "../limits.ts";
 import { PRESETS, type Preset, type PresetName } from "../match/cascade.ts";
 import type { StrategyOptions } from "../match/types.ts";
 
@@ -126,7 +126,6 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
     const value = checkNumber(given[key], `limits.${key}`, 1, Number.MAX_SAFE_INTEGER);
     if (value !== undefined) limits[key] = value;
   }
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw invalid("signal must be an AbortSignal.");
-  const budget = new Budget({ ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }), ...(options.signal && { signal: options.signal }) });
+  const budget = budgetOf(options);
   return Object.freeze({ preset, strategy: Object.freeze(strategy), hintWindow, choices, limits: Object.freeze(limits), budget });
 }

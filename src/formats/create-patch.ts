@@ -42,7 +42,7 @@
 
 import { appendAll } from "../arrays.ts";
 import { EditError } from "../errors.ts";
-import { Budget } from "../limits.ts";
+import { type Budget, budgetOf } from "../limits.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { diffLinesBounded } from "../text/line-diff.ts";
 import { repeatLengths } from "../text/repeats.ts";
@@ -134,14 +134,8 @@ function resolveOptions(options: CreatePatchOptions | undefined): ResolvedOption
     newPath: o.newPath ?? o.oldPath,
     format: o.format,
     path,
-    budget: budgetOf(o.timeoutMs, o.signal),
+    budget: budgetOf(o, "createPatch"),
   };
-}
-
-/** The call's time budget; the same checks as the appliers' options. */
-function budgetOf(timeoutMs: unknown, signal: unknown): Budget {
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new EditError("INVALID_INPUT", "createPatch: option 'signal' must be an AbortSignal.");
-  return new Budget({ ...(timeoutMs !== undefined && { timeoutMs: timeoutMs as number }), ...(signal !== undefined && { signal }) });
 }
 
 /** A line with whether it is the text's last line lacking a final newline. */

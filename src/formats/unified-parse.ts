@@ -88,7 +88,7 @@
 import { appendAll } from "../arrays.ts";
 import { optionsObject } from "../engine/options.ts";
 import { EditError } from "../errors.ts";
-import { Budget, type BudgetOptions, checkLimit, DEFAULT_LIMITS, type Limits } from "../limits.ts";
+import { Budget, type BudgetOptions, budgetOf, checkLimit, DEFAULT_LIMITS } from "../limits.ts";
 import { stripTimestamp } from "../text/timestamp.ts";
 
 /** One line of a hunk body, without its prefix character. */
@@ -617,10 +617,9 @@ export function parsePatch(text: string, options?: ParsePatchOptions): FilePatch
   if (!(Number.isInteger(maxResponseSize) && maxResponseSize > 0)) {
     throw new EditError("INVALID_INPUT", `parsePatch: option 'maxResponseSize' must be a whole number of characters, got ${String(maxResponseSize)}.`);
   }
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new EditError("INVALID_INPUT", "parsePatch: option 'signal' must be an AbortSignal.");
-  const limits: Limits = { ...DEFAULT_LIMITS, maxResponseSize };
-  checkLimit("maxResponseSize", text.length, limits);
-  return readPatch(text, new Budget({ ...(timeoutMs !== undefined && { timeoutMs }), ...(signal !== undefined && { signal }) }));
+  const budget = budgetOf({ timeoutMs, signal }, "parsePatch");
+  checkLimit("maxResponseSize", text.length, { ...DEFAULT_LIMITS, maxResponseSize });
+  return readPatch(text, budget);
 }
 
 /** `parsePatch` without its checks, for the appliers: they checked the size against their own limits and pass their budget. */

@@ -208,9 +208,7 @@ interface ResolvedOptions {
   /** What the core gets: the engine options, validated once here. */
   engine: EngineOptions;
   maxResponseSize: number;
-  /** performance.now() past which the call fails with TIMEOUT (from `timeoutMs`). */
-  deadline?: number;
-  /** The whole call's budget (`timeoutMs`, `signal`), checked once more before anything is written. */
+  /** The whole call's budget (`timeoutMs`, `signal`): each file's edit gets what is left of it, and it is checked once more before anything is written. */
   budget: Budget;
 }
 
@@ -254,8 +252,6 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     engine,
     maxResponseSize: resolved.limits.maxResponseSize,
     budget: resolved.budget,
-    // One budget for the whole call: each file's edit gets what is left of it.
-    ...(o.timeoutMs !== undefined && { deadline: performance.now() + o.timeoutMs }),
   };
 }
 
@@ -433,7 +429,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   }
   const entry = formatByName(edit.format);
   if (!entry) return fail(new EditError("INVALID_INPUT", `No format "${edit.format}".`, { path: report.path, index }));
-  const left = opts.deadline === undefined ? undefined : Math.max(0, opts.deadline - performance.now());
+  const left = opts.budget.remainingMs();
   const ctx: FileApplyContext = {
     path: report.path,
     exists,

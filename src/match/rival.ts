@@ -60,38 +60,36 @@ const SIMILARITY_RIVAL_FLOOR = 0.5;
  */
 const BY_SIMILARITY: ReadonlySet<StrategyName> = new Set<StrategyName>(["block-anchor", "context-aware", "fuzzy-block"]);
 
+/** Whether the window of `n` lines from `start` shares a line with the winner. */
+const overlaps = (winner: Candidate, start: number, n: number): boolean => start < winner.endLine && winner.startLine < start + n;
+
 /**
- * The window at the op's line hint, when it holds every line of the model
- * (as written or grown) and the winner does not: the file changed there
- * since the model read it (a comment appended to a line), and a similar
- * block elsewhere scored higher than the real place. (A numbered hunk at
- * line 287 was applied at 318, where `ColorName` reads `colorNames`.)
+ * The window at the op's line hint, apart from the winner and inside the
+ * file, when it holds every line of the model as written or grown (a
+ * comment appended since) and `beats` says it reads better than the winner.
+ * Two cases, one rule: a similarity winner that does not hold them all (a
+ * similar block elsewhere scored higher than the real place: a numbered
+ * hunk at line 287 was applied at 318, where `ColorName` reads
+ * `colorNames`); an exact winner, when the hinted window has grown since
+ * (the same block twice in a file, the model read the hinted copy). Only
+ * the hinted window is read: an exact match costs no search for rivals.
  */
-function rivalAtHint(ctx: MatchContext, q: Query, winner: Candidate, hintStart: number | undefined, nonBlank: number): Candidate | undefined {
+function rivalAtHint(
+  ctx: MatchContext,
+  q: Query,
+  winner: Candidate,
+  hintStart: number | undefined,
+  beats: (start: number, nonBlank: number) => boolean,
+): Candidate | undefined {
   if (hintStart === undefined || !Number.isInteger(hintStart) || hintStart < 0) return undefined;
   const n = q.lines.length;
-  if (!ctx.doc.hasLine(hintStart + n - 1) || (hintStart < winner.endLine && winner.startLine < hintStart + n)) return undefined;
-  if (held(ctx, q, hintStart, writtenOrGrown) < nonBlank || held(ctx, q, winner.startLine, writtenOrGrown) >= nonBlank) return undefined;
+  if (!ctx.doc.hasLine(hintStart + n - 1) || overlaps(winner, hintStart, n)) return undefined;
+  const nonBlank = nonBlankLines(q);
+  if (held(ctx, q, hintStart, writtenOrGrown) < nonBlank || !beats(hintStart, nonBlank)) return undefined;
   return lineCandidate(ctx, q, hintStart, n, "fuzzy-block", blockSimilarity(ctx.doc.lines(hintStart, hintStart + n), q.lines));
 }
 
-/**
- * An exact match away from the op's line hint, while the window at the hint
- * holds every line of the model, some grown since (a comment appended): the
- * model read the hinted place, which changed since, and the exact text is a
- * copy elsewhere (the same block twice in a file). With the hint, the pair
- * goes to the resolver, which takes the hinted one. Only the hinted window
- * is read: an exact match costs no search for rivals.
- */
-function grownAtHint(ctx: MatchContext, q: Query, winner: Candidate, hintStart: number | undefined): Candidate | undefined {
-  if (hintStart === undefined || !Number.isInteger(hintStart) || hintStart < 0) return undefined;
-  const n = q.lines.length;
-  if (!ctx.doc.hasLine(hintStart + n - 1) || (hintStart < winner.endLine && winner.startLine < hintStart + n)) return undefined;
-  const nonBlank = q.lines.filter((l) => l.trim() !== "").length;
-  // Every line as written or grown, and not all as written (then it would be an exact match too).
-  if (held(ctx, q, hintStart, writtenOrGrown) < nonBlank || held(ctx, q, hintStart, asWritten) === nonBlank) return undefined;
-  return lineCandidate(ctx, q, hintStart, n, "fuzzy-block", blockSimilarity(ctx.doc.lines(hintStart, hintStart + n), q.lines));
-}
+const nonBlankLines = (q: Query): number => q.lines.filter((l) => l.trim() !== "").length;
 
 /**
  * The rival of a lone non-exact match, if any. `supersedes`: the rival
@@ -103,15 +101,17 @@ function grownAtHint(ctx: MatchContext, q: Query, winner: Candidate, hintStart: 
 export function findRival(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: number): { cand: Candidate; supersedes: boolean } | undefined {
   const found = rivalOf(ctx, q, winner, hintStart);
   if (!found) return undefined;
-  return { cand: found, supersedes: found.startLine < winner.endLine && winner.startLine < found.endLine };
+  return { cand: found, supersedes: overlaps(winner, found.startLine, found.endLine - found.startLine) };
 }
 
 function rivalOf(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: number): Candidate | undefined {
-  if (winner.strategy === "exact") return grownAtHint(ctx, q, winner, hintStart);
+  // An exact winner holds every line as written: the hinted window must hold them too, some only grown
+  // (all as written, it would be an exact match as well).
+  if (winner.strategy === "exact") return rivalAtHint(ctx, q, winner, hintStart, (at, all) => held(ctx, q, at, asWritten) < all);
   if (!winner.lineBased) return undefined;
-  const nonBlank = q.lines.filter((l) => l.trim() !== "").length;
-  const atHint = rivalAtHint(ctx, q, winner, hintStart, nonBlank);
+  const atHint = rivalAtHint(ctx, q, winner, hintStart, (_, all) => held(ctx, q, winner.startLine, writtenOrGrown) < all);
   if (atHint) return atHint;
+  const nonBlank = nonBlankLines(q);
   // A tolerant match has every line modulo spacing: a rival needs more lines
   // as written, and the fallback's similarity. A similarity match: more lines
   // as written or grown, and to be a plausible block at all.
@@ -145,10 +145,10 @@ function rivalOf(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: num
       // A window overlapping the winner is a rival only when it holds every line,
       // all but one as written (the winner slid a few lines onto look-alike code:
       // `case '>'` for `case '<'`, the real place's line grown by a comment).
-      const overlaps = start < winner.endLine && winner.startLine < start + n;
+      const onWinner = overlaps(winner, start, n);
       // Lines held (cheap) first, then the similarity of the window.
-      if (held(ctx, q, start, same) < (overlaps ? nonBlank : bar)) continue;
-      if (overlaps && held(ctx, q, start, asWritten) < nonBlank - 1) continue;
+      if (held(ctx, q, start, same) < (onWinner ? nonBlank : bar)) continue;
+      if (onWinner && held(ctx, q, start, asWritten) < nonBlank - 1) continue;
       const score = blockSimilarity(ctx.doc.lines(start, start + n), q.lines);
       if (score >= floor) return lineCandidate(ctx, q, start, n, "fuzzy-block", score);
     }

@@ -274,10 +274,10 @@ function inOrder(splices: readonly Splice[]): boolean {
   return true;
 }
 
-/** Writes splices into the raw text. Overlapping splices are a CONFLICT. */
 /** Pieces up to which `+` (a rope, no copy) beats one `join`. */
 const FEW_PIECES = 64;
 
+/** Writes splices into the raw text. Overlapping splices are a CONFLICT. */
 export function renderSplices(doc: Document, splices: readonly Splice[]): string {
   const sorted = inOrder(splices) ? splices : [...splices].sort((a, b) => a.start - b.start || a.end - b.end);
   // Many pieces are joined once: a million `+=` built a rope that cost twice the join.

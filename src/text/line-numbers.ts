@@ -19,6 +19,8 @@ const AGGRESSIVE = /^[ \t]*\d+(?: *(?:\||→|:)|\t| )/;
 // A numbered blank line whose separator was trimmed away with the trailing
 // whitespace (`11\t` became `11`); it counts as numbered among numbered lines.
 const BARE_NUMBER = /^[ \t]*\d+[ \t]*$/;
+/** The number a numbered line starts with. */
+const LEADING_NUMBER = /^[ \t]*(\d+)/;
 
 function prefixPattern(aggressive: boolean): RegExp {
   return aggressive ? AGGRESSIVE : STANDARD;
@@ -70,7 +72,7 @@ export function consecutiveNumbersFrom(text: string): number | undefined {
   const lines = text.split("\n");
   for (let k = 0; k < lines.length; k++) {
     const line = lines[k] as string;
-    const m = /^[ \t]*(\d+)/.exec(line);
+    const m = LEADING_NUMBER.exec(line);
     if (!m) continue; // a blank line left unnumbered
     const n = Number.parseInt(m[1] as string, 10);
     first ??= n - k;
@@ -84,7 +86,7 @@ export function consecutiveNumbersFrom(text: string): number | undefined {
 /** The number on the first numbered line, used as a line hint. */
 export function firstLineNumber(text: string): number | undefined {
   for (const line of text.split("\n")) {
-    const m = /^[ \t]*(\d+)/.exec(line);
+    const m = LEADING_NUMBER.exec(line);
     if (m?.[1]) return Number.parseInt(m[1], 10);
   }
   return undefined;

@@ -93,14 +93,17 @@ let lastWhitespace: { q: Candidate["query"]; text: string; out: string } | undef
 function inFileWhitespace(doc: Document, cand: Candidate, text: string): string {
   const q = cand.query;
   if (lastWhitespace?.q === q && lastWhitespace.text === text) return lastWhitespace.out;
-  const lineStart = doc.lineStart(cand.startLine);
-  const startsLine = cand.lineBased || doc.text.slice(lineStart, cand.start).trim() === "";
-  // A replacement with no indented line has nothing to rewrite.
-  const indented = /\n[ \t]|^[ \t]/.test(text);
+  lastWhitespace = { q, text, out: whitespaceRead(doc, cand, text) };
+  return lastWhitespace.out;
+}
+
+function whitespaceRead(doc: Document, cand: Candidate, text: string): string {
+  // A replacement with no indented line has nothing to rewrite (the cheap test first: the region is read only past it).
+  if (!/\n[ \t]|^[ \t]/.test(text)) return text;
+  const startsLine = cand.lineBased || doc.text.slice(doc.lineStart(cand.startLine), cand.start).trim() === "";
+  if (!startsLine) return text;
   const region = doc.lines(cand.startLine, cand.endLine);
-  const out = startsLine && indented ? (inFindWhitespace(q.lines, text.split("\n"), region, doc.indentUnit(), (k) => indentsWith(doc, cand, k))?.join("\n") ?? text) : text;
-  lastWhitespace = { q, text, out };
-  return out;
+  return inFindWhitespace(cand.query.lines, text.split("\n"), region, doc.indentUnit(), (k) => indentsWith(doc, cand, k))?.join("\n") ?? text;
 }
 
 /** Lines around a match whose indentation tells the file's whitespace there (bundled files mix parts of each). */

@@ -53,7 +53,7 @@ interface Outcome {
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
-const valueOf = (name: string) => {
+const argValue = (name: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
@@ -62,8 +62,8 @@ const positional = args.filter((a, i) => !a.startsWith("--") && !valued.has(args
 const casesFile = resolve(positional[0] ?? join(import.meta.dirname, "../../shared/real-edits/cases.jsonl"));
 const blobDir = join(dirname(casesFile), "blobs");
 const useHistory = flag("--history");
-const only = valueOf("--only");
-const show = valueOf("--show") ?? "wrong";
+const only = argValue("--only");
+const show = argValue("--show") ?? "wrong";
 
 if (!existsSync(casesFile)) {
   console.error(`bench:real: no cases file at ${casesFile}`);

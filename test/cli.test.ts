@@ -690,7 +690,7 @@ test("apply: a response run twice leaves the bytes of the first run; the second 
   const before = await snapshot(t.base);
   const second = await run(["apply", "-"], t.root, response);
   assert.equal(second.code, 0, second.stderr);
-  assert.match(second.stderr, /^note: greet\.js: edit 1 \(search-replace\) already applied \(its new text is at lines 2-2\); nothing to do\.$/m);
+  assert.match(second.stderr, /^note: greet\.js: edit 1 \(search-replace\) The block at line 3 of the response: already applied \(its new text is at lines 2-2\); nothing to do\.$/m);
   assert.match(second.stdout, /^Nothing to change: 1 edit\(s\) already applied\.$/m);
   assert.deepEqual(await snapshot(t.base), before);
   const json = await run(["apply", "-", "--json"], t.root, response);

@@ -731,14 +731,6 @@ const refuses: Refuses[] = [
     detail: (d) => assert.deepEqual(d.strategies, DEFAULT_TRIED),
   },
   {
-    name: "the edit changes nothing after a fuzzy match",
-    content: misremembered,
-    old: "function f() {\n  const value = compute(2);\n  log(value);\n  return value;\n}",
-    new: misremembered.trimEnd(),
-    code: "NO_CHANGE",
-    says: ["lines 1-5", "block-anchor"],
-  },
-  {
     name: "default: anchors `try {` … `}` around different code are refused",
     content: "function run() {\n  try {\n    loadConfig();\n    startServer(port);\n  } catch (e) {\n    log(e);\n  }\n}\n",
     old: "try {\n  connectDatabase();\n  migrate(schema);\n}",
@@ -821,6 +813,25 @@ const refuses: Refuses[] = [
   },
   { name: "an unknown preset", content: "a", old: "a", new: "b", options: { preset: "nope" as "default" }, code: "INVALID_INPUT", says: ["nope"] },
 ];
+
+test("already applied: a fuzzy match where the file already reads as newString returns the content unchanged, with a note", () => {
+  const r = replace(misremembered, "function f() {\n  const value = compute(2);\n  log(value);\n  return value;\n}", misremembered.trimEnd());
+  assert.equal(r.content, misremembered);
+  assert.equal(r.alreadyApplied?.code, "ALREADY_APPLIED");
+  assert.match(r.alreadyApplied?.message ?? "", /lines 1-5/);
+  assert.equal(r.match.count, 0);
+});
+
+test("already applied: an insertion sent again (its old text stands only inside its new text) is not written twice", () => {
+  const content = "def load(path):\n    data = read(path)\n    validate_schema(data, strict=True)\n    return data\n";
+  const r = replace(content, "    data = read(path)\n", "    data = read(path)\n    validate_schema(data, strict=True)\n");
+  assert.equal(r.content, content);
+  assert.equal(r.alreadyApplied?.code, "ALREADY_APPLIED");
+  assert.deepEqual([r.match.startLine, r.match.endLine], [2, 3]);
+  // The same insertion where it is not there yet applies.
+  const fresh = "def load(path):\n    data = read(path)\n    return data\n";
+  assert.equal(replace(fresh, "    data = read(path)\n", "    data = read(path)\n    validate_schema(data, strict=True)\n").content, content);
+});
 
 for (const c of refuses) {
   test(`refuses: ${c.name}`, () => {

@@ -30,6 +30,8 @@ interface Case {
   failed?: string[];
   /** Fragments every failure message (or the matching one by position) must contain. */
   messages?: (string | RegExp)[][];
+  /** Fragments of each `alreadyApplied` note, in order (none when absent). */
+  alreadyApplied?: string[][];
   check?: (r: SearchReplaceResult) => void;
 }
 
@@ -48,6 +50,12 @@ function run(c: Case): void {
       if (typeof f === "string") assert.ok(message.includes(f), `message ${k} lacks ${JSON.stringify(f)}:\n${message}`);
       else assert.match(message, f);
     }
+  });
+  assert.equal(r.alreadyApplied.length, c.alreadyApplied?.length ?? 0, r.alreadyApplied.map((e) => e.message).join("\n"));
+  c.alreadyApplied?.forEach((fragments, k) => {
+    const note = r.alreadyApplied[k];
+    assert.equal(note?.code, "ALREADY_APPLIED");
+    for (const f of fragments) assert.ok(note?.message.includes(f), `note ${k} lacks ${JSON.stringify(f)}:\n${note?.message}`);
   });
   c.check?.(r);
 }
@@ -122,11 +130,10 @@ const locating: Case[] = [
     messages: [["(97% similar)", "needs at least 100%", "6 |   return sum + total;"]],
   },
   {
-    name: "a NOT_FOUND block whose REPLACE is already in the file says it may have been applied",
+    name: "a block whose SEARCH is absent and whose REPLACE stands once is already applied",
     content: ts,
     diff: block("    sum += item.price * item.quantity * 1.2;", "    sum += item.price * item.quantity;"),
-    failed: ["NOT_FOUND"],
-    messages: [["already in the file at lines 4-4", "applied already"]],
+    alreadyApplied: [["already applied", "lines 4-4"]],
   },
   {
     name: "the opencode preset is accepted and applies exact blocks",
@@ -352,27 +359,32 @@ const applying: Case[] = [
     name: "every failure is reported, each prefixed with its block and diff line, in written order",
     content: py,
     diff: `${block("nothing", "x")}\nprose between blocks\n${block("", "x")}${block("def main():", "def main():")}${block("import os", "import re")}${block("missing too", "y")}`,
-    expected: py.replace("import os", "import re"),
-    failed: ["NOT_FOUND", "INVALID_INPUT", "NO_CHANGE", "NOT_FOUND"],
-    messages: [["Block 1 (line 1 of the diff): "], ["Block 2 (line 8 of the diff): ", "SEARCH section is empty"], ["Block 3 (line 13 of the diff): ", "identical"], ["Block 5 (line 23 of the diff): "]],
+    // The empty SEARCH appends; SEARCH equal to REPLACE changes nothing.
+    expected: `${py.replace("import os", "import re")}x\n`,
+    failed: ["NOT_FOUND", "NOT_FOUND"],
+    messages: [["Block 1 (line 1 of the diff): "], ["Block 5 (line 23 of the diff): "]],
+    alreadyApplied: [["Block 3 (line 13 of the diff): ", "same text"]],
     check: (r) => {
       assert.deepEqual(
         r.failed.map((e) => e.detail.index),
-        [0, 1, 2, 4],
+        [0, 4],
       );
       assert.deepEqual(
         r.failed.map((e) => e.detail.line),
-        [1, 8, 13, 23],
+        [1, 23],
+      );
+      assert.deepEqual(
+        r.applied.map((a) => a.strategy),
+        ["exact", "append"],
       );
       for (const e of r.failed) assert.doesNotMatch(e.message, /: Block \d/);
     },
   },
   {
-    name: "a located block whose REPLACE changes nothing there is NO_CHANGE",
+    name: "a located block whose REPLACE is what the file reads there is already applied",
     content: "a\nb\nx\n",
     diff: block("3 | x", "x"),
-    failed: ["NO_CHANGE"],
-    messages: [["found at lines 3-3", "changes nothing"]],
+    alreadyApplied: [["lines 3-3 already read as REPLACE"]],
   },
   {
     name: "an AMBIGUOUS block fails alone; the others apply",

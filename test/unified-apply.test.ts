@@ -520,8 +520,8 @@ const errorCases: ErrorCase[] = [
   },
   {
     name: "a hunk already applied says so",
-    content: "a\nB\nc\n",
-    patch: "@@ @@\n a\n-b\n+B\n c\n",
+    content: "a\nconst limit = computeLimit(config);\nc\n",
+    patch: "@@ @@\n a\n-const limit = 10;\n+const limit = computeLimit(config);\n c\n",
     code: "NOT_FOUND",
     message: /already in the file at lines 1-3/,
   },

@@ -25,6 +25,7 @@ import { createContext } from "../match/anchors.ts";
 import type { Candidate } from "../match/types.ts";
 import { Document } from "../text/document.ts";
 import { breaksIn, lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits, spliceDelta } from "./line-edits.ts";
+import { type Place, standsAmongCandidates, standsAroundMatch } from "./already-applied.ts";
 import { readCrAsBreaks } from "./cr-lines.ts";
 import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
 import { notFoundNotes, withOrigin } from "./op-messages.ts";
@@ -190,13 +191,33 @@ function unchanged(doc: Document, p: Planned): boolean {
   return p.splices.every((s) => s.text === doc.text.slice(s.start, s.end));
 }
 
-function noChangeError(p: Planned, vocab: Vocabulary): EditError {
+/** Lines compared without their trailing whitespace, which models add and drop without meaning to. */
+const sameLines = (a: string, b: string): boolean => a.replace(/[ \t]+$/gm, "") === b.replace(/[ \t]+$/gm, "");
+
+/**
+ * An op that changes nothing: ALREADY_APPLIED when the file at the matched
+ * place already reads as the replacement (a SEARCH equal to its REPLACE, a
+ * block sent again), else NO_CHANGE (the replacement differs from the file
+ * only in what the merge keeps of the file's: the model should look again).
+ */
+function noChangeError(doc: Document, p: Planned, vocab: Vocabulary): EditError {
   const r = p.report;
+  const place = { startLine: r.startLine, endLine: r.endLine };
+  const region = doc.lines(r.startLine - 1, r.endLine).join("\n");
+  if (p.op.readings.some((x) => sameLines(x.find, x.replace) || sameLines(region, x.lines ? x.lines.replace.join("\n") : x.replace))) {
+    return new EditError("ALREADY_APPLIED", `already applied (lines ${r.startLine}-${r.endLine} already read as ${vocab.replacement}); nothing to do.`, place);
+  }
   return new EditError(
     "NO_CHANGE",
     `${capitalize(vocab.find)} was found at lines ${r.startLine}-${r.endLine} (${r.strategy}), but applying ${vocab.replacement} there changes nothing: the file already reads that way. Check that ${vocab.replacement} holds the intended change.`,
     { candidates: [{ startLine: r.startLine, endLine: r.endLine, strategy: r.strategy, score: r.score }] },
   );
+}
+
+/** ALREADY_APPLIED for an op whose new text stands at `at` (0-based, half-open); the detail carries 1-based lines. */
+function alreadyAppliedError(at: Place, why: string): EditError {
+  const lines = { startLine: at.startLine + 1, endLine: at.endLine };
+  return new EditError("ALREADY_APPLIED", `already applied (its new text is at lines ${lines.startLine}-${lines.endLine}; ${why}); nothing to do.`, lines);
 }
 
 /** Offsets the planned op covers in the original text, for overlap checks. */
@@ -334,12 +355,19 @@ function tryPlan(doc: Document, l: LocateContext, op: EditOp, a: ApplyOpsOptions
   if (known) return withOrigin(new EditError(known.code, known.message, { ...known.detail }), op);
   try {
     const p = planOp(doc, l, op);
-    if (op.requireChange && unchanged(doc, p)) return withOrigin(noChangeError(p, a.vocab), op);
+    const stands = p.report.strategy === "create" || p.report.strategy === "line-hint" ? undefined : standsAroundMatch(l.ctx, op, { startLine: p.report.startLine - 1, endLine: p.report.endLine });
+    if (stands) return withOrigin(alreadyAppliedError(stands, "its old text stands only inside its new text"), op);
+    if (op.requireChange && unchanged(doc, p)) return withOrigin(noChangeError(doc, p, a.vocab), op);
     return p;
   } catch (error) {
     const e = asEditError(error);
     // Out of time: the whole call stops, nothing of it is kept.
     if (e.code === "TIMEOUT") throw e;
+    if (e.code === "AMBIGUOUS") {
+      const cands = (e.detail.candidates ?? []).map((c) => ({ startLine: c.startLine - 1, endLine: c.endLine, strategy: c.strategy }));
+      const stands = standsAmongCandidates(l.ctx, op, cands);
+      if (stands) return withOrigin(alreadyAppliedError(stands, "every place its old text matches is inside its new text, or near-misses elsewhere"), op);
+    }
     if (e.code === "NOT_FOUND") e.message += notFoundNotes(op, a.opts, l.ctx, e);
     if (key !== undefined && (e.code === "NOT_FOUND" || e.code === "AMBIGUOUS")) memo?.set(key, { code: e.code, message: e.message, detail: { ...e.detail } });
     return withOrigin(e, op);

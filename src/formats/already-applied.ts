@@ -25,10 +25,9 @@ function placeOf(detail: EditErrorDetail): Place | undefined {
  * some applied and some not is a real mismatch the model must see.
  */
 export function alreadyAppliedNote(error: EditError, unit: string): EditError | undefined {
-  if (error.code === "ALREADY_APPLIED") return error;
   const failures = error.detail.failures;
   if (Array.isArray(failures)) {
-    const places = (failures as EditErrorDetail[]).map((f) => (f.code === "NOT_FOUND" ? placeOf(f) : undefined));
+    const places = (failures as EditErrorDetail[]).map((f) => (f.code === "ALREADY_APPLIED" ? (f as unknown as Place) : f.code === "NOT_FOUND" ? placeOf(f) : undefined));
     if (places.length === 0 || places.length !== error.detail.hunks || places.some((p) => p === undefined)) return undefined;
     const lines = (places as Place[]).map((p) => `${p.startLine}-${p.endLine}`).join(", ");
     return new EditError("ALREADY_APPLIED", `every ${unit} is already applied (its new text is at lines ${lines}); nothing to do.`, {
@@ -36,6 +35,7 @@ export function alreadyAppliedNote(error: EditError, unit: string): EditError | 
       places,
     });
   }
+  if (error.code === "ALREADY_APPLIED") return error;
   const place = error.code === "NOT_FOUND" ? placeOf(error.detail) : undefined;
   if (!place) return undefined;
   return new EditError("ALREADY_APPLIED", `already applied (its new text is at lines ${place.startLine}-${place.endLine}); nothing to do.`, {

@@ -8,7 +8,6 @@ import { EditError } from "../errors.ts";
 import { missingFile } from "./file-errors.ts";
 import { applySearchReplace } from "./search-replace.ts";
 import { looksLikeSearchReplace, parseSearchReplaceFiles } from "./search-replace-files.ts";
-import { parseSearchReplace } from "./search-replace-parse.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome, ResponseText, SplitResult } from "./types.ts";
 
 export interface SearchReplacePayload {
@@ -56,41 +55,14 @@ function split(response: ResponseText): SplitResult<SearchReplacePayload> {
   return out;
 }
 
-const created = (text: string): string => (text === "" || text.endsWith("\n") ? text : `${text}\n`);
-
 function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileApplyContext): FileApplyResult {
   const { startLine, offset } = edit.payload;
-  let diff = edit.payload.diff;
-  let base = content;
-  const ops: OpOutcome[] = [];
-  if (content === "") {
-    // An empty SEARCH creates a missing (or empty) file: the engine only
-    // edits existing text, so the first such block is taken here.
-    const blocks = parseSearchReplace(diff);
-    const first = blocks[0];
-    if (first && first.search.trim() === "") {
-      base = created(first.replace);
-      ops.push({ status: "applied", strategy: "create", startLine: 1, endLine: base.split("\n").length - 1, score: 1, fuzzy: false });
-      if (blocks.length === 1) return { content: base, ops };
-      diff = blocks
-        .slice(1)
-        .map((b) => `<<<<<<< SEARCH\n${b.search}\n=======\n${b.replace}\n>>>>>>> REPLACE`)
-        .join("\n");
-    }
-  }
-  if (content !== "") {
-    // One empty-SEARCH block whose file already holds exactly its text: it created the file before.
-    const blocks = parseSearchReplace(diff);
-    const only = blocks.length === 1 ? blocks[0] : undefined;
-    if (only && only.search.trim() === "" && created(only.replace) === content) {
-      throw new EditError("ALREADY_APPLIED", `already applied (${ctx.path} exists with exactly the new text); nothing to do.`);
-    }
-  }
-  const sawFile = ctx.exists || base !== content;
-  const result = applySearchReplace(base, diff, { ...ctx.options, ...(startLine !== undefined && { startLine }), ...(offset > 0 && { lineOffset: offset }) });
+  const result = applySearchReplace(content, edit.payload.diff, { ...ctx.options, ...(startLine !== undefined && { startLine }), ...(offset > 0 && { lineOffset: offset }) });
   // On a missing file every SEARCH fails against empty text; say what is really wrong.
-  if (!sawFile) throw missingFile(ctx.path, "an empty SEARCH section", ctx.pathHint);
+  if (!ctx.exists && !result.applied.some((a) => a.strategy === "create")) throw missingFile(ctx.path, "an empty SEARCH section", ctx.pathHint);
+  const ops: OpOutcome[] = [];
   for (const a of result.applied) ops.push({ status: "applied", strategy: a.strategy, startLine: a.startLine, endLine: a.endLine, score: a.score, fuzzy: a.fuzzy });
+  for (const note of result.alreadyApplied) ops.push({ status: "already-applied", note });
   for (const error of result.failed) ops.push({ status: "failed", error });
   return result.complete ? { content: result.content, ops } : { ops };
 }

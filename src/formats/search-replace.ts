@@ -3,9 +3,12 @@
  * for the grammar) for one file, as ops on the shared applier.
  *
  * - A marker mistake anywhere in the diff text is thrown as PARSE: nothing
- *   is applied, because block boundaries themselves are in doubt. Each block
- *   is then checked on its own (`validateBlock`): an empty SEARCH or
- *   SEARCH === REPLACE fails that block only.
+ *   is applied, because block boundaries themselves are in doubt.
+ * - An empty SEARCH creates the file when it is empty and appends to it
+ *   otherwise (Aider's convention, which models trained on it keep), after
+ *   the other blocks (see search-replace-append.ts).
+ * - A block whose result already stands (a block sent again, SEARCH equal
+ *   to REPLACE) is reported in `alreadyApplied`, not in `failed`.
  * - Each block is an op: its `:start_line:` is the hint (a candidate
  *   starting there decides; see match/resolve.ts), overlapping blocks keep
  *   the better match and retry the other in the edited text, and a block
@@ -26,6 +29,9 @@
  * `content` then holds only the blocks that did.
  */
 import { applyOps } from "../engine/apply-ops.ts";
+import { withOrigin } from "../engine/op-messages.ts";
+import { alreadyAppliedNote } from "./already-applied.ts";
+import { appendBlock } from "./search-replace-append.ts";
 import type { AppliedOp, EditOp, LineShift, Reading } from "../engine/ops.ts";
 import { checkLine, type EngineOptions, optionsObject, type ResolvedOptions, resolveOptions } from "../engine/options.ts";
 import type { Vocabulary } from "../engine/vocabulary.ts";
@@ -35,7 +41,7 @@ import type { StrategyName } from "../match/types.ts";
 import { everyLineHasLineNumbers, firstLineNumber, stripLineNumbers } from "../text/line-numbers.ts";
 import { unescapeWholeText } from "../text/unescape-whole.ts";
 import type { FileDiff } from "./search-replace-files.ts";
-import { parseSearchReplace, type SearchReplaceBlock, validateBlock } from "./search-replace-parse.ts";
+import { parseSearchReplace, type SearchReplaceBlock } from "./search-replace-parse.ts";
 
 export interface SearchReplaceOptions extends EngineOptions {
   /**
@@ -60,7 +66,8 @@ export interface BlockReport {
   line: number;
   /** 0-based item of a list input; absent for a diff given as text. */
   diffIndex?: number;
-  strategy: StrategyName;
+  /** How the block was placed: a matcher, or for an empty SEARCH `create` (empty file) / `append` (end of the file). */
+  strategy: StrategyName | "create" | "append";
   /**
    * Matched lines, 1-based inclusive, in the text the block was located in:
    * the file as given, or for a block that needed an earlier block's edit,
@@ -83,6 +90,12 @@ export interface SearchReplaceResult {
   applied: BlockReport[];
   /** One error per block that was not applied, in the order the blocks were written. */
   failed: EditError[];
+  /**
+   * Blocks whose result already stands in the file (sent again after they
+   * were applied, or a SEARCH equal to its REPLACE): code ALREADY_APPLIED,
+   * saying where. Not failures: nothing was changed for them.
+   */
+  alreadyApplied: EditError[];
   /** Every block applied (`failed` is empty). */
   complete: boolean;
   /** The diff text had no real line breaks and was un-escaped (`\n` written literally). */
@@ -152,7 +165,7 @@ function blockReport(a: AppliedOp): BlockReport {
     index: origin.index,
     line: origin.line,
     ...(origin.diffIndex !== undefined && { diffIndex: origin.diffIndex }),
-    strategy: a.strategy as StrategyName,
+    strategy: a.strategy as BlockReport["strategy"],
     startLine: a.startLine,
     endLine: a.endLine,
     score: a.score,
@@ -182,40 +195,67 @@ interface State {
   shifts: LineShift[];
   applied: BlockReport[];
   failed: EditError[];
+  alreadyApplied: EditError[];
 }
 
-/** Blocks that fail whatever the file holds fail here; the rest become ops. */
-function opsOf(blocks: readonly SearchReplaceBlock[], diffIndex: number | undefined, override: number | undefined, offset: number, state: State): EditOp[] {
+/** A block whose result already stands (see already-applied.ts), its message led by the block's label. */
+function alreadyAppliedOf(error: EditError, op: EditOp): EditError | undefined {
+  const note = alreadyAppliedNote(error, "block");
+  return note && withOrigin(note, op);
+}
+
+/**
+ * A block that asks for no change: REPLACE is SEARCH, or SEARCH with
+ * trailing spaces added (a tokenizer habit, never an intent; removing them
+ * may be one, so that is still an edit). Whatever the file holds, there is
+ * nothing to do, and refusing it would only make the model send it again.
+ */
+function changesNothing(block: SearchReplaceBlock): boolean {
+  if (block.search === block.replace) return true;
+  const find = block.search.split("\n");
+  const repl = block.replace.split("\n");
+  return find.length === repl.length && repl.every((r, k) => {
+    const f = find[k] as string;
+    return r === f || (r.length > f.length && r.trimEnd() === f.trimEnd());
+  });
+}
+
+function applyBlocks(state: State, blocks: readonly SearchReplaceBlock[], diffIndex: number | undefined, override: number | undefined, offset: number, opts: ResolvedOptions): void {
   const ops: EditOp[] = [];
+  const appends: EditOp[] = [];
   blocks.forEach((block, k) => {
     const op = blockOp(block, diffIndex, k === 0 ? override : undefined, offset);
-    try {
-      validateBlock(block);
-      ops.push(op);
-    } catch (error) {
-      if (!(error instanceof EditError)) throw error;
-      // validateBlock writes "Block N (line L): "; the op's label says where in the response.
-      const body = error.message.replace(/^Block \d+ \(line \d+\): /, "");
-      state.failed.push(new EditError(error.code, `${op.origin.label}: ${body}`, { ...error.detail, index: block.index, line: op.origin.line, ...(diffIndex !== undefined && { diffIndex }) }));
-    }
+    if (block.search.trim() === "") appends.push(op);
+    else if (changesNothing(block)) state.alreadyApplied.push(withOrigin(new EditError("ALREADY_APPLIED", "SEARCH and REPLACE are the same text, so the block changes nothing; nothing to do."), op));
+    else ops.push(op);
   });
-  return ops;
-}
-
-function applyBlocks(state: State, ops: readonly EditOp[], opts: ResolvedOptions): void {
-  if (ops.length === 0) return;
-  const report = applyOps(state.content, ops, { opts, vocab: VOCABULARY, shifts: state.shifts });
-  state.content = report.content;
-  state.shifts = report.shifts;
-  for (const a of report.applied) state.applied.push(blockReport(a));
-  for (const f of report.failed) state.failed.push(f.error);
+  if (ops.length > 0) {
+    const report = applyOps(state.content, ops, { opts, vocab: VOCABULARY, shifts: state.shifts });
+    state.content = report.content;
+    state.shifts = report.shifts;
+    for (const a of report.applied) state.applied.push(blockReport(a));
+    for (const f of report.failed) {
+      const done = alreadyAppliedOf(f.error, f.op);
+      if (done) state.alreadyApplied.push(done);
+      else state.failed.push(f.error);
+    }
+  }
+  for (const op of appends) {
+    const r = appendBlock(state.content, op);
+    if (r.error) {
+      (r.error.code === "ALREADY_APPLIED" ? state.alreadyApplied : state.failed).push(r.error);
+      continue;
+    }
+    state.content = r.content;
+    state.applied.push({ ...blockReport(r.report), strategy: r.report.strategy === "create" ? "create" : "append" });
+  }
 }
 
 /**
  * Applies SEARCH/REPLACE blocks to `content`. Throws EditError PARSE when a
  * diff given as text does not parse, INVALID_INPUT for bad arguments; every
- * per-block problem (INVALID_INPUT, NO_CHANGE, NOT_FOUND, AMBIGUOUS,
- * CONFLICT) is returned in `failed`, prefixed with the block it concerns and
+ * per-block problem (NO_CHANGE, NOT_FOUND, AMBIGUOUS, CONFLICT) is
+ * returned in `failed`, prefixed with the block it concerns and
  * with `detail.index` set. `complete` says whether every block applied.
  */
 export function applySearchReplace(content: string, diffText: SearchReplaceInput, options: SearchReplaceOptions = {}): SearchReplaceResult {
@@ -229,13 +269,13 @@ export function applySearchReplace(content: string, diffText: SearchReplaceInput
   const offset = checkLine(o.lineOffset, "lineOffset") ?? 0;
   if (typeof input === "string") checkLimit("maxResponseSize", input.length, opts.limits);
   else for (const item of input) checkLimit("maxResponseSize", item.content.length, opts.limits);
-  const state: State = { content, shifts: [], applied: [], failed: [] };
+  const state: State = { content, shifts: [], applied: [], failed: [], alreadyApplied: [] };
   let unescaped = false;
 
   if (typeof input === "string") {
     const whole = unescapeWholeText(input);
     unescaped = whole.unescaped;
-    applyBlocks(state, opsOf(parseSearchReplace(whole.text), undefined, startLine, offset, state), opts);
+    applyBlocks(state, parseSearchReplace(whole.text), undefined, startLine, offset, opts);
   } else {
     input.forEach((item, d) => {
       let blocks: SearchReplaceBlock[];
@@ -246,7 +286,7 @@ export function applySearchReplace(content: string, diffText: SearchReplaceInput
         state.failed.push(new EditError(error.code, `Diff ${d + 1}: ${error.message}`, { ...error.detail, diffIndex: d }));
         return;
       }
-      applyBlocks(state, opsOf(blocks, d, checkLine(item.startLine, "startLine"), 0, state), opts);
+      applyBlocks(state, blocks, d, checkLine(item.startLine, "startLine"), 0, opts);
     });
   }
   const failed = state.failed
@@ -258,5 +298,5 @@ export function applySearchReplace(content: string, diffText: SearchReplaceInput
         a.order - b.order,
     )
     .map((f) => f.error);
-  return { content: state.content, applied: state.applied, failed, complete: failed.length === 0, ...(unescaped && { unescaped }) };
+  return { content: state.content, applied: state.applied, failed, alreadyApplied: state.alreadyApplied, complete: failed.length === 0, ...(unescaped && { unescaped }) };
 }

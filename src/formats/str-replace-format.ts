@@ -131,6 +131,7 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
     ...(ctx.replaceAllAdvice !== undefined && { replaceAllAdvice: ctx.replaceAllAdvice }),
   });
   const m = result.match;
+  if (result.alreadyApplied) return { content, ops: [{ status: "already-applied", note: result.alreadyApplied }] };
   return { content: result.content, ops: [{ status: "applied", strategy: m.strategy, startLine: m.startLine, endLine: m.endLine, score: m.score, fuzzy: m.fuzzy }] };
 }
 

@@ -2,7 +2,9 @@
  * `replace()`: the str_replace edit (oldString / newString), the way agent
  * edit tools call it, on the shared applier.
  *
- * Semantics: identical strings are NO_CHANGE; an empty oldString creates
+ * Semantics: identical strings are NO_CHANGE; an edit whose result already
+ * stands (see engine/already-applied.ts) returns the content unchanged with
+ * `alreadyApplied`; an empty oldString creates
  * content only when the document is empty (a new file); the cascade locates
  * the old text (see match/cascade.ts); replaceAll replaces every occurrence
  * found by the first exact-after-normalisation strategy that finds any.
@@ -13,6 +15,7 @@ import type { AppliedOp, EditOp } from "../engine/ops.ts";
 import { checkFlag, checkLine, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import type { AmbiguitySituation, Vocabulary } from "../engine/vocabulary.ts";
 import { EditError } from "../errors.ts";
+import { alreadyAppliedNote } from "./already-applied.ts";
 
 export interface ReplaceOptions extends EngineOptions {
   /** Replace every occurrence found by the first exact-after-normalisation strategy that finds any. @default false */
@@ -28,7 +31,14 @@ export type MatchReport = Pick<AppliedOp, "strategy" | "startLine" | "endLine" |
 
 export interface ReplaceResult {
   content: string;
+  /** Where the edit applied; for an edit already applied, where its new text stands (`count` 0: nothing replaced). */
   match: MatchReport;
+  /**
+   * The edit's result already stands in the content (it was applied
+   * before): `content` is unchanged, and this note (code ALREADY_APPLIED)
+   * says where.
+   */
+  alreadyApplied?: EditError;
 }
 
 /** The words of str_replace messages; `replaceAllAdvice` is how the caller's interface says "replace every occurrence". */
@@ -89,6 +99,11 @@ export function replace(content: string, oldString: string, newString: string, o
   if (advice !== undefined && typeof advice !== "string") throw new EditError("INVALID_INPUT", "replaceAllAdvice must be a string.");
   const report = applyOps(content, [op], { opts, vocab: strReplaceVocabulary(advice) });
   const failure = report.failed[0];
+  const done = failure && alreadyAppliedNote(failure.error, "edit");
+  if (done) {
+    const { startLine, endLine } = done.detail as { startLine: number; endLine: number };
+    return { content, match: { strategy: "exact", startLine, endLine, score: 1, fuzzy: false, count: 0 }, alreadyApplied: done };
+  }
   if (failure) throw failure.error;
   const a = report.applied[0];
   if (!a) throw new EditError("INVALID_INPUT", "The edit was neither applied nor refused.");

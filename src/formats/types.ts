@@ -54,13 +54,15 @@ export interface SplitResult<P = unknown> {
 
 /** How one op of a file's edit went, for the file layer's report. */
 export interface OpOutcome {
-  status: "applied" | "failed";
+  /** "already-applied": the op's result already stands in the file; nothing was changed for it, and `note` (ALREADY_APPLIED) says where. */
+  status: "applied" | "failed" | "already-applied";
   strategy?: string;
   startLine?: number;
   endLine?: number;
   score?: number;
   fuzzy?: boolean;
   error?: EditError;
+  note?: EditError;
 }
 
 export interface FileApplyContext {

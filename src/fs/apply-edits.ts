@@ -581,6 +581,7 @@ function toChange(plan: FilePlan): PlannedChange {
 
 function opReport(index: number, format: EditFormat, op: OpOutcome, path: string, choices: ReadonlyMap<number, number>): EditReport {
   if (op.status === "failed") return { index, format, status: "failed", ...(op.error && { error: withPath(op.error, path, index) }) };
+  if (op.status === "already-applied" && op.note) return alreadyAppliedReport(index, format, op.note, path);
   const report: EditReport = { index, format, status: "applied" };
   if (op.strategy !== undefined) report.strategy = op.strategy;
   if (op.startLine !== undefined) report.startLine = op.startLine;

@@ -384,12 +384,15 @@ describe("V4A refusals", () => {
 
 // --- createPatch's V4A output ----------------------------------------------------
 
-function applyV4A(oldText: string, text: string): string {
+function applyV4A(oldText: string, text: string, context = 3): string | "already-applied" {
   const found = detectEdits(text, "v4a");
   assert.deepEqual(found.errors, []);
   assert.equal(found.edits.length, 1);
   const edit = found.edits[0] as FileEdit<V4APayload>;
   const r = v4aFormat.apply(oldText, edit, { path: "f.txt", exists: true, options: {} });
+  // Without context, `a` -> `a`,`x` on a file where `x` follows `a` reads as an
+  // insertion sent again (ALREADY_APPLIED): a patch with no context cannot tell.
+  if (context === 0 && r.content === undefined && r.ops.some((o) => o.error?.code === "ALREADY_APPLIED")) return "already-applied";
   assert.ok(r.content !== undefined, JSON.stringify(r.ops));
   return r.content;
 }
@@ -413,7 +416,8 @@ test("property: applying createPatch's V4A output through the V4A entry gives th
       const text = make();
       if (a === b) return assert.equal(text, "");
       assert.ok(text.startsWith("*** Begin Patch\n*** Update File: f.txt\n") && text.endsWith("*** End Patch\n"), text);
-      assert.equal(applyV4A(a, text), b, text);
+      const out = applyV4A(a, text, context);
+      if (out !== "already-applied") assert.equal(out, b, text);
     }),
     { numRuns: 1000 },
   );

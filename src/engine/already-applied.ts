@@ -5,9 +5,9 @@
  * same `try:`); refusing it makes the model send it a third time. The rule,
  * one for every format:
  *
- * - the replacement must add or change something specific: at least
- *   MIN_ADDED_CHARS non-blank characters that its find text lacks (a line
- *   diff), so a deletion, or a `}` added, proves nothing by being present;
+ * - the replacement must add or change something its find text lacks, so a deletion's remains prove nothing by being present, and
+ *   be more than one short line (`}`); away from the matched find text,
+ *   what it adds must be MIN_ADDED_CHARS long;
  * - its places are where it stands as whole lines: exactly, or with other
  *   indentation unless the op only re-indents (then the indentation is the
  *   change, and present elsewhere proves nothing);
@@ -25,15 +25,23 @@
  */
 import { exact } from "../match/exact.ts";
 import { lineTrimmed } from "../match/line-trimmed.ts";
-import type { Candidate, MatchContext } from "../match/types.ts";
-import { diffLinesBounded } from "../text/line-diff.ts";
+import { punctuationNormalized } from "../match/punctuation-normalized.ts";
+import type { MatchContext } from "../match/types.ts";
 import { normalizePunctuation } from "../text/normalize.ts";
 import { wholeLineCandidates } from "./line-edits.ts";
 import { queryOf } from "./locate-op.ts";
 import type { EditOp, Reading } from "./ops.ts";
 
-/** What the replacement adds must be at least this specific to prove anything by standing in the file. */
-export const MIN_ADDED_CHARS = 20;
+/** A one-line replacement shorter than this (without whitespace) stands in many files by chance. */
+const MIN_LINE_CHARS = 8;
+/**
+ * Where the replacement is not around the matched find text (ambiguous, or
+ * not found at all), what it adds must be this specific: 20 characters
+ * fired on no real block expected to apply (bench:real).
+ */
+const MIN_ADDED_CHARS = 20;
+/** Around the matched find text, a few characters do (`z = 3` added after `x = 1`); one (`a`) does not. */
+const MIN_ADDED_NEAR = 3;
 
 export interface Place {
   startLine: number;
@@ -49,13 +57,32 @@ const linesOf = (r: Reading) => (r.lines ? { find: r.lines.find, replace: r.line
  */
 const lineKey = (line: string): string => normalizePunctuation(line).replace(/\s+/g, "").replace(/-+/g, "-");
 
-/** Non-blank characters of the lines the replacement adds or changes (a line diff against the find text). */
+/** Texts that read the same: line by line, whitespace, blank lines and typographic punctuation aside. */
+export function readsTheSame(a: readonly string[], b: readonly string[]): boolean {
+  const x = a.map(lineKey).filter((k) => k !== "");
+  const y = b.map(lineKey).filter((k) => k !== "");
+  return x.length === y.length && x.every((k, i) => k === y[i]);
+}
+
+/**
+ * Non-blank characters of the lines the replacement adds or changes: its
+ * lines beyond as many copies as the find text has (by key). A wrapper
+ * `if c:` around code that holds `if c:` adds that line; a line added to a
+ * run of its copies (`x` among `x` lines) adds nothing: the run grown
+ * stands in the file before and after.
+ */
 function addedChars(find: readonly string[], replace: readonly string[]): number {
-  let n = 0;
-  for (const change of diffLinesBounded(find, replace, lineKey)) {
-    if (!change.added) continue;
-    for (const line of change.value) n += lineKey(line).length;
+  const keys = replace.map(lineKey);
+  const surplus = new Map<string, number>();
+  for (const k of keys) surplus.set(k, (surplus.get(k) ?? 0) + 1);
+  for (const line of find) {
+    const k = lineKey(line);
+    const left = surplus.get(k);
+    if (left !== undefined) surplus.set(k, left - 1);
   }
+  const runs = new Set(keys.filter((k, i) => k === keys[i + 1]));
+  let n = 0;
+  for (const [k, extra] of surplus) if (extra > 0 && !runs.has(k)) n += extra * k.length;
   return n;
 }
 
@@ -71,8 +98,14 @@ const straddles = (p: Place, q: Place) => p.startLine < q.endLine && q.startLine
 
 function wholeLinePlaces(ctx: MatchContext, lines: readonly string[], strict: boolean): Place[] {
   const q = queryOf({ find: lines.join("\n"), replace: "", lines: { find: lines, replace: [] } });
-  const found: Candidate[] = strict ? exact.find(ctx, q) : lineTrimmed.find(ctx, q);
-  return wholeLineCandidates(ctx.doc, found).map((c) => ({ startLine: c.startLine, endLine: c.endLine }));
+  if (strict) return wholeLineCandidates(ctx.doc, exact.find(ctx, q)).map((c) => ({ startLine: c.startLine, endLine: c.endLine }));
+  // Loosely: other indentation, or typeset quotes and dashes (the model's copy of a `“name”` line) but
+  // the same spaces inside the lines: `a =  b` -> `a = b` is an edit, not one already made.
+  const typeset = punctuationNormalized.find(ctx, q).filter((c) => {
+    const file = ctx.doc.lines(c.startLine, c.endLine);
+    return file.length === lines.length && file.every((l, k) => normalizePunctuation(l).trim() === normalizePunctuation(lines[k] as string).trim());
+  });
+  return wholeLineCandidates(ctx.doc, [...lineTrimmed.find(ctx, q), ...typeset]).map((c) => ({ startLine: c.startLine, endLine: c.endLine }));
 }
 
 export interface ReplacementPlaces {
@@ -80,9 +113,15 @@ export interface ReplacementPlaces {
   exact: Place[];
   /** Verbatim or re-indented (the re-indented only when the op does more than re-indent). */
   all: Place[];
+  /** Non-blank characters the replacement adds or changes. */
+  added: number;
 }
 
-/** Where the op's replacement stands as whole lines, or undefined when it is not specific enough to tell. */
+/**
+ * Where the op's replacement stands as whole lines, or undefined when it
+ * adds nothing (a deletion's remains are always there) or is too short to
+ * tell: one line of fewer than MIN_LINE_CHARS (`}`, `pass`) stands anywhere.
+ */
 export function replacementPlaces(ctx: MatchContext, op: EditOp): ReplacementPlaces | undefined {
   const reading = op.readings[0];
   if (!reading || op.hints.replaceAll) return undefined;
@@ -90,11 +129,14 @@ export function replacementPlaces(ctx: MatchContext, op: EditOp): ReplacementPla
   const replace = [...linesOf(reading).replace];
   while (replace.length > 0 && replace[replace.length - 1]?.trim() === "") replace.pop();
   while (replace.length > 0 && replace[0]?.trim() === "") replace.shift();
-  if (replace.length === 0 || addedChars(find, replace) < MIN_ADDED_CHARS) return undefined;
+  const keys = replace.map(lineKey).filter((k) => k !== "");
+  if (keys.length === 0 || (keys.length === 1 && (keys[0] as string).length < MIN_LINE_CHARS)) return undefined;
+  const added = addedChars(find, replace);
+  if (added === 0) return undefined;
   const exactPlaces = wholeLinePlaces(ctx, replace, true);
   const all = onlyReindents(find, replace) ? exactPlaces : wholeLinePlaces(ctx, replace, false);
   for (const p of exactPlaces) if (!all.some((q) => q.startLine === p.startLine && q.endLine === p.endLine)) all.push(p);
-  return all.length === 0 ? undefined : { exact: exactPlaces, all };
+  return all.length === 0 ? undefined : { exact: exactPlaces, all, added };
 }
 
 /** Where the op's find text stands, as whole lines with any indentation. */
@@ -104,12 +146,35 @@ function findPlaces(ctx: MatchContext, op: EditOp): Place[] {
   return wholeLinePlaces(ctx, linesOf(reading).find, false);
 }
 
-/** Rule for a located op: the place of the replacement that holds the match, when the find text stands nowhere else. */
+/** Where the find lines stand as one block inside the replacement lines (by key), else undefined. */
+function offsetInReplacement(op: EditOp): number | undefined {
+  const reading = op.readings[0];
+  if (!reading) return undefined;
+  const { find, replace } = linesOf(reading);
+  const f = find.map(lineKey);
+  const r = replace.map(lineKey);
+  while (f.length > 0 && f[f.length - 1] === "") f.pop();
+  for (let k = 0; k + f.length <= r.length; k++) if (f.every((x, i) => x === r[k + i])) return k;
+  return undefined;
+}
+
+/**
+ * Rule for a located op: the one place of the replacement, holding the
+ * match where the find text sits in the replacement (an insertion's kept
+ * lines at their offset), when the find text stands nowhere else. In a run
+ * of repeated lines every place holds every other: the replacement must
+ * stand once.
+ */
 export function standsAroundMatch(ctx: MatchContext, op: EditOp, match: Place): Place | undefined {
+  // A diff changing the final newline is judged whole by its applier: its lines may stand while the newline does not.
+  if (op.finalNewline !== undefined) return undefined;
   const places = replacementPlaces(ctx, op);
-  const around = places?.all.find((q) => inside(match, q));
-  if (!places || !around) return undefined;
-  return findPlaces(ctx, op).every((p) => places.all.some((q) => inside(p, q))) ? around : undefined;
+  if (places && places.added < MIN_ADDED_NEAR) return undefined;
+  const around = places?.all.length === 1 ? places.all[0] : undefined;
+  if (!places || !around || !inside(match, around)) return undefined;
+  const offset = offsetInReplacement(op);
+  if (offset !== undefined && around.startLine + offset !== match.startLine) return undefined;
+  return findPlaces(ctx, op).every((p) => inside(p, around)) ? around : undefined;
 }
 
 /** Rule for an ambiguous op, given its candidates (0-based, half-open). */
@@ -118,7 +183,7 @@ export function standsAmongCandidates(ctx: MatchContext, op: EditOp, candidates:
   if (!places || candidates.length === 0) return undefined;
   const holders = candidates.map((c) => places.all.find((q) => inside(c, q)));
   if (holders.every((h) => h !== undefined)) return holders[0];
-  const only = places.exact.length === 1 ? places.exact[0] : undefined;
+  const only = places.exact.length === 1 && places.added >= MIN_ADDED_CHARS ? places.exact[0] : undefined;
   if (!only || candidates.some((c) => c.strategy === "exact" || straddles(c, only))) return undefined;
   return only;
 }
@@ -127,6 +192,8 @@ export function standsAmongCandidates(ctx: MatchContext, op: EditOp, candidates:
 export function standsInstead(ctx: MatchContext, op: EditOp, closest?: Place): Place | undefined {
   const places = replacementPlaces(ctx, op);
   if (!places) return undefined;
+  // A few lines standing once are specific enough on their own (the old rule, kept for diffs' short lines).
+  if (places.added < MIN_ADDED_CHARS && !(op.readings[0]?.lines && places.all.length === 1)) return undefined;
   if (places.exact.length === 1) return places.exact[0];
   if (places.exact.length === 0 && places.all.length === 1) return places.all[0];
   if (closest && places.exact.length > 1) return places.exact.find((q) => inside(closest, q));

@@ -25,7 +25,7 @@ import { createContext } from "../match/anchors.ts";
 import type { Candidate } from "../match/types.ts";
 import { Document } from "../text/document.ts";
 import { breaksIn, lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits, spliceDelta } from "./line-edits.ts";
-import { type Place, standsAmongCandidates, standsAroundMatch } from "./already-applied.ts";
+import { type Place, readsTheSame, standsAmongCandidates, standsAroundMatch } from "./already-applied.ts";
 import { readCrAsBreaks } from "./cr-lines.ts";
 import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
 import { notFoundNotes, withOrigin } from "./op-messages.ts";
@@ -191,9 +191,6 @@ function unchanged(doc: Document, p: Planned): boolean {
   return p.splices.every((s) => s.text === doc.text.slice(s.start, s.end));
 }
 
-/** Lines compared without their trailing whitespace, which models add and drop without meaning to. */
-const sameLines = (a: string, b: string): boolean => a.replace(/[ \t]+$/gm, "") === b.replace(/[ \t]+$/gm, "");
-
 /**
  * An op that changes nothing: ALREADY_APPLIED when the file at the matched
  * place already reads as the replacement (a SEARCH equal to its REPLACE, a
@@ -203,8 +200,8 @@ const sameLines = (a: string, b: string): boolean => a.replace(/[ \t]+$/gm, "") 
 function noChangeError(doc: Document, p: Planned, vocab: Vocabulary): EditError {
   const r = p.report;
   const place = { startLine: r.startLine, endLine: r.endLine };
-  const region = doc.lines(r.startLine - 1, r.endLine).join("\n");
-  if (p.op.readings.some((x) => sameLines(x.find, x.replace) || sameLines(region, x.lines ? x.lines.replace.join("\n") : x.replace))) {
+  const region = doc.lines(r.startLine - 1, r.endLine);
+  if (p.op.readings.some((x) => readsTheSame(region, x.lines ? x.lines.replace : x.replace.split("\n")))) {
     return new EditError("ALREADY_APPLIED", `already applied (lines ${r.startLine}-${r.endLine} already read as ${vocab.replacement}); nothing to do.`, place);
   }
   return new EditError(

@@ -59,7 +59,9 @@
  * end: models rarely write the marker, and deleting the first or last line
  * must not change it. Line endings and BOM are the file's (CRLF stays CRLF).
  */
+import { readsTheSame } from "../engine/already-applied.ts";
 import { applyOps } from "../engine/apply-ops.ts";
+import { alreadyAppliedNote } from "./already-applied.ts";
 import type { AppliedOp, EditOp, FailedOp, Reading } from "../engine/ops.ts";
 import { checkLine, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import type { Vocabulary } from "../engine/vocabulary.ts";
@@ -129,6 +131,13 @@ export interface HunkReport {
 export interface PatchResult {
   content: string;
   hunks: HunkReport[];
+  /**
+   * Every hunk's result already stands in the content (the patch was
+   * applied before): `content` is unchanged, `hunks` is empty, and this note
+   * (code ALREADY_APPLIED) says where. A patch with some hunks applied
+   * before and others not is an error: the model must see the mismatch.
+   */
+  alreadyApplied?: EditError;
   /** The patch text had no real line breaks and was un-escaped (`\n` written literally). */
   unescaped?: boolean;
 }
@@ -334,7 +343,12 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
       }),
     },
   );
-  if (report.failed.length > 0) throw failureSummary(report.failed, hunks.length);
+  if (report.failed.length > 0) {
+    const error = failureSummary(report.failed, hunks.length);
+    const done = alreadyAppliedNote(error, "hunk");
+    if (done) return { content, hunks: [], alreadyApplied: done };
+    throw error;
+  }
   const reports = report.applied.map((a) => hunkReport(a, hunks)).sort((a, b) => a.index - b.index);
   if (bomChange) {
     const first = reports.find((r) => r.index === bomChange.index);
@@ -352,6 +366,19 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
   }
   if (report.content === content && hunks.some(hasChanges)) {
     const where = reports.map((r) => `hunk ${r.index + 1} at lines ${r.startLine}-${r.endLine}`).join(", ");
+    // Each place already reads as its hunk's new side (a final newline added twice, quotes aside): applied before.
+    const lines = content.split("\n");
+    const stands = reports.every((r) => {
+      const h = hunks.find((x) => x.index === r.index);
+      return h !== undefined && readsTheSame(lines.slice(r.startLine - 1, r.endLine), newSide(h));
+    });
+    if (stands) {
+      const note = new EditError("ALREADY_APPLIED", `already applied (${where} already read as the patch's new side); nothing to do.`, {
+        startLine: reports[0]?.startLine ?? 1,
+        endLine: reports[reports.length - 1]?.endLine ?? 0,
+      });
+      return { content, hunks: [], alreadyApplied: note, ...extra };
+    }
     throw new EditError(
       "NO_CHANGE",
       `Every hunk was found (${where}), but applying them changes nothing: the file already reads that way. Check that the '+' lines hold the intended change.`,

@@ -166,6 +166,8 @@ function applyUpdate(content: string, op: Extract<V4AFileOp, { kind: "update" }>
 function apply(content: string, edit: FileEdit<V4APayload>, ctx: FileApplyContext): FileApplyResult {
   const op = edit.payload;
   if (op.kind === "add") {
+    const created = op.lines.length === 0 ? "" : `${op.lines.join("\n")}\n`;
+    if (ctx.exists && content.replace(/\r\n/g, "\n") === created) throw new EditError("ALREADY_APPLIED", `already applied (${ctx.path} exists with exactly the text this patch adds); nothing to do.`);
     if (ctx.exists) {
       throw new EditError("CONFLICT", `"*** Add File: ${op.path}" creates ${ctx.path}, but the file already exists. Send "*** Update File: ${op.path}" with chunks against its current content instead.`);
     }

@@ -15,6 +15,7 @@ import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats
 import type { StructuredEdit } from "../formats/str-replace-format.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, OpOutcome } from "../formats/types.ts";
 import { encodeText, type LoadedFile, loadTextFile } from "./read-file.ts";
+import { followDoneMoves } from "./done-moves.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
 import { type Budget, DEFAULT_LIMITS, overLimit } from "../limits.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
@@ -293,6 +294,7 @@ export async function applyEdits(
       ? detectEdits(input, opts.format, opts.target === undefined ? {} : { defaultPath: opts.target })
       : fromStructuredEdits(input);
   const rewritten = rewriteEdits(detected.edits, opts);
+  rewritten.edits = await followDoneMoves(realRoot, rewritten.edits);
   const errors = [...detected.errors, ...rewritten.errors];
   if (rewritten.edits.length === 0 && errors.length === 0) {
     errors.push(

@@ -1,0 +1,105 @@
+/**
+ * Running a response twice leaves the first run's bytes and exits 0, in
+ * every format: the second run finds each edit already applied. Through the
+ * CLI's main() in process (as `fuzzpatch apply FILE --root DIR`), so every
+ * entry point above the engine is on the path.
+ */
+import assert from "node:assert/strict";
+import { cp, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PassThrough, Writable } from "node:stream";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { main } from "../src/cli/main.ts";
+import { makeTree, snapshot } from "./helpers/temp-tree.ts";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+
+async function apply(root: string, responseFile: string, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const sink = (add: (s: string) => void) =>
+    new Writable({
+      write(chunk, _enc, done) {
+        add(String(chunk));
+        done();
+      },
+    });
+  const code = await main(
+    ["apply", responseFile, "--root", root, ...extra],
+    {
+      out: sink((s) => {
+        stdout += s;
+      }),
+      err: sink((s) => {
+        stderr += s;
+      }),
+      env: { NO_COLOR: "1" },
+    },
+    new PassThrough() as unknown as NodeJS.ReadStream,
+  );
+  return { code, stdout, stderr };
+}
+
+const PY = "import sys\n\ndef main():\n    x = 1\n    y = 2\n    return x + y\n";
+
+const cases: { name: string; files: Record<string, string>; response: string }[] = [
+  { name: "SEARCH/REPLACE adding a line above its SEARCH (import sys -> import os + import sys)", files: { "a.py": PY }, response: "a.py\n```\n<<<<<<< SEARCH\nimport sys\n=======\nimport os\nimport sys\n>>>>>>> REPLACE\n```\n" },
+  { name: "SEARCH/REPLACE adding a line below its SEARCH", files: { "a.py": PY }, response: "a.py\n```\n<<<<<<< SEARCH\n    x = 1\n=======\n    x = 1\n    z = 3\n>>>>>>> REPLACE\n```\n" },
+  {
+    name: "SEARCH/REPLACE wrapping its lines in a new block",
+    files: { "a.py": PY },
+    response: "a.py\n```\n<<<<<<< SEARCH\n    x = 1\n    y = 2\n=======\n    if sys.argv:\n        x = 1\n        y = 2\n>>>>>>> REPLACE\n```\n",
+  },
+  { name: "empty SEARCH appending to the file", files: { "a.py": PY }, response: "a.py\n```\n<<<<<<< SEARCH\n=======\n\ndef helper():\n    return 42\n>>>>>>> REPLACE\n```\n" },
+  { name: "unified diff insertion, context above only", files: { "a.py": PY }, response: "--- a/a.py\n+++ b/a.py\n@@ -4,2 +4,3 @@\n     x = 1\n     y = 2\n+    z = 3\n" },
+  { name: "unified diff insertion, context below only", files: { "a.py": PY }, response: "--- a/a.py\n+++ b/a.py\n@@ -4,2 +4,3 @@\n+    z = 3\n     x = 1\n     y = 2\n" },
+  { name: "unified diff insertion, context both sides", files: { "a.py": PY }, response: "--- a/a.py\n+++ b/a.py\n@@ -4,2 +4,3 @@\n     x = 1\n+    z = 3\n     y = 2\n" },
+  { name: "@@ @@ insertion", files: { "a.py": PY }, response: "--- a/a.py\n+++ b/a.py\n@@ @@\n     x = 1\n+    z = 3\n" },
+  { name: "a patch that only adds the final newline", files: { "a.py": "a\nb" }, response: "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n" },
+  { name: "V4A chunk", files: { "a.py": PY }, response: "*** Begin Patch\n*** Update File: a.py\n@@ def main():\n     x = 1\n+    z = 3\n     y = 2\n*** End Patch\n" },
+  { name: "V4A chunk, context above only", files: { "a.py": PY }, response: "*** Begin Patch\n*** Update File: a.py\n@@ def main():\n     x = 1\n+    z = 3\n*** End Patch\n" },
+  { name: "V4A Add File", files: {}, response: "*** Begin Patch\n*** Add File: b.py\n+hello = 1\n*** End Patch\n" },
+  { name: "V4A update with Move to", files: { "a.py": PY }, response: "*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@\n     x = 1\n-    y = 2\n+    y = 20\n*** End Patch\n" },
+  { name: "str_replace JSON", files: { "a.py": PY }, response: '{"path": "a.py", "oldString": "    y = 2\\n", "newString": "    y = 2\\n    w = y * 2\\n"}\n' },
+];
+
+for (const c of cases) {
+  test(`run twice: ${c.name}: the second run writes nothing and exits 0 with a note`, async () => {
+    const t = await makeTree(c.files);
+    const response = path.join(t.base, "response.txt");
+    await writeFile(response, c.response);
+    const before = await snapshot(t.root);
+    const first = await apply(t.root, response);
+    assert.equal(first.code, 0, first.stderr);
+    const after = await snapshot(t.root);
+    assert.notDeepEqual(after, before, "the first run changes something");
+    const second = await apply(t.root, response);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stderr, /^note: .*already applied/m);
+    assert.deepEqual(await snapshot(t.root), after);
+    // --partial writes nothing twice either.
+    const third = await apply(t.root, response, ["--partial"]);
+    assert.equal(third.code, 0, third.stderr);
+    assert.deepEqual(await snapshot(t.root), after);
+  });
+}
+
+for (const example of ["response.md", "response-v4a.md"]) {
+  test(`run twice: examples/${example} on examples/project`, async () => {
+    const base = await mkdtemp(path.join(tmpdir(), "fuzzpatch-twice-"));
+    const root = path.join(base, "project");
+    await cp(path.join(REPO, "examples", "project"), root, { recursive: true });
+    const response = path.join(REPO, "examples", example);
+    const before = await snapshot(root);
+    const first = await apply(root, response);
+    assert.equal(first.code, 0, first.stderr);
+    const after = await snapshot(root);
+    assert.notDeepEqual(after, before);
+    const second = await apply(root, response);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /Nothing to change/);
+    assert.deepEqual(await snapshot(root), after);
+  });
+}

@@ -63,6 +63,8 @@ export interface OpOutcome {
   fuzzy?: boolean;
   error?: EditError;
   note?: EditError;
+  /** Applied to this version of the history (0-based, oldest first) and carried onto the current file. */
+  version?: number;
 }
 
 export interface FileApplyContext {

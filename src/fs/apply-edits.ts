@@ -9,6 +9,7 @@ import { access, stat } from "node:fs/promises";
 import { checkFlag, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import { EditError } from "../errors.ts";
 import { alreadyAppliedNote } from "../formats/already-applied.ts";
+import { applyFromHistory } from "../formats/history-merge.ts";
 import { createPatch } from "../formats/create-patch.ts";
 import { type EditFormat, formatByName, type ResponseFormat } from "../formats/index.ts";
 import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats/response.ts";
@@ -65,6 +66,15 @@ export interface ApplyEditsOptions extends EngineOptions {
    * @default {}
    */
   expected?: Record<string, ExpectedFile | string>;
+  /**
+   * Per path (relative to root): earlier versions of the file the model may
+   * have read, oldest first (their texts). An edit that does not match the
+   * current file, or matches it only fuzzily, but matches one of them is
+   * applied there and carried onto the current file by a three-way merge;
+   * changes that overlap are a CONFLICT quoting the current lines.
+   * @default {}
+   */
+  history?: Record<string, readonly string[]>;
   /**
    * Largest file, in bytes, that is read for editing.
    * @default 10485760
@@ -141,6 +151,12 @@ export interface EditReport {
   fuzzy?: boolean;
   /** The user picked this place among ambiguous candidates (chooseCandidate). */
   chosen?: boolean;
+  /**
+   * The edit matched this earlier version (an index into the file's
+   * `history`, oldest first) and was carried onto the file by a three-way
+   * merge (strategy "history-merge"); its lines are that version's.
+   */
+  version?: number;
   error?: EditError;
   /** For "already-applied": code ALREADY_APPLIED, a message saying where the new text is. */
   note?: EditError;
@@ -199,6 +215,7 @@ interface ResolvedOptions {
   maxFileBytes: number;
   allowBinary: boolean;
   expected: Record<string, ExpectedFile | string> | undefined;
+  history: Record<string, readonly string[]>;
   chooseCandidate: ApplyEditsOptions["chooseCandidate"];
   hooks: TransactionHooks | undefined;
   strip: number | undefined;
@@ -236,8 +253,10 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
   for (const key of ["target", "replaceAllAdvice", "displayPrefix"] as const) {
     if (o[key] !== undefined && typeof o[key] !== "string") throw new EditError("INVALID_INPUT", `${key} must be a string.`);
   }
+  const history = checkHistory(o.history);
   return {
     format: o.format ?? DEFAULTS.format,
+    history,
     partial: checkFlag(o.partial, "partial") ?? DEFAULTS.partial,
     dryRun: checkFlag(o.dryRun, "dryRun") ?? DEFAULTS.dryRun,
     maxFileBytes,
@@ -254,6 +273,18 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     maxResponseSize: resolved.limits.maxResponseSize,
     budget: resolved.budget,
   };
+}
+
+function checkHistory(value: unknown): Record<string, readonly string[]> {
+  if (value === undefined) return {};
+  const bad = () => new EditError("INVALID_INPUT", "history must be an object mapping each path to a list of the file's earlier texts, oldest first.");
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw bad();
+  const out: Record<string, readonly string[]> = Object.create(null);
+  for (const [path, versions] of Object.entries(value)) {
+    if (!Array.isArray(versions) || versions.some((v) => typeof v !== "string")) throw bad();
+    out[path] = versions;
+  }
+  return out;
 }
 
 interface FilePlan {
@@ -448,8 +479,20 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
       throw error;
     }
   };
+  const versions = historyOf(opts.history, plan.rel, edit.path);
+  // An edit written against a version the model read earlier: applied there and merged (history-merge.ts).
+  const viaHistory = (now: FileApplyResult | EditError) => (versions.length > 0 ? applyFromHistory(entry, edit, current, versions, ctx, now) : undefined);
   try {
-    let result = run(ctx);
+    let now: FileApplyResult | EditError;
+    try {
+      now = run(ctx);
+    } catch (error) {
+      if (!(error instanceof EditError)) throw error;
+      now = error;
+    }
+    const merged = viaHistory(now);
+    if (!merged && now instanceof EditError) throw now;
+    let result = merged ?? (now as FileApplyResult);
     const choices = await askChoices(result.ops, report.path, index, current, entry.unit, opts);
     if (choices.size > 0) result = run({ ...ctx, options: { ...opts.engine, choices: Object.fromEntries(choices) }, choices });
     // Every op of the edit already there: applied before, nothing to do (a mix of both is a real mismatch).
@@ -470,6 +513,12 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
     if (note) report.edits.push(alreadyAppliedReport(index, edit.format, note, report.path));
     else fail(withPath(asEditError(error, "INVALID_INPUT"), report.path, index));
   }
+}
+
+/** The history of the file an edit names: under its path relative to the root, or as the input wrote it. */
+function historyOf(history: Record<string, readonly string[]>, rel: string, written: string): readonly string[] {
+  if (Object.hasOwn(history, rel)) return history[rel] ?? [];
+  return Object.hasOwn(history, written) ? (history[written] ?? []) : [];
 }
 
 function alreadyAppliedReport(index: number, format: EditFormat, note: EditError, path: string): EditReport {
@@ -590,6 +639,7 @@ function opReport(index: number, format: EditFormat, op: OpOutcome, path: string
   if (op.endLine !== undefined) report.endLine = op.endLine;
   if (op.score !== undefined) report.score = op.score;
   report.fuzzy = op.fuzzy ?? false;
+  if (op.version !== undefined) report.version = op.version;
   if (choices.size > 0 && op.startLine !== undefined && [...choices.values()].includes(op.startLine)) report.chosen = true;
   return report;
 }

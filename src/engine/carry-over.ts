@@ -1,0 +1,105 @@
+/**
+ * Carrying an edit made on an earlier version of a file onto the current
+ * one: a line-based three-way merge (base = the version the model read,
+ * ours = the file now, theirs = that version with the edit). Changes that
+ * overlap, touch or come within NEAR lines of each other conflict.
+ *
+ * Our own, not node-diff3: on a real stale block (aider-swebench
+ * sympy-12481 try6 msg2) node-diff3 merged cleanly where git merge-file
+ * reports a conflict, and the result held the model's earlier rewrite and
+ * this one both, lines duplicated. Both sides' changes are found by the
+ * bounded line diff (text/line-diff.ts), so the cost stays that of a diff.
+ */
+import { diffLinesBounded } from "../text/line-diff.ts";
+
+export interface CarryConflict {
+  /** 1-based first line of the current file's side of the conflict, and its lines (none: an insertion point). */
+  startLine: number;
+  lines: string[];
+  /** What the edit meant there: the version's lines and the edited version's lines. */
+  before: string[];
+  after: string[];
+}
+
+export type CarryResult = { text: string; conflict?: undefined } | { conflict: CarryConflict };
+
+/** One change of a side against the base: base lines [start, end) become `lines`. */
+interface Hunk {
+  start: number;
+  end: number;
+  lines: string[];
+}
+
+/** LF lines of a text (a final newline gives a last "" line, so it merges like any line). */
+const linesOf = (text: string): string[] => text.replace(/\r\n/g, "\n").split("\n");
+
+function hunksOf(base: readonly string[], side: readonly string[]): Hunk[] {
+  const out: Hunk[] = [];
+  let i = 0;
+  let open: Hunk | undefined;
+  for (const c of diffLinesBounded(base, side)) {
+    const n = c.value.length;
+    if (!c.added && !c.removed) {
+      if (open) out.push(open);
+      open = undefined;
+      i += n;
+      continue;
+    }
+    open ??= { start: i, end: i, lines: [] };
+    if (c.removed) {
+      open.end += n;
+      i += n;
+    } else for (const line of c.value) open.lines.push(line);
+  }
+  if (open) out.push(open);
+  return out;
+}
+
+const same = (a: Hunk, b: Hunk) => a.start === b.start && a.end === b.end && a.lines.length === b.lines.length && a.lines.every((l, k) => l === b.lines[k]);
+/**
+ * Changes closer than this many unchanged lines conflict. git merge-file
+ * conflicts when they overlap or touch; but where the file repeats lines
+ * (a model's half-done rewrite), the line diff may align the two sides a
+ * line or two apart where git aligns them together (real stale block
+ * sympy-19487 try1 msg4: merged into dead code at 1 line apart). A diff's
+ * own context is 3 lines: closer than that, the edit's context changed.
+ */
+const NEAR = 3;
+const meet = (a: Hunk, b: Hunk) => a.start < b.end + NEAR && b.start < a.end + NEAR;
+
+/** Where base line `at` is in `ours` (its hunks applied before it). */
+function oursLine(ours: readonly Hunk[], at: number): number {
+  let shift = 0;
+  for (const h of ours) if (h.end <= at) shift += h.lines.length - (h.end - h.start);
+  return at + shift;
+}
+
+/** Merges the change from `base` to `theirs` into `ours`; the result keeps `ours`'s CRLF line breaks. */
+export function carryOver(base: string, ours: string, theirs: string): CarryResult {
+  const b = linesOf(base);
+  const mine = hunksOf(b, linesOf(ours));
+  const edit = hunksOf(b, linesOf(theirs));
+  const taken: Hunk[] = [...mine];
+  for (const t of edit) {
+    if (mine.some((o) => same(o, t))) continue;
+    const clash = mine.find((o) => meet(o, t));
+    if (clash) {
+      // The region both touched, in the current file's lines.
+      const at = oursLine(mine, Math.min(clash.start, t.start));
+      const to = oursLine(mine, Math.max(clash.end, t.end));
+      return { conflict: { startLine: at + 1, lines: linesOf(ours).slice(at, Math.max(at, to)), before: b.slice(t.start, t.end), after: t.lines } };
+    }
+    taken.push(t);
+  }
+  taken.sort((x, y) => x.start - y.start || x.end - y.end);
+  const out: string[] = [];
+  let i = 0;
+  for (const h of taken) {
+    for (; i < h.start; i++) out.push(b[i] as string);
+    for (const line of h.lines) out.push(line);
+    i = h.end;
+  }
+  for (; i < b.length; i++) out.push(b[i] as string);
+  const crlf = ours.includes("\r\n") && !/(^|[^\r])\n/.test(ours);
+  return { text: out.join(crlf ? "\r\n" : "\n") };
+}

@@ -6,6 +6,7 @@
 
 export { toolDefinitions } from "./tools/definitions.ts";
 export { runTool } from "./tools/run-tool.ts";
+export { VersionStore } from "./tools/version-store.ts";
 
 export type { ToolAnnotations, ToolDefinition, ToolName } from "./tools/definitions.ts";
 export type { ToolResult } from "./tools/result-text.ts";

@@ -70,7 +70,7 @@ let readOnly: Connection;
 let modern: Connection;
 
 before(async () => {
-  tree = await makeTree({ "fuzzy.js": GREET, "ambiguous.js": GREET, "multi.js": GREET, "stale.js": GREET, "read.js": GREET });
+  tree = await makeTree({ "fuzzy.js": GREET, "ambiguous.js": GREET, "multi.js": GREET, "stale.js": GREET, "read.js": GREET, "merge.js": GREET });
   // A root the client offers (MCP roots) beside the --root the server was started with.
   clientRoot = path.join(tree.base, "client-root");
   await mkdir(clientRoot);
@@ -214,6 +214,27 @@ for (const c of cases) {
     if (c.unchanged) assert.deepEqual(await snapshot(tree.base), before);
   });
 }
+
+test("mcp: read; another writer changes the file; edit_file with the old text and old expectedHash merges elsewhere, and is a CONFLICT naming the current lines in the same region", opts, async () => {
+  const file = path.join(tree.root, "merge.js");
+  const read = await call(server, "read_file", { path: "merge.js" });
+  const hash = /sha256 ([0-9a-f]{64})/.exec(read.text)?.[1];
+  assert.ok(hash, read.text);
+  // Another writer: a change far from the edit.
+  const elsewhere = GREET.replace("return 1;", "return 10;");
+  await writeFile(file, elsewhere);
+  const merged = await call(server, "edit_file", { path: "merge.js", expectedHash: hash, edits: [{ oldString: "    return name;", newString: "    return name.trim();" }] });
+  assert.equal(merged.isError, false, merged.text);
+  assert.equal(await readFile(file, "utf8"), elsewhere.replace("    return name;", "    return name.trim();"));
+  // The same region changed since that read: refused, the current lines quoted, nothing written.
+  const now = elsewhere.replace('console.log("hello " + name);', 'console.info("hello " + name);').replace("    return name;", "    return name.trim();");
+  await writeFile(file, now);
+  const conflict = await call(server, "edit_file", { path: "merge.js", expectedHash: hash, edits: [{ oldString: '        console.log("hello " + name);', newString: '        console.warn("hello " + name);' }] });
+  assert.equal(conflict.isError, true);
+  assert.match(conflict.text, /CONFLICT/);
+  assert.match(conflict.text, /3 \| {9}console\.info\("hello " \+ name\);/);
+  assert.equal(await readFile(file, "utf8"), now);
+});
 
 test("mcp: --read-only refuses edit_file and writes nothing", opts, async () => {
   const before = await snapshot(tree.base);

@@ -5,6 +5,7 @@ import { EditError } from "../errors.ts";
 import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits } from "../fs/apply-edits.ts";
 import { formatByName, formatNames, type ResponseFormat } from "../formats/index.ts";
 import { promptCandidate } from "./interactive.ts";
+import { historyFiles, threeWayHistory } from "./three-way.ts";
 import { colorDiff, colorsFor, countChanges, errorToJson, formatStat, type Streams, writeError, writeNote } from "./output.ts";
 
 export interface ApplyCommandOptions {
@@ -26,6 +27,10 @@ export interface ApplyCommandOptions {
   preset: "default" | "opencode";
   maxFileBytes?: number;
   allowBinary: boolean;
+  /** Merge a git diff from the blobs its index lines name. */
+  "3way"?: boolean;
+  /** Earlier versions of the --target file. */
+  history?: string[];
 }
 
 /** Exit codes: 0 all applied, 1 some edit failed, 2 bad usage or unparseable input. */
@@ -53,6 +58,17 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
     ...(options.strip !== undefined && { strip: options.strip }),
     ...(options.target !== undefined && { target: options.target }),
   };
+  try {
+    if (options.history !== undefined) applyOptions.history = await historyFiles(options.target, options.history);
+    if (options["3way"]) {
+      const { history, missing } = await threeWayHistory(options.root, input);
+      applyOptions.history = { ...applyOptions.history, ...history };
+      if (missing.length > 0) writeNote(streams, `--3way: git has no blob for ${missing.join(", ")}; applied without it.`);
+    }
+  } catch (error) {
+    writeError(streams, error instanceof EditError ? error : new EditError("IO", String(error)));
+    return 2;
+  }
   if (options.interactive) {
     // Never prompt unless both ends are a terminal: a piped response has
     // already consumed stdin, and a script must not hang on a question.
@@ -118,14 +134,16 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
       const where =
         edit.startLine === undefined ? "" : end !== undefined && end < edit.startLine ? `, at line ${edit.startLine}` : `, lines ${edit.startLine}-${end}`;
       const score = edit.score !== undefined && edit.score < 1 ? `, score ${edit.score.toFixed(2)}` : "";
+      // Lines of a merged edit are the earlier version's.
+      const from = edit.version === undefined ? "" : ` from version ${edit.version + 1} you read`;
       if (edit.status === "already-applied") {
         if (!silent && edit.note) writeNote(streams, `${file.path}: edit ${edit.index + 1} (${edit.format}) ${edit.note.message}`);
       } else if (edit.status === "failed" && edit.error) {
         writeError(streams, edit.error, `${file.path}: edit ${edit.index + 1} (${edit.format}): `);
       } else if (edit.fuzzy) {
-        out(`${c.yellow("warning:")} ${file.path}: edit ${edit.index + 1} (${edit.format}) matched fuzzily (${edit.strategy ?? "fuzzy"}${score}${where}); review the change\n`);
+        out(`${c.yellow("warning:")} ${file.path}: edit ${edit.index + 1} (${edit.format}) matched fuzzily (${edit.strategy ?? "fuzzy"}${from}${score}${where}); review the change\n`);
       } else {
-        out(`${c.green("applied:")} ${file.path}: edit ${edit.index + 1} (${edit.format}, ${edit.strategy ?? "exact"}${where})\n`);
+        out(`${c.green("applied:")} ${file.path}: edit ${edit.index + 1} (${edit.format}, ${edit.strategy ?? "exact"}${from}${where})\n`);
       }
     }
   }

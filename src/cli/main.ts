@@ -63,7 +63,9 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--interactive", "ask which place to use when an edit or hunk is ambiguous (terminal only)", false)
     .option("-p, --strip <n>", "remove N leading components from every path (as patch -pN)", wholeNumber(0))
     .option("-R, --reverse", "undo the diffs instead of applying them", false)
-    .option("--target <file>", "the one file the input edits, for blocks or diffs that name none");
+    .option("--target <file>", "the one file the input edits, for blocks or diffs that name none")
+    .option("--3way", "for a git diff: merge it into the file from the blob its index line names (as git apply --3way)", false)
+    .option("--history <files...>", "earlier versions of the --target file the edit may be written against, oldest first");
   addCommonOptions(apply, true).action(async (file: string | undefined, opts) => {
     const { runApply } = await import("./apply.ts");
     code = await runApply(file, opts, withColor(opts), stdin);

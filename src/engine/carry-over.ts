@@ -2,7 +2,7 @@
  * Carrying an edit made on an earlier version of a file onto the current
  * one: a line-based three-way merge (base = the version the model read,
  * ours = the file now, theirs = that version with the edit). Changes that
- * overlap, touch or come within NEAR lines of each other conflict.
+ * overlap, touch or stand one line apart conflict.
  *
  * Our own, not node-diff3: on a real stale block (aider-swebench
  * sympy-12481 try6 msg2) node-diff3 merged cleanly where git merge-file
@@ -21,7 +21,7 @@ export interface CarryConflict {
   after: string[];
 }
 
-export type CarryResult = { text: string; conflict?: undefined } | { conflict: CarryConflict };
+export type CarryResult = { text: string; conflict?: undefined } | { text?: undefined; conflict: CarryConflict };
 
 /** One change of a side against the base: base lines [start, end) become `lines`. */
 interface Hunk {
@@ -57,14 +57,14 @@ function hunksOf(base: readonly string[], side: readonly string[]): Hunk[] {
 
 const same = (a: Hunk, b: Hunk) => a.start === b.start && a.end === b.end && a.lines.length === b.lines.length && a.lines.every((l, k) => l === b.lines[k]);
 /**
- * Changes closer than this many unchanged lines conflict. git merge-file
- * conflicts when they overlap or touch; but where the file repeats lines
- * (a model's half-done rewrite), the line diff may align the two sides a
- * line or two apart where git aligns them together (real stale block
- * sympy-19487 try1 msg4: merged into dead code at 1 line apart). A diff's
- * own context is 3 lines: closer than that, the edit's context changed.
+ * Changes with fewer unchanged lines than this between them conflict.
+ * git merge-file conflicts when they overlap or touch (1); but where the
+ * file repeats lines (a model's half-done rewrite), the line diff may align
+ * the two sides a line apart where git aligns them together (real stale
+ * block sympy-19487 try1 msg4 was merged into dead code, one line apart).
+ * Two lines apart, a diff whose context line changed still merges.
  */
-const NEAR = 3;
+const NEAR = 2;
 const meet = (a: Hunk, b: Hunk) => a.start < b.end + NEAR && b.start < a.end + NEAR;
 
 /** Where base line `at` is in `ours` (its hunks applied before it). */

@@ -11,6 +11,7 @@ import { type StdioServerHandle, serveStdio } from "@modelcontextprotocol/server
 import type { PresetName } from "../match/cascade.ts";
 import { READ_ONLY_TOOLS, type ToolDefinition, toolDefinitions } from "../tools/definitions.ts";
 import { runTool } from "../tools/run-tool.ts";
+import { VersionStore } from "../tools/version-store.ts";
 import { VERSION } from "../version.ts";
 
 export interface McpServerOptions {
@@ -82,12 +83,15 @@ export function createMcpServer(options: McpServerOptions = {}): McpServer {
     return all.length > 0 ? all : [process.cwd()];
   };
 
+  // The versions of each file this server served and wrote: edits written against them are merged.
+  const versions = new VersionStore();
   for (const def of toolDefinitions) {
     if (options.readOnly && !READ_ONLY_TOOLS.has(def.name)) continue;
     server.registerTool(def.name, { description: def.description, inputSchema: asStandardSchema(def), annotations: def.annotations }, async (args: unknown) => {
       await rootsReady;
       const result = await runTool(def.name, args, {
         root: currentRoots(),
+        versions,
         ...(options.readOnly !== undefined && { readOnly: options.readOnly }),
         ...(options.preset !== undefined && { preset: options.preset }),
         ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),

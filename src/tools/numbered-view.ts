@@ -37,6 +37,12 @@ export interface NumberedViewOptions {
    * @default 100000
    */
   maxChars?: number;
+  /**
+   * Told the file's real path, text and sha256 when it is read (the tools
+   * keep the versions a model saw).
+   * @default undefined
+   */
+  seen?: (abs: string, hash: string, text: string) => void;
 }
 
 export const DEFAULT_READ_LIMIT = 2000;
@@ -52,6 +58,7 @@ export async function renderNumberedView(root: string, rel: string, options: Num
   if (!loaded.exists) {
     throw new EditError("NOT_FOUND", `${safe.rel} does not exist. Check the path; to make a new file, use create_file.`, { path: safe.rel });
   }
+  options.seen?.(safe.abs, loaded.hash, loaded.text);
   // A file of CR-terminated lines is shown as its lines, as the engine reads it.
   const lines = (hasCrLines(loaded.text) ? loaded.text.replaceAll("\r", "\n") : loaded.text).split("\n");
   // A final newline ends the last line; it does not start another one.

@@ -77,7 +77,7 @@ function labelOf(edit: EditReport, ordinal: number): string {
 
 function describeMatch(edit: EditReport): string {
   const where = edit.startLine !== undefined ? `, lines ${edit.startLine}-${edit.endLine ?? edit.startLine}` : "";
-  const strategy = edit.strategy ?? "exact";
+  const strategy = `${edit.strategy ?? "exact"}${edit.version === undefined ? "" : ` from version ${edit.version + 1} you read`}`;
   if (!edit.fuzzy) return `${strategy}${where}`;
   const score = edit.score !== undefined && edit.score < 1 ? `, similarity ${edit.score.toFixed(2)}` : "";
   return `matched fuzzily (${strategy}${score})${where}; check in the diff that this is the change you meant`;

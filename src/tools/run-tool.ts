@@ -5,14 +5,14 @@
  * `isError: true` whose text is the `EditError` message written for the model.
  */
 
-import { readFile, stat } from "node:fs/promises";
-import path from "node:path";
+import { stat } from "node:fs/promises";
 import type { z } from "zod";
 import { EditError } from "../errors.ts";
+import { loadTextFile } from "../fs/read-file.ts";
 import { resolveRoot, resolveSafePath } from "../fs/safe-path.ts";
 import type { PresetName } from "../match/cascade.ts";
 // Through the file layer's public entry: its modules are being reorganised, its surface is not.
-import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits, hashBytes, type StructuredEdit } from "../node.ts";
+import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits, type StructuredEdit } from "../node.ts";
 import {
   type ApplyDiffArgs,
   type CreateFileArgs,
@@ -27,6 +27,7 @@ import {
 import { renderNumberedView } from "./numbered-view.ts";
 import { describeResult, type ToolResult } from "./result-text.ts";
 import { locateInRoots } from "./roots.ts";
+import type { VersionStore } from "./version-store.ts";
 
 export interface RunToolOptions {
   /**
@@ -49,6 +50,14 @@ export interface RunToolOptions {
    * @default 10485760
    */
   maxFileBytes?: number;
+  /**
+   * Where the versions of each file that were read and written are kept:
+   * an edit written against one of them (an out-of-date `expectedHash`, or
+   * old text) is merged into the current file instead of refused. Pass the
+   * same store to every call of a session (the MCP server keeps one).
+   * @default undefined (no versions kept)
+   */
+  versions?: VersionStore;
 }
 
 /** Runs tool `name` with `args` (an object, or its JSON text as OpenAI sends it). */
@@ -81,8 +90,10 @@ export async function runTool(name: string, args: unknown, options: RunToolOptio
 
 async function readFileTool(args: ReadFileArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
   const { root, rel, display } = await locateInRoots(roots, args.path);
+  const store = options.versions;
   const text = await renderNumberedView(root, rel, {
     display,
+    ...(store && { seen: (abs: string, hash: string, text: string) => store.remember(abs, hash, text) }),
     ...(args.offset !== undefined && { offset: args.offset }),
     ...(args.limit !== undefined && { limit: args.limit }),
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
@@ -93,18 +104,34 @@ async function readFileTool(args: ReadFileArgs, roots: string[], options: RunToo
 async function editFileTool(args: EditFileArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
   const { root, rel, display } = await locateInRoots(roots, args.path);
   const edits: StructuredEdit[] = args.edits.map((e) => ({ path: rel, oldString: e.oldString, newString: e.newString, replaceAll: e.replaceAll ?? false }));
-  const expected = args.expectedHash === undefined ? undefined : { [rel]: args.expectedHash };
-  return finish(root, await applyEdits(root, edits, fileLayerOptions(options, args.dryRun, expected)), display);
+  const known = await knownVersions(root, rel, options.versions, args.expectedHash);
+  // An out-of-date expectedHash whose version was served here is merged from (STALE only when it conflicts).
+  const expected = args.expectedHash === undefined || known.read !== undefined ? undefined : { [rel]: args.expectedHash };
+  const history = known.versions.length > 0 ? { [rel]: known.versions } : undefined;
+  return finish(root, await applyEdits(root, edits, fileLayerOptions(options, args.dryRun, expected, history)), display, options.versions);
+}
+
+/**
+ * The versions of `rel` the store kept: the one whose hash the model named,
+ * alone (it says what it read), else all of them, oldest first.
+ */
+async function knownVersions(root: string, rel: string, store: VersionStore | undefined, expectedHash: string | undefined): Promise<{ versions: string[]; read?: string }> {
+  if (!store) return { versions: [] };
+  const abs = (await resolveSafePath(await resolveRoot(root), rel)).abs;
+  const read = expectedHash === undefined ? undefined : store.byHash(abs, expectedHash);
+  return read !== undefined ? { versions: [read], read } : { versions: store.versions(abs) };
 }
 
 async function applyDiffTool(args: ApplyDiffArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
   if (args.path !== undefined) {
     const { root, rel, display } = await locateInRoots(roots, args.path);
-    return finish(root, await applyEdits(root, [{ path: rel, diff: args.diff }], fileLayerOptions(options, args.dryRun)), display);
+    const known = await knownVersions(root, rel, options.versions, undefined);
+    const history = known.versions.length > 0 ? { [rel]: known.versions } : undefined;
+    return finish(root, await applyEdits(root, [{ path: rel, diff: args.diff }], fileLayerOptions(options, args.dryRun, undefined, history)), display, options.versions);
   }
   // Paths inside the diff text are relative to the first root.
   const root = roots[0] as string;
-  return finish(root, await applyEdits(root, args.diff, fileLayerOptions(options, args.dryRun)));
+  return finish(root, await applyEdits(root, args.diff, fileLayerOptions(options, args.dryRun)), undefined, options.versions);
 }
 
 async function createFileTool(args: CreateFileArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
@@ -123,27 +150,31 @@ async function createFileTool(args: CreateFileArgs, roots: string[], options: Ru
     );
   }
   const edit: StructuredEdit = { path: safe.rel, oldString: "", newString: args.content };
-  return finish(root, await applyEdits(root, [edit], fileLayerOptions(options, args.dryRun)), display);
+  return finish(root, await applyEdits(root, [edit], fileLayerOptions(options, args.dryRun)), display, options.versions);
 }
 
-function fileLayerOptions(options: RunToolOptions, dryRun: boolean | undefined, expected?: Record<string, string>): ApplyEditsOptions {
+function fileLayerOptions(options: RunToolOptions, dryRun: boolean | undefined, expected?: Record<string, string>, history?: Record<string, string[]>): ApplyEditsOptions {
   return {
     dryRun: dryRun ?? false,
+    ...(history !== undefined && { history }),
     ...(options.preset !== undefined && { preset: options.preset }),
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
     ...(expected !== undefined && { expected }),
   };
 }
 
-/** The result text, with the sha256 of every file written (for the model's next expectedHash). */
-async function finish(root: string, result: ApplyEditsResult, display?: (rel: string) => string): Promise<ToolResult> {
+/** The result text, with the sha256 of every file written (for the model's next expectedHash); the store keeps what was written. */
+async function finish(root: string, result: ApplyEditsResult, display?: (rel: string) => string, store?: VersionStore): Promise<ToolResult> {
   const hashes = new Map<string, string>();
   if (result.written) {
     const realRoot = await resolveRoot(root);
     for (const file of result.files) {
       if (!file.written || file.status === "deleted") continue;
       try {
-        hashes.set(file.path, hashBytes(await readFile(path.join(realRoot, file.path))));
+        const safe = await resolveSafePath(realRoot, file.movedTo ?? file.path);
+        const loaded = await loadTextFile(safe.abs, safe.rel, { allowBinary: true });
+        hashes.set(file.path, loaded.hash);
+        store?.remember(safe.abs, loaded.hash, loaded.text);
       } catch {
         // The write succeeded; a failed re-read only loses the hash line.
       }

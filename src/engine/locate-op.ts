@@ -15,6 +15,7 @@ import { findRival } from "../match/rival.ts";
 import { lineCandidate, rangeCandidate } from "../match/anchors.ts";
 import type { Candidate, MatchContext, Query, Strategy, StrategyName } from "../match/types.ts";
 import { wholeLineCandidates } from "./line-edits.ts";
+import type { Document } from "../text/document.ts";
 import type { EditOp, Reading, ResolvedBy } from "./ops.ts";
 import type { ResolvedOptions } from "./options.ts";
 import type { Vocabulary } from "./vocabulary.ts";
@@ -65,6 +66,59 @@ function nonOverlapping(cands: Candidate[]): Candidate[] {
     end = c.end;
   }
   return out;
+}
+
+/** A find text of whole lines: a SEARCH section, or text that ends a line or starts with indentation. */
+function lineShaped(op: EditOp, q: Query): boolean {
+  return !op.hints.replaceAll && (op.hints.wholeLines === true || q.endsWithNewline || /^[ \t]/.test(q.text));
+}
+
+/**
+ * Places of a line-shaped find text, by tier: whole lines; else
+ * whole lines re-indented (the place starts inside a line's indentation); else
+ * places inside longer lines. A place inside a longer line never makes a
+ * whole-line place ambiguous.
+ */
+function wholeLinesFirst(doc: Document, cands: Candidate[]): Candidate[] {
+  if (cands.length < 2) return cands;
+  const whole: Candidate[] = [];
+  const indented: Candidate[] = [];
+  const t = doc.text;
+  // Per line, where its text starts and where its trailing blank space starts: one scan a line, not one a place.
+  const textStart = new Map<number, number>();
+  const blankTail = new Map<number, number>();
+  const startOfText = (line: number): number => {
+    let at = textStart.get(line);
+    if (at === undefined) {
+      const end = doc.lineEnd(line);
+      at = doc.lineStart(line);
+      while (at < end && (t[at] === " " || t[at] === "\t")) at++;
+      textStart.set(line, at);
+    }
+    return at;
+  };
+  const startOfBlankTail = (line: number): number => {
+    let at = blankTail.get(line);
+    if (at === undefined) {
+      const begin = doc.lineStart(line);
+      at = doc.lineEnd(line);
+      while (at > begin && /\s/.test(t[at - 1] ?? "")) at--;
+      blankTail.set(line, at);
+    }
+    return at;
+  };
+  for (const c of cands) {
+    if (c.lineBased) {
+      whole.push(c);
+      continue;
+    }
+    const endsLine = c.end === t.length || t[c.end] === "\n" || t[c.end - 1] === "\n" || c.end >= startOfBlankTail(c.endLine - 1);
+    if (!endsLine) continue;
+    if (c.start === doc.lineStart(c.startLine)) whole.push(c);
+    else if (c.start <= startOfText(c.startLine)) indented.push(c);
+  }
+  const tier = whole.length > 0 ? whole : indented;
+  return tier.length > 0 ? tier : cands;
 }
 
 type Attempt = { found: LocatedOp } | { error: EditError };
@@ -145,7 +199,7 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
       return { found: { cands: [r.cand], ...(r.resolvedBy && { resolvedBy: r.resolvedBy }) } };
     },
     (cands) => {
-      const lines = reading.lines ? wholeLineCandidates(doc, cands) : cands;
+      const lines = reading.lines ? wholeLineCandidates(doc, cands) : lineShaped(op, q) ? wholeLinesFirst(doc, cands) : cands;
       const after = op.hints.after;
       const below = after === undefined ? lines : lines.filter((c) => c.startLine >= after);
       return l.exactOnly ? below.filter((c) => c.score >= 1) : below;

@@ -351,7 +351,28 @@ function leftOfColumnZero(t: string, model: string, file: string): boolean {
  * find text's indentation is weak evidence (in a diff the kept lines are one
  * text shared by both sides): it counts only when no changed line voted.
  */
-function inFileFrame(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript): boolean {
+function inFileFrame(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript, explicit = false): boolean {
+  // The outermost level. A replacement whose outermost level is the find text's (and not the file's)
+  // was not shifted as a whole: lines of it at the file's indentation are moves (nesting) in the
+  // model's frame; one whose outermost level is the file's (and not the find text's) was shifted.
+  // Not for diffs: their context lines are one text for both sides.
+  if (!explicit) {
+    let fMin = Number.POSITIVE_INFINITY;
+    let oMin = Number.POSITIVE_INFINITY;
+    align.forEach((f, j) => {
+      const b = find[j] ?? "";
+      const st = script.status[j]?.kind;
+      if (f < 0 || (st !== "keep" && st !== "change") || isBlank(b) || isElisionLine(b) || isBlank(doc.line(f))) return;
+      fMin = Math.min(fMin, columns(leadingWhitespace(b)));
+      oMin = Math.min(oMin, columns(leadingWhitespace(doc.line(f))));
+    });
+    let rMin = Number.POSITIVE_INFINITY;
+    for (const t of repl) if (!isBlank(t)) rMin = Math.min(rMin, columns(leadingWhitespace(t)));
+    if (Number.isFinite(fMin) && fMin !== oMin) {
+      if (rMin === fMin) return false;
+      if (rMin === oMin) return true;
+    }
+  }
   const votes = { file: 0, same: 0 };
   const vote = (j: number, k: number, kept: boolean) => {
     const f = align[j] ?? -1;
@@ -441,6 +462,23 @@ interface MergeCtx {
   mapIndent: LevelMap;
   fileFrame: boolean;
   words: SpliceWords;
+  /** Replacement lines that are new (not kept or changed find lines); the kept line being written. */
+  isNew?: ReadonlySet<number>;
+  k?: number;
+}
+
+/** Whether replacement line k stands, through shallower lines, under a block that a new line opens (`try:`, `if (x) {`). */
+function insideNewBlock(m: MergeCtx, k: number): boolean {
+  let threshold = columns(leadingWhitespace(m.repl[k] ?? ""));
+  for (let i = k - 1; i >= 0 && threshold > 0; i--) {
+    const l = m.repl[i] ?? "";
+    if (isBlank(l)) continue;
+    const w = columns(leadingWhitespace(l));
+    if (w >= threshold) continue;
+    if (m.isNew?.has(i) && /[{([:]$|=>$/.test(l.trimEnd())) return true;
+    threshold = w;
+  }
+  return false;
 }
 
 const fileLine = (m: MergeCtx, f: number): MergedLine => ({ text: m.doc.line(f), from: f });
@@ -448,8 +486,8 @@ const fileLine = (m: MergeCtx, f: number): MergedLine => ({ text: m.doc.line(f),
 /** A new line of the replacement, re-indented. */
 function fresh(m: MergeCtx, k: number): MergedLine {
   const line = m.repl[k] ?? "";
-  // A blank line keeps its whitespace only where indentation is not being mapped.
-  if (isBlank(line)) return { text: m.mapIndent.identity ? line : "", from: -1 };
+  // A blank line keeps its whitespace as written (a real block's `    ` line between methods).
+  if (isBlank(line)) return { text: line, from: -1 };
   return { text: m.mapIndent(leadingWhitespace(line)) + line.trimStart(), from: -1 };
 }
 
@@ -462,6 +500,9 @@ function unmoved(m: MergeCtx, j: number, f: number, t: string, kept: boolean): b
   const indent = leadingWhitespace(t);
   const fromFind = indent === leadingWhitespace(m.find[j] ?? "");
   const fromFile = indent === leadingWhitespace(m.doc.line(f));
+  // In the model's frame a kept line at the file's indentation (not the find text's) inside a block
+  // the replacement opens anew was moved there (nested), not left at the file's indentation.
+  if (kept && !m.fileFrame && !m.mapIndent.identity && fromFile && !fromFind && m.k !== undefined && insideNewBlock(m, m.k)) return false;
   return kept ? fromFind || fromFile : m.fileFrame ? fromFile : fromFind;
 }
 
@@ -469,7 +510,7 @@ function unmoved(m: MergeCtx, j: number, f: number, t: string, kept: boolean): b
 function keptLine(m: MergeCtx, j: number, k: number, f: number): MergedLine {
   const t = m.repl[k] ?? "";
   const line = m.doc.line(f);
-  if (isBlank(t) || isBlank(line) || unmoved(m, j, f, t, true)) return fileLine(m, f);
+  if (isBlank(t) || isBlank(line) || unmoved({ ...m, k }, j, f, t, true)) return fileLine(m, f);
   return { text: m.mapIndent(leadingWhitespace(t)) + line.trimStart(), from: f };
 }
 
@@ -490,15 +531,39 @@ function changedLine(m: MergeCtx, j: number, k: number, f: number): MergedLine {
 }
 
 /** New lines where the file has lines the base does not: lines on both sides are taken once, the file's. */
+/**
+ * New lines and lines of the file the find text does not have, different,
+ * at one place: both sides changed it (a stale SEARCH merged into a region
+ * rewritten since gave two `if`s and a stray `else:`). CONFLICT, never both.
+ */
+function checkGapBothChanged(m: MergeCtx, parts: ReturnType<typeof diffArrays<string>>, from: number, to: number): void {
+  for (let p = 1; p < parts.length; p++) {
+    const a = parts[p - 1];
+    const b = parts[p];
+    if (!a || !b || !((a.removed && b.added) || (a.added && b.removed))) continue;
+    const text = (x: typeof a) => x.value.some((v: string) => v !== "");
+    if (!text(a) || !text(b)) continue;
+    const fileSide = (a.added ? a : b).value.filter((v: string) => v !== "");
+    const modelSide = (a.removed ? a : b).value.filter((v: string) => v !== "");
+    throw new EditError(
+      "CONFLICT",
+      `Lines ${from + 1}-${to} of the file (\`${fileSide[0]}\`${fileSide.length > 1 ? ", ..." : ""}) are not in ${m.words.find}, and ${m.words.replacement} puts other lines there (\`${modelSide[0]}\`${modelSide.length > 1 ? ", ..." : ""}): the file and the edit changed the same place differently. Nothing was changed. Copy the lines from the current file and send the edit again.`,
+      { candidates: [{ startLine: from + 1, endLine: to, strategy: m.cand.strategy, score: m.cand.score }] },
+    );
+  }
+}
+
 function intoGap(m: MergeCtx, held: readonly number[], from: number, to: number): MergedLine[] {
   if (held.length === 0 || from === to) return [...held.map((k) => fresh(m, k)), ...range(from, to).map((x) => fileLine(m, x))];
   const out: MergedLine[] = [];
   let h = 0;
   let f = from;
-  for (const part of diffArrays(
+  const parts = diffArrays(
     held.map((k) => (m.repl[k] ?? "").trim()),
     range(from, to).map((x) => m.doc.line(x).trim()),
-  )) {
+  );
+  checkGapBothChanged(m, parts, from, to);
+  for (const part of parts) {
     const count = part.count ?? part.value.length;
     for (let n = 0; n < count; n++) {
       if (part.removed) out.push(fresh(m, held[h++] as number));
@@ -526,8 +591,10 @@ export function mergeLines(
   expandElisions(find, repl, script, explicitLines, words);
   checkRemovedLines(doc, cand, find, align, script, floor, words);
   checkKeptLines(doc, cand, find, align, script, floor, words);
-  const fileFrame = inFileFrame(doc, find, repl, align, script);
-  const m: MergeCtx = { doc, cand, find, repl, fileFrame, words, mapIndent: reindenter(doc, cand, find, repl, align, fileFrame) };
+  const fileFrame = inFileFrame(doc, find, repl, align, script, explicitLines);
+  const isNew = new Set<number>(repl.map((_, k) => k));
+  for (const s of script.status) if (s.kind === "keep" || s.kind === "change") isNew.delete(s.k);
+  const m: MergeCtx = { doc, cand, find, repl, fileFrame, words, isNew, mapIndent: reindenter(doc, cand, find, repl, align, fileFrame) };
   const news = (ks: readonly number[]) => ks.map((k) => fresh(m, k));
   const fileLines = (from: number, to: number) => range(from, to).map((x) => fileLine(m, x));
 

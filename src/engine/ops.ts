@@ -26,6 +26,8 @@ export interface Reading {
 
 /** What the format knows about where the op belongs. */
 export interface OpHints {
+  /** The find text is made of whole lines (a SEARCH section): whole-line places come first. */
+  wholeLines?: boolean;
   /** 1-based line where the find text starts, as the model believes. */
   startLine?: number;
   /** Ops come top to bottom (diff hunks): the one candidate after the previous op decides. */

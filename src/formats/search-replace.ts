@@ -152,7 +152,7 @@ export function blockOp(block: SearchReplaceBlock, diffIndex: number | undefined
   const line = block.line + offset;
   return {
     readings: [{ find: block.search, replace: block.replace }, ...numbered],
-    hints: hint === undefined || hint === 0 ? {} : { startLine: hint },
+    hints: { wholeLines: true, ...(hint === undefined || hint === 0 ? {} : { startLine: hint }) },
     origin: { index: block.index, line, ...(diffIndex !== undefined && { diffIndex }), label: labelOf(block, line, diffIndex, offset) },
     overlap: "retry",
     requireChange: true,

@@ -530,6 +530,46 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
       assert.ok(r.newString.startsWith(before.join("\n")) && r.newString.endsWith(after.join("\n")));
     },
   },
+  {
+    kind: "resent",
+    check: (c) => {
+      const original = corpus.load(join(corpus.root, c.file));
+      assert.ok(original);
+      const old = regionOld(c.view);
+      assert.deepEqual(old, original.lines.slice(c.startLine - 1, c.startLine - 1 + old.length), "the edit is exact against the file before it");
+      assert.deepEqual(regionNew(c.view), fileRegion(c), "the file holds the edit already");
+      assert.notDeepEqual(regionNew(c.view), old, "the edit changes something");
+      assert.equal(c.expected, c.content, "nothing changes");
+      assert.notEqual(c.editKind, "delete");
+    },
+  },
+  {
+    kind: "stale-history",
+    check: (c) => {
+      const original = corpus.load(join(corpus.root, c.file));
+      assert.equal(c.history, original?.text, "the history is the version the model read");
+      const read = (c.history ?? "").split("\n");
+      const now = c.content.split("\n");
+      const old = regionOld(c.view);
+      const at = c.diffStartLine - 1;
+      assert.deepEqual(old, read.slice(at, at + old.length), "the edit is exact against that version");
+      assert.notEqual(c.content, c.history);
+      if (c.expected === undefined) {
+        const changed = now.map((l, i) => (l === read[i] ? -1 : i)).filter((i) => i >= 0);
+        assert.equal(now.length, read.length);
+        assert.equal(changed.length, 1, "one line changed");
+        assert.ok((changed[0] as number) >= at && (changed[0] as number) < at + old.length, "inside the region");
+        assert.ok(!c.content.includes(old.join("\n")), "the quoted text is gone from the file");
+      } else {
+        assert.deepEqual(fileRegion(c), old, "the region is unchanged in the file");
+        const window = read.slice(Math.max(0, at - 5), at + old.length + 5).join("\n");
+        assert.ok(c.content.includes(window), "the file changed 6+ lines from the region only");
+        const edited = now.slice();
+        edited.splice(c.startLine - 1, old.length, ...regionNew(c.view));
+        assert.equal(c.expected, edited.join("\n"), "the edit carried onto the current file");
+      }
+    },
+  },
 ];
 
 for (const claim of claims) {

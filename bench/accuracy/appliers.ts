@@ -6,16 +6,20 @@
  * fuzzpatch is loaded dynamically from `src/index.ts` so the benchmark runs
  * while the API is still growing: a format whose function is not exported yet
  * is skipped with a note.
+ *
+ * A case with a history (the version the model read, `stale-history`) goes
+ * to fuzzpatch through the file layer, `applyEdits` from `src/node.ts`, the
+ * only API that takes one; baselines get the current file and the edit.
  */
 
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { applyPatch as jsdiffApplyPatch } from "diff";
 import type { RenderedEdit } from "./render.ts";
-import { FORMATS, type Format } from "./types.ts";
+import { type BenchCase, FORMATS, type Format } from "./types.ts";
 
 export type OutcomeStatus = "applied" | "refused" | "crashed";
 
@@ -35,6 +39,12 @@ export interface Applier {
   formats: readonly Format[];
   /** Applies one rendered edit; may throw (the harness catches). */
   apply(edit: RenderedEdit, content: string): Omit<Outcome, "ms">;
+  /**
+   * Applies an edit written against `history`, an earlier version of the
+   * file that is now `content`; `path` is the file name the edit uses.
+   * Appliers without it get `apply`, and no history.
+   */
+  applyWithHistory?(edit: RenderedEdit, content: string, history: string, path: string): Promise<Omit<Outcome, "ms">>;
   /** Releases temporary files. */
   dispose?(): void;
 }
@@ -93,8 +103,46 @@ function gnuPatchApplier(binary: string): Applier {
 
 interface FuzzpatchApi {
   replace?: (content: string, oldString: string, newString: string, options?: object) => { content: string };
-  applySearchReplace?: (content: string, diffText: string, options?: object) => { content: string; failed: unknown[]; applied: unknown[] };
+  applySearchReplace?: (
+    content: string,
+    diffText: string,
+    options?: object,
+  ) => { content: string; failed: unknown[]; applied: unknown[]; alreadyApplied?: unknown[] };
   applyPatch?: (content: string, patchText: string, options?: object) => { content: string };
+}
+
+interface EditReportLike {
+  status: string;
+  error?: { code?: string; message?: string };
+}
+
+/** An edit given to `applyEdits` as data: a str_replace pair or a diff, for one path. */
+type StructuredInput = { path: string; oldString: string; newString: string } | { path: string; diff: string };
+
+/** What the benchmark uses of `applyEdits` (src/node.ts). */
+type ApplyEditsFn = (
+  root: string,
+  input: string | StructuredInput[],
+  options: { preset: string; history: Record<string, string[]>; target: string },
+) => Promise<{ ok: boolean; files: { error?: EditReportLike["error"]; edits: EditReportLike[] }[]; errors: { code?: string; message?: string }[] }>;
+
+/**
+ * The edit as the file layer takes it: str_replace and diffs as structured
+ * edits, a SEARCH/REPLACE block (which has no structured form) as a response
+ * fenced under the file's name. Structured, not a response text, so the case
+ * measures history and not response parsing: a bare diff of a markdown file
+ * whose lines hold a code fence (" ```ts") is cut at the fence when read as a
+ * response.
+ */
+function fileLayerInput(edit: RenderedEdit, path: string): string | StructuredInput[] {
+  switch (edit.format) {
+    case "str_replace":
+      return [{ path, oldString: edit.oldString, newString: edit.newString }];
+    case "search_replace":
+      return `${path}\n\`\`\`\n${edit.text}\`\`\`\n`;
+    default:
+      return [{ path, diff: edit.text }];
+  }
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -108,8 +156,22 @@ function failedCode(failed: unknown[]): string {
   return errorCode(first?.error) ?? (typeof first?.code === "string" ? first.code : "FAILED");
 }
 
-function fuzzpatchApplier(api: FuzzpatchApi, preset: "default" | "opencode", formats: Format[]): Applier {
+function fuzzpatchApplier(api: FuzzpatchApi, preset: "default" | "opencode", formats: Format[], applyEdits: ApplyEditsFn | undefined): Applier {
   const options = { preset };
+  let dir: string | undefined;
+  // The file layer writes a real file: the current content goes to a temporary directory, the result is read back.
+  const applyWithHistory: Applier["applyWithHistory"] =
+    applyEdits &&
+    (async (edit, content, history, path) => {
+      dir ??= mkdtempSync(join(tmpdir(), "fuzzpatch-accuracy-history-"));
+      const file = join(dir, path);
+      writeFileSync(file, content);
+      const result = await applyEdits(dir, fileLayerInput(edit, path), { preset, history: { [path]: [history] }, target: path });
+      if (result.ok) return { status: "applied", content: readFileSync(file, "utf8") };
+      const errors = result.files.flatMap((f) => [f.error, ...f.edits.filter((e) => e.status === "failed").map((e) => e.error)]);
+      const error = errors.find((e) => e !== undefined) ?? result.errors[0];
+      return refused(error?.code ?? "FAILED", error?.message ?? "");
+    });
   return {
     name: preset === "default" ? "fuzzpatch" : "fuzzpatch-opencode",
     formats,
@@ -123,7 +185,8 @@ function fuzzpatchApplier(api: FuzzpatchApi, preset: "default" | "opencode", for
           case "search_replace": {
             const result = (api.applySearchReplace as NonNullable<FuzzpatchApi["applySearchReplace"]>)(content, edit.text, options);
             if (result.failed.length > 0) return refused(failedCode(result.failed));
-            if (result.applied.length === 0) return refused("NOTHING_APPLIED");
+            // Blocks found already applied change nothing and are no failure (`resent`): the content is the outcome.
+            if (result.applied.length === 0 && (result.alreadyApplied?.length ?? 0) === 0) return refused("NOTHING_APPLIED");
             return { status: "applied", content: result.content };
           }
           default:
@@ -134,6 +197,10 @@ function fuzzpatchApplier(api: FuzzpatchApi, preset: "default" | "opencode", for
         if (code === undefined) throw error;
         return refused(code, (error as Error).message);
       }
+    },
+    ...(applyWithHistory && { applyWithHistory }),
+    dispose: () => {
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -154,6 +221,14 @@ export async function loadAppliers(): Promise<LoadedAppliers> {
   } catch (error) {
     notes.push(`fuzzpatch could not be loaded from src/index.ts (${(error as Error).message}); only baselines run.`);
   }
+  let applyEdits: ApplyEditsFn | undefined;
+  try {
+    const node = (await import("../../src/node.ts")) as { applyEdits?: unknown };
+    if (typeof node.applyEdits === "function") applyEdits = node.applyEdits as ApplyEditsFn;
+  } catch {
+    // Noted below.
+  }
+  if (!applyEdits) notes.push("fuzzpatch: src/node.ts exports no applyEdits(); cases with a history run without it.");
   const formats: Format[] = [];
   const byFormat: [Format, keyof FuzzpatchApi][] = [
     ["str_replace", "replace"],
@@ -166,13 +241,18 @@ export async function loadAppliers(): Promise<LoadedAppliers> {
     else notes.push(`${format}: fuzzpatch does not export ${fn}() yet; only baselines run for this format.`);
   }
   if (formats.length > 0) {
-    appliers.push(fuzzpatchApplier(api, "default", formats), fuzzpatchApplier(api, "opencode", formats));
+    appliers.push(fuzzpatchApplier(api, "default", formats, applyEdits), fuzzpatchApplier(api, "opencode", formats, applyEdits));
   }
   appliers.push(exactApplier, jsdiffApplier(0), jsdiffApplier(2));
   const patchBinary = ["/usr/bin/patch", "/bin/patch", "/usr/local/bin/patch"].find((p) => existsSync(p));
   if (patchBinary) appliers.push(gnuPatchApplier(patchBinary));
   else notes.push("GNU patch not found: its baseline is skipped.");
   return { appliers, notes };
+}
+
+function crashed(error: unknown, started: number): Outcome {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { status: "crashed", code: "CRASH", message, ms: performance.now() - started };
 }
 
 /** Runs an applier on one edit; never throws (a throw that is not an EditError is a crash). */
@@ -182,7 +262,18 @@ export function runApplier(applier: Applier, edit: RenderedEdit, content: string
     const out = applier.apply(edit, content);
     return { ...out, ms: performance.now() - started };
   } catch (error) {
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    return { status: "crashed", code: "CRASH", message, ms: performance.now() - started };
+    return crashed(error, started);
+  }
+}
+
+/** Runs an applier on a case's edit: with the case's history where both exist, else as runApplier. */
+export async function runCase(applier: Applier, edit: RenderedEdit, c: Pick<BenchCase, "content" | "history" | "file">): Promise<Outcome> {
+  if (c.history === undefined || !applier.applyWithHistory) return runApplier(applier, edit, c.content);
+  const started = performance.now();
+  try {
+    const out = await applier.applyWithHistory(edit, c.content, c.history, basename(c.file));
+    return { ...out, ms: performance.now() - started };
+  } catch (error) {
+    return crashed(error, started);
   }
 }

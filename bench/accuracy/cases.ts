@@ -187,7 +187,8 @@ export function generateCase(corpus: Corpus, seed: number, index: number): Bench
     // A correct hint half the time: tools like SEARCH/REPLACE usually carry one.
     const hint = out.hint === null ? undefined : (out.hint ?? (rng.chance(0.5) ? edit.start + 1 : undefined));
     const startLine = out.startLine ?? edit.start + 1;
-    const negative = isNegativeKind(kind);
+    // A positive kind may still want a refusal for one case (`stale-history` near the edit): `expected: null`.
+    const negative = isNegativeKind(kind) || out.expected === null;
     const expected = negative ? undefined : (out.expected ?? applyEdit(file.lines, edit).join("\n"));
     return {
       index,
@@ -204,6 +205,7 @@ export function generateCase(corpus: Corpus, seed: number, index: number): Bench
       ...(out.onlyFormats && { onlyFormats: out.onlyFormats }),
       ...(out.finalBreak && { finalBreak: out.finalBreak }),
       ...(out.overlap && { overlap: out.overlap }),
+      ...(out.history !== undefined && { history: out.history }),
       startLine,
       endLine: out.endLine ?? startLine + (edit.end - edit.start) - 1,
       note: out.note,

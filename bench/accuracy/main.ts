@@ -5,6 +5,9 @@
  *   --cases N       number of cases, each rendered in every format (default 1000)
  *   --format LIST   formats to run, comma-separated or repeated (str_replace,
  *                   search_replace, udiff, fudiff; default all)
+ *   --kind LIST     mistake kinds to run, comma-separated or repeated (default
+ *                   all); the other kinds' cases among the --cases indices are
+ *                   skipped, so case numbers stay those of a full run
  *   --root DIR      cut cases from DIR (a user's repository) instead of the
  *                   installed dependencies; writes no files unless asked
  *   --json PATH     where to write the JSON (default bench/results/accuracy.json)
@@ -23,12 +26,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createTwoFilesPatch } from "diff";
-import { type Applier, loadAppliers, runApplier } from "./appliers.ts";
-import { generateCase } from "./cases.ts";
+import { type Applier, loadAppliers, runCase } from "./appliers.ts";
+import { generateCase, kindOfCase } from "./cases.ts";
 import { findCorpus } from "./corpus.ts";
 import { expectedFor, renderCase } from "./render.ts";
 import { type AccuracyReport, buildStats, type CaseResult, judge, renderMarkdown, renderSvg } from "./report.ts";
-import { type BenchCase, FORMATS, type Format, isRefusalOk } from "./types.ts";
+import { type BenchCase, FORMATS, type Format, isRefusalOk, MISTAKE_KINDS, type MistakeKind } from "./types.ts";
 
 export interface AccuracyBenchOptions {
   /** Run seed. @default 1 */
@@ -37,6 +40,8 @@ export interface AccuracyBenchOptions {
   cases?: number;
   /** Formats to measure. @default all of FORMATS */
   formats?: Format[];
+  /** Mistake kinds to run (cases of other kinds are skipped, not replaced). @default all of MISTAKE_KINDS */
+  kinds?: MistakeKind[];
   /** A repository to cut cases from instead of the installed dependencies. @default undefined */
   root?: string;
   /** The project whose node_modules is the default corpus and where outputs go. @default process.cwd() */
@@ -70,6 +75,7 @@ export async function runAccuracyBench(options: AccuracyBenchOptions = {}): Prom
   let generated = 0;
   try {
     for (let index = 0; index < count; index++) {
+      if (options.kinds && !options.kinds.includes(kindOfCase(index))) continue;
       const c = generateCase(corpus, seed, index);
       if (!c) {
         notes.push(`case ${index}: no file could carry this mistake kind; skipped.`);
@@ -80,7 +86,7 @@ export async function runAccuracyBench(options: AccuracyBenchOptions = {}): Prom
         if (c.onlyFormats && !c.onlyFormats.includes(format)) continue;
         const edit = renderCase(c, format);
         for (const applier of appliersFor(format, appliers)) {
-          const outcome = runApplier(applier, edit, c.content);
+          const outcome = await runCase(applier, edit, c);
           const expected = expectedFor(c, format);
           const { verdict, wsCorrect } = judge(expected, outcome);
           const negative = expected === undefined;
@@ -161,7 +167,7 @@ export async function showCase(index: number, options: AccuracyBenchOptions = {}
       out.push("", `## ${format}`);
       if (verbose) out.push("```", edit.text.trimEnd(), "```");
       for (const applier of appliersFor(format, appliers)) {
-        const outcome = runApplier(applier, edit, c.content);
+        const outcome = await runCase(applier, edit, c);
         const expected = expectedFor(c, format);
         const { verdict } = judge(expected, outcome);
         const detail = outcome.status === "applied" ? "" : ` ${outcome.code ?? ""}`;
@@ -196,6 +202,7 @@ interface CliArgs extends AccuracyBenchOptions {
 function parseArgs(argv: readonly string[]): CliArgs {
   const args: CliArgs = { show: false };
   const formats: Format[] = [];
+  const kinds: MistakeKind[] = [];
   const number = (flag: string, value: string | undefined): number => {
     const n = Number(value);
     if (value === undefined || !Number.isInteger(n) || n < 0) throw new Error(`${flag} needs a non-negative integer, got ${value ?? "nothing"}`);
@@ -217,6 +224,13 @@ function parseArgs(argv: readonly string[]): CliArgs {
         for (const f of (value() ?? "").split(",")) {
           if (!(FORMATS as readonly string[]).includes(f)) throw new Error(`unknown format ${f}; use ${FORMATS.join(", ")}`);
           formats.push(f as Format);
+        }
+        break;
+      case "--kind":
+      case "--kinds":
+        for (const k of (value() ?? "").split(",")) {
+          if (!(MISTAKE_KINDS as readonly string[]).includes(k)) throw new Error(`unknown mistake kind ${k}; use ${MISTAKE_KINDS.join(", ")}`);
+          kinds.push(k as MistakeKind);
         }
         break;
       case "--root":
@@ -244,6 +258,7 @@ function parseArgs(argv: readonly string[]): CliArgs {
     }
   }
   if (formats.length > 0) args.formats = formats;
+  if (kinds.length > 0) args.kinds = kinds;
   return args;
 }
 

@@ -27,6 +27,8 @@ export interface MistakeOutput {
   diffStartLine?: number;
   /** The file as the applier sees it, when the mistake is about the file. */
   content?: string;
+  /** The version the model read, handed to appliers as history (see BenchCase.history). */
+  history?: string;
   /** Expected output when it is not the intended edit on the original file; `null` = must refuse. */
   expected?: string | null;
   /** 1-based first line of the region in `content`, when it moved. */

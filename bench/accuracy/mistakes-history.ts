@@ -53,7 +53,7 @@ function changeLine(line: string, input: MistakeInput, rng: Rng): string | undef
   const js = file.language === "js" || file.language === "ts";
   if (js && !line.includes("//") && rng.chance(0.4)) return `${line} // ${makeWord(rng)}`;
   const renamed = renameOneIdentifier(line, rng, (name) => name + rng.pick(["Next", "Resolved", "Local", "Value"]));
-  if (renamed !== undefined) return renamed;
+  if (renamed !== undefined || file.language === "json") return renamed;
   const leader = commentLeader(file);
   return leader === "" ? `${line} ${makeWord(rng)}` : `${line} ${leader} ${makeWord(rng)}`;
 }
@@ -100,6 +100,9 @@ function staleNear(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
   if (now === undefined || now === original) return undefined;
   const lines = file.lines.slice();
   lines[target] = now;
+  // The quoted text must be gone from the file: a comment appended to the region's last line leaves
+  // the find text exact (ending mid-line), and an exact match is applied, never merged (history-merge.ts).
+  if (lines.join("\n").includes(regionOld(view).join("\n"))) return undefined;
   // The concurrent change must not be the edit itself (that is `resent`).
   const grown = edit.replacement.length - (edit.changeEnd - edit.changeStart);
   if (lines.slice(edit.start, edit.end).join("\n") === applyEdit(file.lines, edit).slice(edit.start, edit.end + grown).join("\n")) return undefined;

@@ -22,10 +22,13 @@
  * from the find text only, an elision marker in the replacement only), so the
  * asymmetric kinds in mistakes-asymmetric.ts and the anchoring kinds in
  * mistakes-anchors.ts break it on purpose. They are written from what a
- * careful human would do, not from how the engine works.
+ * careful human would do, not from how the engine works. The history
+ * kinds in mistakes-history.ts keep the edit exact and change the file
+ * instead: the edit made already, or the file changed since it was read.
  */
 
 import { dupHinted, elidedBeforeChange, elidedRepeat, elidedReplace, foreignMinus } from "./mistakes-anchors.ts";
+import { resent, staleHistory } from "./mistakes-history.ts";
 import {
   blankForgottenFind,
   escapedFind,
@@ -492,6 +495,8 @@ export const MISTAKES: Record<MistakeKind, MistakeSpec> = {
   "final-break": { minLines: 1, make: finalBreak },
   "replace-whitespace": { minLines: 1, make: replaceWhitespace },
   "replace-overlap": { minLines: 1, make: replaceOverlap },
+  resent: { minLines: 1, make: resent },
+  "stale-history": { minLines: 1, make: staleHistory },
   absent: { minLines: 1, make: absent },
   "two-places": { minLines: 2, make: twoPlaces },
   "middle-nowhere": { minLines: 5, make: middleNowhere },

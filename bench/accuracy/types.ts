@@ -75,6 +75,9 @@ export const POSITIVE_KINDS = [
   "final-break",
   "replace-whitespace",
   "replace-overlap",
+  // History kinds (mistakes-history.ts): the edit is exact against a version that is not the current file.
+  "resent",
+  "stale-history",
 ] as const;
 export const NEGATIVE_KINDS = ["absent", "two-places", "middle-nowhere", "foreign-minus"] as const;
 export const MISTAKE_KINDS = [...POSITIVE_KINDS, ...NEGATIVE_KINDS] as const;
@@ -129,6 +132,12 @@ export interface BenchCase {
   finalBreak?: "find";
   /** File lines next to the region that the replacement repeats (before it, after it). */
   overlap?: { before: string[]; after: string[] };
+  /**
+   * The version of the file the model read, when it is not `content`
+   * (`stale-history`): handed to appliers that take history (fuzzpatch's
+   * `applyEdits`); the others see `content` only.
+   */
+  history?: string;
   /** 1-based inclusive lines of the target region in `content`. */
   startLine: number;
   endLine: number;

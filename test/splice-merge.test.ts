@@ -264,10 +264,20 @@ for (const c of inline) {
   });
 }
 
-test("replace: a line both sides changed differently is a CONFLICT that shows both", () => {
+test("replace: a token misremembered on the line the replacement rewrites: the model's line replaces the file's", () => {
   const file = "function total(items) {\n  return sum(items.quantity);\n}\n";
+  const r = replace(file, "function total(items) {\n  return sum(items.qty);\n}", "function total(items) {\n  return sum(items.count);\n}");
+  assert.equal(r.content, "function total(items) {\n  return sum(items.count);\n}\n");
+});
+
+test("replace: a line both sides changed differently, more than one word apart, is a CONFLICT that shows both", () => {
+  const file = "function total(items) {\n  const n = items.length;\n  const t = sum(items.quantity, rate);\n  log(n);\n  return t;\n}\n";
   try {
-    replace(file, "function total(items) {\n  return sum(items.qty);\n}", "function total(items) {\n  return sum(items.count);\n}");
+    replace(
+      file,
+      "function total(items) {\n  const n = items.length;\n  const t = sum(items.qty);\n  log(n);\n  return t;\n}",
+      "function total(items) {\n  const n = items.length;\n  const t = sum(items.count);\n  log(n);\n  return t;\n}",
+    );
     assert.fail("applied");
   } catch (e) {
     assert.ok(e instanceof EditError && e.code === "CONFLICT", String(e));

@@ -514,12 +514,30 @@ function keptLine(m: MergeCtx, j: number, k: number, f: number): MergedLine {
   return { text: m.mapIndent(leadingWhitespace(t)) + line.trimStart(), from: f };
 }
 
+/** Two lines that differ in one word only (`len(result)` / `len(results)`): a misremembered token, not punctuation or layout. */
+function oneWordApart(a: string, b: string): boolean {
+  const x = a.trimEnd().split(/(\w+)/);
+  const y = b.trimEnd().split(/(\w+)/);
+  if (x.length !== y.length) return false;
+  let differ = 0;
+  for (let i = 0; i < x.length; i++) {
+    if (x[i] === y[i]) continue;
+    // Odd places of a split with a capture group are the words.
+    if (i % 2 === 0) return false;
+    differ++;
+  }
+  return differ === 1;
+}
+
 /** A line the model changed: merged token by token with the file's, or a CONFLICT. */
 function changedLine(m: MergeCtx, j: number, k: number, f: number): MergedLine {
   const t = m.repl[k] ?? "";
   const line = m.doc.line(f);
   const indent = unmoved(m, j, f, t, false) ? leadingWhitespace(line) : m.mapIndent(leadingWhitespace(t));
   const merged = mergeInline(body(m.find[j] ?? ""), body(line), body(t));
+  // The model misremembered a token of a line it rewrites anyway (`result` for `results`): the line it
+  // wrote replaces the file's. A line the file changed more than that is another writer's: CONFLICT.
+  if (!merged.ok && oneWordApart(body(m.find[j] ?? ""), body(line))) return { text: indent + body(t), from: f };
   if (!merged.ok) {
     throw new EditError(
       "CONFLICT",

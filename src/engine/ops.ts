@@ -40,6 +40,8 @@ export interface OpHints {
   replaceAll?: boolean;
   /** 0-based line the op must start at or after (a V4A `@@ anchor` line): places above it are not candidates. */
   after?: number;
+  /** 0-based line where the anchor's block ends (the next line indented no deeper than the anchor's): with `after`, places inside it come first. */
+  scopeEnd?: number;
 }
 
 /** Where the op came from, for reports and messages. */

@@ -22,8 +22,51 @@ export function readReplacement(doc: Document, cand: Candidate, newString: strin
   // Guarded: replaceAll plans a splice per place (a million), and a search per call cost ~60 ms of them.
   const lf = newString.includes("\r") ? newString.replaceAll("\r\n", "\n") : newString;
   const read = cand.rewrite ? rewriteReplacement(lf, cand) : (escapedReplacement(lf, cand.query.lines) ?? numbersStripped(lf, cand) ?? lf);
-  const typed = explicitLines ? read : withoutRepeatedNeighbours(doc, cand, inFileWhitespace(doc, cand, read));
+  const typed = explicitLines ? read : withoutRepeatedNeighbours(doc, cand, inFileWhitespace(doc, cand, withoutUniformShift(cand, read)));
   return cand.lineBased ? typed : withFindsFinalBreak(doc, cand, typed);
+}
+
+/**
+ * A replacement written shifted as a whole while its find text is exact:
+ * every line the model kept from the find text sits `d` columns deeper, and
+ * no line is shallower than the find text so shifted — no line opens the
+ * block the shift would be for. The shift is the model's frame (it re-indented what it
+ * typed, not the code), so the lines go back by `d`. Not when only the
+ * indentation changes: then the shift is the edit.
+ */
+function withoutUniformShift(cand: Candidate, text: string): string {
+  if (cand.strategy !== "exact" || !text.includes("\n")) return text;
+  const find = cand.query.lines;
+  const repl = text.split("\n");
+  const width = (l: string) => leadingWhitespace(l).length;
+  let d: number | undefined;
+  let kept = 0;
+  let changed = false;
+  let from = 0;
+  for (const r of repl) {
+    if (r.trim() === "") continue;
+    const k = find.findIndex((f, i) => i >= from && f.trim() === r.trim());
+    if (k < 0) {
+      changed = true;
+      continue;
+    }
+    from = k + 1;
+    const f = find[k] as string;
+    // The same indentation characters, more or fewer of them.
+    const [long, short] = width(r) >= width(f) ? [leadingWhitespace(r), leadingWhitespace(f)] : [leadingWhitespace(f), leadingWhitespace(r)];
+    if (!long.startsWith(short)) return text;
+    const delta = width(r) - width(f);
+    if (d === undefined) d = delta;
+    else if (d !== delta) return text;
+    kept++;
+  }
+  // Deeper only: a shallower replacement may be a wrapper taken away.
+  if (d === undefined || d <= 0 || kept === 0 || !changed) return text;
+  const shift = d;
+  // A line shallower than the shifted find text opens the block the shift is for (a new `if c:` around it).
+  const floor = Math.min(...find.filter((f) => f.trim() !== "").map(width)) + shift;
+  if (repl.some((l) => l.trim() !== "" && width(l) < floor)) return text;
+  return repl.map((l) => (l.trim() === "" ? l : l.slice(shift))).join("\n");
 }
 
 /** The replacement as the find text was read: un-escaped, without line numbers, ... */

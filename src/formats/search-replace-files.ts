@@ -200,6 +200,11 @@ function findPathBefore(lines: string[], openIndex: number, floor: number): stri
     skipBlank();
   }
   if (i < floor) return undefined;
+  // A path alone in a fence of its own right before the block's fence (```\nsrc/a.py\n```): a DeepSeek habit.
+  if (i - 2 >= floor && isFence(lines[i] ?? "") && isFence(lines[i - 2] ?? "")) {
+    const fenced = readBarePath(lines[i - 1] ?? "");
+    if (fenced !== undefined) return fenced;
+  }
   return readPathLine(lines[i] ?? "");
 }
 

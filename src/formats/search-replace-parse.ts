@@ -97,6 +97,7 @@ const CLOSE = /^(?:>{5,9}|\+{5,9})[ \t]*REPLACE$/i;
 const SEPARATOR = /^={5,9}$/;
 const RULE = /^-{5,9}$/;
 const HINT = /^:(start_line|end_line):(.*)$/;
+const INDENTED_HINT = /^[ \t]+:(start_line|end_line):\s*\d+\s*$/;
 // Git writes conflict markers with exactly 7 characters and a space or
 // nothing after; `<<<<<<<<<<` (a banner line) is left alone.
 const CONFLICT = /^(?:<{7}|>{7})(?:[ \t]|$)/;
@@ -303,6 +304,11 @@ function readReplaceLine(cur: OpenBlock, raw: string, n: number, kind: MarkerLin
         n,
         cur.index,
       );
+    case "text":
+      // An indented `:start_line:12` is the same hint (a model indenting the block): never content, never written.
+      if (INDENTED_HINT.test(raw)) return readReplaceLine(cur, raw.trimStart(), n, "hint");
+      cur.replace.push(raw);
+      return undefined;
     case "hint":
       throw parseError(
         `Line ${n}: "${show(raw)}" inside the REPLACE section of the block that starts at line ${cur.line}. ` +

@@ -10,6 +10,7 @@ import type { EditOp } from "../engine/ops.ts";
 import { resolveOptions } from "../engine/options.ts";
 import type { Vocabulary } from "../engine/vocabulary.ts";
 import { EditError } from "../errors.ts";
+import { leadingWhitespace } from "../text/normalize.ts";
 import { Document } from "../text/document.ts";
 import { collapseWhitespace, normalizePunctuation } from "../text/normalize.ts";
 import { missingFile } from "./file-errors.ts";
@@ -96,7 +97,17 @@ function unprefixedNote(c: V4AChunk): string | undefined {
 }
 
 /** The op of one chunk; `after` is the 0-based line of its last anchor. */
-function chunkOp(c: V4AChunk, index: number, after: number | undefined, lineCount: number): EditOp {
+/** 0-based line where the block opened by line `at` ends: the next non-blank line indented no deeper. */
+function scopeEndOf(lines: readonly string[], at: number): number {
+  const depth = leadingWhitespace(lines[at] ?? "").length;
+  for (let i = at + 1; i < lines.length; i++) {
+    const l = lines[i] as string;
+    if (l.trim() !== "" && leadingWhitespace(l).length <= depth) return i;
+  }
+  return lines.length;
+}
+
+function chunkOp(c: V4AChunk, index: number, after: number | undefined, lineCount: number, scopeEnd?: number): EditOp {
   const label = `Chunk ${index + 1} (patch line ${c.line})`;
   // A chunk of added lines only goes after its anchor, or (as Codex does) at the end of the file.
   const insertAt = c.old.length === 0 ? (after === undefined ? lineCount + 1 : after + 2) : undefined;
@@ -110,6 +121,7 @@ function chunkOp(c: V4AChunk, index: number, after: number | undefined, lineCoun
       inOrder: true,
       ...(insertAt !== undefined && { startLine: insertAt }),
       ...(after !== undefined && { after }),
+      ...(scopeEnd !== undefined && { scopeEnd }),
       ...(c.endOfFile && { endOfFile: true }),
     },
     origin: { index, line: c.line, label },
@@ -147,7 +159,7 @@ function applyUpdate(content: string, op: Extract<V4AFileOp, { kind: "update" }>
       cursor = at + 1;
     }
     if (missing) outcomes.push({ index: k, outcome: { status: "failed", error: missing } });
-    else ops.push(chunkOp(c, k, after, doc.lineCount));
+    else ops.push(chunkOp(c, k, after, doc.lineCount, after === undefined ? undefined : scopeEndOf(fileLines, after)));
   }
   const moved = op.moveTo === undefined ? {} : { moveTo: op.moveTo };
   if (op.chunks.length === 0) return { content, ...moved, ops: [{ status: "applied", strategy: "move", fuzzy: false }] };

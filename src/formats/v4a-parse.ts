@@ -41,6 +41,11 @@
  *    as ASCII.
  * 5. A blank line inside an Add File's content is an empty line of the file
  *    (the model dropped its `+`).
+ * 6. A patch whose `*** Begin Patch` is padded with whitespace (the model
+ *    indented the patch: ` *** Begin Patch`, `  *** Update File: x`,
+ *    ` *** End Patch`) has its file-level markers read as markers, as Codex
+ *    reads them. In a patch that starts at column 0, markers do too, so a
+ *    ` *** End Patch` there is a context line holding that text.
  *
  * Strict elsewhere: an unknown `*** ` line, a line in a Delete File section,
  * a non-`+` line in an Add File, a `*** Move to:` anywhere but right after
@@ -77,13 +82,25 @@ export type V4AFileOp =
   | { kind: "delete"; path: string; line: number }
   | { kind: "update"; path: string; line: number; moveTo?: string; chunks: V4AChunk[] };
 
-// Markers start at column 0: ` *** End Patch` is a context line holding that text.
+// Leniency 6: a padded `*** Begin Patch` starts a patch (as Codex reads it).
 export function isBeginPatch(line: string): boolean {
-  return line.trimEnd() === BEGIN_PATCH;
+  return line.trim() === BEGIN_PATCH;
 }
 
-function isEndPatch(line: string): boolean {
-  return line.trimEnd() === END_PATCH;
+/** Markers sit at column 0, so ` *** End Patch` is a context line holding that text, unless the whole patch is padded (leniency 6). */
+const padded = (begin: string) => begin[0] === " " || begin[0] === "\t";
+
+function isEndPatch(line: string, pad = false): boolean {
+  return (pad ? line.trim() : line.trimEnd()) === END_PATCH;
+}
+
+const FILE_MARKERS = [ADD, DELETE, UPDATE, MOVE, END_OF_FILE, BEGIN_PATCH, END_PATCH];
+
+/** Leniency 6: a file-level marker line with leading whitespace, read as the marker. */
+function unpadMarker(line: string): string {
+  if (line === "" || (line[0] !== " " && line[0] !== "\t")) return line;
+  const t = line.trimStart();
+  return t.startsWith("*** ") && FILE_MARKERS.some((m) => t.startsWith(m.trimEnd())) ? t : line;
 }
 
 const isMarkerLine = (l: string) => l.startsWith("***") || l.startsWith("@@") || l.startsWith(" ") || l.startsWith("-") || l.startsWith("+");
@@ -94,10 +111,11 @@ const isMarkerLine = (l: string) => l.startsWith("***") || l.startsWith("@@") ||
  */
 export function patchExtent(lines: readonly string[], begin: number, limit: number): { end: number; closed: boolean } {
   let prose: number | undefined;
+  const pad = padded(lines[begin] ?? "");
   for (let i = begin + 1; i < limit; i++) {
     const l = lines[i] as string;
-    if (isEndPatch(l)) return { end: i + 1, closed: true };
-    if (isBeginPatch(l)) return { end: trimTail(lines, begin, prose ?? i), closed: false };
+    if (isEndPatch(l, pad)) return { end: i + 1, closed: true };
+    if (pad ? isBeginPatch(l) : l.trimEnd() === BEGIN_PATCH) return { end: trimTail(lines, begin, prose ?? i), closed: false };
     if (prose === undefined && l.trim() !== "" && !isMarkerLine(l) && (lines[i - 1] as string).trim() === "") prose = i;
   }
   return { end: trimTail(lines, begin, prose ?? limit), closed: false };
@@ -129,7 +147,8 @@ function isFileHeader(l: string): boolean {
  * line); `offset` is the 0-based response line of `lines[0]`. Throws a
  * `PARSE` EditError for the first line that breaks the grammar.
  */
-export function parseV4A(lines: readonly string[], begin: number, end: number, offset = 0): V4AFileOp[] {
+export function parseV4A(raw: readonly string[], begin: number, end: number, offset = 0): V4AFileOp[] {
+  const lines = padded(raw[begin] ?? "") ? raw.map(unpadMarker) : raw;
   const ops: V4AFileOp[] = [];
   const at = (i: number) => offset + i + 1;
   let i = begin + 1;

@@ -8,8 +8,10 @@
  * 3. Else, for ops that come in file order (diff hunks), the one candidate
  *    starting at or after the end of the previous op.
  * 3a. Else, for an op placed after an anchor line (V4A's `@@ class Foo`,
- *    candidates above it already dropped), the first candidate: the format
- *    means "the next place after this line", as Codex applies it.
+ *    candidates above it already dropped), the one candidate inside the
+ *    anchor's block, else the first after it: the format means "the next
+ *    place after this line", as Codex applies it; two inside the block are
+ *    ambiguous.
  * 4. Else, for an op that must end the file, the one candidate that does.
  * 5. Else file-edge evidence: a hunk whose context is visibly cut short on
  *    one side (fewer lines than diff tools write, while the other side has
@@ -83,8 +85,14 @@ export function resolveCandidates(cands: Candidate[], r: ResolveInput): Resoluti
     if (after.length > 1) pool = after;
   }
   if (r.hints.after !== undefined && pool.length > 0) {
-    const first = pool.reduce((a, b) => (b.startLine < a.startLine ? b : a));
-    return { cand: first, resolvedBy: "order" };
+    // Inside the anchor's block, the one place decides; two equal places there are ambiguous, not the first.
+    const end = r.hints.scopeEnd;
+    const inside = end === undefined ? [] : pool.filter((c) => c.startLine < end);
+    if (inside.length > 1) pool = inside;
+    else {
+      const first = inside[0] ?? pool.reduce((a, b) => (b.startLine < a.startLine ? b : a));
+      return { cand: first, resolvedBy: "order" };
+    }
   }
   if (r.hints.endOfFile) {
     const atEnd = pool.filter((c) => c.endLine === r.lineCount);

@@ -84,11 +84,28 @@ const FAR_DISTANCE = 6;
  */
 function staleNear(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
   const { view, file, edit } = input;
+  // The lines the edit really changes: its change range less the lines it writes back unchanged at either
+  // end (blank lines around a deletion), as a line diff, and so the merge, sees them.
+  let cs = edit.changeStart;
+  let ce = edit.changeEnd;
+  let rs = 0;
+  let re = edit.replacement.length;
+  while (cs < ce && rs < re && file.lines[cs] === edit.replacement[rs]) {
+    cs++;
+    rs++;
+  }
+  while (cs < ce && rs < re && file.lines[ce - 1] === edit.replacement[re - 1]) {
+    ce--;
+    re--;
+  }
+  // A deletion that can slide over equal lines (a blank line either side) has no one place a diff gives it:
+  // how near the concurrent change is depends on the diff's choice, so no case is made of it.
+  if (rs === re && cs < ce && (file.lines[cs - 1] === file.lines[ce - 1] || file.lines[ce] === file.lines[cs])) return undefined;
   const changed: number[] = [];
-  for (let i = edit.changeStart; i < edit.changeEnd; i++) changed.push(i);
+  for (let i = cs; i < ce; i++) changed.push(i);
   const kept: number[] = [];
-  for (let i = Math.max(edit.start, edit.changeStart - 1 - NEAR_GAP); i < Math.min(edit.end, edit.changeEnd + 1 + NEAR_GAP); i++) {
-    if (i < edit.changeStart || i >= edit.changeEnd) kept.push(i);
+  for (let i = Math.max(edit.start, cs - 1 - NEAR_GAP); i < Math.min(edit.end, ce + 1 + NEAR_GAP); i++) {
+    if (i < cs || i >= ce) kept.push(i);
   }
   const usable = (pool: number[]) => pool.filter((i) => (file.lines[i] ?? "").trim() !== "");
   const inChange = usable(changed);
@@ -106,7 +123,7 @@ function staleNear(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
   // The concurrent change must not be the edit itself (that is `resent`).
   const grown = edit.replacement.length - (edit.changeEnd - edit.changeStart);
   if (lines.slice(edit.start, edit.end).join("\n") === applyEdit(file.lines, edit).slice(edit.start, edit.end + grown).join("\n")) return undefined;
-  const where = target >= edit.changeStart && target < edit.changeEnd ? "a line the edit changes" : "a kept line next to the change";
+  const where = target >= cs && target < ce ? "a line the edit changes" : "a kept line next to the change";
   return {
     view,
     content: lines.join("\n"),

@@ -177,6 +177,17 @@ export function standsAroundMatch(ctx: MatchContext, op: EditOp, match: Place): 
   return findPlaces(ctx, op).every((p) => inside(p, around)) ? around : undefined;
 }
 
+/**
+ * Rule for an op found only fuzzily at `match`: its replacement stands
+ * verbatim once, away from the match, and what it adds is specific.
+ */
+export function standsApart(ctx: MatchContext, op: EditOp, match: Place): Place | undefined {
+  const places = replacementPlaces(ctx, op);
+  const only = places?.exact.length === 1 ? places.exact[0] : undefined;
+  if (!places || !only || places.added < MIN_ADDED_CHARS || (only.startLine < match.endLine && match.startLine < only.endLine)) return undefined;
+  return only;
+}
+
 /** Rule for an ambiguous op, given its candidates (0-based, half-open). */
 export function standsAmongCandidates(ctx: MatchContext, op: EditOp, candidates: readonly (Place & { strategy?: string })[]): Place | undefined {
   const places = replacementPlaces(ctx, op);

@@ -25,7 +25,7 @@ import { createContext } from "../match/anchors.ts";
 import type { Candidate } from "../match/types.ts";
 import { Document } from "../text/document.ts";
 import { breaksIn, lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits, spliceDelta } from "./line-edits.ts";
-import { type Place, readsTheSame, standsAmongCandidates, standsAroundMatch } from "./already-applied.ts";
+import { type Place, readsTheSame, standsAmongCandidates, standsApart, standsAroundMatch } from "./already-applied.ts";
 import { readCrAsBreaks } from "./cr-lines.ts";
 import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
 import { notFoundNotes, withOrigin } from "./op-messages.ts";
@@ -354,6 +354,11 @@ function tryPlan(doc: Document, l: LocateContext, op: EditOp, a: ApplyOpsOptions
     const p = planOp(doc, l, op);
     const stands = p.report.strategy === "create" || p.report.strategy === "line-hint" ? undefined : standsAroundMatch(l.ctx, op, { startLine: p.report.startLine - 1, endLine: p.report.endLine });
     if (stands) return withOrigin(alreadyAppliedError(stands, "its old text stands only inside its new text"), op);
+    // Found only by a similarity strategy while the new text stands verbatim elsewhere: the edit was made there
+    // and its old text is gone; the look-alike it found is another place (a sibling function), not its own.
+    // A whole copy found with other whitespace (score 1) is a real copy still to change (one of several).
+    const elsewhere = p.report.fuzzy && p.report.score < 1 ? standsApart(l.ctx, op, { startLine: p.report.startLine - 1, endLine: p.report.endLine }) : undefined;
+    if (elsewhere) return withOrigin(alreadyAppliedError(elsewhere, "what its old text matched is a look-alike elsewhere"), op);
     if (op.requireChange && unchanged(doc, p)) return withOrigin(noChangeError(doc, p, a.vocab), op);
     return p;
   } catch (error) {

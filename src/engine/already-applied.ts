@@ -179,12 +179,15 @@ export function standsAroundMatch(ctx: MatchContext, op: EditOp, match: Place): 
 
 /**
  * Rule for an op found only fuzzily at `match`: its replacement stands
- * verbatim once, away from the match, and what it adds is specific.
+ * verbatim once, away from the match, and what it adds is specific (or it
+ * stands at the op's line hint).
  */
-export function standsApart(ctx: MatchContext, op: EditOp, match: Place): Place | undefined {
+export function standsApart(ctx: MatchContext, op: EditOp, match: Place, hintLine?: number): Place | undefined {
   const places = replacementPlaces(ctx, op);
   const only = places?.exact.length === 1 ? places.exact[0] : undefined;
-  if (!places || !only || places.added < MIN_ADDED_CHARS || (only.startLine < match.endLine && match.startLine < only.endLine)) return undefined;
+  // Standing where the line hint says the find text starts, a few characters are specific enough.
+  const min = only && hintLine === only.startLine + 1 ? MIN_ADDED_NEAR : MIN_ADDED_CHARS;
+  if (!places || !only || places.added < min || (only.startLine < match.endLine && match.startLine < only.endLine)) return undefined;
   return only;
 }
 

@@ -357,7 +357,7 @@ function tryPlan(doc: Document, l: LocateContext, op: EditOp, a: ApplyOpsOptions
     // Found only by a similarity strategy while the new text stands verbatim elsewhere: the edit was made there
     // and its old text is gone; the look-alike it found is another place (a sibling function), not its own.
     // A whole copy found with other whitespace (score 1) is a real copy still to change (one of several).
-    const elsewhere = p.report.fuzzy && p.report.score < 1 ? standsApart(l.ctx, op, { startLine: p.report.startLine - 1, endLine: p.report.endLine }) : undefined;
+    const elsewhere = p.report.fuzzy && p.report.score < 1 ? standsApart(l.ctx, op, { startLine: p.report.startLine - 1, endLine: p.report.endLine }, l.hintLine) : undefined;
     if (elsewhere) return withOrigin(alreadyAppliedError(elsewhere, "what its old text matched is a look-alike elsewhere"), op);
     if (op.requireChange && unchanged(doc, p)) return withOrigin(noChangeError(doc, p, a.vocab), op);
     return p;

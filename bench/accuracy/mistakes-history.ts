@@ -37,6 +37,13 @@ export function resent(input: MistakeInput, rng: Rng): MistakeOutput | undefined
   // A modification that only appends to the region's last line leaves the find text in the file, inside the new line: the hard variant, kept.
   const grown = edit.replacement.length - (edit.changeEnd - edit.changeStart);
   const inside = content.includes(regionOld(view).join("\n"));
+  // The old text, with a diff's context, still standing exactly at another copy (a README showing the same
+  // snippet twice): sending the edit again is then the same text as editing that copy, which is applied.
+  // Lines compared trimmed: a copy with other whitespace is a copy to the applier too.
+  const trimmed = (lines: readonly string[]) => lines.map((l) => l.trim()).join("\n");
+  const withContext = trimmed(view.filter((l) => l.role !== "add").map((l) => l.old));
+  const newText = trimmed(view.filter((l) => l.role !== "del").map((l) => l.new));
+  if (occurrences(trimmed(content.split("\n")), withContext) > occurrences(newText, withContext)) return undefined;
   return {
     view,
     content,

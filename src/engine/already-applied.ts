@@ -208,9 +208,11 @@ export function standsAroundMatch(ctx: MatchContext, op: EditOp, match: Place): 
 export function standsApart(ctx: MatchContext, op: EditOp, match: Place, hintLine?: number): Place | undefined {
   const places = replacementPlaces(ctx, op);
   const only = places?.exact.length === 1 ? places.exact[0] : undefined;
-  // Standing where the line hint says the find text starts, a few characters are specific enough.
-  const min = only && hintLine === only.startLine + 1 ? MIN_ADDED_NEAR : MIN_ADDED_CHARS;
-  if (!places || !only || places.added < min || (only.startLine < match.endLine && match.startLine < only.endLine)) return undefined;
+  // Standing where the line hint says the find text starts, a few characters are specific enough, and a
+  // similarity window overlapping it is the find text's look-alike in the new text, not a place of its own.
+  const atHint = only !== undefined && hintLine === only.startLine + 1;
+  if (places && atHint && places.added >= MIN_ADDED_NEAR) return only;
+  if (!places || !only || places.added < MIN_ADDED_CHARS || (only.startLine < match.endLine && match.startLine < only.endLine)) return undefined;
   return only;
 }
 

@@ -1,0 +1,160 @@
+/**
+ * The classes of mistakes real models made (bench:real, issue "Right on the
+ * edits real models write"), one case each through the library and the CLI:
+ * whole-line matches, nesting kept, one-sided shifts, a misremembered token
+ * on a rewritten line, and the peers' habits (padded V4A markers, a path in
+ * its own fence, an indented hint, two equal places under a V4A anchor).
+ */
+import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { PassThrough, Writable } from "node:stream";
+import { test } from "node:test";
+import { main } from "../src/cli/main.ts";
+import { EditError } from "../src/errors.ts";
+import { applySearchReplace, replace } from "../src/index.ts";
+import { makeTree } from "./helpers/temp-tree.ts";
+
+const block = (search: string, rep: string) => `<<<<<<< SEARCH\n${search}\n=======\n${rep}\n>>>>>>> REPLACE\n`;
+
+interface LibCase {
+  name: string;
+  run: () => string;
+  /** The content written, or an EditError code for a refusal. */
+  want: string;
+}
+
+const PY = "def f(x):\n    if x:\n        if y:\n                s = repr(x)\n                t = 1\n    return s\n";
+const GUARD = "def g():\n    data = fetch()\n    resp.raw.read(10)\n    return data\n";
+const CLS = "class A:\n    def m(self):\n        x = 1\n        return x\n";
+
+const libCases: LibCase[] = [
+  {
+    name: "whole lines: a one-line SEARCH unique as a whole line, also inside longer lines, is not ambiguous",
+    run: () => applySearchReplace("a = foo(x)\nb = foo(x) + 1\nfoo(x)\nc = foo(x)\n", block("foo(x)", "bar(x)")).content,
+    want: "a = foo(x)\nb = foo(x) + 1\nbar(x)\nc = foo(x)\n",
+  },
+  {
+    name: "whole lines: indented find text inside a deeper line's indentation moves the replacement with it",
+    run: () => replace(PY, "            s = repr(x)\n            t = 1\n", "            s = str(x)\n            t = 2\n").content,
+    want: PY.replace("s = repr(x)", "s = str(x)").replace("t = 1", "t = 2"),
+  },
+  {
+    name: "nesting: a kept line wrapped in a new try: goes inside it",
+    run: () => replace(GUARD, "    data = fetch()\n    resp.raw.read(10)\n", "    data = fetch()\n    try:\n        resp.raw.read(10)\n    except OSError:\n        pass\n").content,
+    want: "def g():\n    data = fetch()\n    try:\n        resp.raw.read(10)\n    except OSError:\n        pass\n    return data\n",
+  },
+  {
+    name: "one-sided: a replacement shifted deeper as a whole, its find text exact, is written at the file's depth",
+    run: () => replace(CLS, "        x = 1\n        return x\n", "            x = 2\n            return x\n").content,
+    want: CLS.replace("x = 1", "x = 2"),
+  },
+  {
+    name: "one-sided: a replacement that wraps its lines (a shallower new line) keeps its nesting",
+    run: () => replace(CLS, "        x = 1\n        return x\n", "        if self:\n            x = 2\n            return x\n").content,
+    want: CLS.replace("        x = 1\n        return x\n", "        if self:\n            x = 2\n            return x\n"),
+  },
+  {
+    name: "one-sided: a blank line missing from the find text only is not doubled",
+    run: () => applySearchReplace("a = 1\n\nb = 2\nc = 3\n", block("a = 1\nb = 2", "a = 1\n\nb = 20")).content,
+    want: "a = 1\n\nb = 20\nc = 3\n",
+  },
+  {
+    name: "misremembered token on the rewritten line: the model's line replaces the file's",
+    run: () => replace("def h(results):\n    total = len(results)\n    return total\n", "def h(results):\n    total = len(result)\n    return total\n", "def h(results):\n    total = len(results) + 1\n    return total\n").content,
+    want: "def h(results):\n    total = len(results) + 1\n    return total\n",
+  },
+  {
+    name: "an indented :start_line: inside REPLACE is the hint error, never written",
+    run: () => applySearchReplace("x = 1\ny = 2\n", block("x = 1", "  :start_line:1\nx = 10")).content,
+    want: "PARSE",
+  },
+];
+
+for (const c of libCases) {
+  test(`library: ${c.name}`, () => {
+    let got: string;
+    try {
+      got = c.run();
+    } catch (error) {
+      assert.ok(error instanceof EditError, String(error));
+      got = error.code;
+    }
+    assert.equal(got, c.want);
+  });
+}
+
+// --- through the CLI --------------------------------------------------------------
+
+async function apply(root: string, responseFile: string): Promise<{ code: number; stderr: string }> {
+  let stderr = "";
+  const sink = (add: (s: string) => void) =>
+    new Writable({
+      write(chunk, _enc, done) {
+        add(String(chunk));
+        done();
+      },
+    });
+  const code = await main(
+    ["apply", responseFile, "--root", root, "-q"],
+    {
+      out: sink(() => {}),
+      err: sink((s) => {
+        stderr += s;
+      }),
+      env: { NO_COLOR: "1" },
+    },
+    new PassThrough() as unknown as NodeJS.ReadStream,
+  );
+  return { code, stderr };
+}
+
+const cliCases: { name: string; files: Record<string, string>; response: string; code: number; want?: [string, string]; says?: RegExp }[] = [
+  {
+    name: "a V4A patch padded with whitespace (models indent it) is read",
+    files: { "x.py": "def a():\n    x = 1\n    return x\n" },
+    response: " *** Begin Patch\n  *** Update File: x.py\n@@ def a():\n     x = 1\n-    return x\n+    return x + 1\n *** End Patch\n",
+    code: 0,
+    want: ["x.py", "def a():\n    x = 1\n    return x + 1\n"],
+  },
+  {
+    name: "a path alone in its own fence before the block's fence names the block's file",
+    files: { "x.py": "def a():\n    x = 1\n" },
+    response: "Here:\n\n```\nx.py\n```\n\n```python\n<<<<<<< SEARCH\n    x = 1\n=======\n    x = 2\n>>>>>>> REPLACE\n```\n",
+    code: 0,
+    want: ["x.py", "def a():\n    x = 2\n"],
+  },
+  {
+    name: "two equal places inside a V4A @@ anchor's block are ambiguous, not the first",
+    files: { "z.py": "class A:\n    x = 1\n    y = 2\n    x = 1\n    y = 2\n" },
+    response: "*** Begin Patch\n*** Update File: z.py\n@@ class A:\n-    x = 1\n+    x = 10\n     y = 2\n*** End Patch\n",
+    code: 1,
+    says: /AMBIGUOUS/,
+  },
+  {
+    name: "one equal place inside the anchor's block, another after it: the one inside",
+    files: { "y.py": "class A:\n    def f(self):\n        return 1\n\nclass B:\n    def f(self):\n        return 1\n" },
+    response: "*** Begin Patch\n*** Update File: y.py\n@@ class B:\n     def f(self):\n-        return 1\n+        return 2\n*** End Patch\n",
+    code: 0,
+    want: ["y.py", "class A:\n    def f(self):\n        return 1\n\nclass B:\n    def f(self):\n        return 2\n"],
+  },
+  {
+    name: "nesting through a SEARCH/REPLACE response",
+    files: { "g.py": GUARD },
+    response: "g.py\n```python\n<<<<<<< SEARCH\n    resp.raw.read(10)\n=======\n    try:\n        resp.raw.read(10)\n    except OSError:\n        pass\n>>>>>>> REPLACE\n```\n",
+    code: 0,
+    want: ["g.py", "def g():\n    data = fetch()\n    try:\n        resp.raw.read(10)\n    except OSError:\n        pass\n    return data\n"],
+  },
+];
+
+for (const c of cliCases) {
+  test(`cli: ${c.name}`, async () => {
+    const t = await makeTree(c.files);
+    const response = path.join(t.base, "response.txt");
+    await writeFile(response, c.response);
+    const r = await apply(t.root, response);
+    assert.equal(r.code, c.code, r.stderr);
+    if (c.want) assert.equal(await readFile(path.join(t.root, c.want[0]), "utf8"), c.want[1]);
+    if (c.says) assert.match(r.stderr, c.says);
+  });
+}

@@ -55,6 +55,16 @@ const libCases: LibCase[] = [
     want: CLS.replace("        x = 1\n        return x\n", "        if self:\n            x = 2\n            return x\n"),
   },
   {
+    name: "both sides shifted a tab deeper, new lines shallower than the kept ones: mapped to the file's levels",
+    run: () =>
+      replace(
+        "function f() {\n\treturn 1;\n}\n\nmodule.exports = g(function (t) {\n\tvar from;\n\tvar to = t;\n});\n",
+        "\t}\n\n\tmodule.exports = g(function (t) {\n\t\tvar from;\n\t\tvar to = t;",
+        "\t} // done\n\tlet x = 1;\n\t\tvar from;\n\t\tvar to = t;",
+      ).content,
+    want: "function f() {\n\treturn 1;\n} // done\nlet x = 1;\n\tvar from;\n\tvar to = t;\n});\n",
+  },
+  {
     name: "one-sided: a blank line missing from the find text only is not doubled",
     run: () => applySearchReplace("a = 1\n\nb = 2\nc = 3\n", block("a = 1\nb = 2", "a = 1\n\nb = 20")).content,
     want: "a = 1\n\nb = 20\nc = 3\n",

@@ -368,9 +368,12 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
     });
     let rMin = Number.POSITIVE_INFINITY;
     for (const t of repl) if (!isBlank(t)) rMin = Math.min(rMin, columns(leadingWhitespace(t)));
+    // The lines it kept say it too: new lines alone at the file's level may be the model's own shallower lines.
+    let kMin = Number.POSITIVE_INFINITY;
+    for (const st of script.status) if (st.kind === "keep" && !isBlank(repl[st.k] ?? "")) kMin = Math.min(kMin, columns(leadingWhitespace(repl[st.k] ?? "")));
     if (Number.isFinite(fMin) && fMin !== oMin) {
       if (rMin === fMin) return false;
-      if (rMin === oMin) return true;
+      if (rMin === oMin && (kMin === oMin || !Number.isFinite(kMin))) return true;
     }
   }
   const votes = { file: 0, same: 0 };

@@ -76,7 +76,9 @@ const numberedLike = (newString: string) => /^[ \t]*\d+\t/.test(newString);
  * find text's whitespace (whitespace-kind.ts).
  */
 const otherWhitespace = (old: string, newString: string) => {
-  const kind = /^\t/.test(old) ? "\t" : /^ /.test(old) ? " " : /\n\t/.test(old) ? "\t" : /\n /.test(old) ? " " : undefined;
+  // The first indented line with text decides (a whitespace-only line says nothing: "  \n\ta" indents with tabs).
+  const first = old.split("\n").find((l) => l.trim() !== "" && /^[ \t]/.test(l)) ?? "";
+  const kind = first.startsWith("\t") ? "\t" : first.startsWith(" ") ? " " : /^\t|\n\t/.test(old) ? "\t" : /^ |\n /.test(old) ? " " : undefined;
   if (kind === undefined) return false;
   return new RegExp(`(^|\n)${kind === "\t" ? " " : "\t"}`).test(newString);
 };

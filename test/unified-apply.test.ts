@@ -431,7 +431,8 @@ const errorCases: ErrorCase[] = [
   {
     name: "trailing context that does not match is not found, with the closest lines and how they differ",
     content: "function f() {\n  a();\n  b();\n  return 1;\n}\n\nfunction g() {}\n",
-    patch: "@@ @@\n function f() {\n-  a();\n+  A();\n   b();\n   return 2; // changed\n",
+    // The differing context line is next to the change: patch's fuzz never reads past that one.
+    patch: "@@ @@\n function f() {\n   a();\n-  b();\n+  B();\n   return 2; // changed\n",
     code: "NOT_FOUND",
     message: /^Hunk 1 \(patch line 1\): The hunk's old side .* was not found[\s\S]*closest text is lines 1-4[\s\S]*file line 4: return 1;[\s\S]*your text: {3}return 2; \/\/ changed/,
     check: (e) => {
@@ -603,6 +604,19 @@ test("already applied: a patch applied before returns the content unchanged with
     () => applyPatch(content, "@@ @@\n a\n-const limit = 10;\n+const limit = computeLimit(config);\n@@ @@\n-c\n+d\n-e\n"),
     (e: unknown) => e instanceof EditError && e.code !== "ALREADY_APPLIED",
   );
+});
+
+test("fuzz: a context line two lines from the change gained, lost or changed since is read past, as patch's fuzz does; an insertion sent again is already applied, not applied again", () => {
+  const file = "l1\nl2\nl3\nl4\nl5\nl6\nl7\n";
+  const patch = "@@ -1,7 +1,7 @@\n l1\n l2\n l3\n-l4\n+L4\n l5\n l6\n l7\n";
+  assert.equal(applyPatch(file.replace("l2\n", "l2\nnew\n"), patch).content, "l1\nl2\nnew\nl3\nL4\nl5\nl6\nl7\n");
+  assert.equal(applyPatch(file.replace("l2\n", ""), patch).content, "l1\nl3\nL4\nl5\nl6\nl7\n");
+  assert.equal(applyPatch(file.replace("l6\n", "L6X\n"), patch).content, "l1\nl2\nl3\nL4\nl5\nL6X\nl7\n");
+  const insert = "@@ -1,6 +1,7 @@\n l1\n l2\n l3\n+NEW\n l4\n l5\n l6\n";
+  const once = applyPatch(file, insert).content;
+  const again = applyPatch(once, insert);
+  assert.equal(again.content, once);
+  assert.equal(again.alreadyApplied?.code, "ALREADY_APPLIED");
 });
 
 test("non-string input is INVALID_INPUT", () => {

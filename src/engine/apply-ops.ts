@@ -25,7 +25,7 @@ import { createContext } from "../match/anchors.ts";
 import type { Candidate } from "../match/types.ts";
 import { Document } from "../text/document.ts";
 import { breaksIn, lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits, spliceDelta } from "./line-edits.ts";
-import { type Place, readsTheSame, standsAmongCandidates, standsApart, standsAroundMatch } from "./already-applied.ts";
+import { type Place, readsTheSame, standsAmongCandidates, standsApart, standsAroundMatch, standsInstead } from "./already-applied.ts";
 import { readCrAsBreaks } from "./cr-lines.ts";
 import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
 import { notFoundNotes, withOrigin } from "./op-messages.ts";
@@ -51,6 +51,8 @@ interface Planned {
   report: AppliedOp;
   /** The reports of the ops merged into this one line edit. */
   merged?: AppliedOp[];
+  /** Located by a looser reading (a hunk with context dropped). */
+  looser?: boolean;
 }
 
 interface Retry {
@@ -164,7 +166,7 @@ function planOp(doc: Document, l: LocateContext, op: EditOp): Planned {
     const query = r === reading ? cand.query : queryOf(r);
     const lines = same ? doc.lines(cand.startLine, cand.endLine) : newLinesAt(doc, { ...cand, query }, rl.replace, l.opts.strategy, l.vocab);
     const line = { from: cand.startLine, to: cand.endLine, lines };
-    return { op, splices: [], line, report: appliedOf(op, located, lines.length - (line.to - line.from)) };
+    return { op, splices: [], line, report: appliedOf(op, located, lines.length - (line.to - line.from)), ...(reading.looser && { looser: true }) };
   }
   // replaceAll: a candidate sharing its line with another is spliced literally
   // (widened to the line, each would copy the whole line: memory without end on one huge line).
@@ -352,6 +354,9 @@ function tryPlan(doc: Document, l: LocateContext, op: EditOp, a: ApplyOpsOptions
   if (known) return withOrigin(new EditError(known.code, known.message, { ...known.detail }), op);
   try {
     const p = planOp(doc, l, op);
+    // Found only by a looser reading (context dropped): the whole new side standing once says it was applied before.
+    const before = p.looser ? standsInstead(l.ctx, op) : undefined;
+    if (before) return withOrigin(alreadyAppliedError(before, "its old text is found only with context dropped"), op);
     const stands = p.report.strategy === "create" || p.report.strategy === "line-hint" ? undefined : standsAroundMatch(l.ctx, op, { startLine: p.report.startLine - 1, endLine: p.report.endLine });
     if (stands) return withOrigin(alreadyAppliedError(stands, "its old text stands only inside its new text"), op);
     // Found only by a similarity strategy while the new text stands verbatim elsewhere: the edit was made there

@@ -202,7 +202,7 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
       const lines = reading.lines ? wholeLineCandidates(doc, cands) : lineShaped(op, q) ? wholeLinesFirst(doc, cands) : cands;
       const after = op.hints.after;
       const below = after === undefined ? lines : lines.filter((c) => c.startLine >= after);
-      return l.exactOnly ? below.filter((c) => c.score >= 1) : below;
+      return l.exactOnly || reading.looser ? below.filter((c) => c.score >= 1) : below;
     },
     (strategy) => opts.budget.check(`the ${strategy} search of ${op.origin.label || "the edit"}`),
   );

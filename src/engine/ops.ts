@@ -22,6 +22,8 @@ export interface Reading {
    * list deletes the lines (where "" as text would be one empty line).
    */
   lines?: { find: readonly string[]; replace: readonly string[] };
+  /** A looser reading (a diff's hunk with outer context dropped, as patch's fuzz): only places found exactly (after whitespace normalisation) count. */
+  looser?: boolean;
 }
 
 /** What the format knows about where the op belongs. */

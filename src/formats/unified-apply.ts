@@ -191,18 +191,41 @@ function unprefixedNote(h: Hunk): string | undefined {
 }
 
 /** The op of one hunk. */
+/**
+ * GNU patch's fuzz (and jsdiff's `fuzzFactor`): the hunk read again with its
+ * outer context lines dropped, one then two from each end (never the line
+ * next to the change), when it is found nowhere as written: a context line
+ * two lines from the change gained, lost or changed since the diff was made.
+ * Exact places only (after the whitespace normalisations), so a shorter
+ * hunk never matches a look-alike; a hunk whose new side already stands is
+ * already applied, not applied again (engine/apply-ops.ts).
+ */
+function fuzzReadings(find: readonly string[], replace: readonly string[], context: { leading: number; trailing: number }): Reading[] {
+  const out: Reading[] = [];
+  for (const k of [1, 2]) {
+    const a = Math.min(k, Math.max(0, context.leading - 1));
+    const b = Math.min(k, Math.max(0, context.trailing - 1));
+    const f = find.slice(a, find.length - b);
+    if ((a === 0 && b === 0) || f.every((l) => l.trim() === "") || out.some((o) => o.find === f.join("\n"))) continue;
+    const r = replace.slice(a, replace.length - b);
+    out.push({ find: f.join("\n"), replace: r.join("\n"), lines: { find: f, replace: r }, looser: true });
+  }
+  return out;
+}
+
 export function hunkOp(h: Hunk, offset: number): EditOp {
   const find = oldSide(h);
   const replace = newSide(h);
+  const context = contextRuns(h);
   const start = headerStart(h);
   const line = h.line + offset;
   const alt = wholeReading(h);
   const note = unprefixedNote(h);
   const eof = h.oldEofNoNewline || h.newEofNoNewline;
   return {
-    readings: [{ find: find.join("\n"), replace: replace.join("\n"), lines: { find, replace } }],
+    readings: [{ find: find.join("\n"), replace: replace.join("\n"), lines: { find, replace } }, ...(alt || eof ? [] : fuzzReadings(find, replace, context))],
     ...(alt && { spliceReading: alt }),
-    hints: { ...(start !== undefined && { startLine: start }), inOrder: true, ...(eof && { endOfFile: true }), context: contextRuns(h) },
+    hints: { ...(start !== undefined && { startLine: start }), inOrder: true, ...(eof && { endOfFile: true }), context },
     origin: { index: h.index, line, label: `Hunk ${h.index + 1} (patch line ${line})` },
     overlap: "merge",
     ...(h.oldEofNoNewline !== h.newEofNoNewline && { finalNewline: !h.newEofNoNewline }),

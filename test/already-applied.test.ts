@@ -8,39 +8,14 @@ import assert from "node:assert/strict";
 import { cp, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PassThrough, Writable } from "node:stream";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { main } from "../src/cli/main.ts";
+import { runMain } from "./helpers/cli-run.ts";
 import { makeTree, snapshot } from "./helpers/temp-tree.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 
-async function apply(root: string, responseFile: string, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const sink = (add: (s: string) => void) =>
-    new Writable({
-      write(chunk, _enc, done) {
-        add(String(chunk));
-        done();
-      },
-    });
-  const code = await main(
-    ["apply", responseFile, "--root", root, ...extra],
-    {
-      out: sink((s) => {
-        stdout += s;
-      }),
-      err: sink((s) => {
-        stderr += s;
-      }),
-      env: { NO_COLOR: "1" },
-    },
-    new PassThrough() as unknown as NodeJS.ReadStream,
-  );
-  return { code, stdout, stderr };
-}
+const apply = (root: string, responseFile: string, extra: string[] = []) => runMain(["apply", responseFile, "--root", root, ...extra]);
 
 const PY = "import sys\n\ndef main():\n    x = 1\n    y = 2\n    return x + y\n";
 

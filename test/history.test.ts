@@ -7,13 +7,12 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { PassThrough, Writable } from "node:stream";
 import { test } from "node:test";
-import { main } from "../src/cli/main.ts";
 import { carryOver } from "../src/engine/carry-over.ts";
 import { applyEdits } from "../src/node.ts";
 import { runTool } from "../src/tools/run-tool.ts";
 import { VersionStore } from "../src/tools/version-store.ts";
+import { runMain } from "./helpers/cli-run.ts";
 import { makeTree, snapshot } from "./helpers/temp-tree.ts";
 
 const lines = (n: number, f: (i: number) => string = (i) => `line ${i}`) => `${Array.from({ length: n }, (_, i) => f(i + 1)).join("\n")}\n`;
@@ -160,20 +159,7 @@ test("VersionStore: bounded by size, least recently used dropped; a version is f
 
 // --- CLI: --history and --3way ------------------------------------------------------
 
-async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  const sink = (add: (s: string) => void) =>
-    new Writable({
-      write(chunk, _enc, done) {
-        add(String(chunk));
-        done();
-      },
-    });
-  const code = await main(args, { out: sink(() => {}), err: sink((s) => {
-    stderr += s;
-  }), env: { NO_COLOR: "1" } }, new PassThrough() as unknown as NodeJS.ReadStream);
-  return { code, stderr };
-}
+const cli = runMain;
 
 test("cli: --history FILE gives the --target file's earlier version", async () => {
   const t = await makeTree({ "app.py": PY_NOW, "v1.py": PY_V1 });

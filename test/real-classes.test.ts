@@ -8,11 +8,10 @@
 import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { PassThrough, Writable } from "node:stream";
 import { test } from "node:test";
-import { main } from "../src/cli/main.ts";
 import { EditError } from "../src/errors.ts";
 import { applySearchReplace, replace } from "../src/index.ts";
+import { runMain } from "./helpers/cli-run.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
 
 const block = (search: string, rep: string) => `<<<<<<< SEARCH\n${search}\n=======\n${rep}\n>>>>>>> REPLACE\n`;
@@ -96,28 +95,7 @@ for (const c of libCases) {
 
 // --- through the CLI --------------------------------------------------------------
 
-async function apply(root: string, responseFile: string): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  const sink = (add: (s: string) => void) =>
-    new Writable({
-      write(chunk, _enc, done) {
-        add(String(chunk));
-        done();
-      },
-    });
-  const code = await main(
-    ["apply", responseFile, "--root", root, "-q"],
-    {
-      out: sink(() => {}),
-      err: sink((s) => {
-        stderr += s;
-      }),
-      env: { NO_COLOR: "1" },
-    },
-    new PassThrough() as unknown as NodeJS.ReadStream,
-  );
-  return { code, stderr };
-}
+const apply = (root: string, responseFile: string) => runMain(["apply", responseFile, "--root", root, "-q"]);
 
 const cliCases: { name: string; files: Record<string, string>; response: string; code: number; want?: [string, string]; says?: RegExp }[] = [
   {

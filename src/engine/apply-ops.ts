@@ -29,7 +29,7 @@ import { type Place, readsTheSame, standsAmongCandidates, standsApart, standsAro
 import { readCrAsBreaks } from "./cr-lines.ts";
 import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
 import { notFoundNotes, withOrigin } from "./op-messages.ts";
-import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, type LineShift, type Reading } from "./ops.ts";
+import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, type LineShift, placedOp, type Reading } from "./ops.ts";
 import type { ResolvedOptions } from "./options.ts";
 import { planSplice, renderSplices, type Splice } from "./splice.ts";
 import { capitalize, type Vocabulary } from "./vocabulary.ts";
@@ -117,18 +117,8 @@ function spliceReading(doc: Document, op: EditOp, cand: Candidate, found: Readin
 /** A line op with nothing to find: a new file's content, or lines inserted where the hint says. */
 function placeInsertion(doc: Document, op: EditOp, hintLine: number | undefined, vocab: Vocabulary): Planned {
   const lines = [...(op.readings[0]?.lines?.replace ?? [])];
-  const report = (from: number, strategy: "create" | "line-hint"): AppliedOp => ({
-    op,
-    strategy,
-    startLine: from + 1,
-    endLine: from,
-    score: 1,
-    fuzzy: false,
-    count: 1,
-    lineDelta: lines.length,
-    merged: false,
-    retried: false,
-  });
+  // An insertion point: lines from + 1 .. from (none replaced).
+  const report = (from: number, strategy: "create" | "line-hint") => placedOp(op, strategy, from + 1, from, lines.length);
   const n = doc.lineCount;
   if (n === 0) return { op, splices: [], line: { from: 0, to: 0, lines }, report: report(0, "create") };
   if (hintLine === undefined) throw new EditError("PARSE", vocab.emptyFind);

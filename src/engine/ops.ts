@@ -135,6 +135,11 @@ export interface EditReport {
   shifts: LineShift[];
 }
 
+/** The report of an op placed without a match (a new file's content, lines inserted at a line or appended). */
+export function placedOp(op: EditOp, strategy: "create" | "line-hint", startLine: number, endLine: number, lineDelta: number): AppliedOp {
+  return { op, strategy, startLine, endLine, score: 1, fuzzy: false, count: 1, lineDelta, merged: false, retried: false };
+}
+
 /** "Fuzzy" is defined once: anything but an exact text match or a placement needing no match. */
 export function isFuzzy(strategy: AppliedOp["strategy"]): boolean {
   return strategy !== "exact" && strategy !== "multi-occurrence" && strategy !== "create" && strategy !== "line-hint";

@@ -8,7 +8,7 @@
  */
 import { renderLineEdits } from "../engine/line-edits.ts";
 import { withOrigin } from "../engine/op-messages.ts";
-import type { AppliedOp, EditOp } from "../engine/ops.ts";
+import { type AppliedOp, type EditOp, placedOp } from "../engine/ops.ts";
 import { EditError } from "../errors.ts";
 import { Document } from "../text/document.ts";
 
@@ -46,18 +46,7 @@ export function appendBlock(content: string, op: EditOp): AppendResult {
   }
   const doc = Document.from(content);
   const n = doc.lineCount;
-  const report = (from: number, strategy: "create" | "line-hint"): AppliedOp => ({
-    op,
-    strategy,
-    startLine: from + 1,
-    endLine: from + lines.length,
-    score: 1,
-    fuzzy: false,
-    count: 1,
-    lineDelta: lines.length,
-    merged: false,
-    retried: false,
-  });
+  const report = (from: number, strategy: "create" | "line-hint") => placedOp(op, strategy, from + 1, from + lines.length, lines.length);
   if (n === 0) return { content: renderLineEdits(doc, [{ from: 0, to: 0, lines }], true), report: report(0, "create") };
   const at = lastWholeLines(doc, lines);
   // A short line ("}", "pass") stands anywhere by chance: elsewhere than at the end it proves nothing.

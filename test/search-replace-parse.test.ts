@@ -11,7 +11,6 @@ import type { SearchReplaceBlock } from "../src/formats/search-replace-parse.ts"
 import {
   parseSearchReplace,
   unescapeMarkers,
-  validateBlock,
   validateMarkerSequence,
 } from "../src/formats/search-replace-parse.ts";
 
@@ -349,50 +348,6 @@ for (const c of errorCases) {
 test("validateMarkerSequence accepts a text without blocks", () => {
   assert.deepEqual(validateMarkerSequence("prose only\n"), { blocks: 0 });
 });
-
-const blockCases: { name: string; block: SearchReplaceBlock; code?: "INVALID_INPUT" | "NO_CHANGE"; words?: string[] }[] =
-  [
-    {
-      name: "empty SEARCH",
-      block: { search: "", replace: "x", index: 2, line: 9 },
-      code: "INVALID_INPUT",
-      words: ["Block 3", "line 9", "SEARCH section is empty", "neighbouring line"],
-    },
-    {
-      name: "blank-only SEARCH",
-      block: { search: "\n  \n", replace: "x", index: 0, line: 1 },
-      code: "INVALID_INPUT",
-      words: ["empty"],
-    },
-    {
-      name: "SEARCH identical to REPLACE",
-      block: { search: "a\nb", replace: "a\nb", index: 1, line: 7 },
-      code: "NO_CHANGE",
-      words: ["Block 2", "line 7", "identical"],
-    },
-    { name: "a valid block passes", block: { search: "a", replace: "b", index: 0, line: 1 } },
-    { name: "a deletion passes", block: { search: "a", replace: "", index: 0, line: 1 } },
-  ];
-
-for (const c of blockCases) {
-  test(`validateBlock: ${c.name}`, () => {
-    if (!c.code) {
-      assert.doesNotThrow(() => validateBlock(c.block));
-      return;
-    }
-    assert.throws(
-      () => validateBlock(c.block),
-      (e: unknown) => {
-        assert.ok(e instanceof EditError);
-        assert.equal(e.code, c.code);
-        assert.equal(e.detail.index, c.block.index);
-        assert.equal(e.detail.line, c.block.line);
-        for (const w of c.words ?? []) assert.ok(e.message.includes(w), `${w} in ${e.message}`);
-        return true;
-      },
-    );
-  });
-}
 
 const unescapeCases: { name: string; input: string; output: string }[] = [
   { name: "separator", input: "\\=======", output: "=======" },
@@ -761,15 +716,6 @@ test("property: arbitrary text throws nothing but EditError", () => {
         () => parseSearchReplace(text),
         () => validateMarkerSequence(text),
         () => parseSearchReplaceFiles(text),
-        () => {
-          for (const b of parseSearchReplace(text)) {
-            try {
-              validateBlock(b);
-            } catch (e) {
-              if (!(e instanceof EditError)) throw e;
-            }
-          }
-        },
       ]) {
         try {
           fn();

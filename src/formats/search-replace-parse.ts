@@ -52,10 +52,9 @@
  * file): indented markers, unescaped merge-conflict markers inside content, a
  * block cut off before `>>>>>>> REPLACE`.
  *
- * Per-block problems: an empty SEARCH and a SEARCH equal to its REPLACE are
- * well-formed syntax, so `parseSearchReplace` returns such blocks and the
- * applier calls `validateBlock(block)` to report them as that block's own
- * failure while the other blocks still apply.
+ * An empty SEARCH and a SEARCH equal to its REPLACE are well-formed syntax:
+ * `parseSearchReplace` returns such blocks, and the applier appends the one
+ * and reports the other as changing nothing (search-replace.ts).
  */
 
 import { EditError } from "../errors.ts";
@@ -386,7 +385,7 @@ export function validateMarkerSequence(diffText: string): MarkerSummary {
 /**
  * Parses every SEARCH/REPLACE block of `diffText`. Throws PARSE on a marker
  * mistake or when there is no block at all. Blocks with an empty SEARCH or
- * with SEARCH equal to REPLACE are returned; see `validateBlock`.
+ * with SEARCH equal to REPLACE are returned (see the module comment).
  */
 export function parseSearchReplace(diffText: string): SearchReplaceBlock[] {
   const scanned = scanSearchReplaceBlocks(diffText);
@@ -394,29 +393,4 @@ export function parseSearchReplace(diffText: string): SearchReplaceBlock[] {
     throw parseError(`No SEARCH/REPLACE block found in the diff. ${FORMAT_REMINDER}`, 1);
   }
   return scanned.map(({ closeLine: _closeLine, ...block }) => block);
-}
-
-/**
- * Throws the block's own error when it cannot be applied whatever the file
- * holds: INVALID_INPUT for an empty (or blank-only) SEARCH, NO_CHANGE when
- * SEARCH equals REPLACE. `detail.index` and `detail.line` say which block.
- */
-export function validateBlock(block: SearchReplaceBlock): void {
-  const where = `Block ${block.index + 1} (line ${block.line})`;
-  if (block.search.trim() === "") {
-    throw new EditError(
-      "INVALID_INPUT",
-      `${where}: the SEARCH section is empty. SEARCH must hold the exact existing lines to replace. ` +
-        `To insert new lines, put a neighbouring line in SEARCH and repeat it in REPLACE together with the new lines.`,
-      { index: block.index, line: block.line },
-    );
-  }
-  if (block.search === block.replace) {
-    throw new EditError(
-      "NO_CHANGE",
-      `${where}: SEARCH and REPLACE are identical, so the block would change nothing. ` +
-        `Put the changed text in REPLACE, or drop the block.`,
-      { index: block.index, line: block.line },
-    );
-  }
 }

@@ -5,9 +5,10 @@
  * same `try:`); refusing it makes the model send it a third time. The rule,
  * one for every format:
  *
- * - the replacement must add or change something its find text lacks, so a deletion's remains prove nothing by being present, and
- *   be more than one short line (`}`); away from the matched find text,
- *   what it adds must be MIN_ADDED_CHARS long;
+ * - the replacement must add or change something its find text lacks (a
+ *   deletion's remains prove nothing by being present) and be more than one
+ *   short line (`}`); away from the matched find text, what it adds must be
+ *   MIN_ADDED_CHARS long;
  * - its places are where it stands as whole lines: exactly, or with other
  *   indentation unless the op only re-indents (then the indentation is the
  *   change, and present elsewhere proves nothing);
@@ -46,6 +47,15 @@ const MIN_ADDED_NEAR = 3;
 export interface Place {
   startLine: number;
   endLine: number;
+}
+
+/** Lines without the blank ones at either end (a replacement's framing, not its text). */
+function trimBlankEdges(lines: readonly string[]): string[] {
+  let a = 0;
+  let b = lines.length;
+  while (a < b && (lines[a] ?? "").trim() === "") a++;
+  while (b > a && (lines[b - 1] ?? "").trim() === "") b--;
+  return lines.slice(a, b);
 }
 
 const linesOf = (r: Reading) => (r.lines ? { find: r.lines.find, replace: r.lines.replace } : { find: r.find.split("\n"), replace: r.replace.split("\n") });
@@ -125,10 +135,9 @@ export interface ReplacementPlaces {
 export function replacementPlaces(ctx: MatchContext, op: EditOp): ReplacementPlaces | undefined {
   const reading = op.readings[0];
   if (!reading || op.hints.replaceAll) return undefined;
-  const { find } = linesOf(reading);
-  const replace = [...linesOf(reading).replace];
-  while (replace.length > 0 && replace[replace.length - 1]?.trim() === "") replace.pop();
-  while (replace.length > 0 && replace[0]?.trim() === "") replace.shift();
+  const sides = linesOf(reading);
+  const find = sides.find;
+  const replace = trimBlankEdges(sides.replace);
   const keys = replace.map(lineKey).filter((k) => k !== "");
   if (keys.length === 0 || (keys.length === 1 && (keys[0] as string).length < MIN_LINE_CHARS)) return undefined;
   const added = addedChars(find, replace);
@@ -167,9 +176,7 @@ function offsetInReplacement(op: EditOp): number | undefined {
 function standsNear(ctx: MatchContext, op: EditOp, match: Place): boolean {
   const reading = op.readings[0];
   if (!reading || op.hints.replaceAll) return false;
-  const repl = linesOf(reading).replace.map((l) => normalizePunctuation(l).trim());
-  while (repl.length > 0 && repl[repl.length - 1] === "") repl.pop();
-  while (repl.length > 0 && repl[0] === "") repl.shift();
+  const repl = trimBlankEdges(linesOf(reading).replace.map((l) => normalizePunctuation(l).trim()));
   const n = repl.length;
   if (n === 0 || n < match.endLine - match.startLine) return false;
   const doc = ctx.doc;

@@ -39,13 +39,27 @@ function withoutUniformShift(cand: Candidate, text: string): string {
   const find = cand.query.lines;
   const repl = text.split("\n");
   const width = (l: string) => leadingWhitespace(l).length;
+  // Find lines by their text, in order: each replacement line looks up its own, never rescans the find text.
+  const at = new Map<string, number[]>();
+  find.forEach((f, i) => {
+    const list = at.get(f.trim());
+    if (list) list.push(i);
+    else at.set(f.trim(), [i]);
+  });
+  const cursor = new Map<string, number>();
   let d: number | undefined;
   let kept = 0;
   let changed = false;
   let from = 0;
   for (const r of repl) {
     if (r.trim() === "") continue;
-    const k = find.findIndex((f, i) => i >= from && f.trim() === r.trim());
+    const key = r.trim();
+    const list = at.get(key) ?? [];
+    // `from` only grows, so each text's cursor only moves on (a line repeated a thousand times stays linear).
+    let c = cursor.get(key) ?? 0;
+    while (c < list.length && (list[c] as number) < from) c++;
+    cursor.set(key, c);
+    const k = list[c] ?? -1;
     if (k < 0) {
       changed = true;
       continue;
@@ -64,7 +78,8 @@ function withoutUniformShift(cand: Candidate, text: string): string {
   if (d === undefined || d <= 0 || kept === 0 || !changed) return text;
   const shift = d;
   // A line shallower than the shifted find text opens the block the shift is for (a new `if c:` around it).
-  const floor = Math.min(...find.filter((f) => f.trim() !== "").map(width)) + shift;
+  let floor = Number.POSITIVE_INFINITY;
+  for (const f of find) if (f.trim() !== "") floor = Math.min(floor, width(f) + shift);
   if (repl.some((l) => l.trim() !== "" && width(l) < floor)) return text;
   return repl.map((l) => (l.trim() === "" ? l : l.slice(shift))).join("\n");
 }

@@ -183,8 +183,7 @@ function apply(content: string, edit: FileEdit<V4APayload>, ctx: FileApplyContex
     if (ctx.exists) {
       throw new EditError("CONFLICT", `"*** Add File: ${op.path}" creates ${ctx.path}, but the file already exists. Send "*** Update File: ${op.path}" with chunks against its current content instead.`);
     }
-    const text = op.lines.length === 0 ? "" : `${op.lines.join("\n")}\n`;
-    return { content: text, ops: [{ status: "applied", strategy: "create", startLine: 1, endLine: op.lines.length, score: 1, fuzzy: false }] };
+    return { content: created, ops: [{ status: "applied", strategy: "create", startLine: 1, endLine: op.lines.length, score: 1, fuzzy: false }] };
   }
   if (op.kind === "delete") {
     if (!ctx.exists) {

@@ -4,10 +4,11 @@
  * of MCP. The MCP server (`src/mcp.ts`) serves the same definitions.
  */
 
-export { toolDefinitions } from "./tools/definitions.ts";
+export { strictToolDefinitions, toolDefinitions } from "./tools/definitions.ts";
 export { runTool } from "./tools/run-tool.ts";
 export { VersionStore } from "./tools/version-store.ts";
 
 export type { ToolAnnotations, ToolDefinition, ToolName } from "./tools/definitions.ts";
+export type { JsonSchema, JsonSchemaObject, JsonSchemaType } from "./tools/json-schema.ts";
 export type { ToolResult } from "./tools/result-text.ts";
 export type { RunToolOptions } from "./tools/run-tool.ts";

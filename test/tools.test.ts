@@ -4,7 +4,8 @@ import path from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
 import { hashBytes } from "../src/fs/read-file.ts";
-import { type RunToolOptions, runTool, toolDefinitions } from "../src/tools.ts";
+import { type RunToolOptions, runTool, strictToolDefinitions, toolDefinitions } from "../src/tools.ts";
+import type { JsonSchema } from "../src/tools/json-schema.ts";
 import { makeTree, snapshot } from "./helpers/temp-tree.ts";
 
 const GREET = 'function greet(name) {\n    if (name) {\n        console.log("hello " + name);\n    }\n    return name;\n}\n\nfunction other() {\n    return 1;\n}\n';
@@ -276,6 +277,39 @@ const cases: Case[] = [
     after: { "a.js": GREET.replace("return 1;", "return 2;") },
   },
   {
+    name: "edit_file: the reference filesystem server's oldText/newText",
+    files: { "a.js": GREET },
+    tool: "edit_file",
+    args: { path: "a.js", edits: [{ oldText: "return 1;", newText: "return 2;" }], dryRun: false },
+    isError: false,
+    after: { "a.js": GREET.replace("return 1;", "return 2;") },
+  },
+  {
+    name: "edit_file: OpenAI strict arguments, every optional field null, are read as absent",
+    files: { "a.js": GREET },
+    tool: "edit_file",
+    args: JSON.stringify({ path: "a.js", edits: [{ oldString: "return 1;", newString: "return 2;", replaceAll: null }], expectedHash: null, dryRun: null }),
+    isError: false,
+    after: { "a.js": GREET.replace("return 1;", "return 2;") },
+  },
+  {
+    name: "read_file and apply_diff: null offset, limit and path are read as absent",
+    files: { "a.js": GREET },
+    tool: "apply_diff",
+    args: { diff: "--- a/a.js\n+++ b/a.js\n@@ @@\n-    return 1;\n+    return 2;\n", path: null, dryRun: null },
+    isError: false,
+    after: { "a.js": GREET.replace("return 1;", "return 2;") },
+  },
+  {
+    name: "edit_file: null for a required field is still missing",
+    files: { "a.js": GREET },
+    tool: "edit_file",
+    args: { path: "a.js", edits: [{ oldString: null, newString: "x" }] },
+    isError: true,
+    says: ["- edits[0].oldString:"],
+    unchanged: true,
+  },
+  {
     name: "edit_file: arguments as JSON text, edits as a JSON string",
     files: { "a.js": GREET },
     tool: "edit_file",
@@ -508,7 +542,68 @@ test("toolDefinitions: object schemas a function-calling API accepts", () => {
     assert.doesNotMatch(JSON.stringify(schema), /9007199254740991/);
   }
   const edit = toolDefinitions.find((d) => d.name === "edit_file");
+  // Only create_file (which never overwrites) and read_file are non-destructive.
+  assert.deepEqual(
+    toolDefinitions.map((d) => [d.name, d.annotations.destructiveHint]),
+    [
+      ["read_file", false],
+      ["edit_file", true],
+      ["apply_diff", true],
+      ["create_file", false],
+    ],
+  );
   for (const code of ["AMBIGUOUS", "NOT_FOUND", "STALE"]) assert.ok(edit?.description.includes(code), code);
+});
+
+/** Every object node of `schema`, with its path. */
+function objectNodes(schema: JsonSchema, at = "$"): [string, JsonSchema][] {
+  const out: [string, JsonSchema][] = schema.properties ? [[at, schema]] : [];
+  for (const [name, p] of Object.entries(schema.properties ?? {})) out.push(...objectNodes(p, `${at}.${name}`));
+  if (schema.items) out.push(...objectNodes(schema.items, `${at}[]`));
+  for (const [i, s] of (schema.anyOf ?? []).entries()) out.push(...objectNodes(s, `${at}|${i}`));
+  return out;
+}
+
+test("strictToolDefinitions: every property required, the optional ones nullable, no keyword strict mode rejects", async () => {
+  assert.deepEqual(
+    strictToolDefinitions.map((d) => [d.name, d.description, d.annotations]),
+    toolDefinitions.map((d) => [d.name, d.description, d.annotations]),
+  );
+  for (const [i, def] of strictToolDefinitions.entries()) {
+    const loose = toolDefinitions[i]?.inputSchema as JsonSchema;
+    for (const [at, node] of objectNodes(def.inputSchema)) {
+      assert.deepEqual(node.required, Object.keys(node.properties ?? {}), `${def.name} ${at}`);
+      assert.equal(node.additionalProperties, false, `${def.name} ${at}`);
+    }
+    assert.doesNotMatch(JSON.stringify(def.inputSchema), /"minLength"|"maxLength"/, def.name);
+    for (const [name, property] of Object.entries(def.inputSchema.properties)) {
+      const optional = !loose.required?.includes(name);
+      assert.equal(Array.isArray(property.type) && property.type.includes("null"), optional, `${def.name}.${name}`);
+    }
+  }
+  const edit = strictToolDefinitions.find((d) => d.name === "edit_file")?.inputSchema;
+  assert.deepEqual(edit?.properties.edits?.items?.properties?.replaceAll?.type, ["boolean", "null"]);
+  assert.deepEqual(edit?.properties.edits?.items?.required, ["oldString", "newString", "replaceAll"]);
+  // The loose schemas are untouched by the strict variant.
+  assert.deepEqual(toolDefinitions.find((d) => d.name === "edit_file")?.inputSchema.required, ["path", "edits"]);
+});
+
+test("strictToolDefinitions: arguments a strict model sends (all keys, null where not given) run for every tool", async () => {
+  const t = await makeTree({ "a.js": GREET });
+  const args: Record<string, Record<string, unknown>> = {
+    read_file: { path: "a.js", offset: null, limit: null },
+    edit_file: { path: "a.js", edits: [{ oldString: "return 1;", newString: "return 2;", replaceAll: null }], expectedHash: null, dryRun: null },
+    apply_diff: { diff: "--- a/a.js\n+++ b/a.js\n@@ @@\n-    return 2;\n+    return 3;\n", path: null, dryRun: null },
+    create_file: { path: "b.js", content: "b\n", dryRun: null },
+  };
+  for (const def of strictToolDefinitions) {
+    const given = args[def.name] ?? {};
+    assert.deepEqual(Object.keys(given).sort(), Object.keys(def.inputSchema.properties).sort(), def.name);
+    const result = await runTool(def.name, given, { root: t.root });
+    assert.equal(result.isError, false, `${def.name}: ${result.text}`);
+  }
+  assert.equal(await readFile(path.join(t.root, "a.js"), "utf8"), GREET.replace("return 1;", "return 3;"));
+  assert.equal(await readFile(path.join(t.root, "b.js"), "utf8"), "b\n");
 });
 
 test("runTool: arbitrary arguments give a result, never a throw, and nothing outside the root changes", async () => {

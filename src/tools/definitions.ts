@@ -14,6 +14,8 @@
  */
 
 import { z } from "zod";
+import type { JsonSchema, JsonSchemaObject } from "./json-schema.ts";
+import { strictSchemaOf } from "./strict-schema.ts";
 
 export type ToolName = "read_file" | "edit_file" | "apply_diff" | "create_file";
 
@@ -29,7 +31,7 @@ export interface ToolDefinition {
   name: ToolName;
   description: string;
   /** JSON Schema (draft 2020-12) of the arguments object. */
-  inputSchema: Record<string, unknown>;
+  inputSchema: JsonSchemaObject;
   annotations: ToolAnnotations;
 }
 
@@ -128,21 +130,26 @@ const DESCRIPTIONS: Record<ToolName, string> = {
   ].join(" "),
 };
 
+/**
+ * MCP reserves `destructiveHint: false` for tools that only add: edit_file
+ * rewrites existing text (the reference filesystem server marks its edit_file
+ * destructive too); create_file refuses to overwrite, so it only adds.
+ */
 const ANNOTATIONS: Record<ToolName, ToolAnnotations> = {
   read_file: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  edit_file: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  edit_file: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   apply_diff: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   create_file: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
 
 /** JSON Schema of a zod schema, without the keys function-calling APIs trip over. */
-function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+function jsonSchemaOf(schema: z.ZodObject): JsonSchemaObject {
+  const json = z.toJSONSchema(schema, { io: "input" }) as JsonSchema;
   delete json.$schema;
   return JSON.parse(JSON.stringify(json), (_key, value) =>
     // `.int()` adds the safe-integer bounds: noise in every schema the model reads.
     value && typeof value === "object" && value.maximum === Number.MAX_SAFE_INTEGER ? withoutKey(value, "maximum") : value,
-  ) as Record<string, unknown>;
+  ) as JsonSchemaObject;
 }
 
 function withoutKey(value: Record<string, unknown>, key: string): Record<string, unknown> {
@@ -158,6 +165,14 @@ export const toolDefinitions: readonly ToolDefinition[] = Object.freeze(
   ORDER.map((name) =>
     Object.freeze({ name, description: DESCRIPTIONS[name], inputSchema: jsonSchemaOf(toolArgs[name]), annotations: ANNOTATIONS[name] }),
   ),
+);
+
+/**
+ * The same tools with schemas for OpenAI's `strict: true`: every property
+ * required, the optional ones nullable (`runTool` reads `null` as absent).
+ */
+export const strictToolDefinitions: readonly ToolDefinition[] = Object.freeze(
+  toolDefinitions.map((def) => Object.freeze({ ...def, inputSchema: strictSchemaOf(def.inputSchema) })),
 );
 
 /** Tools that only read. */

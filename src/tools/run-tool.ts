@@ -191,8 +191,11 @@ const ALIASES: Record<string, string> = {
   filePath: "path",
   old_string: "oldString",
   old_str: "oldString",
+  // The reference MCP filesystem server's edit_file.
+  oldText: "oldString",
   new_string: "newString",
   new_str: "newString",
+  newText: "newString",
   replace_all: "replaceAll",
   expected_hash: "expectedHash",
   dry_run: "dryRun",
@@ -201,9 +204,12 @@ const ALIASES: Record<string, string> = {
 /**
  * Validates `args` against the tool's schema after the leniencies models
  * need: arguments as JSON text (OpenAI's tool calls), snake_case names
- * (Claude Code's and OpenCode's edit tools), `edits` sent as a JSON string
- * (some clients stringify nested arrays), and one edit given at the top
- * level of edit_file instead of inside `edits` (the str_replace habit).
+ * (Claude Code's and OpenCode's edit tools), `oldText`/`newText` (the
+ * reference MCP filesystem server's edit_file), `null` for an optional
+ * argument (OpenAI's strict mode makes every property required, so "not
+ * given" arrives as null), `edits` sent as a JSON string (some clients
+ * stringify nested arrays), and one edit given at the top level of
+ * edit_file instead of inside `edits` (the str_replace habit).
  */
 function parseArgs(name: ToolName, raw: unknown): unknown {
   let args = raw;
@@ -230,12 +236,14 @@ function parseArgs(name: ToolName, raw: unknown): unknown {
   });
 }
 
+/** Canonical names, and no null-valued keys: a null stands for an argument not given. */
 function renameAliases(obj: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(obj)) {
+    if (value === null) continue;
     const canonical = Object.hasOwn(ALIASES, key) ? (ALIASES[key] as string) : key;
     // The canonical spelling wins when a model sends both.
-    if (canonical !== key && Object.hasOwn(obj, canonical)) continue;
+    if (canonical !== key && Object.hasOwn(obj, canonical) && obj[canonical] !== null) continue;
     out[canonical] = value;
   }
   return out;

@@ -636,8 +636,12 @@ test("the exact-only applier is correct exactly on the cases whose text is exact
     }
     for (const kind of altered) {
       for (const c of casesOf(kind)) {
-        const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
-        assert.equal(judge(c.expected, outcome).verdict, "refused", `${format} ${kind} case ${c.index}`);
+        const rendered = renderCase(c, format);
+        const outcome = runApplier(exactApplier, rendered, c.content);
+        // A str_replace find text dedented by whole steps can still stand inside the deeper line, and the
+        // replacement dedented alike lands right: the corpus (node_modules) decides whether a case is such.
+        const luckySubstring = kind === "reindent" && rendered.find !== undefined && rendered.find !== "" && c.content.includes(rendered.find);
+        assert.equal(judge(c.expected, outcome).verdict, luckySubstring ? "correct" : "refused", `${format} ${kind} case ${c.index}`);
       }
     }
     for (const kind of ["absent", "two-places", "middle-nowhere", "foreign-minus"] as const) {

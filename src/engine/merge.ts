@@ -29,7 +29,7 @@ import { EditError } from "../errors.ts";
 import { isElisionLine, isReplacementElision } from "../match/elided.ts";
 import type { Candidate, StrategyName, StrategyOptions } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
-import { collapseWhitespace, isBlank, leadingWhitespace, normalizePunctuation } from "../text/normalize.ts";
+import { collapseWhitespace, isBlank, leadingWhitespace, normalizePunctuation, withoutIndent } from "../text/normalize.ts";
 import { similarity, similarityBound } from "../text/similarity.ts";
 import { anchoredDiff, type DiffPart } from "./anchored-diff.ts";
 import { mergeInline } from "./inline-merge.ts";
@@ -77,9 +77,9 @@ interface TheirScript {
 }
 
 /** A line without its indentation (trailing whitespace the model writes is part of its text). */
-const body = (line: string) => line.trimStart();
+const body = (line: string) => withoutIndent(line);
 /** How the replacement's lines are compared with the find text's: indentation aside, a blank line as written. */
-const diffKey = (line: string) => (isBlank(line) ? line : line.trimStart());
+const diffKey = (line: string) => (isBlank(line) ? line : withoutIndent(line));
 const loose = (line: string) => collapseWhitespace(normalizePunctuation(line));
 
 function pushAfter(after: Map<number, number[]>, j: number, k: number): void {
@@ -491,7 +491,7 @@ function fresh(m: MergeCtx, k: number): MergedLine {
   const line = m.repl[k] ?? "";
   // A blank line keeps its whitespace as written (a real block's `    ` line between methods).
   if (isBlank(line)) return { text: line, from: -1 };
-  return { text: m.mapIndent(leadingWhitespace(line)) + line.trimStart(), from: -1 };
+  return { text: m.mapIndent(leadingWhitespace(line)) + withoutIndent(line), from: -1 };
 }
 
 /**
@@ -514,7 +514,7 @@ function keptLine(m: MergeCtx, j: number, k: number, f: number): MergedLine {
   const t = m.repl[k] ?? "";
   const line = m.doc.line(f);
   if (isBlank(t) || isBlank(line) || unmoved({ ...m, k }, j, f, t, true)) return fileLine(m, f);
-  return { text: m.mapIndent(leadingWhitespace(t)) + line.trimStart(), from: f };
+  return { text: m.mapIndent(leadingWhitespace(t)) + withoutIndent(line), from: f };
 }
 
 /** Two lines that differ in one word only (`len(result)` / `len(results)`): a misremembered token, not punctuation or layout. */

@@ -29,6 +29,15 @@ export function leadingWhitespace(line: string): string {
   return line.slice(0, i);
 }
 
+/**
+ * A line without its leading spaces and tabs. Not `trimStart()`: that also
+ * strips U+3000, U+00A0, U+2003, U+2028 and U+FEFF, which are text (a
+ * diff's `+\u3000b` line lost its ideographic space, issue 22).
+ */
+export function withoutIndent(line: string): string {
+  return line.slice(leadingWhitespace(line).length);
+}
+
 // Unicode punctuation that models substitute for ASCII (or the reverse, when
 // the file has them). Mapped to the ASCII a programmer would type.
 const PUNCTUATION: Record<string, string> = {

@@ -176,10 +176,13 @@ export function renderLineEdits(doc: Document, edits: readonly LineEdit[], want:
   if (wanted && !has) return out + doc.eolAt(doc.text.length);
   if (!wanted && has) {
     // The final break may be "\r\r\n" (see Document): all of it goes; in a
-    // file of CR-terminated lines it is the last CR alone. By hand, not with
-    // /\r*\n$/: that pattern is tried at every break of the file.
+    // file of CR-terminated lines it is the last CR alone. No more CRs than
+    // the file's breaks have: one more is the last line's text (`b\r` in an
+    // LF file). By hand, not with /\r*\n$/: that pattern is tried at every
+    // break of the file.
     let end = out.length - 1;
-    if (!doc.crLines) while (end > 0 && out.charCodeAt(end - 1) === 13) end--;
+    const crs = doc.crLines ? 0 : doc.breakCrs;
+    for (let k = 0; k < crs && end > 0 && out.charCodeAt(end - 1) === 13; k++) end--;
     return out.slice(0, end);
   }
   return out;

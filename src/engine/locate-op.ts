@@ -46,7 +46,9 @@ export function queryOf(reading: Reading): Query {
 
 function strategiesFor(l: LocateContext, op: EditOp, q: Query): readonly Strategy[] {
   if (op.readings[0]?.lines && q.trimmed.every((t) => t === "")) return [blankRuns];
-  const all = l.opts.preset.strategies;
+  // A diff's lines are real lines: a literal `\n` in one is the code's own, never a line break the
+  // model escaped (issue 22, item 10; a text with no real break is un-escaped whole, unescape-whole.ts).
+  const all = op.readings[0]?.lines && q.text.includes("\\n") ? l.opts.preset.strategies.filter((s) => s.name !== "escape-normalized") : l.opts.preset.strategies;
   // replaceAll needs exact-after-normalisation strategies; MultiOccurrence serves only it.
   return op.hints.replaceAll ? all.filter((s) => s.exact) : all.filter((s) => s.name !== "multi-occurrence");
 }

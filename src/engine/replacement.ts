@@ -20,8 +20,11 @@ import { inFindWhitespace, type Kind } from "./whitespace-kind.ts";
 /** The replacement as the splice writes it; `explicitLines`: a diff's new side. */
 export function readReplacement(doc: Document, cand: Candidate, newString: string, explicitLines: boolean): string {
   // Guarded: replaceAll plans a splice per place (a million), and a search per call cost ~60 ms of them.
-  const lf = newString.includes("\r") ? newString.replaceAll("\r\n", "\n") : newString;
-  const read = cand.rewrite ? rewriteReplacement(lf, cand) : (escapedReplacement(lf, cand.query.lines) ?? numbersStripped(lf, cand) ?? lf);
+  // A diff's lines are split already: a CR left at the end of one is its text (unified-apply.ts).
+  const lf = !explicitLines && newString.includes("\r") ? newString.replaceAll("\r\n", "\n") : newString;
+  // A diff has real line breaks, so a literal `\n` in one of its lines is the code's own (issue 22, item 10).
+  const escaped = explicitLines ? undefined : escapedReplacement(lf, cand.query.lines);
+  const read = cand.rewrite ? rewriteReplacement(lf, cand) : (escaped ?? numbersStripped(lf, cand) ?? lf);
   const typed = explicitLines ? read : withoutRepeatedNeighbours(doc, cand, inFileWhitespace(doc, cand, withoutUniformShift(cand, read)));
   return cand.lineBased ? typed : withFindsFinalBreak(doc, cand, typed);
 }

@@ -71,7 +71,7 @@ import type { StrategyName } from "../match/types.ts";
 import { Document } from "../text/document.ts";
 import { isBlank } from "../text/normalize.ts";
 import { unescapeWholeText } from "../text/unescape-whole.ts";
-import { type FilePatch, type Hunk, readPatch } from "./unified-parse.ts";
+import { type FilePatch, type Hunk, type HunkLine, readPatch } from "./unified-parse.ts";
 
 /** A place where an ambiguous hunk may go; 1-based inclusive lines of the original content. */
 export interface HunkCandidate {
@@ -287,21 +287,57 @@ function singleFile(files: readonly FilePatch[]): FilePatch | undefined {
  * new or old line (createPatch does, and `-\uFEFFx` / `+x` is what a byte
  * diff shows). The engine reads a BOM as the file's, not as text, so it is
  * taken off the hunk line here and set on the result; such a hunk must
- * start at line 1.
+ * start at line 1. Only the first BOM is the file's: a second one is text
+ * of its first line (issue 22, item 11), so an old line holds the file's BOM
+ * only when it starts with more BOMs than that text does, and a new line's
+ * BOM is the file's when the file has none or the old line held it.
  */
 function takeBomChange(content: string, hunks: readonly Hunk[]): { index: number; bom: boolean } | undefined {
-  const has = content.startsWith("\uFEFF");
+  const has = content.startsWith(BOM);
+  const textBoms = has ? leadingBoms(content) - 1 : 0;
   for (const h of hunks) {
     const firstOld = h.lines.find((l) => l.kind !== "add");
     const firstNew = h.lines.find((l) => l.kind !== "delete");
-    const oldBom = firstOld?.text.startsWith("\uFEFF") === true && has;
-    const newBom = firstNew?.text.startsWith("\uFEFF") === true && firstNew !== firstOld;
+    const oldBom = has && firstOld !== undefined && leadingBoms(firstOld.text) > textBoms;
+    const newBom = firstNew === firstOld ? oldBom : firstNew?.text.startsWith(BOM) === true && (!has || oldBom);
     if (!oldBom && !newBom) continue;
     if (oldBom && firstOld) firstOld.text = firstOld.text.slice(1);
-    if (newBom && firstNew) firstNew.text = firstNew.text.slice(1);
+    // A file that is only its BOM has no line: the removed "line" was the BOM alone.
+    if (oldBom && firstOld?.kind === "delete" && firstOld.text === "" && content.length === 1) h.lines.splice(h.lines.indexOf(firstOld), 1);
+    if (newBom && firstNew && firstNew !== firstOld) firstNew.text = firstNew.text.slice(1);
     return oldBom === newBom ? undefined : { index: h.index, bom: newBom };
   }
   return undefined;
+}
+
+const BOM = "\uFEFF";
+
+function leadingBoms(text: string): number {
+  let n = 0;
+  while (text.charCodeAt(n) === 0xfeff) n++;
+  return n;
+}
+
+/** The last line of a hunk that is not of kind `other` (-1: none). */
+function lastIndexOf(lines: readonly HunkLine[], other: HunkLine["kind"]): number {
+  for (let k = lines.length - 1; k >= 0; k--) if (lines[k]?.kind !== other) return k;
+  return -1;
+}
+
+function settleLineCrs(content: string, hunks: readonly Hunk[]): void {
+  if (!hunks.some((h) => h.lines.some((l) => l.text.endsWith("\r")))) return;
+  const crs = Document.from(content).breakCrs;
+  if (crs === 0) return;
+  for (const h of hunks) {
+    const lastOld = h.oldEofNoNewline ? lastIndexOf(h.lines, "add") : -1;
+    const lastNew = h.newEofNoNewline ? lastIndexOf(h.lines, "delete") : -1;
+    h.lines.forEach((l, k) => {
+      if (k === lastOld || k === lastNew || !l.text.endsWith("\r")) return;
+      let end = l.text.length;
+      while (end > 0 && l.text.length - end < crs && l.text.charCodeAt(end - 1) === 13) end--;
+      l.text = l.text.slice(0, end);
+    });
+  }
 }
 
 function checkOptions(options: unknown) {
@@ -348,6 +384,7 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
       "The patch creates the file (--- /dev/null), but the file already has content. Send a patch against its current content instead.",
     );
   }
+  settleLineCrs(content, hunks);
   const bomChange = takeBomChange(content, hunks);
   const ask = o.resolveAmbiguity;
   const report = applyOps(
@@ -379,8 +416,9 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
       const what = bomChange.bom ? "adds" : "removes";
       throw new EditError("NOT_FOUND", `Hunk ${bomChange.index + 1} ${what} the file's byte order mark, so it must start at line 1, but it was found at line ${first?.startLine}.`);
     }
-    const body = report.content.replace(/^\uFEFF/, "");
-    report.content = bomChange.bom ? `\uFEFF${body}` : body;
+    // The engine kept the file's own BOM (or its absence); a second BOM is text and stays.
+    if (bomChange.bom && !content.startsWith(BOM)) report.content = `${BOM}${report.content}`;
+    else if (!bomChange.bom && report.content.startsWith(BOM)) report.content = report.content.slice(1);
   }
   const extra = whole.unescaped ? { unescaped: true } : {};
   if (file?.isDeleted) {

@@ -3,7 +3,7 @@
  * diff writes `@@ @@`). It only reads the text into hunks; locating and
  * applying them is the matcher's job.
  *
- * Grammar (one line per item; `\n` separates lines, a trailing `\r` is dropped):
+ * Grammar (one line per item; `\n` separates lines; for CRs see leniency 5):
  *
  *   patch       := { prose | file }
  *   file        := [ git-header ] [ file-header ] { hunk }
@@ -44,9 +44,14 @@
  * 4. Anything after the second `@@` is ignored (`@@ -3,7 +3,7 @@ fn main() {`,
  *    trailing spaces), and a header without numbers or without a closing
  *    `@@` (`@@`, `@@ fn main`) is a hunk header without hints.
- * 5. CRLF line endings in the patch text (a patch pasted from Windows):
- *    every line loses its trailing `\r`. Hunk text is LF-normalised; the
- *    applier restores the target file's own line endings.
+ * 5. CRLF line endings in the patch text (a patch pasted from Windows,
+ *    every break CRLF): every line loses one trailing `\r`. Other trailing
+ *    CRs stay on body lines: a diff made by a tool that keeps a CRLF file's
+ *    CRs (`+b\r`) or a `\r\r\n` file's (`+b\r\r`) shows them, and so does a
+ *    line whose text ends with a CR (`+b\r` before `\ No newline at end of
+ *    file`, in an LF file). The applier reads them against the file: they
+ *    are its break where its breaks carry CRs, else text. Other lines
+ *    (headers, blank lines, markers) lose every trailing CR.
  * 6. Prose and code fences around the patch: "Here is the fix:\n```diff\n…\n```"
  *    parse as the patch inside. A `---` line not followed by `+++` outside a
  *    hunk (a markdown rule) is prose.
@@ -149,10 +154,28 @@ const BODY_HINT = "every hunk line must start with ' ' (unchanged context line),
 
 function splitPatchLines(text: string): string[] {
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
-  const lines = body.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  const lines = body.split("\n");
   // "a\n" splits into ["a", ""]: the empty string is not a line.
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  const broken = body.endsWith("\n") ? lines.length : lines.length - 1;
+  let crlf = broken > 0;
+  for (let i = 0; i < broken && crlf; i++) if (!(lines[i] as string).endsWith("\r")) crlf = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (!line.endsWith("\r")) continue;
+    // Leniency 5: every break CRLF, so one CR per line is the patch's break.
+    const own = crlf && i < broken ? line.slice(0, -1) : line;
+    // Other CRs of a body line are the file's (its CRLF or `\r\r\n` breaks, which
+    // the applier reads against the file) or text (`+b\r` in an LF file).
+    lines[i] = isBodyStart(own) ? own : trimCrs(own);
+  }
   return lines;
+}
+
+function trimCrs(line: string): string {
+  let end = line.length;
+  while (end > 0 && line.charCodeAt(end - 1) === 13) end--;
+  return line.slice(0, end);
 }
 
 function isHunkHeader(line: string): boolean {

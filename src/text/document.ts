@@ -241,6 +241,18 @@ export class Document {
     return this.breakAt(end);
   }
 
+  /** The most CRs any line break has: 0 in an LF file, 1 in a CRLF or CR-only one, 2 with a `\r\r\n` break. */
+  get breakCrs(): number {
+    if (this.crLines) return 1;
+    let most = 0;
+    let run = 0;
+    for (let k = 0; k < this.crlfAt.length; k++) {
+      run = k > 0 && this.crlfAt[k] === this.crlfAt[k - 1] ? run + 1 : 1;
+      if (run > most) most = run;
+    }
+    return most;
+  }
+
   /** True when some but not all line breaks are CRLF. */
   get mixedLineEndings(): boolean {
     // Asked once per splice: with no CRLF at all the answer needs no scan (a

@@ -17,7 +17,8 @@ export interface Unescaped {
 const MIN_ESCAPED_BREAKS = 2;
 
 export function unescapeWholeText(text: string): Unescaped {
-  if (text.includes("\n")) return { text, unescaped: false };
+  // Any real break (a CR-only text too) means the text was not escaped onto one line.
+  if (text.includes("\n") || text.includes("\r")) return { text, unescaped: false };
   let breaks = 0;
   for (let p = text.indexOf("\\n"); p !== -1 && breaks < MIN_ESCAPED_BREAKS; p = text.indexOf("\\n", p + 2)) breaks++;
   if (breaks < MIN_ESCAPED_BREAKS) return { text, unescaped: false };

@@ -248,6 +248,26 @@ function roundTrips(c: { a: string; b: string }): void {
   }
 }
 
+/**
+ * Two texts of arbitrary Unicode lines (any code point but line breaks, a CR
+ * inside a line included), with leading Unicode whitespace that JavaScript's
+ * `trim` strips but that is text to fuzzpatch (U+3000, U+00A0, U+2003, U+2028,
+ * U+FEFF, form feed). Issue 22, item 7: 2,476 of 3,081 failed round trips.
+ */
+const UNICODE_SPACES = ["\u3000", "\u00A0", "\u2003", "\u2028", "\u2029", "\uFEFF", "\f", "\v", "\u0085", "\u200B", " ", "\t"];
+const unicodeLine = fc
+  .tuple(
+    fc.string({ unit: fc.constantFrom(...UNICODE_SPACES), maxLength: 3 }),
+    fc.oneof(fc.string({ unit: "grapheme", maxLength: 8 }), fc.string({ unit: "binary", maxLength: 8 }), line),
+  )
+  .map(([lead, rest]) => (lead + rest).replace(/\n/g, "").replace(/\r+$/, ""));
+const unicodePair = fc.tuple(fc.array(unicodeLine, { maxLength: 10 }), fc.array(unicodeLine, { maxLength: 10 }), fc.boolean(), fc.boolean()).map(([x, y, fa, fb]) => ({
+  a: x.join("\n") + (fa && x.length > 0 ? "\n" : ""),
+  b: y.join("\n") + (fb && y.length > 0 ? "\n" : ""),
+}))
+  // A text with CRs and no "\n" is a CR-only file: another line-ending layout, not the same text.
+  .filter(({ a, b }) => ![a, b].some((t) => t.includes("\r") && !t.includes("\n")));
+
 /** A text where `old` occurs exactly twice (as whole lines, so every format can quote it). */
 const twice = fc
   .tuple(lines(4), fc.array(line.filter((s) => s.trim() !== ""), { minLength: 1, maxLength: 3 }), lines(4), lines(4), fc.constantFrom("\n", "\r\n"))
@@ -319,6 +339,11 @@ export const properties: FuzzProperty[] = [
     name: "applyPatch(a, createPatch(a, b)) === b: a BOM added or removed",
     entry: "applyPatch",
     property: fc.property(patchPair(["lf", "crlf", "crcrlf"], true), roundTrips),
+  },
+  {
+    name: "applyPatch(a, createPatch(a, b)) === b: arbitrary Unicode lines, leading Unicode whitespace",
+    entry: "applyPatch",
+    property: fc.property(unicodePair, roundTrips),
   },
   {
     name: "an old string occurring twice is never applied without a hint (replace, SEARCH/REPLACE, a hunk without context)",

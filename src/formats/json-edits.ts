@@ -15,6 +15,7 @@
  *              | { "command": "insert", path, insert_line, new_str }   after line insert_line; 0 = top
  *              | { "command": "create", path, file_text }              a new file
  *              | { path, content }                                     the whole new text of a file
+ *              | { path, edits: [{ op, from, to?, at?, lines }] }      line edits citing tags (anchored-parse.ts)
  *
  * Leniencies, each for a model habit:
  * - Keys in snake or camel case and under other tools' names (`file_path`,
@@ -32,6 +33,7 @@
  */
 import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 import { EditError } from "../errors.ts";
+import { looksAnchored, parseAnchoredEdits } from "./anchored-parse.ts";
 import { looksLikeSearchReplace } from "./search-replace-files.ts";
 import type { SplitResult } from "./types.ts";
 import { diffSections } from "./udiff-format.ts";
@@ -125,6 +127,8 @@ function wrapped(raw: unknown): { items: unknown[]; path?: string } | undefined 
       return { items: [inner] };
     }
   }
+  // Line edits citing tags (anchored-parse.ts) are one edit of one file, not a MultiEdit list.
+  if (looksAnchored(raw.edits)) return undefined;
   // Claude Code's MultiEdit: { file_path, edits: [{ old_string, new_string }] }, one file's edits together.
   if (Array.isArray(raw.edits)) {
     const path = pickString(raw, PATH_KEYS);
@@ -154,6 +158,18 @@ export function collectJsonEdits(value: unknown, line: number | undefined, out: 
       ...(expectedHash !== undefined && { expectedHash }),
       ...(expectedContent !== undefined && { expectedContent }),
     };
+    // Anchored: { path, edits: [{ op, from, lines }] }, or one such edit with its path.
+    const anchored = looksAnchored(item.edits) ? item.edits : looksAnchored([item]) && item.command === undefined ? [item] : undefined;
+    if (anchored !== undefined) {
+      const payload = parseAnchoredEdits(anchored);
+      if (path === undefined) fail('(line edits) needs "path".');
+      else if (payload instanceof EditError) fail(`(line edits): ${payload.message}`);
+      else {
+        out.edits.push({ format: "anchored", path, ...base, payload });
+        count++;
+      }
+      continue;
+    }
     const command = pickString(item, ["command"]);
     if (command !== undefined) {
       const made = commandEdit(item, command, path);

@@ -62,7 +62,7 @@ export function detectEdits(input: string, format: ResponseFormat = "auto", opti
   let jsonError: EditError | undefined;
   const braced = trimmed.startsWith("{") || trimmed.startsWith("[");
   // Model-written JSON may open with a comment ("// the fix").
-  if ((format === "auto" || format === "str-replace") && (braced || /^\/[/*]/.test(trimmed))) {
+  if ((format === "auto" || format === "str-replace" || format === "anchored") && (braced || /^\/[/*]/.test(trimmed))) {
     const parsed = parseJsonOrLines(trimmed);
     if (parsed.ok && (braced || (typeof parsed.value === "object" && parsed.value !== null))) {
       collectJsonEdits(parsed.value, 1, out, true);

@@ -8,6 +8,7 @@
  *   str_replace := { path, oldString, newString, replaceAll? }
  *               | { command: "insert", path, insert_line, new_str }   (insertLine in the payload)
  */
+import type { LineEdit } from "./anchored-parse.ts";
 import { EditError } from "../errors.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { missingFile } from "./file-errors.ts";
@@ -28,7 +29,9 @@ export type StructuredEdit =
   | { path: string; oldString: string; newString: string; replaceAll?: boolean; expectedHash?: string; expectedContent?: string }
   | { path: string; diff: string; expectedHash?: string; expectedContent?: string }
   /** The whole new text of the file (a new file, or a replacement of all of it). */
-  | { path: string; content: string; expectedHash?: string; expectedContent?: string };
+  | { path: string; content: string; expectedHash?: string; expectedContent?: string }
+  /** Line edits citing the tags of the anchored view (anchored-parse.ts). */
+  | { path: string; edits: readonly LineEdit[]; expectedHash?: string; expectedContent?: string };
 
 function split(response: ResponseText): SplitResult {
   const out: SplitResult = { edits: [], errors: [] };

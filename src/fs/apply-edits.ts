@@ -463,12 +463,14 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   const entry = formatByName(edit.format);
   if (!entry) return fail(new EditError("INVALID_INPUT", `No format "${edit.format}".`, { path: report.path, index }));
   const left = opts.budget.remainingMs();
+  const versions = historyOf(opts.history, plan.rel, edit.path);
   const ctx: FileApplyContext = {
     path: report.path,
     exists,
     options: left === undefined ? opts.engine : { ...opts.engine, timeoutMs: left },
     ...(plan.pathHint !== undefined && { pathHint: plan.pathHint }),
     ...(opts.replaceAllAdvice !== undefined && { replaceAllAdvice: opts.replaceAllAdvice }),
+    ...(versions.length > 0 && { versions }),
   };
   // An edit that fails whole (one str_replace, a patch) throws; as an op outcome it can be offered to the user.
   const run = (c: FileApplyContext): FileApplyResult => {
@@ -479,7 +481,6 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
       throw error;
     }
   };
-  const versions = historyOf(opts.history, plan.rel, edit.path);
   // An edit written against a version the model read earlier: applied there and merged (history-merge.ts).
   const viaHistory = (now: FileApplyResult | EditError) => (versions.length > 0 ? applyFromHistory(entry, edit, current, versions, ctx, now) : undefined);
   try {

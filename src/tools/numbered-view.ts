@@ -3,12 +3,15 @@
  * file line as `N→text`. The arrow form is one the engine strips
  * (`src/text/line-numbers.ts`): what follows `→` is the line exactly, so a
  * model that copies lines with their numbers into an edit still matches.
+ * With `anchors`, each line is `N#TAG:text` instead (src/text/line-tags.ts),
+ * the tags an `edit_lines` call cites.
  */
 
 import { EditError } from "../errors.ts";
 import { loadTextFile } from "../fs/read-file.ts";
 import { resolveRoot, resolveSafePath } from "../fs/safe-path.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
+import { lineTag } from "../text/line-tags.ts";
 
 export interface NumberedViewOptions {
   /**
@@ -43,6 +46,13 @@ export interface NumberedViewOptions {
    * @default undefined
    */
   seen?: (abs: string, hash: string, text: string) => void;
+  /**
+   * Tag each line with a short hash of its content (`12#qxm:text`) for
+   * anchored edits (`edit_lines`). Numbers are not padded: a tag is cited
+   * as written.
+   * @default false
+   */
+  anchors?: boolean;
 }
 
 export const DEFAULT_READ_LIMIT = 2000;
@@ -79,12 +89,13 @@ export async function renderNumberedView(root: string, rel: string, options: Num
   let end = offset - 1;
   for (let n = offset; n <= last; n++) {
     // A mixed-ending file keeps its CRs in the text; they are not part of what the model should copy.
-    let line = (lines[n - 1] as string).replace(/\r$/, "");
+    const full = (lines[n - 1] as string).replace(/\r$/, "");
+    let line = full;
     // Never a cut line: a model would copy the cut text into an edit and
     // drop the rest of the line with it.
     if (line.length > maxChars) line = `[not shown: this line is ${line.length} characters long, over the view limit of ${maxChars}]`;
     if (body.length > 0 && chars + line.length > maxChars) break;
-    body.push(`${String(n).padStart(width)}→${line}`);
+    body.push(options.anchors ? `${n}#${lineTag(full)}:${line}` : `${String(n).padStart(width)}→${line}`);
     chars += line.length;
     end = n;
   }

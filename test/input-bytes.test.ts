@@ -87,3 +87,16 @@ test("item 10: a context line with a literal \\n does not match two lines of the
   assert.throws(() => applyPatch("x \n @@\ny\n", "@@ @@\n x \\n @@\n-y\n+Y\n"), EditError);
   assert.throws(() => applyPatch("a\nx\ny\n", "@@ @@\n-a\\nx\n+b\\nx\n y\n"), EditError);
 });
+
+// Item 8: in a file with mixed LF and CRLF lines, lines a hunk keeps keep their own ending.
+const mixedCases: { name: string; content: string; patch: string; want: string }[] = [
+  { name: "CRLF context line between LF lines", content: "x\ny\r\nz\n", patch: "@@ @@\n-x\n+X\n y\n z\n", want: "X\ny\r\nz\n" },
+  { name: "LF context line between CRLF lines", content: "x\r\ny\nz\r\n", patch: "@@ @@\n x\r\n-y\n+Y\n z\r\n", want: "x\r\nY\nz\r\n" },
+  { name: "added line after a CRLF context line", content: "a\nb\r\nc\n", patch: "@@ @@\n a\n b\n+new\n c\n", want: "a\nb\r\nnew\r\nc\n" },
+  { name: "two hunks merged", content: "a\r\nb\nc\r\nd\ne\r\n", patch: "@@ @@\n a\n-b\n+B\n c\n@@ @@\n c\n-d\n+D\n e\n", want: "a\r\nB\nc\r\nD\ne\r\n" },
+];
+for (const c of mixedCases) {
+  test(`item 8: ${c.name}`, () => {
+    assert.equal(JSON.stringify(applyPatch(c.content, c.patch).content), JSON.stringify(c.want));
+  });
+}

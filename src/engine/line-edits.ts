@@ -116,7 +116,11 @@ export function mergeLineEdits(doc: Document, group: readonly LineEdit[], confli
 export function spliceOfLineEdit(doc: Document, e: LineEdit): Splice {
   const body = e.lines.join("\n");
   if (e.from < e.to) {
-    if (e.lines.length > 0) return { start: doc.lineStart(e.from), end: doc.lineEnd(e.to - 1), text: body };
+    if (e.lines.length > 0) {
+      const splice: Splice = { start: doc.lineStart(e.from), end: doc.lineEnd(e.to - 1), text: body };
+      if (e.lines.length > 1 && doc.mixedLineEndings) splice.breaks = keptBreaks(doc, e);
+      return splice;
+    }
     // Whole lines with their breaks; lineStart(n) is the end of the text.
     return { start: doc.lineStart(e.from), end: doc.lineStart(e.to), text: "" };
   }
@@ -124,6 +128,43 @@ export function spliceOfLineEdit(doc: Document, e: LineEdit): Splice {
   const end = doc.text.length;
   if (end === 0) return { start: 0, end: 0, text: `${body}\n` };
   return { start: end, end, text: doc.finalNewline ? `${body}\n` : `\n${body}` };
+}
+
+/**
+ * In a file with mixed line endings, the break after each new line of `e`
+ * but the last: a line the edit keeps keeps its own (a CRLF context line
+ * between LF lines stays CRLF, issue 22 item 8); lines written in place of
+ * removed ones take their breaks in order, the last of them the last
+ * removed line's (so the bytes after the removed lines stay); another new
+ * line takes the break of the line before it.
+ */
+function keptBreaks(doc: Document, e: LineEdit): string[] {
+  const breaks: string[] = [];
+  let previous = doc.eolAt(doc.lineStart(e.from));
+  let at = e.from;
+  // Breaks of the lines just removed: a line written in place of one takes its break.
+  let removed: string[] = [];
+  for (const part of diffArrays(doc.lines(e.from, e.to), e.lines)) {
+    const count = part.count ?? part.value.length;
+    if (part.removed) {
+      removed = [];
+      for (let k = 0; k < count; k++, at++) removed.push(doc.breakAfter(at) || previous);
+      continue;
+    }
+    if (part.added) {
+      // The last takes the last removed line's break, so the bytes after the removed lines stay.
+      const last = removed[removed.length - 1] ?? previous;
+      for (let k = 0; k < count; k++) breaks.push(k === count - 1 ? last : (removed[k] ?? last));
+    } else {
+      for (let k = 0; k < count; k++, at++) {
+        previous = doc.breakAfter(at) || previous;
+        breaks.push(previous);
+      }
+    }
+    removed = [];
+  }
+  breaks.length = e.lines.length - 1;
+  return breaks;
 }
 
 /** Line breaks ("\n") in `text`. */

@@ -13,6 +13,7 @@
 
 import { applyEdit, countSquashed, type MistakeInput, type MistakeOutput, regionOld, withLines } from "./mistake-kit.ts";
 import type { Rng } from "./random.ts";
+import { diffSpan } from "./render.ts";
 import { commentLeader, leadingWhitespace, makeLine, makeWord, renameOneIdentifier } from "./text-gen.ts";
 
 /**
@@ -41,8 +42,11 @@ export function resent(input: MistakeInput, rng: Rng): MistakeOutput | undefined
   // snippet twice): sending the edit again is then the same text as editing that copy, which is applied.
   // Lines compared trimmed: a copy with other whitespace is a copy to the applier too.
   const trimmed = (lines: readonly string[]) => lines.map((l) => l.trim()).join("\n");
-  const withContext = trimmed(view.filter((l) => l.role !== "add").map((l) => l.old));
-  const newText = trimmed(view.filter((l) => l.role !== "del").map((l) => l.new));
+  // The diff formats show the least context (3 lines around the change), so their hunk is what must be unique.
+  const [from, to] = diffSpan(view);
+  const shown = view.slice(from, to);
+  const withContext = trimmed(shown.filter((l) => l.role !== "add").map((l) => l.old));
+  const newText = trimmed(shown.filter((l) => l.role !== "del").map((l) => l.new));
   if (occurrences(trimmed(content.split("\n")), withContext) > occurrences(newText, withContext)) return undefined;
   return {
     view,

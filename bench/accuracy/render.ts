@@ -54,8 +54,11 @@ function newSide(view: readonly ViewLine[]): string[] {
  * first and last lines, a copied window) spans it.
  */
 export function hunkSpan(c: BenchCase): [number, number] {
-  const view = c.view;
-  if (c.expected === undefined) return [0, view.length];
+  return c.expected === undefined ? [0, c.view.length] : diffSpan(c.view);
+}
+
+/** The span a diff shows of a view (see hunkSpan), for a case that applies. */
+export function diffSpan(view: readonly ViewLine[]): [number, number] {
   const changed = view.flatMap((l, i) => (l.role === "del" || l.role === "add" ? [i] : []));
   let from = Math.max(0, (changed[0] ?? 0) - CONTEXT);
   let to = Math.min(view.length, (changed[changed.length - 1] ?? 0) + CONTEXT + 1);

@@ -25,6 +25,9 @@ interface LibCase {
 
 const PY = "def f(x):\n    if x:\n        if y:\n                s = repr(x)\n                t = 1\n    return s\n";
 const GUARD = "def g():\n    data = fetch()\n    resp.raw.read(10)\n    return data\n";
+const SIG = "        try:\n            signature = inspect.signature(func, aliases=self.aliases)\n            if signature.return_annotation is not Parameter.empty:\n                self.add_line(stringify(signature.return_annotation))\n";
+const ORTHO = "def f(expr):\n    scale = total(expr)\n    \n    # orthogonal?\n    if any(p != 1 for p in depmat):\n        return expr\n    return scale * Mul(1 / total(u))\n";
+const ORTHO_NEW = "    # orthogonal?\n    if any(p != 1 for p in depmat):\n        raise ValueError(depmat)\n    return scale * Mul(1 / total(u))\n";
 const CLS = "class A:\n    def m(self):\n        x = 1\n        return x\n";
 
 const libCases: LibCase[] = [
@@ -72,6 +75,31 @@ const libCases: LibCase[] = [
     name: "misremembered token on the rewritten line: the model's line replaces the file's",
     run: () => replace("def h(results):\n    total = len(results)\n    return total\n", "def h(results):\n    total = len(result)\n    return total\n", "def h(results):\n    total = len(results) + 1\n    return total\n").content,
     want: "def h(results):\n    total = len(results) + 1\n    return total\n",
+  },
+  {
+    name: "a line changed in the file goes to the new line most like it: the kept line turned elif, not the new if above it",
+    run: () =>
+      replace(
+        `def m(self):\n    if func and self.mode != 'none':\n${SIG}        except TypeError:\n            pass\n`,
+        `    if self.mode != 'none':\n${SIG}`,
+        `    if self.mode == 'description':\n        describe(func)\n    elif self.mode != 'none':\n${SIG}`,
+      ).content,
+    want: `def m(self):\n    if self.mode == 'description':\n        describe(func)\n    elif func and self.mode != 'none':\n${SIG}        except TypeError:\n            pass\n`,
+  },
+  {
+    name: "a find text recalled wrong, its replacement starting with the file's line above and a blank line: written once",
+    run: () => replace(ORTHO, "    # orthogonal?\n    if any(p != 1 for p in depmat):\n        return expr\n    return scale * Mul(1/total(u))\n", `    scale = total(expr)\n\n${ORTHO_NEW}`).content,
+    want: ORTHO.replace("        return expr\n", "        raise ValueError(depmat)\n"),
+  },
+  {
+    name: "a last line the find text recalls wrong and the replacement writes as the file has it is kept, not taken for the next line",
+    run: () => replace("a\n    x = 1\n    return s * M(1 / t(u))\n", "    x = 1\n    return s * M(1/t(u))\n", "    x = 2\n    return s * M(1 / t(u))\n").content,
+    want: "a\n    x = 2\n    return s * M(1 / t(u))\n",
+  },
+  {
+    name: "an exact find text, its replacement starting with the file's line above and a blank line: written as sent",
+    run: () => replace(ORTHO, "    # orthogonal?\n    if any(p != 1 for p in depmat):\n        return expr\n", "    scale = total(expr)\n\n    # orthogonal?\n    if any(p != 1 for p in depmat):\n        raise ValueError(depmat)\n").content,
+    want: ORTHO.replace("    # orthogonal?\n    if any(p != 1 for p in depmat):\n        return expr\n", "    scale = total(expr)\n\n    # orthogonal?\n    if any(p != 1 for p in depmat):\n        raise ValueError(depmat)\n"),
   },
   {
     name: "an indented :start_line: inside REPLACE is the hint error, never written",

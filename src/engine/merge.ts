@@ -130,6 +130,41 @@ function withIndentation(find: readonly string[], repl: readonly string[], unind
 const nonBlank = (l: string) => !isBlank(l);
 
 /**
+ * Moves each pair, found first in order, to the later new line most like its
+ * removed line, up to the next pair: a model that writes a new `if` above the
+ * line it turns into `elif` changes the `elif` line, and the file's own change
+ * to that line belongs there. Order is kept (a pair never passes the next).
+ */
+function closestPairs(
+  pairs: Map<number, number>,
+  added: readonly number[],
+  repl: readonly string[],
+  looseBase: (i: number) => string,
+  elides: (j: number) => boolean,
+): void {
+  const paired = added.filter((a) => pairs.has(a));
+  paired.forEach((a, p) => {
+    const r = pairs.get(a) as number;
+    if (elides(r)) return;
+    const base = looseBase(r);
+    const next = paired[p + 1] ?? Number.POSITIVE_INFINITY;
+    let best = a;
+    let bestScore = similarity(base, loose(repl[a] ?? ""));
+    for (const b of added) {
+      if (b <= a || b >= next || isBlank(repl[b] ?? "")) continue;
+      const line = loose(repl[b] ?? "");
+      // The length bound first: a long removed line is not measured against every new line.
+      if (similarityBound(base.length, line.length) <= bestScore) continue;
+      const score = similarity(base, line);
+      if (score > bestScore) [best, bestScore] = [b, score];
+    }
+    if (best === a) return;
+    pairs.delete(a);
+    pairs.set(best, r);
+  });
+}
+
+/**
  * Base -> theirs. Lines equal without indentation are kept; in a replaced
  * run, each new line is paired in order with a similar removed line (it
  * changes that line), the others are new. An elision line only pairs with one.
@@ -166,6 +201,7 @@ function theirScript(find: readonly string[], repl: readonly string[], align: re
         }
       }
     }
+    closestPairs(pairs, added, repl, looseBase, elides);
     const firstPaired = removed.findIndex((r) => [...pairs.values()].includes(r));
     let anchor = firstPaired === -1 ? (removed[removed.length - 1] ?? j - 1) : firstPaired > 0 ? (removed[firstPaired - 1] as number) : (removed[0] as number) - 1;
     for (const a of added) {

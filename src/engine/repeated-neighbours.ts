@@ -10,6 +10,13 @@
  * next line`) or none of them a line the find text quotes (that may be a
  * quoted line kept: a replacement ending with a quoted `}` keeps that `}`,
  * whatever follows).
+ *
+ * Blank lines may lie among the repeated ones (never repeated alone) only
+ * when the find text was not found exactly: a model that recalls the file
+ * wrong also re-sends a line it wrote before, blank line and all (real
+ * edits: sympy-20442); after an exact find text, such a copy was meant as
+ * written (sympy-19007 imports again what stands above; sympy-18057 ends
+ * with the blank line and `return` that follow).
  */
 import type { Candidate } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
@@ -25,38 +32,46 @@ export function withoutRepeatedNeighbours(doc: Document, cand: Candidate, text: 
   if (lines.length < 2) return text;
   const q = cand.query;
   const quoted = new Set(q.trimmed);
+  const blanks = cand.strategy !== "exact";
   const t = doc.text;
-  // Where the line after the match starts, when the match ends a line.
-  const next = q.endsWithNewline ? cand.end : t.charCodeAt(cand.end) === 10 ? cand.end + 1 : -1;
+  // Where the line after the match starts, when the match ends a line. A line-based match ends before its
+  // last break even when the find text has one: its own last line is not the next one.
+  const next = q.endsWithNewline && !cand.lineBased ? cand.end : t.charCodeAt(cand.end) === 10 ? cand.end + 1 : -1;
   let end = lines.length;
   if (next !== -1 && next < t.length) {
     const nextLine = doc.lineAt(next);
     const following = doc.lines(nextLine, nextLine + MAX_REPEATED);
-    end -= repeatedCount(lines, following, quoted, q.lines[q.lines.length - 1] ?? "");
+    end -= repeatedCount(lines, following, quoted, q.lines[q.lines.length - 1] ?? "", blanks);
   }
   let start = 0;
   if (cand.start === doc.lineStart(cand.startLine) && cand.startLine > 0) {
     const preceding = doc.lines(Math.max(0, cand.startLine - MAX_REPEATED), cand.startLine).reverse();
-    start = repeatedCount([...lines].reverse(), preceding, quoted, q.lines[0] ?? "");
+    start = repeatedCount([...lines].reverse(), preceding, quoted, q.lines[0] ?? "", blanks);
   }
   if (start === 0 && end === lines.length) return text;
   if (end - start < 1) return text;
   return lines.slice(start, end).join("\n") + (trailingBreak ? "\n" : "");
 }
 
+/** Lines with text copied exactly; a blank line between them is any blank line (editors strip trailing spaces). */
+function sameLine(model: string, file: string): boolean {
+  return model.trim() === "" ? file.trim() === "" : model === file;
+}
+
 /**
  * How many of the last lines of `lines` repeat the file's `neighbours`
- * (the nearest first): the largest k whose lines all have text, follow the
- * find text's edge line (`edge`, exactly as quoted) or are none of its
- * `quoted` (trimmed) lines.
+ * (the nearest first): the largest k whose lines all have text (`blanks`:
+ * one at least), follow the find text's edge line (`edge`, exactly as
+ * quoted) or are none of its `quoted` (trimmed) lines.
  */
-function repeatedCount(lines: readonly string[], neighbours: readonly string[], quoted: ReadonlySet<string>, edge: string): number {
+function repeatedCount(lines: readonly string[], neighbours: readonly string[], quoted: ReadonlySet<string>, edge: string, blanks: boolean): number {
   for (let k = Math.min(MAX_REPEATED, neighbours.length, lines.length - 1); k >= 1; k--) {
     const tail = lines.slice(lines.length - k);
-    if (!tail.every((l, i) => l.trim() !== "" && l === neighbours[i])) continue;
+    if (!tail.some((l) => l.trim() !== "") || !tail.every((l, i) => (blanks || l.trim() !== "") && sameLine(l, neighbours[i] ?? ""))) continue;
+    const text = tail.filter((l) => l.trim() !== "");
     // Right past the quoted edge line as quoted, and not a copy of it (a re-indented `}` kept may read as the next `}`).
-    const pastEdge = edge.trim() !== "" && lines[lines.length - k - 1] === edge && tail.every((l) => l !== edge);
-    if (pastEdge || tail.every((l) => !quoted.has(l.trim()))) return k;
+    const pastEdge = edge.trim() !== "" && lines[lines.length - k - 1] === edge && text.every((l) => l !== edge);
+    if (pastEdge || text.every((l) => !quoted.has(l.trim()))) return k;
   }
   return 0;
 }

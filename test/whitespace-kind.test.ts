@@ -32,6 +32,13 @@ const cases: { name: string; find: string[]; repl: string[]; region?: string[]; 
     unit: "\t",
     out: ["\t\t\"a\",", "\t\t\"x\",", "\t\t\"b\""],
   },
+  {
+    name: "tabs typed for 2 spaces, the copies several levels apart: the levels between keep one unit per tab",
+    find: ["        key = f(a);", "        obj = g(b);", "      }", "    }", "  });"],
+    repl: ["\t\t\t\tkey = f(a);", "\t\t\t\tobj = h(b);", "\t\t\t}", "\t\t}", "\t});"],
+    unit: "  ",
+    out: ["        key = f(a);", "        obj = h(b);", "      }", "    }", "  });"],
+  },
   { name: "a replacement in the find text's whitespace: untouched", find: ["    x = 1"], repl: ["    x = 2", "    y = 3"], unit: "    ", out: undefined },
   { name: "a replacement mixing both kinds: untouched", find: ["    x = 1"], repl: ["\tx = 2", "    y = 3"], unit: "    ", out: undefined },
   {

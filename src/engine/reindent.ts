@@ -55,6 +55,25 @@ function smallestStep(widths: readonly number[]): number | undefined {
 }
 
 /**
+ * The model's step read from two seen levels several file levels apart:
+ * their model gap over the number of file units between them (`\t` at 2
+ * spaces and `\t\t\t\t` at 8 is a step of one tab, not the 3 tabs between
+ * them). The smallest whole one over consecutive levels.
+ */
+function proportionalStep(seen: readonly { w: number; file: string }[], unitCols: number): number | undefined {
+  let step: number | undefined;
+  for (let k = 1; k < seen.length; k++) {
+    const a = seen[k - 1] as { w: number; file: string };
+    const b = seen[k] as { w: number; file: string };
+    const units = (columns(b.file) - columns(a.file)) / unitCols;
+    if (!Number.isInteger(units) || units < 1) continue;
+    const d = (b.w - a.w) / units;
+    if (Number.isInteger(d) && d >= 1 && (step === undefined || d < step)) step = d;
+  }
+  return step;
+}
+
+/**
  * The model's step when its quoted lines show one level only, written in
  * spaces where the file has tabs (`\t\t` as 4 spaces): the spaces per tab.
  * The widths of the lines it adds cannot tell it (they are the lines to map:
@@ -92,12 +111,13 @@ export function levelMap(input: LevelMapInput): LevelMap {
     })
     .sort((a, b) => a.w - b.w);
   const modelWidths = input.modelLines.filter((l) => !isBlank(l)).map((l) => columns(leadingWhitespace(l)));
+  const unitCols = Math.max(1, columns(fileUnit));
   const modelStep =
+    proportionalStep(seen, unitCols) ??
     smallestStep(seen.map((s) => s.w)) ??
     tabsWrittenAsSpaces(seen) ??
     smallestStep(modelWidths) ??
     Math.max(1, columns(detectIndentUnit([...input.modelLines])));
-  const unitCols = Math.max(1, columns(fileUnit));
   const render = (cols: number) =>
     fileUsesTabs ? "\t".repeat(Math.floor(cols / TAB_WIDTH)) + " ".repeat(cols % TAB_WIDTH) : " ".repeat(cols);
 

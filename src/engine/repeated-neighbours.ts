@@ -9,7 +9,7 @@
  * right past the find text's own edge line kept (`…, last quoted line,
  * next line`) or none of them a line the find text quotes (that may be a
  * quoted line kept: a replacement ending with a quoted `}` keeps that `}`,
- * whatever follows).
+ * whatever follows; see quotedTest).
  *
  * Blank lines may lie among the repeated ones (never repeated alone) only
  * when the find text was not found exactly: a model that recalls the file
@@ -20,6 +20,7 @@
  */
 import type { Candidate } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
+import { leadingWhitespace } from "../text/normalize.ts";
 
 /** Lines of the file checked on each side. */
 const MAX_REPEATED = 2;
@@ -31,7 +32,7 @@ export function withoutRepeatedNeighbours(doc: Document, cand: Candidate, text: 
   const lines = (trailingBreak ? text.slice(0, -1) : text).split("\n");
   if (lines.length < 2) return text;
   const q = cand.query;
-  const quoted = new Set(q.trimmed);
+  const quoted = quotedTest(doc, cand);
   const blanks = cand.strategy !== "exact";
   const t = doc.text;
   // Where the line after the match starts, when the match ends a line. A line-based match ends before its
@@ -53,6 +54,30 @@ export function withoutRepeatedNeighbours(doc: Document, cand: Candidate, text: 
   return lines.slice(start, end).join("\n") + (trailingBreak ? "\n" : "");
 }
 
+/**
+ * Whether a line is one the find text quotes: with its indentation when the
+ * find text stands in the file at its own indentation (a `}` one level off
+ * every quoted `}` is the file's next `}`, not a quoted one kept), else by
+ * its text (the model re-indented what it quoted). Decided on first use:
+ * most replacements never ask.
+ */
+function quotedTest(doc: Document, cand: Candidate): (line: string) => boolean {
+  let test: ((line: string) => boolean) | undefined;
+  return (line) => {
+    if (!test) {
+      const q = cand.query;
+      const asInFile = q.lines.every((l, i) => {
+        const at = cand.alignment ? (cand.alignment[i] ?? -1) : cand.startLine + i;
+        return l.trim() === "" || at < 0 || leadingWhitespace(l) === leadingWhitespace(doc.line(at));
+      });
+      const exact = new Set(q.lines);
+      const trimmed = new Set(q.trimmed);
+      test = asInFile ? (l) => exact.has(l) : (l) => trimmed.has(l.trim());
+    }
+    return test(line);
+  };
+}
+
 /** Lines with text copied exactly; a blank line between them is any blank line (editors strip trailing spaces). */
 function sameLine(model: string, file: string): boolean {
   return model.trim() === "" ? file.trim() === "" : model === file;
@@ -62,16 +87,16 @@ function sameLine(model: string, file: string): boolean {
  * How many of the last lines of `lines` repeat the file's `neighbours`
  * (the nearest first): the largest k whose lines all have text (`blanks`:
  * one at least), follow the find text's edge line (`edge`, exactly as
- * quoted) or are none of its `quoted` (trimmed) lines.
+ * quoted) or are none of its `quoted` lines.
  */
-function repeatedCount(lines: readonly string[], neighbours: readonly string[], quoted: ReadonlySet<string>, edge: string, blanks: boolean): number {
+function repeatedCount(lines: readonly string[], neighbours: readonly string[], quoted: (line: string) => boolean, edge: string, blanks: boolean): number {
   for (let k = Math.min(MAX_REPEATED, neighbours.length, lines.length - 1); k >= 1; k--) {
     const tail = lines.slice(lines.length - k);
     if (!tail.some((l) => l.trim() !== "") || !tail.every((l, i) => (blanks || l.trim() !== "") && sameLine(l, neighbours[i] ?? ""))) continue;
     const text = tail.filter((l) => l.trim() !== "");
     // Right past the quoted edge line as quoted, and not a copy of it (a re-indented `}` kept may read as the next `}`).
     const pastEdge = edge.trim() !== "" && lines[lines.length - k - 1] === edge && text.every((l) => l !== edge);
-    if (pastEdge || text.every((l) => !quoted.has(l.trim()))) return k;
+    if (pastEdge || text.every((l) => !quoted(l))) return k;
   }
   return 0;
 }

@@ -427,6 +427,13 @@ const applies: Applies[] = [
     expect: "1\t}\n",
   },
   {
+    name: "line numbers: one `N\t` line at column 0 numbering the match's line and rewriting it is a numbered copy",
+    content: "'use strict'\nconst { a: b } = require('m')\n\nvar c\n",
+    old: "const { a: b } = require('m')",
+    new: "2\tconst { a: b } = requireList('m')",
+    expect: "'use strict'\nconst { a: b } = requireList('m')\n\nvar c\n",
+  },
+  {
     name: "line numbers: numbers that are all the edit adds (ids on rows) are content",
     content: "alice\nbob\n",
     old: "alice\nbob",

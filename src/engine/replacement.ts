@@ -14,6 +14,7 @@ import type { Document } from "../text/document.ts";
 import { escapedReplacement } from "../text/escaped-breaks.ts";
 import { consecutiveNumbersFrom, everyLineHasLineNumbers, stripLineNumbers } from "../text/line-numbers.ts";
 import { leadingWhitespace, unescapeModelText } from "../text/normalize.ts";
+import { similarity, similarityBound } from "../text/similarity.ts";
 import { withoutRepeatedNeighbours } from "./repeated-neighbours.ts";
 import { inFindWhitespace, type Kind } from "./whitespace-kind.ts";
 
@@ -24,7 +25,7 @@ export function readReplacement(doc: Document, cand: Candidate, newString: strin
   const lf = !explicitLines && newString.includes("\r") ? newString.replaceAll("\r\n", "\n") : newString;
   // A diff has real line breaks, so a literal `\n` in one of its lines is the code's own (issue 22, item 10).
   const escaped = explicitLines ? undefined : escapedReplacement(lf, cand.query.lines);
-  const read = cand.rewrite ? rewriteReplacement(lf, cand) : (escaped ?? numbersStripped(lf, cand) ?? lf);
+  const read = cand.rewrite ? rewriteReplacement(lf, cand) : (escaped ?? numbersStripped(doc, lf, cand) ?? lf);
   const typed = explicitLines ? read : withoutRepeatedNeighbours(doc, cand, inFileWhitespace(doc, cand, withoutUniformShift(cand, read)));
   return cand.lineBased ? typed : withFindsFinalBreak(doc, cand, typed);
 }
@@ -182,6 +183,15 @@ function indentsWith(doc: Document, cand: Candidate, kind: Kind): boolean {
   return kind === "tabs" ? /^\t/m.test(near) : /^ {2,}[^\s*]/m.test(near);
 }
 
+/** Whether some line rewrites the quoted line at its place: alike by half at least (the merge's changed-line measure). */
+function rewritesQuoted(text: string, quoted: readonly string[]): boolean {
+  return text.split("\n").some((l, i) => {
+    const q = (quoted[i] ?? "").trim();
+    const t = l.trim();
+    return q !== "" && t !== "" && similarityBound(t.length, q.length) >= 0.5 && similarity(t, q) >= 0.5;
+  });
+}
+
 /** How far the first number of a numbered replacement may be from the match's line (blocks above it in the same call move it). */
 const NUMBERS_NEAR = 50;
 
@@ -192,7 +202,7 @@ const NUMBERS_NEAR = 50;
  * matched with them) mean they are content, and so do numbers that are all
  * the edit changes.
  */
-function numbersStripped(text: string, cand: Candidate): string | undefined {
+function numbersStripped(doc: Document, text: string, cand: Candidate): string | undefined {
   const q = cand.query;
   if (!/^[ \t]*\d/.test(text) || everyLineHasLineNumbers(q.text)) return undefined;
   const first = consecutiveNumbersFrom(text);
@@ -202,14 +212,18 @@ function numbersStripped(text: string, cand: Candidate): string | undefined {
   if (stripped === q.text) return undefined;
   // `12\t` may be a data row's first column: then the copy must hold a line the
   // model quoted, or stripped start at the find text's indentation (a tab after
-  // the number, then the line's own). `12 | `, `12→` and `cat -n`'s
+  // the number, then the line's own), or number the match's own lines where no
+  // matched line starts with a number column and rewrite them (a line at least
+  // like the quoted one it follows). `12 | `, `12→` and `cat -n`'s
   // space-padded `    12\t` are a view's.
-  if (text.split("\n").every((l) => l.trim() === "" || /^\t*\d+\t/.test(l))) {
+  const dataRow = /^\t*\d+\t/;
+  if (text.split("\n").every((l) => l.trim() === "" || dataRow.test(l))) {
     const quoted = new Set(q.trimmed.filter((t) => t !== ""));
     const indent = leadingWhitespace(q.lines.find((l) => l.trim() !== "") ?? "");
     const firstLine = stripped.split("\n").find((l) => l.trim() !== "") ?? "";
     const sameIndent = indent !== "" && leadingWhitespace(firstLine) === indent;
-    if (!sameIndent && !stripped.split("\n").some((l) => quoted.has(l.trim()))) return undefined;
+    const ownLines = first === cand.startLine + 1 && !doc.lines(cand.startLine, cand.endLine).some((l) => dataRow.test(l)) && rewritesQuoted(stripped, q.lines);
+    if (!sameIndent && !ownLines && !stripped.split("\n").some((l) => quoted.has(l.trim()))) return undefined;
   }
   return stripped;
 }

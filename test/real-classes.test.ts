@@ -28,6 +28,13 @@ const GUARD = "def g():\n    data = fetch()\n    resp.raw.read(10)\n    return d
 const SIG = "        try:\n            signature = inspect.signature(func, aliases=self.aliases)\n            if signature.return_annotation is not Parameter.empty:\n                self.add_line(stringify(signature.return_annotation))\n";
 const ORTHO = "def f(expr):\n    scale = total(expr)\n    \n    # orthogonal?\n    if any(p != 1 for p in depmat):\n        return expr\n    return scale * Mul(1 / total(u))\n";
 const ORTHO_NEW = "    # orthogonal?\n    if any(p != 1 for p in depmat):\n        raise ValueError(depmat)\n    return scale * Mul(1 / total(u))\n";
+// Union's constructor, then Intersection's as the model had edited it since it read it (the find text).
+const ctor = (rule: string, body: string) =>
+  `    def __new__(cls, *args, **kwargs):\n        evaluate = kwargs.get('evaluate', True)\n\n        # flatten inputs to merge iterables\n        args = _sympify(args)\n\n${body.replace("RULE", rule)}`;
+const REDUCE = "        # Reduce sets using known rules\n        if evaluate:\n            args = list(cls._new_args_filter(args))\n            return RULE(args)\n\n        args = list(ordered(args, Set._infimum_key))\n\n        obj = Basic.__new__(cls, *args)\n        obj._argset = frozenset(args)\n        return obj\n";
+const EDITED = "        # Drop duplicates\n        args = list(dict.fromkeys(args))\n\n        # Reduce sets using known rules\n        obj = Basic.__new__(cls, *args)\n        obj._argset = frozenset(args)\n        if evaluate:\n            args = list(cls._new_args_filter(obj._argset))\n            return RULE(args)\n        return obj\n";
+const SETS = `class Union(Set):\n${ctor("simplify_union", REDUCE)}\n\nclass Intersection(Set):\n${ctor("simplify_intersection", EDITED)}`;
+const SETS_FIND = ctor("simplify_intersection", REDUCE);
 const CLS = "class A:\n    def m(self):\n        x = 1\n        return x\n";
 
 const libCases: LibCase[] = [
@@ -100,6 +107,11 @@ const libCases: LibCase[] = [
     name: "an exact find text, its replacement starting with the file's line above and a blank line: written as sent",
     run: () => replace(ORTHO, "    # orthogonal?\n    if any(p != 1 for p in depmat):\n        return expr\n", "    scale = total(expr)\n\n    # orthogonal?\n    if any(p != 1 for p in depmat):\n        raise ValueError(depmat)\n").content,
     want: ORTHO.replace("    # orthogonal?\n    if any(p != 1 for p in depmat):\n        return expr\n", "    scale = total(expr)\n\n    # orthogonal?\n    if any(p != 1 for p in depmat):\n        raise ValueError(depmat)\n"),
+  },
+  {
+    name: "a look-alike block read by similarity while the quoted block, changed since, holds the model's telling line: two places, refused",
+    run: () => replace(SETS, SETS_FIND, SETS_FIND.replace("        # Reduce", "        seen = set()\n        # Reduce")).content,
+    want: "AMBIGUOUS",
   },
   {
     name: "an indented :start_line: inside REPLACE is the hint error, never written",

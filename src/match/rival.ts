@@ -153,5 +153,66 @@ function rivalOf(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: num
       if (score >= floor) return lineCandidate(ctx, q, start, n, "fuzzy-block", score);
     }
   }
+  return BY_SIMILARITY.has(winner.strategy) ? changedSinceRival(ctx, q, winner, anchors) : undefined;
+}
+
+/**
+ * The block around model line `j` found at file line `at`: from the model's
+ * first line above it to its last line below, each looked for within the
+ * block's length (lines inserted since stretch it); the model's own span
+ * where one is not found.
+ */
+function blockAround(ctx: MatchContext, q: Query, at: number, j: number): [number, number] {
+  const n = q.lines.length;
+  const texts = q.lines.map((l) => l.trim());
+  const first = texts.findIndex((t) => t !== "");
+  const last = texts.length - 1 - [...texts].reverse().findIndex((t) => t !== "");
+  let start = Math.max(0, at - j);
+  for (let i = at; i >= Math.max(0, at - 2 * n); i--) {
+    if (ctx.doc.line(i).trim() === texts[first]) {
+      start = i;
+      break;
+    }
+  }
+  let end = Math.min(ctx.doc.lineCount, start + n);
+  for (let i = at; i < Math.min(ctx.doc.lineCount, at + 2 * n); i++) {
+    if (ctx.doc.line(i).trim() === texts[last]) {
+      end = i + 1;
+      break;
+    }
+  }
+  return [start, Math.max(end, at + 1)];
+}
+
+/** Trimmed length a model line needs to tell a place by (shorter ones, `return x`, stand in many). */
+const TELLING_LINE = 12;
+
+/**
+ * A similarity winner lacks a line of the model that stands, once and as
+ * written, elsewhere, among most of the model's other lines (in any order
+ * there, within the block's length either side): the place the model quoted
+ * may be that one, changed since it read it (lines inserted, moved), and the
+ * winner a look-alike that only reads closer (the block of
+ * `simplify_union` taken for the one of `simplify_intersection`, which the
+ * model had edited before). One of two places: never the look-alike alone.
+ */
+function changedSinceRival(ctx: MatchContext, q: Query, winner: Candidate, anchors: readonly { line: string; j: number }[]): Candidate | undefined {
+  const text = ctx.doc.text;
+  const n = q.lines.length;
+  const wanted = new Set(q.lines.map((l) => l.trim()).filter((l) => l !== ""));
+  const need = Math.max(3, Math.ceil(wanted.size / 2));
+  for (const { line, j } of anchors) {
+    if (line.trim().length < TELLING_LINE) continue;
+    const places = ctx.occurrences(line).filter((at) => (at === 0 || text[at - 1] === "\n") && (at + line.length === text.length || text[at + line.length] === "\n"));
+    if (places.length !== 1) continue;
+    const lineNo = ctx.doc.lineAt(places[0] as number);
+    const held = new Set<string>();
+    for (const l of ctx.doc.lines(Math.max(0, lineNo - j - n), lineNo - j + 2 * n)) if (wanted.has(l.trim())) held.add(l.trim());
+    if (held.size < need) continue;
+    const [start, end] = blockAround(ctx, q, lineNo, j);
+    // A block around the winner is the winner's own place, stretched: the merge reads it line by line.
+    if (overlaps(winner, start, end - start)) continue;
+    return lineCandidate(ctx, q, start, end - start, "fuzzy-block", blockSimilarity(ctx.doc.lines(start, end), q.lines));
+  }
   return undefined;
 }

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { applyPatch, createPatch, EditError } from "../src/index.ts";
+import { applyPatch, createPatch, EditError, replace } from "../src/index.ts";
 
 // Item 7: a `+` line's leading Unicode whitespace is text, not indentation to re-map.
 for (const ws of ["\u3000", "\u00A0", "\u2003", "\u2028", "\uFEFF", "\f", "\v", "\u0085"]) {
@@ -100,3 +100,14 @@ for (const c of mixedCases) {
     assert.equal(JSON.stringify(applyPatch(c.content, c.patch).content), JSON.stringify(c.want));
   });
 }
+
+// Item 6: a line hint never moves an exact, unique edit to a near-duplicate at another depth.
+test("item 6: an exact unique edit stays where it is, whatever the line hint", () => {
+  const content = "if (a) {\n  return;\n}\nreturn;\n";
+  for (const startLine of [1, 2, 3, 4]) {
+    const r = replace(content, "\nreturn;\n", "\nreturn 0;\n", { startLine });
+    assert.equal(r.content, "if (a) {\n  return;\n}\nreturn 0;\n", `startLine ${startLine}`);
+  }
+  const two = "def f():\n    x = 1\n    return x\n\nx = 1\nreturn_value = x\n";
+  assert.equal(replace(two, "x = 1\nreturn_value = x", "x = 2\nreturn_value = x", { startLine: 2 }).content, "def f():\n    x = 1\n    return x\n\nx = 2\nreturn_value = x\n");
+});

@@ -33,6 +33,13 @@ type SameLine = (file: string, line: string) => boolean;
 const asWritten: SameLine = (file, line) => file === line;
 /** The model's line as written or grown: the file line contains it (a comment appended since). */
 const writtenOrGrown: SameLine = (file, line) => file.includes(line.trim());
+/**
+ * Grown only at its end, at the model's indentation (`foo(); // note`): what
+ * may beat an exact match. Containing the trimmed line is too weak there:
+ * `  return;` holds `return;` at another depth, and an exact, unique
+ * `\nreturn;\n` was moved to it by a line hint (issue 22, item 6).
+ */
+const writtenOrGrownAtEnd: SameLine = (file, line) => file.startsWith(line);
 
 /** Whether window line `j` (file line `start + j`) holds the model's line `j`. */
 const holdsLine = (ctx: MatchContext, q: Query, start: number, j: number, same: SameLine): boolean =>
@@ -80,12 +87,13 @@ function rivalAtHint(
   winner: Candidate,
   hintStart: number | undefined,
   beats: (start: number, nonBlank: number) => boolean,
+  grown: SameLine = writtenOrGrown,
 ): Candidate | undefined {
   if (hintStart === undefined || !Number.isInteger(hintStart) || hintStart < 0) return undefined;
   const n = q.lines.length;
   if (!ctx.doc.hasLine(hintStart + n - 1) || overlaps(winner, hintStart, n)) return undefined;
   const nonBlank = nonBlankLines(q);
-  if (held(ctx, q, hintStart, writtenOrGrown) < nonBlank || !beats(hintStart, nonBlank)) return undefined;
+  if (held(ctx, q, hintStart, grown) < nonBlank || !beats(hintStart, nonBlank)) return undefined;
   return lineCandidate(ctx, q, hintStart, n, "fuzzy-block", blockSimilarity(ctx.doc.lines(hintStart, hintStart + n), q.lines));
 }
 
@@ -107,7 +115,7 @@ export function findRival(ctx: MatchContext, q: Query, winner: Candidate, hintSt
 function rivalOf(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: number): Candidate | undefined {
   // An exact winner holds every line as written: the hinted window must hold them too, some only grown
   // (all as written, it would be an exact match as well).
-  if (winner.strategy === "exact") return rivalAtHint(ctx, q, winner, hintStart, (at, all) => held(ctx, q, at, asWritten) < all);
+  if (winner.strategy === "exact") return rivalAtHint(ctx, q, winner, hintStart, (at, all) => held(ctx, q, at, asWritten) < all, writtenOrGrownAtEnd);
   if (!winner.lineBased) return undefined;
   const atHint = rivalAtHint(ctx, q, winner, hintStart, (_, all) => held(ctx, q, winner.startLine, writtenOrGrown) < all);
   if (atHint) return atHint;

@@ -173,9 +173,9 @@ const uniqueEdit = (withNewlines: boolean, styles?: readonly Layout["endings"][]
       return !(raw[rs - 1] === "\r" && raw[rs] === "\n") && !(raw[re - 1] === "\r" && raw[re] === "\n");
     });
 
-function outsideKept(c: { f: { built: Built; layout: Layout }; from: number; to: number; old: string; replacement: string }): void {
+function outsideKept(c: { f: { built: Built; layout: Layout }; from: number; to: number; old: string; replacement: string; startLine?: number }): void {
   const { raw, toRaw } = c.f.built;
-  const r = attempt(() => replace(raw, c.old, c.replacement));
+  const r = attempt(() => replace(raw, c.old, c.replacement, c.startLine === undefined ? undefined : { startLine: c.startLine }));
   if (r instanceof EditError) {
     // Refusing an exact unique edit is allowed only when it changes nothing, or when its
     // replacement elides lines that a match inside a line has none of (issue 10, case 4).
@@ -324,6 +324,11 @@ export const properties: FuzzProperty[] = [
     name: "bytes outside an exact unique edit never change, replacement with added lines",
     entry: "replace",
     property: fc.property(uniqueEdit(true), outsideKept),
+  },
+  {
+    name: "bytes outside an exact unique edit never change, whatever line hint is given (issue 22, item 6)",
+    entry: "replace",
+    property: fc.property(uniqueEdit(true), fc.integer({ min: 1, max: 14 }), (c, startLine) => outsideKept({ ...c, startLine })),
   },
   {
     name: "applyPatch(a, createPatch(a, b)) === b: LF, CRLF, \\r\\r\\n; BOM kept or absent; any final newlines",

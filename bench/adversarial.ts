@@ -336,7 +336,7 @@ const cases: Case[] = [
     build(n) {
       const a = codeLines(n).join("\n");
       const b = codeLines(n, "w").join("\n");
-      return () => createPatch(a, b);
+      return () => createPatch(a, b, { fuzzy: true });
     },
   },
   {
@@ -346,7 +346,7 @@ const cases: Case[] = [
     build(n) {
       const a = Array.from({ length: n }, () => "0,0,0,0").join("\n");
       const b = Array.from({ length: n }, (_, i) => (i % 1000 === 500 ? "1,1,1,1" : "0,0,0,0")).join("\n");
-      return () => createPatch(a, b);
+      return () => createPatch(a, b, { fuzzy: true });
     },
   },
   {
@@ -357,7 +357,7 @@ const cases: Case[] = [
     build(n) {
       const a = Array.from({ length: n }, () => "0,0,0,0").join("\n");
       const b = Array.from({ length: n }, (_, i) => (i % 1000 === 500 ? "1,1,1,1" : "0,0,0,0")).join("\n");
-      const patch = createPatch(a, b);
+      const patch = createPatch(a, b, { fuzzy: true });
       return () => applyPatch(a, patch);
     },
   },

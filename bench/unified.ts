@@ -35,7 +35,7 @@ for (const fraction of [0.2, 0.5, 0.8]) {
   edited.splice(at + 1, 0, `${(edited[at] ?? "").match(/^\s*/)?.[0] ?? ""}inserted();`);
 }
 const target = edited.join("\n");
-const fuzzy = createPatch(source, target);
+const fuzzy = createPatch(source, target, { fuzzy: true });
 // The model's usual slip: the hunk written with other indentation (tabs for 4 spaces).
 const reindented = fuzzy
   .split("\n")

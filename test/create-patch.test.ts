@@ -28,13 +28,14 @@ const cases: Case[] = [
     name: "spec: single-line replacement, fuzzy",
     old: exampleRs,
     new: exampleRs.replace("Hello, world", "Goodbye, world"),
+    options: { fuzzy: true },
     expected: '@@ @@\n fn main() {\n-    println!("Hello, world!");\n+    println!("Goodbye, world!");\n }\n',
   },
   {
     name: "spec: single-line replacement, standard numbers and file headers",
     old: exampleRs,
     new: exampleRs.replace("Hello, world", "Goodbye, world"),
-    options: { fuzzy: false, oldPath: "a/example.rs", newPath: "b/example.rs" },
+    options: { oldPath: "a/example.rs", newPath: "b/example.rs" },
     expected:
       '--- a/example.rs\n+++ b/example.rs\n@@ -1,3 +1,3 @@\n fn main() {\n-    println!("Hello, world!");\n+    println!("Goodbye, world!");\n }\n',
   },
@@ -42,21 +43,19 @@ const cases: Case[] = [
     name: "one path is used for both headers",
     old: "a\n",
     new: "b\n",
-    options: { oldPath: "x.txt" },
+    options: { fuzzy: true, oldPath: "x.txt" },
     expected: "--- x.txt\n+++ x.txt\n@@ @@\n-a\n+b\n",
   },
   {
     name: "spec: beginning of file",
     old: mainRs,
     new: `// Copyright 2024 Example Corp.\n// Licensed under MIT\n${mainRs}`,
-    options: { fuzzy: false },
     expected: '@@ -1,3 +1,5 @@\n+// Copyright 2024 Example Corp.\n+// Licensed under MIT\n fn main() {\n     println!("Hello!");\n }\n',
   },
   {
     name: "spec: end of file, no final newline in the old text",
     old: "fn process() {\n}\n// End of implementation",
     new: "fn process() {\n}\n// End of implementation\n\nmod tests {}\n",
-    options: { fuzzy: false },
     expected:
       "@@ -1,3 +1,5 @@\n fn process() {\n }\n-// End of implementation\n\\ No newline at end of file\n+// End of implementation\n+\n+mod tests {}\n",
   },
@@ -64,39 +63,39 @@ const cases: Case[] = [
     name: "both texts without final newline",
     old: "a",
     new: "b",
-    options: { fuzzy: false },
-    expected: "@@ -1,1 +1,1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n",
+    expected: "@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n",
   },
   {
     name: "unchanged last line without newline is marked once, as context",
     old: "a\nz",
     new: "b\nz",
+    options: { fuzzy: true },
     expected: "@@ @@\n-a\n+b\n z\n\\ No newline at end of file\n",
   },
   {
     name: "removing the final newline",
     old: "a\nb\n",
     new: "a\nb",
+    options: { fuzzy: true },
     expected: "@@ @@\n a\n-b\n+b\n\\ No newline at end of file\n",
   },
   {
     name: "created from empty",
     old: "",
     new: "x\ny\n",
-    options: { fuzzy: false },
     expected: "@@ -0,0 +1,2 @@\n+x\n+y\n",
   },
   {
     name: "emptied",
     old: "x\n",
     new: "",
-    options: { fuzzy: false },
-    expected: "@@ -1,1 +0,0 @@\n-x\n",
+    expected: "@@ -1 +0,0 @@\n-x\n",
   },
   {
     name: "CRLF texts diff as LF lines; the patch uses LF",
     old: "a\r\nb\r\nc\r\n",
     new: "a\r\nB\r\nc\r\n",
+    options: { fuzzy: true },
     expected: "@@ @@\n a\n-b\n+B\n c\n",
   },
   {
@@ -115,85 +114,90 @@ const cases: Case[] = [
     name: "context lines touching: one hunk",
     old: "1\n2\n3\n4\n5\n6\n",
     new: "1\nX\n3\n4\nY\n6\n",
-    options: { fuzzy: false, context: 1 },
+    options: { context: 1 },
     expected: "@@ -1,6 +1,6 @@\n 1\n-2\n+X\n 3\n 4\n-5\n+Y\n 6\n",
   },
   {
     name: "context lines apart: two hunks with correct numbers",
     old: "1\n2\n3\n4\n5\n6\n7\n",
     new: "1\nX\n3\n4\n5\nY\n7\n",
-    options: { fuzzy: false, context: 1 },
+    options: { context: 1 },
     expected: "@@ -1,3 +1,3 @@\n 1\n-2\n+X\n 3\n@@ -5,3 +5,3 @@\n 5\n-6\n+Y\n 7\n",
   },
   {
     name: "pure insertion with no context: numbers name the line before",
     old: "a\nb\n",
     new: "a\nnew\nb\n",
-    options: { fuzzy: false, context: 0 },
-    expected: "@@ -1,0 +2,1 @@\n+new\n",
+    options: { context: 0 },
+    expected: "@@ -1,0 +2 @@\n+new\n",
   },
   {
     name: "fuzzy: context grows until the old side is unique",
     old: "A\nx\ny\nx\nB\nx\ny\nx\n",
     new: "A\nx\ny\nx\nB\nx\nY\nx\n",
-    options: { context: 1 },
+    options: { fuzzy: true, context: 1 },
     expected: "@@ @@\n B\n x\n-y\n+Y\n x\n",
   },
   {
     name: "fuzzy: in equal lines the context grows to the one distinct line above, 10 lines up",
     old: `top\n${zeros(40)}`,
     new: `top\n${zeros(40, 10)}`,
+    options: { fuzzy: true },
     expected: `@@ @@\n top\n${" 0\n".repeat(10)}-0\n+1\n${" 0\n".repeat(11)}`,
   },
   {
     name: "fuzzy: ... and 32 lines of growth on each side, the most it takes",
     old: `top\n${zeros(80)}`,
     new: `top\n${zeros(80, 34)}`,
+    options: { fuzzy: true },
     expected: `@@ @@\n top\n${" 0\n".repeat(34)}-0\n+1\n${" 0\n".repeat(35)}`,
   },
   {
     name: "fuzzy: a hunk not unique within 32 more lines of context on each side keeps its context and gets its numbers",
     old: `top\n${zeros(80)}`,
     new: `top\n${zeros(80, 35)}`,
+    options: { fuzzy: true },
     expected: "@@ -34,7 +34,7 @@\n 0\n 0\n 0\n-0\n+1\n 0\n 0\n 0\n",
   },
   {
     name: "fuzzy: 400 equal lines, one changed: numbered (only the whole file would be unique)",
     old: zeros(400),
     new: zeros(400, 150),
+    options: { fuzzy: true },
     expected: "@@ -148,7 +148,7 @@\n 0\n 0\n 0\n-0\n+1\n 0\n 0\n 0\n",
   },
   {
     name: "fuzzy: numbered and unique hunks in one patch",
     old: `top\n${zeros(200)}`,
     new: `TOP\n${zeros(200, 150)}`,
+    options: { fuzzy: true },
     expected: "@@ @@\n-top\n+TOP\n 0\n 0\n 0\n@@ -149,7 +149,7 @@\n 0\n 0\n 0\n-0\n+1\n 0\n 0\n 0\n",
   },
   {
     name: "fuzzy: uniqueness ignores surrounding whitespace",
     old: "  k\nv\nk\nv\n",
     new: "  k\nv\nk\nw\n",
-    options: { context: 1 },
+    options: { fuzzy: true, context: 1 },
     expected: "@@ @@\n v\n k\n-v\n+w\n",
   },
   {
     name: "fuzzy: pure insertion with no context takes a line to anchor on",
     old: "p\nq\n",
     new: "p\nnew\nq\n",
-    options: { context: 0 },
+    options: { fuzzy: true, context: 0 },
     expected: "@@ @@\n p\n+new\n",
   },
   {
     name: "-- then ++ would read as a file header: additions are written first",
     old: "-- a\n",
     new: "++ b\n",
-    options: { fuzzy: false },
-    expected: "@@ -1,1 +1,1 @@\n+++ b\n--- a\n",
+    expected: "@@ -1 +1 @@\n+++ b\n--- a\n",
   },
   {
     name: "lines starting with marker characters are prefixed like any line",
     old: "@@ x\n\\ y\n- z\n",
     new: "@@ x\n\\ Y\n- z\n",
+    options: { fuzzy: true },
     expected: "@@ @@\n @@ x\n-\\ y\n+\\ Y\n - z\n",
   },
 ];
@@ -452,7 +456,7 @@ test("property: long runs of repeated lines: each hunk unique, or numbered at it
   let unique = 0;
   fc.assert(
     fc.property(longPair, contextArb, ([a, b], context) => {
-      const patch = createPatch(a, b, { context });
+      const patch = createPatch(a, b, { context, fuzzy: true });
       if (patch === "") return;
       const hunks = onlyFile(parsePatch(patch)).hunks;
       const lines = linesOf(a).lines;
@@ -516,4 +520,25 @@ test("createPatch takes a time budget: an aborted signal is TIMEOUT, bad budget 
   assert.equal(createPatch(a, b, { timeoutMs: 10_000, signal: new AbortController().signal }), createPatch(a, b));
   // Nothing to diff: no work, so no check either.
   assert.equal(createPatch(a, a, { signal: aborted.signal }), "");
+});
+
+// Issue 24 item 2: called the jsdiff way, createPatch(fileName, oldStr, newStr), the texts were misread silently.
+const badCalls: { name: string; call: () => unknown; says: RegExp }[] = [
+  { name: "jsdiff's createPatch(fileName, before, after)", call: () => createPatch("x.js", "a\n", "b\n" as never), says: /third argument must be an options object, got a string/ },
+  { name: "jsdiff's six arguments", call: () => (createPatch as (...a: unknown[]) => string)("x.js", "a\n", "b\n", "old", "new", {}), says: /third argument must be an options object, got a string/ },
+  { name: "a number as options", call: () => createPatch("a\n", "b\n", 3 as never), says: /got a number/ },
+  { name: "an array as options", call: () => createPatch("a\n", "b\n", [] as never), says: /got an array/ },
+  { name: "a non-boolean fuzzy", call: () => createPatch("a\n", "b\n", { fuzzy: "yes" as never }), says: /'fuzzy' must be true or false/ },
+  { name: "a non-string oldPath", call: () => createPatch("a\n", "b\n", { oldPath: 1 as never }), says: /'oldPath' must be a string/ },
+];
+for (const c of badCalls) {
+  test(`createPatch refuses ${c.name} with INVALID_INPUT showing the signature`, () => {
+    assert.throws(c.call, (e: unknown) => e instanceof EditError && e.code === "INVALID_INPUT" && c.says.test(e.message) && /createPatch\(oldText, newText, options\?\)/.test(e.message));
+  });
+}
+
+test("createPatch writes numbered hunks by default, count 1 left out as diff(1) does; fuzzy on request", () => {
+  assert.equal(createPatch("", "x\n", { oldPath: "/dev/null", newPath: "b/x" }), "--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+x\n");
+  assert.equal(createPatch("a\nb\n", "a\nc\n"), "@@ -1,2 +1,2 @@\n a\n-b\n+c\n");
+  assert.equal(createPatch("a\nb\n", "a\nc\n", { fuzzy: true }), "@@ @@\n a\n-b\n+c\n");
 });

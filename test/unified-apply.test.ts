@@ -710,7 +710,7 @@ test("property: a patch applies to the file with unrelated lines added above and
       fc.pre(r.a.length > 0); // a creation patch has nothing to locate by
       const a = join(r.a, true, "\n");
       const b = join(edit(r.a, r.edits), true, "\n");
-      const patch = createPatch(a, b);
+      const patch = createPatch(a, b, { fuzzy: true });
       if (patch === "") return;
       const head = "HEAD unique 1\r\nHEAD unique 2\n";
       const tail = "TAIL unique\n";

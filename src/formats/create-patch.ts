@@ -1,7 +1,8 @@
 /**
- * Writes a unified diff from two texts: the fuzzy form (`@@ @@`, every hunk
- * unique in the old text) by default, or the standard form with correct
- * `@@ -a,b +c,d @@` numbers.
+ * Writes a unified diff from two texts: the standard form with correct
+ * `@@ -a,b +c,d @@` numbers by default (what `git apply`, GNU patch and
+ * jsdiff accept), or on request the fuzzy form (`@@ @@`, every hunk unique in
+ * the old text), which only fuzzy appliers read.
  *
  * Decisions:
  * - Line endings: both texts are diffed as LF-normalised lines (`\r\n` ->
@@ -64,8 +65,9 @@ export interface CreatePatchOptions {
    * place. A hunk that is not unique within 32 more lines of context on each
    * side (repetitive text) keeps its context and is written with its numbers,
    * `@@ -a,b +c,d @@`, which the applier takes as its exact place.
-   * `false` writes a standard diff with `@@ -a,b +c,d @@` numbers.
-   * @default true
+   * `false` writes a standard diff with `@@ -a,b +c,d @@` numbers, which
+   * other tools (`git apply`, `patch`) accept: a patch is for them too.
+   * @default false
    */
   fuzzy?: boolean;
   /**
@@ -108,20 +110,40 @@ interface ResolvedOptions {
 
 const DEFAULTS: Readonly<Omit<ResolvedOptions, "budget">> = Object.freeze({
   context: 3,
-  fuzzy: true,
+  fuzzy: false,
   oldPath: undefined,
   newPath: undefined,
   format: "udiff",
   path: undefined,
 });
 
-function resolveOptions(options: CreatePatchOptions | undefined): ResolvedOptions {
-  const o = { ...DEFAULTS, ...options };
+const SIGNATURE = "createPatch(oldText, newText, options?) where options is { context?, fuzzy?, oldPath?, newPath?, format?, path? }";
+
+function resolveOptions(options: unknown): ResolvedOptions {
+  // Called the jsdiff way, createPatch("x.js", before, after), the third
+  // argument is a string: spread, it became options {0: …} and the diff was
+  // of "x.js" against `before`, silently.
+  if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
+    const got = Array.isArray(options) ? "an array" : `a ${typeof options}`;
+    throw new EditError(
+      "INVALID_INPUT",
+      `createPatch: the third argument must be an options object, got ${got}. The signature is ${SIGNATURE}; to name the file, pass { oldPath: "a/x.js", newPath: "b/x.js" }.`,
+    );
+  }
+  const o = { ...DEFAULTS, ...(options as CreatePatchOptions | null | undefined) };
   if (!Number.isInteger(o.context) || o.context < 0) {
     throw new EditError("INVALID_INPUT", `createPatch: option 'context' must be a whole number of lines (0 or more), got ${String(o.context)}.`);
   }
   if (o.format !== "udiff" && o.format !== "v4a") {
     throw new EditError("INVALID_INPUT", `createPatch: option 'format' must be "udiff" or "v4a", got ${String(o.format)}.`);
+  }
+  if (typeof o.fuzzy !== "boolean") {
+    throw new EditError("INVALID_INPUT", `createPatch: option 'fuzzy' must be true or false, got ${String(o.fuzzy)}. The signature is ${SIGNATURE}.`);
+  }
+  for (const key of ["oldPath", "newPath", "path"] as const) {
+    if (o[key] !== undefined && typeof o[key] !== "string") {
+      throw new EditError("INVALID_INPUT", `createPatch: option '${key}' must be a string, got ${typeof o[key]}. The signature is ${SIGNATURE}.`);
+    }
   }
   const path = o.path ?? o.newPath ?? o.oldPath;
   if (o.format === "v4a" && (typeof path !== "string" || path.trim() === "" || /[\r\n]/.test(path))) {
@@ -129,7 +151,7 @@ function resolveOptions(options: CreatePatchOptions | undefined): ResolvedOption
   }
   return {
     context: o.context,
-    fuzzy: o.format === "v4a" || o.fuzzy !== false,
+    fuzzy: o.format === "v4a" || o.fuzzy,
     oldPath: o.oldPath ?? o.newPath,
     newPath: o.newPath ?? o.oldPath,
     format: o.format,
@@ -349,18 +371,25 @@ function writeHunk(w: Window, oldLines: Line[], newLines: Line[], fuzzy: boolean
   // diff(1) convention: an empty side names the line before it (0 at the top of the file).
   const oldFrom = oldCount === 0 ? w.start : w.start + 1;
   const newFrom = newCount === 0 ? newStart : newStart + 1;
-  return [`@@ -${oldFrom},${oldCount} +${newFrom},${newCount} @@`, ...body];
+  return [`@@ -${range(oldFrom, oldCount)} +${range(newFrom, newCount)} @@`, ...body];
+}
+
+/** A hunk side's range as diff(1) and git write it: a count of one is left out (`@@ -0,0 +1 @@`). */
+function range(from: number, count: number): string {
+  return count === 1 ? String(from) : `${from},${count}`;
 }
 
 /**
  * Creates a unified diff turning `oldText` into `newText`: by default the
- * fuzzy form (`@@ @@`, hunks unique in the old text), with `fuzzy: false` the
- * standard form with line numbers. Returns "" when the texts are equal (after
- * CRLF normalisation). The patch uses "\n" and ends with a newline.
+ * standard form with line numbers (pass `oldPath`/`newPath` for the file
+ * headers `git apply` and `patch` need), with `fuzzy: true` the fuzzy form
+ * (`@@ @@`, hunks unique in the old text). Returns "" when the texts are
+ * equal (after CRLF normalisation). The patch uses "\n" and ends with a
+ * newline.
  */
 export function createPatch(oldText: string, newText: string, options?: CreatePatchOptions): string {
   if (typeof oldText !== "string" || typeof newText !== "string") {
-    throw new EditError("INVALID_INPUT", "createPatch: both texts must be strings.");
+    throw new EditError("INVALID_INPUT", `createPatch: both texts must be strings. The signature is ${SIGNATURE}.`);
   }
   const opts = resolveOptions(options);
   // The applier reads a BOM as the file's, not as text of its first line, and

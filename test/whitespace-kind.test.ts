@@ -39,6 +39,20 @@ const cases: { name: string; find: string[]; repl: string[]; region?: string[]; 
     unit: "  ",
     out: ["        key = f(a);", "        obj = h(b);", "      }", "    }", "  });"],
   },
+  {
+    name: "tabs typed for spaces under a doc comment: its ` * ` lines say nothing, a tab is a level, alignment spaces stay",
+    find: ["/**", " * Pulls a value.", " */", "function f(p) {", "    return p;"],
+    repl: ["/**", "\t * Pulls a value twice.", "\t */", "function f(p) {", "\treturn p;"],
+    unit: "    ",
+    out: ["/**", "     * Pulls a value twice.", "     */", "function f(p) {", "    return p;"],
+  },
+  {
+    name: "tabs typed for 2 spaces, levels skipped between the typed lines: one unit per tab",
+    find: ["          .list()", "          .map((f) => g(f));", "      }"],
+    repl: ["\t\t\t\t\t.list()", "\t\t\t\t\t.map((f) => h(f));", "\t\t\t} // done"],
+    unit: "  ",
+    out: ["          .list()", "          .map((f) => h(f));", "      } // done"],
+  },
   { name: "a replacement in the find text's whitespace: untouched", find: ["    x = 1"], repl: ["    x = 2", "    y = 3"], unit: "    ", out: undefined },
   { name: "a replacement mixing both kinds: untouched", find: ["    x = 1"], repl: ["\tx = 2", "    y = 3"], unit: "    ", out: undefined },
   {

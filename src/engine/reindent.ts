@@ -110,12 +110,15 @@ export function levelMap(input: LevelMapInput): LevelMap {
       return { w, file: best };
     })
     .sort((a, b) => a.w - b.w);
+  const modelLines = input.modelLines.filter((l) => !isBlank(l) && leadingWhitespace(l) !== "");
   const modelWidths = input.modelLines.filter((l) => !isBlank(l)).map((l) => columns(leadingWhitespace(l)));
   const unitCols = Math.max(1, columns(fileUnit));
   const modelStep =
     proportionalStep(seen, unitCols) ??
     smallestStep(seen.map((s) => s.w)) ??
     tabsWrittenAsSpaces(seen) ??
+    // Lines indented with tabs only: a tab is a level (their widths may skip one: 5 tabs and 3).
+    (modelLines.length > 0 && modelLines.every((l) => /^\t+\S/.test(l)) ? TAB_WIDTH : undefined) ??
     smallestStep(modelWidths) ??
     Math.max(1, columns(detectIndentUnit([...input.modelLines])));
   const render = (cols: number) =>

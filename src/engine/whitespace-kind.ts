@@ -28,12 +28,21 @@ function kindOf(indent: string): Kind | "mixed" | undefined {
   return "mixed";
 }
 
+/**
+ * The kind of a line's indentation; none for the single space before a doc
+ * comment's `*` at column 0 (alignment, written the same in files of either kind).
+ */
+function lineKind(line: string): Kind | "mixed" | undefined {
+  const indent = leadingWhitespace(line);
+  return indent === " " && line[1] === "*" ? undefined : kindOf(indent);
+}
+
 /** The one kind of the lines' indentation, undefined when none is indented or they mix. */
 function uniformKind(lines: readonly string[]): Kind | undefined {
   let kind: Kind | undefined;
   for (const line of lines) {
     if (isBlank(line)) continue;
-    const k = kindOf(leadingWhitespace(line));
+    const k = lineKind(line);
     if (k === undefined) continue;
     if (k === "mixed" || (kind !== undefined && k !== kind)) return undefined;
     kind = k;
@@ -75,7 +84,7 @@ export function inFindWhitespace(
   for (const line of repl) {
     if (isBlank(line)) continue;
     const indent = leadingWhitespace(line);
-    const kind = kindOf(indent);
+    const kind = lineKind(line);
     if (kind === undefined) continue;
     const copyOf = quoted.get(line.trim());
     // A line copied exactly as quoted says nothing.
@@ -106,7 +115,9 @@ export function inFindWhitespace(
   return repl.map((line) => {
     const indent = leadingWhitespace(line);
     if (isBlank(line) || kindOf(indent) !== other) return line;
-    return map(indent) + line.slice(indent.length);
+    // Spaces after tabs align (a doc comment's ` * ` under `/**`): the tabs are the level, the spaces stay.
+    const level = other === "tabs" ? indent.replace(/ +$/, "") : indent;
+    return map(level) + indent.slice(level.length) + line.slice(indent.length);
   });
 }
 

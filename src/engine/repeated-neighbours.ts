@@ -32,7 +32,7 @@ export function withoutRepeatedNeighbours(doc: Document, cand: Candidate, text: 
   const lines = (trailingBreak ? text.slice(0, -1) : text).split("\n");
   if (lines.length < 2) return text;
   const q = cand.query;
-  const quoted = quotedTest(doc, cand);
+  const quoted = quotedTest(doc, cand, lines);
   const blanks = cand.strategy !== "exact";
   const t = doc.text;
   // Where the line after the match starts, when the match ends a line. A line-based match ends before its
@@ -58,10 +58,12 @@ export function withoutRepeatedNeighbours(doc: Document, cand: Candidate, text: 
  * Whether a line is one the find text quotes: with its indentation when the
  * find text stands in the file at its own indentation (a `}` one level off
  * every quoted `}` is the file's next `}`, not a quoted one kept), else by
- * its text (the model re-indented what it quoted). Decided on first use:
- * most replacements never ask.
+ * its text (the model re-indented what it quoted). At the file's depth, a
+ * line the replacement holds more often than the find text quotes it is not
+ * only quoted ones kept (a closing line quoted once and written twice: one is
+ * the line above repeated). Decided on first use: most replacements never ask.
  */
-function quotedTest(doc: Document, cand: Candidate): (line: string) => boolean {
+function quotedTest(doc: Document, cand: Candidate, repl: readonly string[]): (line: string) => boolean {
   let test: ((line: string) => boolean) | undefined;
   return (line) => {
     if (!test) {
@@ -70,12 +72,24 @@ function quotedTest(doc: Document, cand: Candidate): (line: string) => boolean {
         const at = cand.alignment ? (cand.alignment[i] ?? -1) : cand.startLine + i;
         return l.trim() === "" || at < 0 || leadingWhitespace(l) === leadingWhitespace(doc.line(at));
       });
-      const exact = new Set(q.lines);
-      const trimmed = new Set(q.trimmed);
-      test = asInFile ? (l) => exact.has(l) : (l) => trimmed.has(l.trim());
+      if (asInFile) {
+        const quotedTimes = counts(q.lines);
+        const written = counts(repl);
+        test = (l) => (quotedTimes.get(l) ?? 0) >= Math.max(1, written.get(l) ?? 0);
+      } else {
+        // Re-indented, a `}` counted by its text stands for several levels: any quoted one may be kept.
+        const trimmed = new Set(q.trimmed);
+        test = (l) => trimmed.has(l.trim());
+      }
     }
     return test(line);
   };
+}
+
+function counts(lines: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const l of lines) out.set(l, (out.get(l) ?? 0) + 1);
+  return out;
 }
 
 /** Lines with text copied exactly; a blank line between them is any blank line (editors strip trailing spaces). */

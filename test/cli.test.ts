@@ -5,7 +5,7 @@ import { PassThrough, Writable } from "node:stream";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { main } from "../src/cli/main.ts";
-import { type Run, runCli } from "./helpers/cli-run.ts";
+import { type Run, runCli, runMain } from "./helpers/cli-run.ts";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -766,5 +766,43 @@ test("replace: run twice, the second is ALREADY_APPLIED even though the new text
   assert.equal(second.code, 0, second.stderr);
   assert.match(second.stderr, /^note: f\.js: already applied \(its new text, which holds the old, is at lines 1-1\); nothing to do\.$/m);
   assert.equal(await read(t.root, "f.js"), "const c = 30;\n");
+});
+// --- issue 24: the patch as the argument, tables only, every failure in --json --------------------
+
+test("apply TEXT: a V4A patch (or any text with a line break) given as the argument is the input, as Codex passes it", async () => {
+  const t = await makeTree({ "greet.js": GREET });
+  const patch = '*** Begin Patch\n*** Update File: greet.js\n@@\n export function greet(name) {\n-  return "Hello, " + name;\n+  return "Hi, " + name + "!";\n*** End Patch';
+  const r = await runMain(["apply", patch, "--root", t.root]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(await read(t.root, "greet.js"), GREET_NEW);
+  // A one-line argument is still a path.
+  const missing = await runMain(["apply", "no-such-file.diff", "--root", t.root]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /^IO: Cannot read no-such-file\.diff/m);
+});
+
+test("apply --stat prints the table and nothing after it; errors still reach stderr", async () => {
+  const t = await makeTree({ "src/help.js": HELP, "other.txt": "keep\n" });
+  const r = await runMain(["apply", "--root", t.root, "--stat", "--partial", `${helpDiff("a/src/help.js")}\nother.txt\n${srBlock("absent", "x")}`]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, " src/help.js | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n");
+  assert.match(r.stderr, /^NOT_FOUND: other\.txt: edit 2 /m);
+  assert.equal(await read(t.root, "src/help.js"), HELP);
+});
+
+test("apply --json: top-level errors lists every failure (each failed edit and file), not only the errors tied to no file", async () => {
+  const t = await makeTree({ "one.txt": "first\n", "two.txt": "second\n" });
+  const response = `one.txt\n${srBlock("absent", "x")}\ntwo.txt\n${srBlock("also absent", "y")}\n../outside.txt\n${srBlock("a", "b")}`;
+  const r = await runMain(["apply", "--root", t.root, "--json", response]);
+  assert.equal(r.code, 1);
+  const report = JSON.parse(r.stdout);
+  assert.deepEqual(
+    report.errors.map((e: { code: string; detail: { path?: string } }) => [e.code, e.detail.path]),
+    [
+      ["NOT_FOUND", "one.txt"],
+      ["NOT_FOUND", "two.txt"],
+      ["UNSAFE_PATH", "../outside.txt"],
+    ],
+  );
 });
 });

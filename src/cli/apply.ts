@@ -6,7 +6,7 @@ import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits } from "../fs
 import { formatByName, formatNames, type ResponseFormat } from "../formats/index.ts";
 import { promptCandidate } from "./interactive.ts";
 import { historyFiles, threeWayHistory } from "./three-way.ts";
-import { colorDiff, colorsFor, countChanges, errorToJson, formatStat, type Streams, writeError, writeNote } from "./output.ts";
+import { colorDiff, colorsFor, countChanges, errorToJson, formatNumstat, formatStat, formatSummary, type Streams, writeError, writeNote } from "./output.ts";
 
 export interface ApplyCommandOptions {
   root: string;
@@ -21,6 +21,10 @@ export interface ApplyCommandOptions {
   quiet: boolean;
   /** A diffstat instead of the diff; like `git apply --stat`, writes nothing. */
   stat: boolean;
+  /** Added and deleted lines per file, tab-separated; like `git apply --numstat`, writes nothing. */
+  numstat: boolean;
+  /** Files created, deleted, renamed, whose mode changed; like `git apply --summary`, writes nothing. */
+  summary: boolean;
   strip?: number;
   target?: string;
   reverse: boolean;
@@ -49,7 +53,7 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
   }
   const applyOptions: ApplyEditsOptions = {
     format: options.format,
-    dryRun: options.dryRun || options.check || options.stat,
+    dryRun: options.dryRun || options.check || tablesOnly(options),
     partial: options.partial,
     preset: options.preset,
     allowBinary: options.allowBinary,
@@ -98,7 +102,23 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
   return result.ok ? 0 : 1;
 }
 
+/** `--stat`, `--numstat`, `--summary`: tables instead of the diff, nothing written (as git apply). */
+function tablesOnly(options: Pick<ApplyCommandOptions, "stat" | "numstat" | "summary">): boolean {
+  return options.stat || options.numstat || options.summary;
+}
+
+/**
+ * The argument as the input itself rather than a path to it: any text with a
+ * line break. Codex's convention passes the patch this way
+ * (`apply_patch "*** Begin Patch\n…"`); a file name with a line break is not
+ * worth the confusion.
+ */
+export function isInlineInput(file: string | undefined): file is string {
+  return file !== undefined && /[\r\n]/.test(file);
+}
+
 async function readInput(file: string | undefined, stdin: NodeJS.ReadStream): Promise<string> {
+  if (isInlineInput(file)) return file;
   if (file === undefined || file === "-") {
     if (file === undefined && stdin.isTTY) {
       throw new EditError("INVALID_INPUT", "No input: give a FILE with the model's response, or pipe it on stdin (use - to read stdin).");
@@ -121,8 +141,15 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
   const out = (s: string) => {
     if (!silent) streams.out.write(s);
   };
+  // The tables alone on stdout, as git apply prints them (in its order); the errors still go to stderr.
+  const tables = tablesOnly(options);
   if (options.stat) out(formatStat(result.files, c));
-  else if (result.diff !== "") out(colorDiff(result.diff, c) + (result.diff.endsWith("\n") ? "" : "\n"));
+  if (options.numstat) out(formatNumstat(result.files));
+  if (options.summary) out(formatSummary(result.files));
+  if (!tables && result.diff !== "") out(colorDiff(result.diff, c) + (result.diff.endsWith("\n") ? "" : "\n"));
+  const progress = (s: string) => {
+    if (!tables) out(s);
+  };
   for (const file of result.files) {
     if (file.error) {
       writeError(streams, file.error, `${file.path}: `);
@@ -137,18 +164,18 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
       // Lines of a merged edit are the earlier version's.
       const from = edit.version === undefined ? "" : ` from version ${edit.version + 1} you read`;
       if (edit.status === "already-applied") {
-        if (!silent && edit.note) writeNote(streams, `${file.path}: edit ${edit.index + 1} (${edit.format}) ${edit.note.message}`);
+        if (!silent && !tables && edit.note) writeNote(streams, `${file.path}: edit ${edit.index + 1} (${edit.format}) ${edit.note.message}`);
       } else if (edit.status === "failed" && edit.error) {
         writeError(streams, edit.error, `${file.path}: edit ${edit.index + 1} (${edit.format}): `);
       } else if (edit.fuzzy) {
-        out(`${c.yellow("warning:")} ${file.path}: edit ${edit.index + 1} (${edit.format}) matched fuzzily (${edit.strategy ?? "fuzzy"}${from}${score}${where}); review the change\n`);
+        progress(`${c.yellow("warning:")} ${file.path}: edit ${edit.index + 1} (${edit.format}) matched fuzzily (${edit.strategy ?? "fuzzy"}${from}${score}${where}); review the change\n`);
       } else {
-        out(`${c.green("applied:")} ${file.path}: edit ${edit.index + 1} (${edit.format}, ${edit.strategy ?? "exact"}${from}${where})\n`);
+        progress(`${c.green("applied:")} ${file.path}: edit ${edit.index + 1} (${edit.format}, ${edit.strategy ?? "exact"}${from}${where})\n`);
       }
     }
   }
   for (const error of result.errors) writeError(streams, error);
-  out(`${summarize(result, options)}\n`);
+  progress(`${summarize(result, options)}\n`);
 }
 
 /** The closing line. Failures are counted in the same words whatever was written. */
@@ -175,6 +202,27 @@ export function summarize(result: ApplyEditsResult, options: Pick<ApplyCommandOp
   return result.alreadyApplied > 0 ? `Nothing to change: ${result.alreadyApplied} edit(s) already applied.` : "Nothing to change.";
 }
 
+/**
+ * Every failure of a run, once: each file's own error, each failed edit's
+ * error (they carry `path` and `index` in `detail`), then the errors tied to
+ * no file. A script reads one list instead of walking `files[].edits[]`.
+ */
+export function everyFailure(result: Pick<ApplyEditsResult, "files" | "errors">): EditError[] {
+  const seen = new Set<EditError>();
+  const out: EditError[] = [];
+  const add = (e: EditError | undefined) => {
+    if (e === undefined || seen.has(e)) return;
+    seen.add(e);
+    out.push(e);
+  };
+  for (const f of result.files) {
+    add(f.error);
+    for (const e of f.edits) if (e.status === "failed") add(e.error);
+  }
+  for (const e of result.errors) add(e);
+  return out;
+}
+
 function toJson(result: ApplyEditsResult): unknown {
   return {
     ok: result.ok,
@@ -183,10 +231,15 @@ function toJson(result: ApplyEditsResult): unknown {
     applied: result.applied,
     failed: result.failed,
     alreadyApplied: result.alreadyApplied,
-    errors: result.errors.map(errorToJson),
+    errors: everyFailure(result).map(errorToJson),
     files: result.files.map((f) => ({
       path: f.path,
       ...(f.movedTo !== undefined && { movedTo: f.movedTo }),
+      ...(f.copiedFrom !== undefined && { copiedFrom: f.copiedFrom }),
+      ...(f.similarity !== undefined && { similarity: f.similarity }),
+      // Permission bits in octal, as chmod takes them ("755").
+      ...(f.oldMode !== undefined && { oldMode: f.oldMode.toString(8) }),
+      ...(f.newMode !== undefined && { newMode: f.newMode.toString(8) }),
       status: f.status,
       written: f.written,
       ...countChanges(f.diff),

@@ -35,7 +35,7 @@ function addCommonOptions(command: Command, edits: boolean): Command {
 export async function main(argv: readonly string[], streams: Streams = defaultStreams(), stdin: NodeJS.ReadStream = process.stdin): Promise<number> {
   let code = 0;
   const program = new Command("fuzzpatch")
-    .description("Apply edits written by AI models (str_replace, SEARCH/REPLACE blocks, unified and fuzzy diffs) to files.")
+    .description("Apply edits written by AI models (str_replace and other tool calls, SEARCH/REPLACE blocks, unified and fuzzy diffs, Codex V4A patches) to files.")
     .version(readVersion())
     .exitOverride()
     .configureOutput({
@@ -49,14 +49,16 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
 
   const apply = program
     .command("apply")
-    .description("apply a model's response or a patch (FILE, or - / nothing for stdin)")
-    .argument("[file]", "the response or patch; - reads stdin")
+    .description("apply a model's response or a patch (FILE, the text itself, or - / nothing for stdin)")
+    .argument("[input]", "a file holding the response or patch, or the text itself (any text with a line break, as Codex passes '*** Begin Patch…'); - reads stdin")
     .option("--root <dir>", "directory the edited paths are relative to", ".")
     // Checked against the format registry when the command runs (loading it here would slow --help).
     .option("--format <format>", "input format: auto, or a format's name (a wrong name lists them)", "auto")
     .option("--dry-run", "show what would change, write nothing", false)
     .option("--check", "only check that every edit applies: write nothing, print only errors; exit 0 or 1", false)
     .option("--stat", "print files and changed line counts instead of the diff; writes nothing (as git apply --stat)", false)
+    .option("--numstat", "print added and deleted lines per file, tab-separated; writes nothing (as git apply --numstat)", false)
+    .option("--summary", "print files created, deleted, renamed or whose mode changes; writes nothing (as git apply --summary)", false)
     .option("-q, --quiet", "print nothing but errors", false)
     .option("--partial", "write the files whose edits all applied even if others failed", false)
     .option("--json", "print the machine-readable report", false)
@@ -112,8 +114,14 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
       code = await runMcp(opts, streams);
     });
 
+  // The formats are listed under `apply --help` from the registry, loaded only when that help is asked for.
+  if (argv.includes("apply") && (argv.includes("--help") || argv.includes("-h") || argv[0] === "help")) {
+    const { FORMATS } = await import("../formats/index.ts");
+    const rows = FORMATS.map((f) => `  ${f.name.padEnd(15)} ${f.summary ?? ""}`);
+    apply.addHelpText("after", `\nFormats (--format; auto finds every one but whole):\n${rows.join("\n")}\n`);
+  }
   try {
-    await program.parseAsync([...argv], { from: "user" });
+    await program.parseAsync(inlineInputLast(argv, apply), { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help asked for exits 0; help shown because of bad usage (no command) exits 2.
@@ -124,6 +132,24 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     return 2;
   }
   return code;
+}
+
+/**
+ * `apply` with the patch itself as its argument: a diff starts with `---`,
+ * which commander would read as an option. Such an argument (text with a line
+ * break that is not an option's value) is moved after a `--`, where nothing
+ * is an option.
+ */
+function inlineInputLast(argv: readonly string[], apply: Command): string[] {
+  if (argv[0] !== "apply" || argv.includes("--")) return [...argv];
+  const takesValue = (arg: string | undefined) => apply.options.some((o) => (o.long === arg || o.short === arg) && (o.required || o.optional));
+  const kept: string[] = [];
+  const inline: string[] = [];
+  for (const [i, arg] of argv.entries()) {
+    if (/[\r\n]/.test(arg) && arg.startsWith("-") && !takesValue(argv[i - 1])) inline.push(arg);
+    else kept.push(arg);
+  }
+  return inline.length === 0 ? kept : [...kept, "--", ...inline];
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -88,6 +88,69 @@ export function formatStat(files: readonly { path: string; diff: string; movedTo
   return `${lines.join("\n")}\n ${totals.join(", ")}\n`;
 }
 
+/** What a file report tells `--numstat` and `--summary`. */
+export interface StatFile {
+  path: string;
+  diff: string;
+  status: string;
+  movedTo?: string;
+  /** Permission bits before and after, when the edit changes them or creates or deletes the file. */
+  oldMode?: number;
+  newMode?: number;
+  /** A moved or copied file: the share of its lines kept, in percent. */
+  similarity?: number;
+  copiedFrom?: string;
+}
+
+/** git's way of writing a file's mode in a patch: 100755 for an executable file, else 100644. */
+export function gitMode(mode: number | undefined): string {
+  return mode !== undefined && (mode & 0o111) !== 0 ? "100755" : "100644";
+}
+
+/** `git apply --numstat`: added and deleted lines and the path, tab-separated, one file a line. */
+export function formatNumstat(files: readonly StatFile[]): string {
+  let out = "";
+  for (const f of files) {
+    if (f.diff === "" && f.status !== "modified") continue;
+    const { insertions, deletions } = countChanges(f.diff);
+    // git names a renamed file by its new path here.
+    out += `${insertions}\t${deletions}\t${f.movedTo ?? f.path}\n`;
+  }
+  return out;
+}
+
+/**
+ * `git apply --summary`: files created, deleted, renamed and whose mode
+ * changed, as git writes them (` create mode 100644 new.txt`,
+ * ` rename old.txt => new.txt (100%)`).
+ */
+export function formatSummary(files: readonly StatFile[]): string {
+  let out = "";
+  for (const f of files) {
+    if (f.copiedFrom !== undefined) out += ` copy ${renameName(f.copiedFrom, f.path)} (${f.similarity ?? 100}%)\n`;
+    else if (f.status === "created") out += ` create mode ${gitMode(f.newMode)} ${f.path}\n`;
+    else if (f.status === "deleted") out += ` delete mode ${gitMode(f.oldMode)} ${f.path}\n`;
+    if (f.movedTo !== undefined) out += ` rename ${renameName(f.path, f.movedTo)} (${f.similarity ?? 100}%)\n`;
+    if (f.status === "modified" && f.oldMode !== undefined && f.newMode !== undefined && gitMode(f.oldMode) !== gitMode(f.newMode)) {
+      out += ` mode change ${gitMode(f.oldMode)} => ${gitMode(f.newMode)} ${f.movedTo ?? f.path}\n`;
+    }
+  }
+  return out;
+}
+
+/** `a/x.txt => a/y.txt` as git shortens it: the directories both share are written once, `a/{x.txt => y.txt}`. */
+export function renameName(from: string, to: string): string {
+  let prefix = 0;
+  for (let i = 0; i < Math.min(from.length, to.length) && from[i] === to[i]; i++) if (from[i] === "/") prefix = i + 1;
+  let suffix = 0;
+  for (let k = 1; k <= Math.min(from.length, to.length) - prefix && from[from.length - k] === to[to.length - k]; k++) {
+    if (from[from.length - k] === "/") suffix = k;
+  }
+  if (prefix === 0 && suffix === 0) return `${from} => ${to}`;
+  const mid = (p: string) => p.slice(prefix, p.length - suffix);
+  return `${from.slice(0, prefix)}{${mid(from)} => ${mid(to)}}${from.slice(from.length - suffix)}`;
+}
+
 /** `CODE: message` on stderr, the format every error of the CLI uses. */
 export function writeError(streams: Streams, error: Pick<EditError, "code" | "message">, prefix = ""): void {
   const c = colorsFor(streams, "err");

@@ -19,6 +19,8 @@ export interface FileEdit<P = unknown> {
   expectedContent?: string;
   /** The path as the input writes it, when `path` was read from it (a diff header before git's a/ b/ go): what `-p N` strips. */
   writtenPath?: string;
+  /** The edit creates `path` from this file's text (a git `copy from`): it is read from here, and `path` must not exist. */
+  sourcePath?: string;
   /** What the format needs to apply it (its own shape). */
   payload: P;
 }
@@ -90,6 +92,8 @@ export interface FileApplyResult {
   deleted?: boolean;
   /** The edit renames the file (V4A `*** Move to:`): the new text goes to this path (relative to the root) and the old path is deleted. */
   moveTo?: string;
+  /** The git mode the file gets (a git diff's `new mode` / `new file mode`): 0o100755 makes it executable, 0o100644 not. */
+  gitMode?: number;
   ops: OpOutcome[];
 }
 

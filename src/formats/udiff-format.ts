@@ -17,6 +17,7 @@ import { missingFile } from "./file-errors.ts";
 import { looksLikeSearchReplace } from "./search-replace-files.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, ResponseText, SplitResult } from "./types.ts";
 import { applyPatch } from "./unified-apply.ts";
+import { type GitHeaders, isTextFileMode, looksLikeGitHeadersOnly, readGitHeaders } from "./git-headers.ts";
 import { looksLikeUnifiedDiff, readPatch } from "./unified-parse.ts";
 import { reverseUnifiedDiff } from "./unified-reverse.ts";
 
@@ -27,6 +28,22 @@ export interface UdiffPayload {
   isDeleted: boolean;
   /** Lines of the response before the section. */
   offset: number;
+  /** What git's extended headers say besides the hunks (git-headers.ts). */
+  git?: GitChange;
+}
+
+/** A git section's change of name or mode, for the file layer. */
+export interface GitChange {
+  /** `rename to`: the file's new path. */
+  moveTo?: string;
+  /** `copy from`: the file this one is created from (the edit's path is the copy). */
+  copyFrom?: string;
+  /** The git mode after (`new mode`, `new file mode`), e.g. 0o100755. */
+  newMode?: number;
+  /** The git mode before (`old mode`, `deleted file mode`). */
+  oldMode?: number;
+  /** `similarity index N%`. */
+  similarity?: number;
 }
 
 function isSectionStart(lines: readonly string[], i: number): boolean {
@@ -35,7 +52,25 @@ function isSectionStart(lines: readonly string[], i: number): boolean {
   return l.startsWith("--- ") && (lines[i + 1] ?? "").startsWith("+++ ");
 }
 
-const DIFF_PREFIXES = [" ", "+", "-", "\\", "@@", "diff ", "index ", "new file", "deleted file", "similarity ", "rename ", "old mode", "new mode", "Binary files"];
+const DIFF_PREFIXES = [
+  " ",
+  "+",
+  "-",
+  "\\",
+  "@@",
+  "diff ",
+  "index ",
+  "new file",
+  "deleted file",
+  "similarity ",
+  "dissimilarity ",
+  "rename ",
+  "copy ",
+  "old mode",
+  "new mode",
+  "Binary files",
+  "GIT binary patch",
+];
 
 function isDiffLine(line: string): boolean {
   return line === "" || DIFF_PREFIXES.some((p) => line.startsWith(p));
@@ -92,7 +127,8 @@ export function diffSections(lines: readonly string[], offset: number, out: Spli
     if (!isSectionStart(lines, i)) continue;
     // `diff --git` is followed by its own ---/+++ pair: one section, not two.
     const prev = starts.at(-1);
-    if (prev !== undefined && (lines[prev] as string).startsWith("diff --git ") && !hasHunkBetween(lines, prev, i)) continue;
+    // A `diff --git` line always starts a section (one of headers only, a mode change, comes before it).
+    if (prev !== undefined && !(lines[i] as string).startsWith("diff --git ") && (lines[prev] as string).startsWith("diff --git ") && !hasHunkBetween(lines, prev, i)) continue;
     starts.push(i);
   }
   if (starts.length === 0) {
@@ -115,20 +151,84 @@ export function diffSections(lines: readonly string[], offset: number, out: Spli
       out.errors.push(new EditError("PARSE", `The diff at line ${line} names no file ("--- /dev/null" and "+++ /dev/null").`, { line }));
       continue;
     }
-    if (!header.isNew && !header.isDeleted && header.oldPath !== undefined && header.newPath !== undefined && header.oldPath !== header.newPath) {
+    const git = readGitHeaders(section);
+    const refused = git && refuseGit(git, path, line);
+    if (refused) {
+      out.errors.push(refused);
+      continue;
+    }
+    const change = git && gitChange(git, header);
+    const named = header.oldPath !== undefined && header.newPath !== undefined && header.oldPath !== header.newPath;
+    if (!header.isNew && !header.isDeleted && named && change?.moveTo === undefined && change?.copyFrom === undefined) {
       out.errors.push(
-        new EditError("PARSE", `The diff at line ${line} renames ${header.oldPath} to ${header.newPath}; renames are not supported. Send the edit against one path.`, {
-          line,
-          path: header.oldPath,
-        }),
+        new EditError(
+          "PARSE",
+          `The diff at line ${line} names two files (--- ${header.oldPath}, +++ ${header.newPath}) without saying it renames one: send the edit against one path, or, to rename, a git diff with "rename from ${header.oldPath}" and "rename to ${header.newPath}" lines (or a V4A "*** Move to:").`,
+          { line, path: header.oldPath },
+        ),
       );
       continue;
     }
-    const payload = { patch: `${section.join("\n")}\n`, isNew: header.isNew, isDeleted: header.isDeleted, offset: offset + start };
+    // A copy is an edit of the new file, made from the one it copies; a rename, of the old file, moved.
+    const editPath = change?.copyFrom !== undefined ? (header.newPath ?? path) : change?.moveTo !== undefined ? (header.oldPath ?? path) : path;
+    const payload: UdiffPayload = {
+      patch: `${section.join("\n")}\n`,
+      isNew: header.isNew,
+      isDeleted: header.isDeleted,
+      offset: offset + start,
+      ...(change && { git: change }),
+    };
     // The file a diff changes is its old side (patch reads `--- a/x` first); a new file's is the new side.
     const written = header.isNew ? rawHeaderPath(section, "+++ ") : (rawHeaderPath(section, "--- ") ?? rawHeaderPath(section, "+++ "));
-    out.edits.push({ format: "udiff", path: forcedPath ?? path, line, payload, ...(forcedPath === undefined && written !== undefined && { writtenPath: written }) });
+    out.edits.push({
+      format: "udiff",
+      path: forcedPath ?? editPath,
+      line,
+      payload,
+      ...(forcedPath === undefined && written !== undefined && editPath === path && { writtenPath: written }),
+      ...(change?.copyFrom !== undefined && { sourcePath: change.copyFrom }),
+    });
   }
+}
+
+/** A git section fuzzpatch must not apply as text: binary content, a symlink or submodule mode. Named, so the model or user knows why. */
+function refuseGit(git: GitHeaders, path: string, line: number): EditError | undefined {
+  if (git.binary) {
+    return new EditError(
+      "BINARY",
+      `The diff at line ${line} changes ${path} as binary data (GIT binary patch); fuzzpatch applies text changes only. Apply it with git apply, or send the change as a text diff.`,
+      { line, path },
+    );
+  }
+  if (git.badMode !== undefined) {
+    return new EditError("PARSE", `The diff at line ${line} gives ${path} the mode "${git.badMode}"; git writes a mode as six octal digits (100644, 100755).`, { line, path });
+  }
+  for (const mode of [git.oldMode, git.newMode]) {
+    if (mode !== undefined && !isTextFileMode(mode)) {
+      const kind = mode === 0o120000 ? "a symbolic link" : mode === 0o160000 ? "a submodule" : "not a regular file";
+      return new EditError(
+        "INVALID_INPUT",
+        `The diff at line ${line} gives ${path} the mode ${mode.toString(8)} (${kind}); fuzzpatch writes regular files only (100644, 100755). Apply it with git apply.`,
+        { line, path },
+      );
+    }
+  }
+  return undefined;
+}
+
+/** The renames, copies and modes of a git section; undefined when it has none. */
+function gitChange(git: GitHeaders, header: Header): GitChange | undefined {
+  const change: GitChange = {};
+  if (git.renameFrom !== undefined || git.renameTo !== undefined) {
+    const to = git.renameTo ?? header.newPath;
+    if (to !== undefined && to !== (git.renameFrom ?? header.oldPath)) change.moveTo = to;
+  } else if (git.copyFrom !== undefined) {
+    change.copyFrom = git.copyFrom;
+  }
+  if (git.newMode !== undefined && git.newMode !== git.oldMode) change.newMode = git.newMode;
+  if (git.oldMode !== undefined) change.oldMode = git.oldMode;
+  if (git.similarity !== undefined) change.similarity = git.similarity;
+  return Object.keys(change).length > 0 ? change : undefined;
 }
 
 function split(response: ResponseText): SplitResult<UdiffPayload> {
@@ -140,7 +240,7 @@ function split(response: ResponseText): SplitResult<UdiffPayload> {
     const named = fencePath(lines[f.open] as string);
     const lang = named ? named.lang : f.info;
     const isDiffInfo = lang === "diff" || lang === "patch" || lang === "udiff";
-    if (!isDiffInfo && !(looksLikeUnifiedDiff(f.body) && !looksLikeSearchReplace(f.body))) continue;
+    if (!isDiffInfo && !(detect(f.body) && !looksLikeSearchReplace(f.body))) continue;
     for (let k = f.open; k <= Math.min(f.close, lines.length - 1); k++) consumed.add(k);
     diffSections(lines.slice(f.open + 1, f.close), f.open + 1, out, undefined, named?.path ?? response.defaultPath);
   }
@@ -161,19 +261,38 @@ function split(response: ResponseText): SplitResult<UdiffPayload> {
   return out;
 }
 
+/** A unified diff, or a git section that changes only a name or a mode (it has no hunk to be found by). */
+function detect(text: string): boolean {
+  return looksLikeUnifiedDiff(text) || looksLikeGitHeadersOnly(text);
+}
+
 function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyContext): FileApplyResult {
-  const { patch, isNew, isDeleted, offset } = edit.payload;
+  const { patch, isNew, isDeleted, offset, git } = edit.payload;
+  // The name and mode a git section gives the file, on top of its text.
+  const gitResult = { ...(git?.moveTo !== undefined && { moveTo: git.moveTo }), ...(git?.newMode !== undefined && { gitMode: git.newMode }) };
   if (isNew && ctx.exists && content !== "") {
     // The file this diff creates, with exactly this text: the diff ran before.
     if (createdBefore(content, patch, ctx)) throw new EditError("ALREADY_APPLIED", `already applied (${ctx.path} exists with the text this diff creates); nothing to do.`);
     throw new EditError("CONFLICT", `The diff creates ${ctx.path} (--- /dev/null), but the file already exists. Send a diff against its current content instead.`);
   }
   if (!isNew && !ctx.exists) throw missingFile(ctx.path, "a diff from --- /dev/null", ctx.pathHint);
-  if (isDeleted && !/^@@/m.test(patch)) return { content: "", deleted: true, ops: [{ status: "applied", strategy: "delete", fuzzy: false }] };
+  const hasHunk = /^@@/m.test(patch);
+  if (isDeleted && !hasHunk) return { content: "", deleted: true, ops: [{ status: "applied", strategy: "delete", fuzzy: false }] };
+  if (!hasHunk && (git !== undefined || isNew)) {
+    // A git section of headers only: an empty new file, a rename, a copy, a mode change.
+    const strategy = isNew ? "create" : git?.moveTo !== undefined ? "rename" : git?.copyFrom !== undefined ? "copy" : "mode";
+    return { content: isNew ? "" : content, ...gitResult, ops: [{ status: "applied", strategy, fuzzy: false }] };
+  }
   const result = applyPatch(isNew ? "" : content, patch, { ...ctx.options, lineOffset: offset } as Parameters<typeof applyPatch>[2]);
-  if (result.alreadyApplied) return { content, ops: [{ status: "already-applied", note: result.alreadyApplied }] };
+  if (result.alreadyApplied && git === undefined) return { content, ops: [{ status: "already-applied", note: result.alreadyApplied }] };
+  if (result.alreadyApplied) return { content, ...gitResult, ops: [{ status: "already-applied", note: result.alreadyApplied }] };
   const ops = result.hunks.map((h) => ({ status: "applied" as const, strategy: h.strategy, startLine: h.startLine, endLine: h.endLine, score: h.score, fuzzy: h.fuzzy }));
-  return { content: result.content, ...(isDeleted && { deleted: true }), ops: ops.length > 0 ? ops : [{ status: "applied", strategy: "exact", fuzzy: false }] };
+  return {
+    content: result.content,
+    ...(isDeleted && { deleted: true }),
+    ...gitResult,
+    ops: ops.length > 0 ? ops : [{ status: "applied", strategy: "exact", fuzzy: false }],
+  };
 }
 
 function createdBefore(content: string, patch: string, ctx: FileApplyContext): boolean {
@@ -184,17 +303,32 @@ function createdBefore(content: string, patch: string, ctx: FileApplyContext): b
   }
 }
 
-/** A diff that created a file deletes it when reversed, and the other way round. */
+/**
+ * A diff that created a file deletes it when reversed, and the other way
+ * round; a rename moves the file back, a mode change restores the old mode,
+ * and a copy is undone by deleting the copy.
+ */
 function reverse(edit: FileEdit<UdiffPayload>): FileEdit<UdiffPayload> {
   const p = edit.payload;
-  return { ...edit, payload: { ...p, patch: reverseUnifiedDiff(p.patch), isNew: p.isDeleted, isDeleted: p.isNew } };
+  const patch = reverseUnifiedDiff(p.patch);
+  const git = p.git;
+  if (git?.copyFrom !== undefined) {
+    const { sourcePath: _, ...rest } = edit;
+    return { ...rest, payload: { ...p, patch, isNew: false, isDeleted: true, git: {} } };
+  }
+  const back: GitChange | undefined = git && {
+    ...(git.newMode !== undefined && git.oldMode !== undefined && { newMode: git.oldMode, oldMode: git.newMode }),
+    ...(git.moveTo !== undefined && { moveTo: edit.path }),
+  };
+  const moved = git?.moveTo === undefined ? {} : { path: git.moveTo, writtenPath: git.moveTo };
+  return { ...edit, ...moved, payload: { ...p, patch, isNew: p.isDeleted, isDeleted: p.isNew, ...(back && { git: back }) } };
 }
 
 export const udiffFormat: FormatEntry<UdiffPayload> = Object.freeze({
   name: "udiff",
   summary: "a unified diff with --- / +++ headers, with or without line numbers",
   unit: "hunk",
-  detect: looksLikeUnifiedDiff,
+  detect,
   split,
   apply,
   reverse,

@@ -230,7 +230,7 @@ function readHeaderPath(rest: string): PathInfo {
 }
 
 /** git quotes paths with special characters C-style: `"a/sp\303\244ce"`. */
-function unquoteC(s: string): string {
+export function unquoteC(s: string): string {
   const bytes: number[] = [];
   const enc = new TextEncoder();
   for (let i = 0; i < s.length; i++) {

@@ -11,6 +11,7 @@ import { EditError } from "../errors.ts";
 import { alreadyAppliedNote } from "../formats/already-applied.ts";
 import { applyFromHistory } from "../formats/history-merge.ts";
 import { createPatch } from "../formats/create-patch.ts";
+import { permissionsFor } from "../formats/git-headers.ts";
 import { type EditFormat, formatByName, type ResponseFormat } from "../formats/index.ts";
 import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats/response.ts";
 import type { StructuredEdit } from "../formats/str-replace-format.ts";
@@ -174,8 +175,16 @@ export interface FileReport {
   error?: EditError;
   /** Unified diff of the change ("" when none). */
   diff: string;
-  /** The file was moved to this path (V4A `*** Move to:`); `path` is where it was. */
+  /** The file was moved to this path (V4A `*** Move to:`, a git diff's `rename to`); `path` is where it was. */
   movedTo?: string;
+  /** The file was created as a copy of this one (a git diff's `copy from`). */
+  copiedFrom?: string;
+  /** A moved or copied file: the share of the original's lines it keeps, in percent. */
+  similarity?: number;
+  /** Permission bits before the edit, when it changes them (a git diff's `old mode`/`new mode`) or deletes the file. */
+  oldMode?: number;
+  /** Permission bits after the edit, when it changes them or creates the file with a git mode. */
+  newMode?: number;
 }
 
 export interface ApplyEditsResult {
@@ -302,6 +311,10 @@ interface FilePlan {
   moveAbs?: string;
   /** The edit that moves it, for its failure. */
   moveEdit?: { index: number; format: EditFormat };
+  /** The git mode an edit gives the file (0o100755 / 0o100644). */
+  gitMode?: number;
+  /** A copy: the file it was made from (relative to the root) and that file's text. */
+  copiedFrom?: { rel: string; text: string };
 }
 
 /**
@@ -378,7 +391,7 @@ export async function applyEdits(
       plans.set(key, plan);
       planOrder.push(plan);
     }
-    await planEdit(plan, edit, index, opts);
+    await planEdit(plan, edit, index, opts, realRoot);
   }
 
   for (const plan of planOrder) await planMove(plan, realRoot, opts.displayPrefix);
@@ -430,7 +443,7 @@ export async function applyEdits(
   };
 }
 
-async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: ResolvedOptions): Promise<void> {
+async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: ResolvedOptions, realRoot: string): Promise<void> {
   const report = plan.report;
   const fail = (error: EditError) => {
     report.edits.push({ index, format: edit.format, status: "failed", error });
@@ -451,12 +464,19 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
       report.error = stale;
       return fail(stale);
     }
+    if (edit.sourcePath !== undefined) {
+      const copyError = await loadCopySource(plan, edit.sourcePath, realRoot, opts);
+      if (copyError) {
+        report.error = copyError;
+        return fail(copyError);
+      }
+    }
   }
   const guard = checkStale(report.path, plan.loaded, expectedOf(edit));
   if (guard) return fail(guard);
 
   const current = plan.newText ?? "";
-  const exists = plan.loaded.exists || current !== "";
+  const exists = plan.loaded.exists || current !== "" || plan.copiedFrom !== undefined;
   if (plan.deleted) {
     return fail(new EditError("CONFLICT", `${report.path} is deleted by an earlier edit in this input; it cannot be edited after.`, { path: report.path, index }));
   }
@@ -508,11 +528,36 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
       plan.moveTo = result.moveTo;
       plan.moveEdit = { index, format: edit.format };
     }
+    if (result.gitMode !== undefined) plan.gitMode = result.gitMode;
     if (result.content !== undefined) plan.newText = result.content;
   } catch (error) {
     const note = error instanceof EditError ? alreadyAppliedNote(error, entry.unit) : undefined;
     if (note) report.edits.push(alreadyAppliedReport(index, edit.format, note, report.path));
     else fail(withPath(asEditError(error, "INVALID_INPUT"), report.path, index));
+  }
+}
+
+/**
+ * A git `copy from`: the copy must not exist yet, and its text starts as the
+ * source's (as it is on disk, before any edit of this input: git copies the
+ * preimage), with the source's layout and mode.
+ */
+async function loadCopySource(plan: FilePlan, sourcePath: string, realRoot: string, opts: ResolvedOptions): Promise<EditError | undefined> {
+  const loaded = plan.loaded as LoadedFile;
+  const path = plan.report.path;
+  if (loaded.exists) {
+    return new EditError("CONFLICT", `The diff copies ${sourcePath} to ${path}, but ${path} already exists. Delete it first or copy to another path.`, { path });
+  }
+  try {
+    const safe = await resolveSafePath(realRoot, sourcePath);
+    const source = await loadTextFile(safe.abs, `${opts.displayPrefix}${safe.rel}`, { maxBytes: opts.maxFileBytes, allowBinary: opts.allowBinary });
+    if (!source.exists) return new EditError("NOT_FOUND", `The diff copies ${sourcePath} to ${path}, but ${sourcePath} does not exist.`, { path: sourcePath });
+    plan.loaded = { ...loaded, layout: source.layout, ...(source.mode !== undefined && { mode: source.mode }) };
+    plan.newText = source.text;
+    plan.copiedFrom = { rel: `${opts.displayPrefix}${safe.rel}`, text: source.text };
+    return undefined;
+  } catch (error) {
+    return asEditError(error, "IO");
   }
 }
 
@@ -588,32 +633,79 @@ function finishPlan(plan: FilePlan): void {
     report.status = "failed";
     return;
   }
-  const oldText = plan.loaded.exists ? plan.loaded.text : "";
+  const oldText = plan.loaded.exists ? plan.loaded.text : (plan.copiedFrom?.text ?? "");
+  const modes = modeChange(plan);
   if (plan.deleted) report.status = "deleted";
   else if (!plan.loaded.exists) report.status = "created";
-  else report.status = plan.newText === oldText && plan.moveAbs === undefined ? "unchanged" : "modified";
+  else report.status = plan.newText === oldText && plan.moveAbs === undefined && modes.newMode === undefined ? "unchanged" : "modified";
   if (report.status === "unchanged") return;
+  if (modes.oldMode !== undefined) report.oldMode = modes.oldMode;
+  if (modes.newMode !== undefined) report.newMode = modes.newMode;
+  if (plan.copiedFrom) report.copiedFrom = plan.copiedFrom.rel;
   const newText = plan.deleted ? "" : (plan.newText ?? "");
   // A file of CR-terminated lines, before and after, is shown as lines (jsdiff would show one).
   const crLines = hasCrLines(oldText) && hasCrLines(newText);
   const asLines = (t: string) => (crLines ? t.replaceAll("\r", "\n") : t);
   // The bounded line diff of createPatch (numbered hunks): jsdiff's unbounded one took 1 s to show
   // 2,400 `}` lines deleted from 8,000.
-  report.diff = createPatch(asLines(oldText), asLines(newText), {
-    fuzzy: false,
-    oldPath: plan.loaded.exists ? `a/${report.path}` : "/dev/null",
+  const from = plan.copiedFrom?.rel ?? report.path;
+  const hunks = createPatch(asLines(oldText), asLines(newText), {
+    oldPath: plan.loaded.exists || plan.copiedFrom ? `a/${from}` : "/dev/null",
     newPath: plan.deleted ? "/dev/null" : `b/${report.movedTo ?? report.path}`,
   });
+  if (plan.copiedFrom || plan.moveAbs !== undefined) report.similarity = similarity(oldText, hunks);
+  report.diff = gitHeader(report) + hunks;
+}
+
+/** The permission bits a git mode changes (before and after), or what a created or deleted file had. */
+function modeChange(plan: FilePlan): { oldMode?: number; newMode?: number } {
+  const loaded = plan.loaded as LoadedFile;
+  if (plan.deleted) return loaded.mode === undefined ? {} : { oldMode: loaded.mode };
+  if (plan.gitMode === undefined) return {};
+  const created = !loaded.exists;
+  // A new file's bits are the umask's unless a mode says otherwise; a copy starts from its source's.
+  const newMode = permissionsFor(plan.gitMode, created && !plan.copiedFrom ? undefined : loaded.mode);
+  if (created) return { newMode };
+  return newMode === loaded.mode ? {} : { ...(loaded.mode !== undefined && { oldMode: loaded.mode }), newMode };
+}
+
+/**
+ * git's extended header lines for what a unified diff cannot say: a mode
+ * change, a copy, a rename without a changed line. Empty otherwise, so the
+ * report's diff stays a plain unified diff where it can be one.
+ */
+function gitHeader(report: FileReport): string {
+  const lines: string[] = [];
+  const mode = (bits: number) => ((bits & 0o111) !== 0 ? "100755" : "100644");
+  if (report.status === "modified" && report.oldMode !== undefined && report.newMode !== undefined) {
+    lines.push(`old mode ${mode(report.oldMode)}`, `new mode ${mode(report.newMode)}`);
+  } else if (report.status === "created" && report.newMode !== undefined && !report.copiedFrom) {
+    lines.push(`new file mode ${mode(report.newMode)}`);
+  }
+  const to = report.movedTo ?? report.path;
+  if (report.copiedFrom !== undefined) lines.push(`similarity index ${report.similarity ?? 100}%`, `copy from ${report.copiedFrom}`, `copy to ${report.path}`);
+  else if (report.movedTo !== undefined) lines.push(`similarity index ${report.similarity ?? 100}%`, `rename from ${report.path}`, `rename to ${report.movedTo}`);
+  if (lines.length === 0) return "";
+  return `diff --git a/${report.copiedFrom ?? report.path} b/${to}\n${lines.join("\n")}\n`;
+}
+
+/** The share of the old text's lines a diff keeps, in percent (git prints one with a rename or a copy). */
+function similarity(oldText: string, diff: string): number {
+  const total = oldText === "" ? 0 : oldText.split("\n").length - (oldText.endsWith("\n") ? 1 : 0);
+  if (total === 0) return 100;
+  let removed = 0;
+  for (const line of diff.split("\n")) if (line.startsWith("-") && !line.startsWith("--- ")) removed++;
+  return Math.floor((100 * Math.max(0, total - removed)) / total);
 }
 
 /** The writes of one file: one, or for a move the new path created and the old one deleted. */
 function toChanges(plan: FilePlan): PlannedChange[] {
   const change = toChange(plan);
   if (plan.moveAbs === undefined || plan.deleted || plan.moveAbs === plan.abs) return [change];
-  const { mode: _, ...rest } = change;
+  const { originalMode: _, ...rest } = change;
   const loaded = plan.loaded as LoadedFile;
   return [
-    { ...rest, rel: plan.report.movedTo ?? plan.report.path, abs: plan.moveAbs, kind: "create", original: new Uint8Array(), ...(loaded.mode !== undefined && { mode: loaded.mode }) },
+    { ...rest, rel: plan.report.movedTo ?? plan.report.path, abs: plan.moveAbs, kind: "create", original: new Uint8Array() },
     { rel: plan.report.path, abs: plan.abs as string, kind: "delete", bytes: new Uint8Array(), original: loaded.bytes },
   ];
 }
@@ -621,13 +713,15 @@ function toChanges(plan: FilePlan): PlannedChange[] {
 function toChange(plan: FilePlan): PlannedChange {
   const loaded = plan.loaded as LoadedFile;
   const kind = plan.deleted ? "delete" : loaded.exists ? "write" : "create";
+  const mode = plan.report.newMode ?? loaded.mode;
   return {
     rel: plan.report.path,
     abs: plan.abs as string,
     kind,
     bytes: plan.deleted ? new Uint8Array() : encodeText(plan.newText ?? "", loaded.layout),
     original: loaded.bytes,
-    ...(loaded.mode !== undefined && { mode: loaded.mode }),
+    ...(mode !== undefined && { mode }),
+    ...(loaded.exists && loaded.mode !== undefined && loaded.mode !== mode && { originalMode: loaded.mode }),
   };
 }
 

@@ -24,8 +24,10 @@ export interface PlannedChange {
   bytes: Uint8Array;
   /** The bytes before the change (empty for create). */
   original: Uint8Array;
-  /** Mode to keep (the original file's), if it existed. */
+  /** Mode to write: the original file's, or the one the edit gives it. */
   mode?: number;
+  /** The original file's mode when the edit changes it, for a rollback. */
+  originalMode?: number;
 }
 
 export interface TransactionHooks {
@@ -94,7 +96,7 @@ async function rollBack(done: readonly Done[]): Promise<string[]> {
         await removeDirs(createdDirs);
       } else {
         const expected = change.kind === "delete" ? null : change.bytes;
-        await writeFileAtomic(change.abs, change.original, { mode: change.mode, expected, rel: change.rel });
+        await writeFileAtomic(change.abs, change.original, { mode: change.originalMode ?? change.mode, expected, rel: change.rel });
       }
     } catch {
       unrestored.push(change.rel);

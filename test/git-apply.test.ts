@@ -1,0 +1,157 @@
+/**
+ * git's extended headers and git apply's reports, through the CLI, against
+ * real `git apply` on the same patch: each patch is written by git itself
+ * (`git diff --cached -M`, with copies found by `-C --find-copies-harder`),
+ * applied by git in one copy of the tree and by fuzzpatch in another, and the
+ * trees (bytes and permission bits) and exit codes must agree.
+ */
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { runMain } from "./helpers/cli-run.ts";
+import { makeTree, snapshot } from "./helpers/temp-tree.ts";
+
+type Files = Record<string, string | { text: string; mode: number }>;
+
+async function writeFiles(root: string, files: Files): Promise<void> {
+  for (const [rel, f] of Object.entries(files)) {
+    const abs = path.join(root, rel);
+    await mkdir(path.dirname(abs), { recursive: true });
+    await writeFile(abs, typeof f === "string" ? f : f.text);
+    await chmod(abs, typeof f === "string" ? 0o644 : f.mode);
+  }
+}
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", "-c", "core.fileMode=true", ...args], { cwd, encoding: "utf8" });
+
+/** The patch git writes for `before` -> `after` (null in `after`: the file is deleted). */
+async function gitPatch(before: Files, after: Record<string, string | { text: string; mode: number } | null>, diffArgs: string[] = ["-M"]): Promise<string> {
+  const t = await makeTree({}, "fuzzpatch-gitpatch-");
+  await writeFiles(t.root, before);
+  git(t.root, "init", "-q");
+  git(t.root, "add", "-A");
+  git(t.root, "commit", "-qm", "before", "--allow-empty");
+  for (const [rel, f] of Object.entries(after)) {
+    if (f === null) await rm(path.join(t.root, rel));
+    else await writeFiles(t.root, { [rel]: f });
+  }
+  git(t.root, "add", "-A");
+  return git(t.root, "diff", "--cached", ...diffArgs);
+}
+
+/** git apply and fuzzpatch apply on two copies of `before`: their exit codes, outputs and trees. */
+async function both(before: Files, patch: string, args: string[] = []) {
+  const g = await makeTree({}, "fuzzpatch-git-");
+  const f = await makeTree({}, "fuzzpatch-fp-");
+  await writeFiles(g.root, before);
+  await writeFiles(f.root, before);
+  await writeFile(path.join(g.base, "p.diff"), patch);
+  await writeFile(path.join(f.base, "p.diff"), patch);
+  const gitRun = spawnSync("git", ["apply", ...args, path.join(g.base, "p.diff")], { cwd: g.root, encoding: "utf8" });
+  const fp = await runMain(["apply", path.join(f.base, "p.diff"), "--root", f.root, ...args]);
+  return { git: { code: gitRun.status, stdout: gitRun.stdout, stderr: gitRun.stderr, tree: await files(g.root) }, fp: { ...fp, tree: await files(f.root) } };
+}
+
+/** The files of a tree with their bytes and modes; directories left out (git apply removes the ones a deletion empties, fuzzpatch keeps them). */
+async function files(root: string): Promise<Map<string, string>> {
+  return new Map([...(await snapshot(root))].filter(([, v]) => v !== "dir"));
+}
+
+const SH = "#!/bin/sh\necho hi\n";
+const TEXT = "one\ntwo\nthree\nfour\nfive\nsix\n";
+
+const cases: { name: string; before: Files; after: Record<string, string | { text: string; mode: number } | null>; diff?: string[] }[] = [
+  { name: "mode only: made executable", before: { "run.sh": SH }, after: { "run.sh": { text: SH, mode: 0o755 } } },
+  { name: "mode only: executable bit cleared", before: { "run.sh": { text: SH, mode: 0o755 } }, after: { "run.sh": { text: SH, mode: 0o644 } } },
+  { name: "mode and content", before: { "run.sh": SH }, after: { "run.sh": { text: SH.replace("hi", "bye"), mode: 0o755 } } },
+  { name: "new executable file", before: { "a.txt": TEXT }, after: { "tool.sh": { text: SH, mode: 0o755 } } },
+  { name: "new empty file (headers only)", before: { "a.txt": TEXT }, after: { "empty.txt": "" } },
+  { name: "deleted file", before: { "a.txt": TEXT, "gone.txt": "bye\n" }, after: { "gone.txt": null } },
+  { name: "rename without a change", before: { "src/a.txt": TEXT }, after: { "src/a.txt": null, "lib/b.txt": TEXT } },
+  { name: "rename with a changed line", before: { "a.txt": TEXT }, after: { "a.txt": null, "b.txt": TEXT.replace("four", "FOUR") } },
+  { name: "rename of an executable file, with its mode changed", before: { "a.sh": { text: SH, mode: 0o755 } }, after: { "a.sh": null, "b.sh": SH } },
+  { name: "copy without a change", before: { "a.txt": TEXT }, after: { "b.txt": TEXT }, diff: ["-C", "--find-copies-harder"] },
+  { name: "copy with a changed line", before: { "a.txt": TEXT }, after: { "c.txt": TEXT.replace("two", "TWO") }, diff: ["-C", "--find-copies-harder"] },
+  {
+    name: "every kind in one patch",
+    before: { "del.txt": "x\n", "m.sh": SH, "src/a.txt": TEXT, "keep.txt": TEXT },
+    after: { "del.txt": null, "m.sh": { text: SH, mode: 0o755 }, "new.txt": "n\n", "src/a.txt": null, "src/b.txt": TEXT, "keep.txt": TEXT.replace("six", "SIX") },
+  },
+];
+
+for (const c of cases) {
+  test(`git header: ${c.name}: fuzzpatch apply leaves the tree git apply leaves`, async () => {
+    const patch = await gitPatch(c.before, c.after, c.diff);
+    const r = await both(c.before, patch);
+    assert.equal(r.git.code, 0, r.git.stderr);
+    assert.equal(r.fp.code, 0, `${r.fp.stderr}\n${patch}`);
+    assert.deepEqual(r.fp.tree, r.git.tree, patch);
+  });
+}
+
+test("git header: --numstat and --summary print what git apply prints, and write nothing", async () => {
+  const c = cases.at(-1) as (typeof cases)[number];
+  const patch = await gitPatch(c.before, c.after);
+  for (const flag of ["--numstat", "--summary"]) {
+    const r = await both(c.before, patch, [flag]);
+    assert.equal(r.fp.code, 0, r.fp.stderr);
+    assert.equal(r.fp.stdout, r.git.stdout, flag);
+    assert.equal(r.fp.stderr, "");
+    assert.deepEqual(r.fp.tree, r.git.tree);
+  }
+  const r = await both(c.before, patch, ["--stat", "--numstat", "--summary"]);
+  // git's order: the table, the numbers, the summary; nothing after them.
+  assert.match(r.fp.stdout, /^ del\.txt[\s\S]* 5 files changed[^\n]*\n0\t1\tdel\.txt\n[\s\S]*\n rename src\/\{a\.txt => b\.txt\} \(100%\)\n$/);
+  assert.doesNotMatch(r.fp.stdout, /applied:|Dry run|Nothing/);
+});
+
+test("git header: a mode change undone by -R, a rename moved back", async () => {
+  const c = cases.find((x) => x.name === "rename of an executable file, with its mode changed") as (typeof cases)[number];
+  const patch = await gitPatch(c.before, c.after);
+  const after = await both(c.before, patch);
+  const t = await makeTree({});
+  await writeFiles(t.root, { "b.sh": SH });
+  await writeFile(path.join(t.base, "p.diff"), patch);
+  const r = await runMain(["apply", path.join(t.base, "p.diff"), "--root", t.root, "-R"]);
+  assert.equal(r.code, 0, r.stderr);
+  const back = await files(t.root);
+  const original = await makeTree({});
+  await writeFiles(original.root, c.before);
+  assert.deepEqual(back, await files(original.root));
+  assert.notDeepEqual(after.fp.tree, back);
+});
+
+test("git header: a GIT binary patch is refused by name and nothing is written", async () => {
+  const t = await makeTree({}, "fuzzpatch-gitbin-");
+  await writeFile(path.join(t.root, "a.txt"), "text\n");
+  git(t.root, "init", "-q");
+  git(t.root, "add", "-A");
+  git(t.root, "commit", "-qm", "before");
+  await writeFile(path.join(t.root, "img.bin"), Buffer.from([0, 1, 2, 3, 255, 0, 7]));
+  await writeFile(path.join(t.root, "a.txt"), "TEXT\n");
+  git(t.root, "add", "-A");
+  const patch = git(t.root, "diff", "--cached", "--binary");
+  assert.match(patch, /GIT binary patch/);
+  const r = await both({ "a.txt": "text\n" }, patch);
+  assert.equal(r.git.code, 0);
+  assert.equal(r.fp.code, 1);
+  assert.match(r.fp.stderr, /^BINARY: The diff at line \d+ changes img\.bin as binary data \(GIT binary patch\); fuzzpatch applies text changes only/m);
+  assert.equal(r.fp.tree.get("img.bin"), undefined);
+  assert.equal(r.fp.tree.get("a.txt"), `644:${Buffer.from("text\n").toString("base64")}`);
+});
+
+test("git header: a symbolic link's mode is refused by name", async () => {
+  const patch = "diff --git a/l b/l\nnew file mode 120000\nindex 0000000..2e65efe\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+a\n\\ No newline at end of file\n";
+  const r = await both({ "a.txt": "x\n" }, patch);
+  assert.equal(r.fp.code, 2);
+  assert.match(r.fp.stderr, /mode 120000 \(a symbolic link\); fuzzpatch writes regular files only/);
+});
+
+test("two paths without rename lines are refused with how to rename", async () => {
+  const r = await both({ "a.txt": "x\n" }, "--- a/a.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-x\n+y\n");
+  assert.equal(r.fp.code, 2);
+  assert.match(r.fp.stderr, /names two files \(--- a\.txt, \+\+\+ b\.txt\) without saying it renames one.*"rename from a\.txt" and "rename to b\.txt"/);
+});

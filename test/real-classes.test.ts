@@ -35,6 +35,7 @@ const REDUCE = "        # Reduce sets using known rules\n        if evaluate:\n 
 const EDITED = "        # Drop duplicates\n        args = list(dict.fromkeys(args))\n\n        # Reduce sets using known rules\n        obj = Basic.__new__(cls, *args)\n        obj._argset = frozenset(args)\n        if evaluate:\n            args = list(cls._new_args_filter(obj._argset))\n            return RULE(args)\n        return obj\n";
 const SETS = `class Union(Set):\n${ctor("simplify_union", REDUCE)}\n\nclass Intersection(Set):\n${ctor("simplify_intersection", EDITED)}`;
 const SETS_FIND = ctor("simplify_intersection", REDUCE);
+const LRU = "  get(key) {\n    if (v) {\n      this.mapList.delete(key)\n      return v\n    }\n  }\n\n  delete(key) {\n    return this.map.delete(key)\n  }\n";
 const CLS = "class A:\n    def m(self):\n        x = 1\n        return x\n";
 
 const libCases: LibCase[] = [
@@ -114,6 +115,14 @@ const libCases: LibCase[] = [
     want: "AMBIGUOUS",
   },
   {
+    name: "an indented find text is never read inside a longer line by loosened whitespace (a re-sent edit: already applied)",
+    run: () => {
+      const r = replace(LRU, "      this.map.delete(key)\n", "      this.mapList.delete(key)\n");
+      return r.alreadyApplied ? "already applied" : r.content;
+    },
+    want: "already applied",
+  },
+  {
     name: "an indented :start_line: inside REPLACE is the hint error, never written",
     run: () => applySearchReplace("x = 1\ny = 2\n", block("x = 1", "  :start_line:1\nx = 10")).content,
     want: "PARSE",
@@ -172,6 +181,13 @@ const cliCases: { name: string; files: Record<string, string>; response: string;
     response: "g.py\n```python\n<<<<<<< SEARCH\n    resp.raw.read(10)\n=======\n    try:\n        resp.raw.read(10)\n    except OSError:\n        pass\n>>>>>>> REPLACE\n```\n",
     code: 0,
     want: ["g.py", "def g():\n    data = fetch()\n    try:\n        resp.raw.read(10)\n    except OSError:\n        pass\n    return data\n"],
+  },
+  {
+    name: "a re-sent block whose old line now stands only inside a longer line: nothing written, exit 0",
+    files: { "lru.js": LRU },
+    response: "lru.js\n```js\n<<<<<<< SEARCH\n      this.map.delete(key)\n=======\n      this.mapList.delete(key)\n>>>>>>> REPLACE\n```\n",
+    code: 0,
+    want: ["lru.js", LRU],
   },
 ];
 

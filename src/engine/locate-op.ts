@@ -79,12 +79,15 @@ function lineShaped(op: EditOp, q: Query): boolean {
  * Places of a line-shaped find text, by tier: whole lines; else
  * whole lines re-indented (the place starts inside a line's indentation); else
  * places inside longer lines. A place inside a longer line never makes a
- * whole-line place ambiguous.
+ * whole-line place ambiguous. A find text that starts with indentation
+ * (`indented`) is never read inside a longer line by a strategy that
+ * loosened its whitespace: `      x.delete(k)` is not the `x.delete(k)` of
+ * `return x.delete(k)` (a re-sent edit's old line, gone, found there).
  */
-function wholeLinesFirst(doc: Document, cands: Candidate[]): Candidate[] {
-  if (cands.length < 2) return cands;
+function wholeLinesFirst(doc: Document, cands: Candidate[], indented: boolean): Candidate[] {
+  if (cands.length < 2 && !indented) return cands;
   const whole: Candidate[] = [];
-  const indented: Candidate[] = [];
+  const reindented: Candidate[] = [];
   const t = doc.text;
   // Per line, where its text starts and where its trailing blank space starts: one scan a line, not one a place.
   const textStart = new Map<number, number>();
@@ -117,10 +120,11 @@ function wholeLinesFirst(doc: Document, cands: Candidate[]): Candidate[] {
     const endsLine = c.end === t.length || t[c.end] === "\n" || t[c.end - 1] === "\n" || c.end >= startOfBlankTail(c.endLine - 1);
     if (!endsLine) continue;
     if (c.start === doc.lineStart(c.startLine)) whole.push(c);
-    else if (c.start <= startOfText(c.startLine)) indented.push(c);
+    else if (c.start <= startOfText(c.startLine)) reindented.push(c);
   }
-  const tier = whole.length > 0 ? whole : indented;
-  return tier.length > 0 ? tier : cands;
+  const tier = whole.length > 0 ? whole : reindented;
+  if (tier.length > 0) return tier;
+  return indented ? cands.filter((c) => c.strategy === "exact" || c.start <= startOfText(c.startLine)) : cands;
 }
 
 type Attempt = { found: LocatedOp } | { error: EditError };
@@ -201,7 +205,7 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
       return { found: { cands: [r.cand], ...(r.resolvedBy && { resolvedBy: r.resolvedBy }) } };
     },
     (cands) => {
-      const lines = reading.lines ? wholeLineCandidates(doc, cands) : lineShaped(op, q) ? wholeLinesFirst(doc, cands) : cands;
+      const lines = reading.lines ? wholeLineCandidates(doc, cands) : lineShaped(op, q) ? wholeLinesFirst(doc, cands, /^(\t| {2})/.test(q.text)) : cands;
       const after = op.hints.after;
       const below = after === undefined ? lines : lines.filter((c) => c.startLine >= after);
       return l.exactOnly || reading.looser ? below.filter((c) => c.score >= 1) : below;

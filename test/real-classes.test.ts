@@ -36,6 +36,8 @@ const EDITED = "        # Drop duplicates\n        args = list(dict.fromkeys(arg
 const SETS = `class Union(Set):\n${ctor("simplify_union", REDUCE)}\n\nclass Intersection(Set):\n${ctor("simplify_intersection", EDITED)}`;
 const SETS_FIND = ctor("simplify_intersection", REDUCE);
 const LRU = "  get(key) {\n    if (v) {\n      this.mapList.delete(key)\n      return v\n    }\n  }\n\n  delete(key) {\n    return this.map.delete(key)\n  }\n";
+const POINT_OLD = "exports.isPoint = function(tn, ns, attrs, foreignNS) {\n    if ((!foreignNS || foreignNS === NS.HTML) && isHtmlPoint(tn, ns, attrs)) {\n        return true;\n    }\n\n    if ((!foreignNS || foreignNS === NS.MATHML) && isMathPoint(tn, ns)) {\n        return true;\n    }\n\n    return false;\n};\n";
+const POINT_NEW = POINT_OLD.replace("        return true;\n    }\n\n    return", "        return true;\n        if (options.strict) return checkStrict(tn);\n        // strict mode checks the namespace before anything else\n        const strictResult = inspect(ns, 22);\n    }\n\n    return");
 const CLS = "class A:\n    def m(self):\n        x = 1\n        return x\n";
 
 const libCases: LibCase[] = [
@@ -118,6 +120,14 @@ const libCases: LibCase[] = [
     name: "an indented find text is never read inside a longer line by loosened whitespace (a re-sent edit: already applied)",
     run: () => {
       const r = replace(LRU, "      this.map.delete(key)\n", "      this.mapList.delete(key)\n");
+      return r.alreadyApplied ? "already applied" : r.content;
+    },
+    want: "already applied",
+  },
+  {
+    name: "a re-sent insertion in the middle of a block, found by similarity over the new lines: already applied, not written twice",
+    run: () => {
+      const r = replace(`}\n\n${POINT_NEW}`, POINT_OLD, POINT_NEW);
       return r.alreadyApplied ? "already applied" : r.content;
     },
     want: "already applied",

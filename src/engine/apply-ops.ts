@@ -353,7 +353,10 @@ function tryPlan(doc: Document, l: LocateContext, op: EditOp, a: ApplyOpsOptions
     // and its old text is gone; the look-alike it found is another place (a sibling function), not its own.
     // A whole copy found with other whitespace (score 1) is a real copy still to change (one of several).
     const elsewhere = p.report.fuzzy && p.report.score < 1 ? standsApart(l.ctx, op, { startLine: p.report.startLine - 1, endLine: p.report.endLine }, l.hintLine) : undefined;
-    if (elsewhere) return withOrigin(alreadyAppliedError(elsewhere, "what its old text matched is a look-alike elsewhere"), op);
+    if (elsewhere) {
+      const over = elsewhere.startLine < p.report.endLine && p.report.startLine - 1 < elsewhere.endLine;
+      return withOrigin(alreadyAppliedError(elsewhere, over ? "its old text was read into the new text there" : "what its old text matched is a look-alike elsewhere"), op);
+    }
     if (op.requireChange && unchanged(doc, p)) return withOrigin(noChangeError(doc, p, a.vocab), op);
     return p;
   } catch (error) {

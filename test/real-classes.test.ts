@@ -10,7 +10,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { EditError } from "../src/errors.ts";
-import { applySearchReplace, replace } from "../src/index.ts";
+import { applyPatch, applySearchReplace, replace } from "../src/index.ts";
 import { runMain } from "./helpers/cli-run.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
 
@@ -128,6 +128,15 @@ const libCases: LibCase[] = [
     name: "a re-sent insertion in the middle of a block, found by similarity over the new lines: already applied, not written twice",
     run: () => {
       const r = replace(`}\n\n${POINT_NEW}`, POINT_OLD, POINT_NEW);
+      return r.alreadyApplied ? "already applied" : r.content;
+    },
+    want: "already applied",
+  },
+  {
+    name: "a numbered hunk sent again while the next section reads alike: already applied at the header's line, not written there",
+    run: () => {
+      const log = "# log\n\n## 2.5\n\nNo changes at all in this release.\n\n## 2.4\n\nNo changes in this release.\n\n## 2.3\n\nNo changes in this release.\n";
+      const r = applyPatch(log, "@@ -2,7 +2,7 @@\n \n ## 2.5\n \n-No changes in this release.\n+No changes at all in this release.\n \n ## 2.4\n");
       return r.alreadyApplied ? "already applied" : r.content;
     },
     want: "already applied",

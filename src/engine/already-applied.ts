@@ -217,7 +217,8 @@ export function standsApart(ctx: MatchContext, op: EditOp, match: Place, hintLin
   const only = places?.exact.length === 1 ? places.exact[0] : undefined;
   // Standing where the line hint says the find text starts, a few characters are specific enough, and a
   // similarity window overlapping it is the find text's look-alike in the new text, not a place of its own.
-  const atHint = only !== undefined && hintLine === only.startLine + 1;
+  // The hint may name a blank or context line the place's trimmed edges left out: one line of slack.
+  const atHint = only !== undefined && hintLine !== undefined && hintLine >= only.startLine && hintLine <= only.startLine + 1;
   if (places && atHint && places.added >= MIN_ADDED_NEAR) return only;
   if (!places || !only || places.added < MIN_ADDED_CHARS) return undefined;
   // Overlapping it, the window is the find text's look-alike in the new text when it lies mostly inside

@@ -92,11 +92,11 @@ after(async () => {
 
 const opts = { timeout: TIMEOUT_MS * 2 };
 
-test("mcp: lists the four tools with their schemas; --read-only lists read_file only", opts, async () => {
+test("mcp: lists the five tools with their schemas; --read-only lists read_file only", opts, async () => {
   const { tools } = await server.client.listTools(undefined, { timeout: TIMEOUT_MS });
   assert.deepEqual(
     tools.map((t) => t.name),
-    ["read_file", "edit_file", "apply_diff", "create_file"],
+    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file"],
   );
   const edit = tools.find((t) => t.name === "edit_file");
   assert.deepEqual(edit?.inputSchema.required, ["path", "edits"]);

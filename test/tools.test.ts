@@ -4,6 +4,7 @@ import path from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
 import { hashBytes } from "../src/fs/read-file.ts";
+import { lineTag } from "../src/index.ts";
 import { type RunToolOptions, runTool, strictToolDefinitions, toolDefinitions } from "../src/tools.ts";
 import type { JsonSchema } from "../src/tools/json-schema.ts";
 import { makeTree, snapshot } from "./helpers/temp-tree.ts";
@@ -483,7 +484,7 @@ const cases: Case[] = [
     tool: "delete_file",
     args: { path: "a.js" },
     isError: true,
-    says: ['INVALID_INPUT: There is no tool named "delete_file". The tools are: read_file, edit_file, apply_diff, create_file.'],
+    says: ['INVALID_INPUT: There is no tool named "delete_file". The tools are: read_file, edit_file, edit_lines, apply_diff, create_file.'],
   },
 ];
 
@@ -531,7 +532,7 @@ test("runTool: every line of a read_file view, pasted back as oldString, matches
 test("toolDefinitions: object schemas a function-calling API accepts", () => {
   assert.deepEqual(
     toolDefinitions.map((d) => d.name),
-    ["read_file", "edit_file", "apply_diff", "create_file"],
+    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file"],
   );
   for (const def of toolDefinitions) {
     const schema = def.inputSchema as { type: string; properties: Record<string, unknown>; required?: string[]; $schema?: string };
@@ -548,6 +549,7 @@ test("toolDefinitions: object schemas a function-calling API accepts", () => {
     [
       ["read_file", false],
       ["edit_file", true],
+      ["edit_lines", true],
       ["apply_diff", true],
       ["create_file", false],
     ],
@@ -591,7 +593,13 @@ test("strictToolDefinitions: every property required, the optional ones nullable
 test("strictToolDefinitions: arguments a strict model sends (all keys, null where not given) run for every tool", async () => {
   const t = await makeTree({ "a.js": GREET });
   const args: Record<string, Record<string, unknown>> = {
-    read_file: { path: "a.js", offset: null, limit: null },
+    read_file: { path: "a.js", offset: null, limit: null, anchors: null },
+    edit_lines: {
+      path: "a.js",
+      edits: [{ op: "insert_after", from: null, to: null, at: `1#${lineTag(GREET.split("\n")[0] as string)}`, lines: ["// dry run"] }],
+      expectedHash: null,
+      dryRun: true,
+    },
     edit_file: { path: "a.js", edits: [{ oldString: "return 1;", newString: "return 2;", replaceAll: null }], expectedHash: null, dryRun: null },
     apply_diff: { diff: "--- a/a.js\n+++ b/a.js\n@@ @@\n-    return 2;\n+    return 3;\n", path: null, dryRun: null },
     create_file: { path: "b.js", content: "b\n", dryRun: null },

@@ -100,15 +100,28 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     code = await runDiff(oldFile, newFile, opts, withColor(opts));
   });
 
+  const read = program
+    .command("read")
+    .description("print a file as read_file shows it: numbered lines, or with --anchors tagged lines (N#TAG:text) for line edits")
+    .argument("<file>", "the file to show")
+    .option("--anchors", "tag each line with a hash of its content", false)
+    .option("--offset <n>", "first line to show, 1-based", wholeNumber(1))
+    .option("--limit <n>", "most lines to show (default 2000)", wholeNumber(1));
+  addCommonOptions(read, false).action(async (file: string, opts) => {
+    const { runRead } = await import("./read.ts");
+    code = await runRead(file, opts, withColor(opts));
+  });
+
   program
     .command("mcp")
-    .description("serve the edit tools (read_file, edit_file, apply_diff, create_file) as an MCP server on stdio")
+    .description("serve the edit tools (read_file, edit_file, edit_lines, apply_diff, create_file) as an MCP server on stdio")
     .addOption(
       new Option("--root <dir>", "directory the tools may read and edit (repeat for several)")
         .argParser(collect)
         .default([], "the client's roots, else the working directory"),
     )
     .option("--read-only", "offer only read_file", false)
+    .option("--anchors", "read_file tags each line (N#TAG:text) for edit_lines unless a call says otherwise", false)
     .action(async (opts) => {
       const { runMcp } = await import("./mcp.ts");
       code = await runMcp(opts, streams);

@@ -1,4 +1,4 @@
-/** `fuzzpatch mcp [--root DIR ...] [--read-only]`: the edit tools as a stdio MCP server. */
+/** `fuzzpatch mcp [--root DIR ...] [--read-only] [--anchors]`: the edit tools as a stdio MCP server. */
 
 import path from "node:path";
 import type { EditError } from "../errors.ts";
@@ -9,6 +9,7 @@ import { type Streams, writeError } from "./output.ts";
 export interface McpCommandOptions {
   root: string[];
   readOnly: boolean;
+  anchors?: boolean;
 }
 
 /**
@@ -27,6 +28,6 @@ export async function runMcp(options: McpCommandOptions, streams: Streams): Prom
     }
     roots.push(path.resolve(root));
   }
-  serveMcp({ roots, readOnly: options.readOnly, log: (line) => streams.err.write(`${line}\n`) });
+  serveMcp({ roots, readOnly: options.readOnly, anchors: options.anchors ?? false, log: (line) => streams.err.write(`${line}\n`) });
   return 0;
 }

@@ -6,6 +6,7 @@
  * All or nothing: one ref that cannot be placed, a range that moved apart
  * or changed inside, or two edits on the same lines, and nothing is written.
  */
+import { carryOver } from "../engine/carry-over.ts";
 import { EditError } from "../errors.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { type AnchoredOp, type AnchoredPayload, isInsert, type RangeOp, type TagRef } from "./anchored-parse.ts";
@@ -152,20 +153,30 @@ function outcome(s: Splice): OpOutcome {
   return { status: "applied", strategy: s.found, startLine: Math.max(1, s.remove > 0 ? s.start + 1 : s.start), endLine: Math.max(1, endLine), score: 1, fuzzy: false };
 }
 
+/**
+ * Sent again after it was applied: made on the version read, the call's
+ * change is already in the file (a merge of it into the file changes
+ * nothing, other writers' changes elsewhere included).
+ */
+function alreadyApplied(payload: AnchoredPayload, version: TaggedLines, versionText: string, content: string): boolean {
+  const placed = payload.ops.map((op) => place(op, { current: version, path: "" }));
+  if (placed.some((p) => p instanceof EditError)) return false;
+  const made = joinText(splitText(versionText), spliceAll(version.lines, placed as Splice[]));
+  if (made === versionText) return false;
+  if (made === content) return true;
+  const carried = carryOver(versionText, content, made);
+  return carried.conflict === undefined && carried.text === content;
+}
+
 /** Applies one call's ops to `content`. Throws ALREADY_APPLIED when the call, made on the version read, gives the file as it is. */
 export function applyAnchored(content: string, payload: AnchoredPayload, options: AnchoredApplyOptions): FileApplyResult {
   const layout = splitText(content);
   const current = new TaggedLines(layout.lines);
   const refs = payload.ops.flatMap(refsOf);
-  const readLines = findReadVersion(options.versions ?? [], content, refs, (t) => splitText(t).lines);
-  const read = readLines ? mapVersion(readLines, current) : undefined;
-  if (readLines) {
-    // Sent again after it was applied: made on the version read, it gives the file as it is now.
-    const onRead = new TaggedLines(readLines.lines);
-    const placed = payload.ops.map((op) => place(op, { current: onRead, path: options.path }));
-    if (placed.every((p) => !(p instanceof EditError)) && joinText(layout, spliceAll(onRead.lines, placed as Splice[])) === content) {
-      throw new EditError("ALREADY_APPLIED", `already applied (these edits, made on the version of ${options.path} you read, give the file as it is now); nothing to do.`);
-    }
+  const found = findReadVersion(options.versions ?? [], content, refs, (t) => splitText(t).lines);
+  const read = found ? mapVersion(found.version, current) : undefined;
+  if (found && alreadyApplied(payload, found.version, found.text, content)) {
+    throw new EditError("ALREADY_APPLIED", `already applied (these edits, made on the version of ${options.path} you read, are in the file as it is now); nothing to do.`);
   }
   const base = { current, path: options.path, ...(read && { read }) };
   const placed = payload.ops.map((op) => place(op, base));

@@ -223,8 +223,9 @@ const TO_KEYS = ["to", "end", "end_anchor", "end_line"];
 const AT_KEYS = ["at", "pos", "anchor", "line", "after", "before"];
 const LINES_KEYS = ["lines", "new_lines", "text", "new_text", "newText", "content"];
 
-function pick(item: Obj, keys: readonly string[]): { key: string; value: unknown } | undefined {
-  for (const k of keys) if (Object.hasOwn(item, k) && item[k] !== undefined) return { key: k, value: item[k] };
+/** The first of `keys` given. A null ref is not given (OpenAI's strict mode sends every optional field, as null); null lines are (peers' replace with `lines: null` deletes). */
+function pick(item: Obj, keys: readonly string[], nullGiven = false): { key: string; value: unknown } | undefined {
+  for (const k of keys) if (Object.hasOwn(item, k) && item[k] !== undefined && (nullGiven || item[k] !== null)) return { key: k, value: item[k] };
   return undefined;
 }
 
@@ -242,7 +243,7 @@ function parseOne(raw: unknown, index: number): AnchoredOp | string {
   const op = Object.hasOwn(OP_NAMES, name) ? OP_NAMES[name] : undefined;
   if (op === undefined) return `has the unknown op ${JSON.stringify(name)}; use one of "replace", "insert_after", "insert_before", "delete".`;
   if (pick(item, ["old_text", "oldString", "old_string"]) !== undefined) return "replaces text (old_text): send that with edit_file; edit_lines names lines by their tags.";
-  const linesField = pick(item, LINES_KEYS);
+  const linesField = pick(item, LINES_KEYS, true);
   if (op === "append" || op === "prepend" || op === "insert_after" || op === "insert_before") {
     const kind = op === "append" || op === "insert_after" ? "insert_after" : "insert_before";
     const atField = pick(item, AT_KEYS);
@@ -271,7 +272,7 @@ function parseOne(raw: unknown, index: number): AnchoredOp | string {
   if (from.line === 0) return `"${fromField.key}" names line 0; lines are numbered from 1.`;
   const toField = pick(item, TO_KEYS);
   let to: TagRef | undefined;
-  if (toField !== undefined && toField.value !== null) {
+  if (toField !== undefined) {
     const parsed = parseTagRef(toField.value);
     if (typeof parsed === "string") return `"${toField.key}" ${parsed}`;
     if (parsed.line < from.line) return `has "${toField.key}" (line ${parsed.line}) above "${fromField.key}" (line ${from.line}); a range runs down the file.`;

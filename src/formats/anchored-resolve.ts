@@ -202,7 +202,12 @@ function resolveUntagged(ref: TagRef, ctx: ResolveContext): Resolved {
  * tagged ref stands at its number. Undefined when the current text is that
  * version (and the tags stand in it), or none is.
  */
-export function findReadVersion(versions: readonly string[], current: string, refs: readonly TagRef[], splitLines: (text: string) => string[]): TaggedLines | undefined {
+export function findReadVersion(
+  versions: readonly string[],
+  current: string,
+  refs: readonly TagRef[],
+  splitLines: (text: string) => string[],
+): { text: string; version: TaggedLines } | undefined {
   const tagged = refs.filter((r) => r.hash !== undefined);
   if (tagged.length === 0) return undefined;
   for (let k = versions.length - 1; k >= 0; k--) {
@@ -211,7 +216,7 @@ export function findReadVersion(versions: readonly string[], current: string, re
     // The model read the file as it is now: no map (an older version in which the tags also stand says nothing more).
     if (text === current && tagged.every((r) => version.agrees(r.line, r.hash as string))) return undefined;
     if (text === current) continue;
-    if (tagged.every((r) => version.agrees(r.line, r.hash as string))) return version;
+    if (tagged.every((r) => version.agrees(r.line, r.hash as string))) return { text, version };
   }
   return undefined;
 }

@@ -38,6 +38,12 @@ export interface McpServerOptions {
    */
   maxFileBytes?: number;
   /**
+   * read_file shows line tags (`N#TAG:text`) unless a call says otherwise,
+   * for edit_lines (`fuzzpatch mcp --anchors`).
+   * @default false
+   */
+  anchors?: boolean;
+  /**
    * Where log lines go; never stdout, which carries the protocol.
    * @default writes to process.stderr
    */
@@ -95,6 +101,7 @@ export function createMcpServer(options: McpServerOptions = {}): McpServer {
         ...(options.readOnly !== undefined && { readOnly: options.readOnly }),
         ...(options.preset !== undefined && { preset: options.preset }),
         ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
+        ...(options.anchors !== undefined && { anchors: options.anchors }),
       });
       return { content: [{ type: "text", text: result.text }], isError: result.isError };
     });

@@ -17,7 +17,7 @@ import { z } from "zod";
 import type { JsonSchema, JsonSchemaObject } from "./json-schema.ts";
 import { strictSchemaOf } from "./strict-schema.ts";
 
-export type ToolName = "read_file" | "edit_file" | "apply_diff" | "create_file";
+export type ToolName = "read_file" | "edit_file" | "edit_lines" | "apply_diff" | "create_file";
 
 /** Hints for clients (the MCP `ToolAnnotations` fields). */
 export interface ToolAnnotations {
@@ -42,6 +42,10 @@ export const readFileArgs = z
     path: z.string().min(1).describe("File to read: relative to the project root, or absolute inside one of the roots."),
     offset: z.number().int().min(1).optional().describe("First line to show, 1-based. Default 1."),
     limit: z.number().int().min(1).optional().describe("Most lines to show. Default 2000."),
+    anchors: z
+      .boolean()
+      .optional()
+      .describe("Show each line as `N#TAG:text`, TAG a short hash of the line, for edit_lines. Default false (the server's --anchors makes it true)."),
   })
   .strict();
 
@@ -65,6 +69,36 @@ export const editFileArgs = z
       .regex(/^[0-9a-fA-F]{64}$/)
       .optional()
       .describe("The sha256 read_file reported. If the file changed since, nothing is written and the error says so."),
+    dryRun,
+  })
+  .strict();
+
+const lineTagRef = (what: string) => z.string().describe(`${what}: its line number and tag as read_file with anchors shows them, such as "12#qxm".`);
+
+export const editLinesArgs = z
+  .object({
+    path: z.string().min(1).describe("File to edit: relative to the project root, or absolute inside one of the roots."),
+    edits: z
+      .array(
+        z
+          .object({
+            op: z
+              .enum(["replace", "insert_after", "insert_before", "delete"])
+              .describe("replace: lines from..to become `lines`. insert_after / insert_before: `lines` go after / before line `at`. delete: lines from..to go."),
+            from: lineTagRef("First line to replace or delete").optional(),
+            to: lineTagRef("Last line to replace or delete (inclusive); omit for the one line `from`").optional(),
+            at: lineTagRef("Line to insert after or before").optional(),
+            lines: z.array(z.string()).optional().describe("The new lines, one string per line, without tags or line breaks. For replace and the inserts."),
+          })
+          .strict(),
+      )
+      .min(1)
+      .describe("Line edits. Every tag names a line of the file as you read it; all edits are placed on that version together, and either all are written or none is."),
+    expectedHash: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/)
+      .optional()
+      .describe("The sha256 read_file reported: says which version your tags come from."),
     dryRun,
   })
   .strict();
@@ -95,12 +129,14 @@ export const createFileArgs = z
 export const toolArgs = {
   read_file: readFileArgs,
   edit_file: editFileArgs,
+  edit_lines: editLinesArgs,
   apply_diff: applyDiffArgs,
   create_file: createFileArgs,
 } as const;
 
 export type ReadFileArgs = z.infer<typeof readFileArgs>;
 export type EditFileArgs = z.infer<typeof editFileArgs>;
+export type EditLinesArgs = z.infer<typeof editLinesArgs>;
 export type ApplyDiffArgs = z.infer<typeof applyDiffArgs>;
 export type CreateFileArgs = z.infer<typeof createFileArgs>;
 
@@ -108,6 +144,7 @@ const DESCRIPTIONS: Record<ToolName, string> = {
   read_file: [
     "Read a text file. Each line is shown as `N→text` (line number, arrow, then the line exactly), and the header gives the file's sha256.",
     "Read a file before editing it. You may copy lines into edit_file with or without their `N→` prefixes; the prefixes are recognised and removed.",
+    "With anchors: true each line is `N#TAG:text` instead, TAG a short hash of the line: cite those tags in edit_lines.",
     "Pass the sha256 back as expectedHash to make sure the file has not changed in between.",
     "Long files are shown in pages: use offset and limit. Binary files, files over the size limit and paths outside the project root are refused with an error saying why.",
   ].join(" "),
@@ -117,6 +154,12 @@ const DESCRIPTIONS: Record<ToolName, string> = {
     "It refuses rather than guess. AMBIGUOUS: oldString fits several places; the error lists each with its line numbers; add surrounding lines to make it unique, or set replaceAll. NOT_FOUND: the error shows the closest lines of the file and how they differ; copy oldString exactly from them.",
     "STALE: the file changed since you read it (expectedHash); read it again. Errors are results you can act on: fix the edit and call again.",
     "To create a new file use create_file.",
+  ].join(" "),
+  edit_lines: [
+    "Change lines of one file by the tags read_file shows with anchors: true (`12#qxm:text`). No text is copied: each edit names lines by tag and gives only the new lines.",
+    'Edits: {"op": "replace", "from": "12#qxm", "to": "15#abc", "lines": [...]} (omit `to` for one line; `lines: []` deletes), {"op": "insert_after" | "insert_before", "at": "30#kmp", "lines": [...]}, {"op": "delete", "from", "to"}.',
+    "All tags refer to the file as you read it, whatever the other edits of the call do; all are written or none is.",
+    "If lines moved since you read the file, tags are found where their lines went. STALE: a tagged line has changed; the error shows the current lines with fresh tags: send the edit again with them. CONFLICT: a range changed inside or two edits touch the same lines.",
   ].join(" "),
   apply_diff: [
     "Apply a patch to one or more files: SEARCH/REPLACE blocks (a line naming the file, then `<<<<<<< SEARCH`, the text to find, `=======`, the replacement, `>>>>>>> REPLACE`; a `:start_line:N` line after SEARCH gives a hint), or a unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks with or without line numbers).",
@@ -138,6 +181,7 @@ const DESCRIPTIONS: Record<ToolName, string> = {
 const ANNOTATIONS: Record<ToolName, ToolAnnotations> = {
   read_file: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   edit_file: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  edit_lines: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   apply_diff: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   create_file: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
@@ -158,7 +202,7 @@ function withoutKey(value: Record<string, unknown>, key: string): Record<string,
   return copy;
 }
 
-const ORDER: readonly ToolName[] = ["read_file", "edit_file", "apply_diff", "create_file"];
+const ORDER: readonly ToolName[] = ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file"];
 
 /** Every tool, in the order a model should consider them. */
 export const toolDefinitions: readonly ToolDefinition[] = Object.freeze(

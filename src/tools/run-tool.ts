@@ -6,8 +6,9 @@
  */
 
 import { stat } from "node:fs/promises";
-import type { z } from "zod";
+import { z } from "zod";
 import { EditError } from "../errors.ts";
+import { type LineEdit, parseAnchoredEdits } from "../formats/anchored-parse.ts";
 import { loadTextFile } from "../fs/read-file.ts";
 import { resolveRoot, resolveSafePath } from "../fs/safe-path.ts";
 import type { PresetName } from "../match/cascade.ts";
@@ -17,6 +18,8 @@ import {
   type ApplyDiffArgs,
   type CreateFileArgs,
   type EditFileArgs,
+  type EditLinesArgs,
+  editLinesArgs,
   isToolName,
   READ_ONLY_TOOLS,
   type ReadFileArgs,
@@ -58,6 +61,12 @@ export interface RunToolOptions {
    * @default undefined (no versions kept)
    */
   versions?: VersionStore;
+  /**
+   * read_file shows line tags (`N#TAG:text`, for edit_lines) when the call
+   * does not say.
+   * @default false
+   */
+  anchors?: boolean;
 }
 
 /** Runs tool `name` with `args` (an object, or its JSON text as OpenAI sends it). */
@@ -76,6 +85,8 @@ export async function runTool(name: string, args: unknown, options: RunToolOptio
         return await readFileTool(parseArgs(name, args) as ReadFileArgs, roots, options);
       case "edit_file":
         return await editFileTool(parseArgs(name, args) as EditFileArgs, roots, options);
+      case "edit_lines":
+        return await editLinesTool(parseArgs(name, args) as EditLinesArgs, roots, options);
       case "apply_diff":
         return await applyDiffTool(parseArgs(name, args) as ApplyDiffArgs, roots, options);
       case "create_file":
@@ -96,6 +107,7 @@ async function readFileTool(args: ReadFileArgs, roots: string[], options: RunToo
     ...(store && { seen: (abs: string, hash: string, text: string) => store.remember(abs, hash, text) }),
     ...(args.offset !== undefined && { offset: args.offset }),
     ...(args.limit !== undefined && { limit: args.limit }),
+    ...((args.anchors ?? options.anchors) && { anchors: true }),
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
   });
   return { isError: false, text };
@@ -109,6 +121,22 @@ async function editFileTool(args: EditFileArgs, roots: string[], options: RunToo
   const expected = args.expectedHash === undefined || known.read !== undefined ? undefined : { [rel]: args.expectedHash };
   const history = known.versions.length > 0 ? { [rel]: known.versions } : undefined;
   return finish(root, await applyEdits(root, edits, fileLayerOptions(options, args.dryRun, expected, history)), display, options.versions);
+}
+
+/**
+ * Line edits by tag. The tags say which lines and which version: no
+ * expectedHash check refuses a moved file (anchored-resolve.ts places the
+ * tags, through the versions this store served); expectedHash only names
+ * the version read.
+ */
+async function editLinesTool(args: EditLinesArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
+  const { root, rel, display } = await locateInRoots(roots, args.path);
+  const payload = parseAnchoredEdits(args.edits);
+  if (payload instanceof EditError) throw payload;
+  const known = await knownVersions(root, rel, options.versions, args.expectedHash);
+  const history = known.versions.length > 0 ? { [rel]: known.versions } : undefined;
+  const edit: StructuredEdit = { path: rel, edits: args.edits as LineEdit[] };
+  return finish(root, await applyEdits(root, [edit], fileLayerOptions(options, args.dryRun, undefined, history)), display, options.versions);
 }
 
 /**
@@ -185,6 +213,8 @@ async function finish(root: string, result: ApplyEditsResult, display?: (rel: st
 
 // --- arguments ----------------------------------------------------------------
 
+const EDIT_LINES_LENIENT = editLinesArgs.extend({ edits: z.array(z.unknown()).min(1) });
+
 /** Names models trained on other edit tools use for the same arguments. */
 const ALIASES: Record<string, string> = {
   file_path: "path",
@@ -227,7 +257,9 @@ function parseArgs(name: ToolName, raw: unknown): unknown {
     }
     if (Array.isArray(obj.edits)) obj.edits = obj.edits.map((e) => (e && typeof e === "object" && !Array.isArray(e) ? renameAliases(e as Record<string, unknown>) : e));
   }
-  const schema: z.ZodType = toolArgs[name];
+  if (name === "edit_lines" && typeof obj.edits === "string") obj.edits = parseJson(obj.edits, "edits");
+  // edit_lines' edits are read by the anchored parser, which accepts the slips and peers' shapes the schema does not name.
+  const schema: z.ZodType = name === "edit_lines" ? EDIT_LINES_LENIENT : toolArgs[name];
   const parsed = schema.safeParse(obj);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `- ${formatPath(issue.path)}: ${issue.message}`);

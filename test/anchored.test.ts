@@ -12,6 +12,7 @@ import { applyLineEdits, EditError, type LineEdit, lineTag } from "../src/index.
 import { applyEdits } from "../src/node.ts";
 import { parseAnchoredEdits, parseTagRef, readLines } from "../src/formats/anchored-parse.ts";
 import { RELOCATE_WINDOW } from "../src/formats/anchored-resolve.ts";
+import { runAnchoredBench } from "../bench/accuracy/anchored.ts";
 import { renderNumberedView } from "../src/tools/numbered-view.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
 
@@ -48,6 +49,14 @@ function throwsCode(fn: () => unknown, code: string, also?: RegExp): EditError {
 }
 
 const READ = numberedFile(40);
+/** Lines unlike each other (the moved-line guard compares the line at the number with the hit). */
+const WORDS = `${Array.from({ length: 40 }, (_, k) => `${lineTag(`w${k}`)} ${lineTag(`v${k}`)} = ${k};`).join("\n")}\n`;
+
+function dropLines(text: string, at: number, count: number): string {
+  const l = lines(text);
+  l.splice(at, count);
+  return `${l.join("\n")}\n`;
+}
 
 // --- tags and the view -----------------------------------------------------------
 
@@ -108,9 +117,9 @@ const cases: { name: string; now: string; edits: LineEdit[]; want: string; strat
   },
   {
     name: "lines deleted above: a range moves with its two ends",
-    now: READ.replace("line 2\nline 3\n", ""),
-    edits: [{ op: "replace", from: ref(READ, 20), to: ref(READ, 22), lines: ["r"] }],
-    want: READ.replace("line 2\nline 3\n", "").replace("line 20\nline 21\nline 22\n", "r\n"),
+    now: dropLines(WORDS, 1, 2),
+    edits: [{ op: "replace", from: ref(WORDS, 20), to: ref(WORDS, 22), lines: ["r"] }],
+    want: `${[...lines(dropLines(WORDS, 1, 2)).slice(0, 17), "r", ...lines(dropLines(WORDS, 1, 2)).slice(20)].join("\n")}\n`,
     strategy: "anchor-moved",
   },
   {
@@ -315,4 +324,26 @@ test("file layer: history moves tags; a stale call writes nothing", async () => 
   const r = await applyEdits(t.root, call, { history: { "a.txt": [READ] } });
   assert.equal(r.failed, 0, JSON.stringify(r.files));
   assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), now.replace("\nline 1\n", "\none\n"));
+});
+
+test("accuracy bench (anchored): with the version read, every case applies right or is refused with fresh tags", () => {
+  const tallies = runAnchoredBench(240, 1);
+  const known = tallies.filter((t) => t.history);
+  assert.equal(known.length, 6);
+  for (const t of known) {
+    assert.equal(t.wrong + t.crashed + t.refusedWithoutTags, 0, `${t.kind}: wrong cases ${t.wrongCases.join(", ")}`);
+    assert.ok(t.right + t.refused > 0, t.kind);
+  }
+  // Moves alone are found, not refused: the version read maps every line that stayed.
+  for (const kind of ["inserted-above", "deleted-above", "changed-below"]) assert.equal(known.find((t) => t.kind === kind)?.refused, 0, kind);
+  // Without it, no case crashes and a cited line that changed is always refused.
+  const blind = tallies.filter((t) => !t.history);
+  assert.equal(blind.reduce((s, t) => s + t.crashed + t.refusedWithoutTags, 0), 0);
+  assert.equal(blind.find((t) => t.kind === "tagged-edited")?.wrong, 0);
+});
+
+test("place (no history): the tagged line edited in place while a copy of it stands nearby is STALE, not moved to the copy", () => {
+  const read = READ.replace("line 10\n", "  }\n").replace("line 14\n", "  }\n");
+  const now = read.replace("line 9\n  }\n", "line 9\n  } // closed early\n");
+  throwsCode(() => applyLineEdits(now, [{ op: "insert_after", at: ref(read, 10), lines: ["x"] }]), "STALE", /looks like the tagged line edited/);
 });

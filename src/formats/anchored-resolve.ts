@@ -12,7 +12,9 @@
  * 2. Otherwise, a tag whose number and hash agree with the current file
  *    applies as is.
  * 3. Otherwise the line with that tag nearest the number, if it is the only
- *    one within RELOCATE_WINDOW lines (lines were inserted or deleted above).
+ *    one within RELOCATE_WINDOW lines (lines were inserted or deleted above)
+ *    and the line now at the number does not look like the tagged line
+ *    edited (then the hit may be a copy of it: a `}`, a repeated call).
  * 4. Otherwise STALE, with the current lines of the region and their fresh
  *    tags in the message, so the model can retry in one call.
  *
@@ -24,6 +26,7 @@
 import { EditError } from "../errors.ts";
 import { diffLinesBounded } from "../text/line-diff.ts";
 import { lineTag, taggedLine, tagText } from "../text/line-tags.ts";
+import { similarity } from "../text/similarity.ts";
 import type { TagRef } from "./anchored-parse.ts";
 
 /**
@@ -117,7 +120,9 @@ export interface ResolveContext {
   label: string;
 }
 
-function stale(ctx: ResolveContext, ref: TagRef, why: string, around: number): EditError {
+function stale(ctx: ResolveContext, ref: TagRef, why: string, near: number): EditError {
+  // A number past the end (lines deleted since) shows the end of the file.
+  const around = Math.max(1, Math.min(near, ctx.current.lines.length));
   const first = around - SHOWN;
   const last = around + SHOWN;
   const a = Math.max(1, first);
@@ -141,11 +146,16 @@ export function resolveRef(ref: TagRef, ctx: ResolveContext): Resolved {
       const near = nearestMapped(ctx.read, i);
       return { error: stale(ctx, ref, "names a line that has changed or been removed since you read the file.", near + 1) };
     }
-    // An added copy of the line next to it: the diff cannot say which of the two the model read.
+    // A copy of the line added next to it (anywhere in the run of equal lines it stands in): the diff's
+    // choice of which copy is new is arbitrary, so which one the model read cannot be told.
     const text = tagText(current.lines[j] as string);
-    for (const k of [j - 1, j + 1]) {
-      if (k >= 0 && k < n && ctx.read.added[k] === 1 && tagText(current.lines[k] as string) === text) {
-        return { error: stale(ctx, ref, `names a line of which a copy was added next to it since you read the file (lines ${Math.min(j, k) + 1} and ${Math.max(j, k) + 1}); which one is meant cannot be told.`, j + 1) };
+    let lo = j;
+    let hi = j;
+    while (lo > 0 && tagText(current.lines[lo - 1] as string) === text) lo--;
+    while (hi < n - 1 && tagText(current.lines[hi + 1] as string) === text) hi++;
+    for (let k = lo; k <= hi; k++) {
+      if (ctx.read.added[k] === 1) {
+        return { error: stale(ctx, ref, `names a line of which a copy was added next to it since you read the file (lines ${lo + 1}-${hi + 1} are all this line); which one is meant cannot be told.`, j + 1) };
       }
     }
     return { line: j + 1, found: j === i ? "anchor" : "anchor-history" };
@@ -155,7 +165,17 @@ export function resolveRef(ref: TagRef, ctx: ResolveContext): Resolved {
   const lo = Math.max(1, ref.line - RELOCATE_WINDOW);
   const hi = Math.min(n, ref.line + RELOCATE_WINDOW);
   for (let m = lo; m <= hi; m++) if (current.tagAt(m - 1) === ref.hash) hits.push(m);
-  if (hits.length === 1) return { line: hits[0] as number, found: "anchor-moved" };
+  if (hits.length === 1) {
+    const hit = hits[0] as number;
+    // The line at the number may be the tagged line, edited, and the hit a copy of it (a `}`, a blank line,
+    // a repeated call): then moving the edit to the copy would be wrong. Moved lines leave an unrelated line there.
+    if (ref.line <= n && looksEdited(current.lines[ref.line - 1] as string, current.lines[hit - 1] as string)) {
+      return {
+        error: stale(ctx, ref, `does not match line ${ref.line} any more, which looks like the tagged line edited; line ${hit} has the tag but may be another copy of it.`, ref.line),
+      };
+    }
+    return { line: hit, found: "anchor-moved" };
+  }
   if (hits.length > 1) {
     return { error: stale(ctx, ref, `does not match line ${ref.line} any more, and lines ${hits.join(", ")} all have its tag; which one is meant cannot be told.`, ref.line) };
   }
@@ -164,6 +184,14 @@ export function resolveRef(ref: TagRef, ctx: ResolveContext): Resolved {
       ? `is past the end of the file, which has ${n} line${n === 1 ? "" : "s"} now, and no line within ${RELOCATE_WINDOW} lines of it has its tag.`
       : `does not match line ${ref.line} (now tagged ${current.tagAt(ref.line - 1)}), and no line within ${RELOCATE_WINDOW} lines has its tag: the line has changed since you read it.`;
   return { error: stale(ctx, ref, why, Math.min(ref.line, n)) };
+}
+
+/** `now` could be `tagged` edited: one holds the other, or most of their characters agree. */
+function looksEdited(now: string, tagged: string): boolean {
+  const a = now.trim();
+  const b = tagged.trim();
+  if (a === "" || b === "") return a === b;
+  return a.includes(b) || b.includes(a) || similarity(a, b) >= 0.8;
 }
 
 /** The current line of the nearest version line kept by the diff, for where to show a changed line's region. */

@@ -83,3 +83,25 @@ export class EditError extends Error {
 export function isEditError(value: unknown): value is EditError {
   return value instanceof EditError;
 }
+
+/**
+ * A value as a message may show it. Not `String(value)` alone: an object
+ * without a prototype (`Object.create(null)`) throws a TypeError there, and
+ * a Symbol in a template literal does too (issue 22, item 5).
+ */
+export function describeValue(value: unknown): string {
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "undefined":
+    case "symbol":
+      return String(value);
+    case "bigint":
+      return `${String(value)}n`;
+    case "function":
+      return "a function";
+    default:
+      return value === null ? "null" : Array.isArray(value) ? "an array" : "an object";
+  }
+}

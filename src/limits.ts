@@ -7,7 +7,7 @@
  * Wiring into each entry point's options is left to option resolution;
  * this module is the checks and their errors.
  */
-import { EditError } from "./errors.ts";
+import { describeValue, EditError } from "./errors.ts";
 
 export interface Limits {
   /** Largest model response (or patch / diff text) accepted, in characters. @default 8_388_608 (8 Mi) */
@@ -73,7 +73,7 @@ export class Budget {
   constructor(options: BudgetOptions = {}, now: () => number = () => performance.now()) {
     const { timeoutMs, signal } = options;
     if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs >= 0 && Number.isFinite(timeoutMs))) {
-      throw new EditError("INVALID_INPUT", `Option 'timeoutMs' must be a finite number of milliseconds (0 or more), got ${String(timeoutMs)}.`);
+      throw new EditError("INVALID_INPUT", `Option 'timeoutMs' must be a finite number of milliseconds (0 or more), got ${describeValue(timeoutMs)}.`);
     }
     this.now = now;
     this.timeoutMs = timeoutMs;

@@ -5,7 +5,7 @@
  * `resolveOptions`, so a value means the same everywhere and a bad value is
  * the same INVALID_INPUT error everywhere.
  */
-import { EditError } from "../errors.ts";
+import { describeValue, EditError } from "../errors.ts";
 import { type Budget, type BudgetOptions, budgetOf, DEFAULT_LIMITS, type Limits } from "../limits.ts";
 import { PRESETS, type Preset, type PresetName } from "../match/cascade.ts";
 import type { StrategyOptions } from "../match/types.ts";
@@ -72,7 +72,7 @@ export function optionsObject<T extends object>(options: unknown, name = "option
 /** Looks a preset up by own property only: "toString" or "__proto__" are not presets. */
 export function presetByName(name: unknown): Preset {
   if (typeof name === "string" && Object.hasOwn(PRESETS, name)) return PRESETS[name as PresetName];
-  throw invalid(`Unknown preset ${JSON.stringify(String(name))}. Use ${Object.keys(PRESETS).map((k) => `"${k}"`).join(" or ")}.`);
+  throw invalid(`Unknown preset ${JSON.stringify(describeValue(name))}. Use ${Object.keys(PRESETS).map((k) => `"${k}"`).join(" or ")}.`);
 }
 
 /** A finite number in [min, max], or undefined when absent. */
@@ -80,7 +80,7 @@ export function checkNumber(value: unknown, name: string, min: number, max: numb
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max) {
     const range = max === Number.POSITIVE_INFINITY ? `at least ${min}` : `from ${min} to ${max}`;
-    throw invalid(`${name} must be a number ${range}, got ${String(value)}.`);
+    throw invalid(`${name} must be a number ${range}, got ${describeValue(value)}.`);
   }
   return value;
 }
@@ -89,14 +89,14 @@ export function checkNumber(value: unknown, name: string, min: number, max: numb
 export function checkLine(value: unknown, name: string): number | undefined {
   if (value === undefined || value === null || value === 0) return undefined;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-    throw invalid(`${name} must be a positive whole line number, got ${String(value)}.`);
+    throw invalid(`${name} must be a positive whole line number, got ${describeValue(value)}.`);
   }
   return value;
 }
 
 export function checkFlag(value: unknown, name: string): boolean | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "boolean") throw invalid(`${name} must be true or false, got ${String(value)}.`);
+  if (typeof value !== "boolean") throw invalid(`${name} must be true or false, got ${describeValue(value)}.`);
   return value;
 }
 

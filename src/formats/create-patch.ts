@@ -42,7 +42,7 @@
  */
 
 import { appendAll } from "../arrays.ts";
-import { EditError } from "../errors.ts";
+import { describeValue, EditError } from "../errors.ts";
 import { type Budget, budgetOf } from "../limits.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { diffLinesBounded } from "../text/line-diff.ts";
@@ -132,17 +132,19 @@ function resolveOptions(options: unknown): ResolvedOptions {
   }
   const o = { ...DEFAULTS, ...(options as CreatePatchOptions | null | undefined) };
   if (!Number.isInteger(o.context) || o.context < 0) {
-    throw new EditError("INVALID_INPUT", `createPatch: option 'context' must be a whole number of lines (0 or more), got ${String(o.context)}.`);
+    throw new EditError("INVALID_INPUT", `createPatch: option 'context' must be a whole number of lines (0 or more), got ${describeValue(o.context)}.`);
   }
   if (o.format !== "udiff" && o.format !== "v4a") {
-    throw new EditError("INVALID_INPUT", `createPatch: option 'format' must be "udiff" or "v4a", got ${String(o.format)}.`);
+    throw new EditError("INVALID_INPUT", `createPatch: option 'format' must be "udiff" or "v4a", got ${describeValue(o.format)}.`);
   }
   if (typeof o.fuzzy !== "boolean") {
-    throw new EditError("INVALID_INPUT", `createPatch: option 'fuzzy' must be true or false, got ${String(o.fuzzy)}. The signature is ${SIGNATURE}.`);
+    throw new EditError("INVALID_INPUT", `createPatch: option 'fuzzy' must be true or false, got ${describeValue(o.fuzzy)}. The signature is ${SIGNATURE}.`);
   }
   for (const key of ["oldPath", "newPath", "path"] as const) {
-    if (o[key] !== undefined && typeof o[key] !== "string") {
-      throw new EditError("INVALID_INPUT", `createPatch: option '${key}' must be a string, got ${typeof o[key]}. The signature is ${SIGNATURE}.`);
+    // On a header line: one line of text, or the patch would not read back (issue 22, item 5).
+    const p = o[key];
+    if (p !== undefined && (typeof p !== "string" || /[\r\n]/.test(p))) {
+      throw new EditError("INVALID_INPUT", `createPatch: option '${key}' must be a path on one line, got ${describeValue(p)}. The signature is ${SIGNATURE}.`);
     }
   }
   const path = o.path ?? o.newPath ?? o.oldPath;

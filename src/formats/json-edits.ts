@@ -50,8 +50,37 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   return { line, column: offset - start + 1 };
 }
 
+/**
+ * Deeper than any real edit (tool calls nest a few levels). jsonc-parser
+ * recurses once per level: `[` repeated 500,000 times overflowed the stack
+ * with a RangeError (issue 22, item 5), so depth is measured first.
+ */
+const MAX_JSON_DEPTH = 256;
+
+/** The offset where `text` nests brackets deeper than `max` (strings skipped), or -1. */
+function tooDeepAt(text: string, max: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return i;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return -1;
+}
+
 /** Parses model-written JSON: trailing commas and comments allowed, other errors with their line and column. */
 export function parseJson(text: string): JsonParse {
+  const deep = tooDeepAt(text, MAX_JSON_DEPTH);
+  if (deep !== -1) {
+    const at = lineColumn(text, deep);
+    return { ok: false, error: `nested more than ${MAX_JSON_DEPTH} levels deep at line ${at.line}, column ${at.column} (edits nest a few levels)`, line: at.line };
+  }
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
   const first = errors[0];

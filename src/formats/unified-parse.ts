@@ -92,7 +92,7 @@
 
 import { appendAll } from "../arrays.ts";
 import { optionsObject } from "../engine/options.ts";
-import { EditError } from "../errors.ts";
+import { describeValue, EditError } from "../errors.ts";
 import { Budget, type BudgetOptions, budgetOf, checkLimit, DEFAULT_LIMITS } from "../limits.ts";
 import { stripTimestamp } from "../text/timestamp.ts";
 
@@ -638,7 +638,7 @@ export function parsePatch(text: string, options?: ParsePatchOptions): FilePatch
   }
   const { maxResponseSize = DEFAULT_LIMITS.maxResponseSize, timeoutMs, signal } = optionsObject<ParsePatchOptions>(options, "parsePatch: options");
   if (!(Number.isInteger(maxResponseSize) && maxResponseSize > 0)) {
-    throw new EditError("INVALID_INPUT", `parsePatch: option 'maxResponseSize' must be a whole number of characters, got ${String(maxResponseSize)}.`);
+    throw new EditError("INVALID_INPUT", `parsePatch: option 'maxResponseSize' must be a whole number of characters, got ${describeValue(maxResponseSize)}.`);
   }
   const budget = budgetOf({ timeoutMs, signal }, "parsePatch");
   checkLimit("maxResponseSize", text.length, { ...DEFAULT_LIMITS, maxResponseSize });

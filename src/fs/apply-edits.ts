@@ -7,7 +7,7 @@
 
 import { access, stat } from "node:fs/promises";
 import { checkFlag, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
-import { EditError } from "../errors.ts";
+import { describeValue, EditError } from "../errors.ts";
 import { alreadyAppliedNote } from "../formats/already-applied.ts";
 import { applyFromHistory } from "../formats/history-merge.ts";
 import { createPatch } from "../formats/create-patch.ts";
@@ -253,16 +253,20 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
   const resolved = resolveOptions({ ...engine, ...(o.timeoutMs !== undefined && { timeoutMs: o.timeoutMs }) });
   const maxFileBytes = o.maxFileBytes ?? DEFAULTS.maxFileBytes;
   if (typeof maxFileBytes !== "number" || !Number.isSafeInteger(maxFileBytes) || maxFileBytes < 0) {
-    throw new EditError("INVALID_INPUT", `maxFileBytes must be a whole number of bytes, got ${String(maxFileBytes)}.`);
+    throw new EditError("INVALID_INPUT", `maxFileBytes must be a whole number of bytes, got ${describeValue(maxFileBytes)}.`);
   }
   if (o.chooseCandidate !== undefined && typeof o.chooseCandidate !== "function") throw new EditError("INVALID_INPUT", "chooseCandidate must be a function.");
-  if (o.strip !== undefined && (typeof o.strip !== "number" || !Number.isSafeInteger(o.strip) || o.strip < 0)) {
-    throw new EditError("INVALID_INPUT", `strip must be a whole number of path components, got ${String(o.strip)}.`);
+  if (o.hooks !== undefined && (typeof o.hooks !== "object" || o.hooks === null || (o.hooks.beforeWrite !== undefined && typeof o.hooks.beforeWrite !== "function"))) {
+    throw new EditError("INVALID_INPUT", "hooks must be an object whose beforeWrite, when given, is a function.");
   }
-  for (const key of ["target", "replaceAllAdvice", "displayPrefix"] as const) {
+  if (o.strip !== undefined && (typeof o.strip !== "number" || !Number.isSafeInteger(o.strip) || o.strip < 0)) {
+    throw new EditError("INVALID_INPUT", `strip must be a whole number of path components, got ${describeValue(o.strip)}.`);
+  }
+  for (const key of ["format", "target", "replaceAllAdvice", "displayPrefix"] as const) {
     if (o[key] !== undefined && typeof o[key] !== "string") throw new EditError("INVALID_INPUT", `${key} must be a string.`);
   }
   const history = checkHistory(o.history);
+  checkExpected(o.expected);
   return {
     format: o.format ?? DEFAULTS.format,
     history,
@@ -282,6 +286,22 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     maxResponseSize: resolved.limits.maxResponseSize,
     budget: resolved.budget,
   };
+}
+
+/** `expected`: per path a sha256 hash, or { hash?, content? } of strings (a number there threw a TypeError, issue 22 item 5). */
+function checkExpected(value: unknown): void {
+  if (value === undefined) return;
+  const bad = (why: string) =>
+    new EditError("INVALID_INPUT", `expected must be an object mapping each path to a sha256 hash (a string) or to { hash?, content? } of strings: ${why}.`);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw bad(`got ${describeValue(value)}`);
+  for (const [path, want] of Object.entries(value)) {
+    if (typeof want === "string") continue;
+    if (typeof want !== "object" || want === null || Array.isArray(want)) throw bad(`${JSON.stringify(path)} has ${describeValue(want)}`);
+    for (const key of ["hash", "content"] as const) {
+      const v = (want as Record<string, unknown>)[key];
+      if (v !== undefined && typeof v !== "string") throw bad(`${JSON.stringify(path)}.${key} is ${describeValue(v)}`);
+    }
+  }
 }
 
 function checkHistory(value: unknown): Record<string, readonly string[]> {
@@ -327,6 +347,10 @@ export async function applyEdits(
   input: string | readonly StructuredEdit[],
   options: ApplyEditsOptions = {},
 ): Promise<ApplyEditsResult> {
+  if (typeof root !== "string" || root === "") throw new EditError("INVALID_INPUT", `applyEdits: root must be the path of a directory, got ${describeValue(root)}.`);
+  if (typeof input !== "string" && !Array.isArray(input)) {
+    throw new EditError("INVALID_INPUT", `applyEdits: input must be a model's response (a string) or a list of edits, got ${describeValue(input)}.`);
+  }
   const opts = resolveFileOptions(options);
   const realRoot = await resolveRoot(root);
 

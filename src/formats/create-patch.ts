@@ -144,7 +144,7 @@ function resolveOptions(options: unknown): ResolvedOptions {
     // On a header line: one line of text, or the patch would not read back (issue 22, item 5).
     const p = o[key];
     if (p !== undefined && (typeof p !== "string" || /[\r\n]/.test(p))) {
-      throw new EditError("INVALID_INPUT", `createPatch: option '${key}' must be a path on one line, got ${describeValue(p)}. The signature is ${SIGNATURE}.`);
+      throw new EditError("INVALID_INPUT", `createPatch: option '${key}' must be a string on one line (a path), got ${describeValue(p)}. The signature is ${SIGNATURE}.`);
     }
   }
   const path = o.path ?? o.newPath ?? o.oldPath;

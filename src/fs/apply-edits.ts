@@ -433,7 +433,7 @@ export async function applyEdits(
   let written = false;
   if (changes.length > 0) {
     try {
-      await commitChanges(changes, opts.hooks);
+      await commitChanges(changes, opts.hooks, opts.budget);
       for (const p of toWrite) p.report.written = true;
       written = true;
     } catch (error) {

@@ -4,32 +4,40 @@
  * renamed over the target. A reader sees the old file or the new one, never
  * half of it, and a crash leaves at worst a stray temporary file.
  *
- * Right before the rename, under a per-path lock (see write-lock.ts):
- * - the directory must still be the one that was checked (its real path is
- *   unchanged): a directory swapped for a symlink since the path check would
- *   otherwise carry the bytes outside the root;
- * - the file must still hold the bytes the edit was computed from: when
- *   another process (or call) wrote it meanwhile, the write fails with
- *   `STALE` instead of silently undoing that change.
+ * Node has no `openat`/`renameat`, so every call names the file by path and a
+ * process in the tree may swap a directory of it between two calls. What is
+ * checked, and how (fd-place.ts: a descriptor's real path):
+ * - the temporary file is created exclusively, never through a final symlink
+ *   (`O_EXCL|O_NOFOLLOW`), then checked through its descriptor to be in the
+ *   directory meant: created elsewhere, it is removed from there;
+ * - right before the rename, under a per-path lock (write-lock.ts), the
+ *   directory must still resolve to itself, and the file, opened without
+ *   following a symlink or waiting on a FIFO, must still hold the bytes the
+ *   edit was computed from (else `STALE`, instead of undoing another write);
+ * - after the rename, the new file must be where it was meant: landed
+ *   elsewhere, it is removed from there and the write fails (`UNSAFE_PATH`).
  *
  * A file with several hard links is written in place (truncated and
  * rewritten) instead: a rename would give this name a new inode and cut it
  * off from its other names. Owner and group are kept where the process may
- * set them.
+ * set them, and setuid/setgid with them.
  */
 
 import { randomBytes } from "node:crypto";
-import { constants, type Stats } from "node:fs";
-import { chmod, chown, lstat, mkdir, open, readFile, realpath, rename, rm, rmdir, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { type FileHandle, mkdir, open, realpath, rename, rmdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { EditError } from "../errors.ts";
+import type { Budget } from "../limits.ts";
+import { CREATE_FLAGS, DIRECTORY, type HeldDirectory, isAt, NOFOLLOW, NONBLOCK, openDirectory, pathOfOpen, READ_FLAGS, removeOpen } from "./fd-place.ts";
 import { siblingName } from "./sibling-name.ts";
 import { withPathLock } from "./write-lock.ts";
 
 export interface AtomicWriteOptions {
   /**
    * Permission bits for the file; `undefined` keeps the default for new
-   * files (0o666 minus the umask).
+   * files (0o666 minus the umask). setuid and setgid are kept only on a
+   * replaced file whose owner (setuid) or group (setgid) the new file keeps.
    * @default undefined
    */
   mode?: number;
@@ -41,6 +49,11 @@ export interface AtomicWriteOptions {
   expected?: Uint8Array | null;
   /** Relative path for messages. @default the absolute path */
   rel?: string;
+  /**
+   * Bounds the wait for another writer's lock (`TIMEOUT` past it).
+   * @default undefined (the lock's own limit, 10 s)
+   */
+  budget?: Budget;
 }
 
 /**
@@ -50,48 +63,117 @@ export interface AtomicWriteOptions {
 export async function writeFileAtomic(abs: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): Promise<string[]> {
   const rel = options.rel ?? abs;
   const dir = path.dirname(abs);
+  const name = path.basename(abs);
   const createdDirs = await makeParents(dir, rel);
-  const temp = path.join(dir, siblingName(path.basename(abs), `.fuzzpatch-${randomBytes(6).toString("hex")}.tmp`));
-  let tempMade = false;
+  const tempName = siblingName(name, `.fuzzpatch-${randomBytes(6).toString("hex")}.tmp`);
+  const temp = path.join(dir, tempName);
+  let held: HeldDirectory | undefined;
+  let handle: FileHandle | undefined;
+  let placed = false;
   try {
-    await checkDirectory(dir, rel);
-    const handle = await open(temp, "wx", options.mode ?? 0o666);
-    tempMade = true;
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    // open() applies the umask; chmod sets the exact original bits.
-    if (options.mode !== undefined) await chmod(temp, options.mode);
-    await withPathLock(abs, async () => {
-      await checkDirectory(dir, rel);
-      const current = await checkExpected(abs, rel, options.expected);
-      if (current && current.nlink > 1) {
-        await writeInPlace(abs, bytes);
-        return;
-      }
-      if (current) await keepOwner(temp, current);
-      await rename(temp, abs);
-      tempMade = false;
-    });
+    held = await holdDirectory(dir, rel);
+    const at = held.at;
+    handle = await open(at(tempName), CREATE_FLAGS, options.mode === undefined ? 0o666 : options.mode & 0o777);
+    // Without /proc the directory may have been swapped between the check and the open: the
+    // temporary file is then elsewhere (removed from there in `finally`).
+    if (!(await isAt(handle, temp))) throw moved(rel, "its temporary file was created elsewhere");
+    await handle.writeFile(bytes);
+    await handle.sync();
+    const temporary = handle;
+    await withPathLock(
+      abs,
+      async () => {
+        await checkDirectory(dir, rel);
+        const current = await checkExpected(at(name), abs, rel, options.expected);
+        if (current && current.nlink > 1) {
+          await writeInPlace(at(name), bytes, current, rel);
+          return;
+        }
+        await setOwnerAndMode(temporary, current, options.mode);
+        await rename(at(tempName), at(name));
+        placed = true;
+        // Without /proc the rename goes through the directory's path once more: where did the file land?
+        if (!(await landedAt(temporary, abs))) {
+          placed = false;
+          throw moved(rel, "the written file landed elsewhere; it was removed from there");
+        }
+      },
+      { budget: options.budget, at },
+    );
+    placed = true;
   } catch (error) {
     await removeDirs(createdDirs);
     throw error;
   } finally {
-    if (tempMade) await rm(temp, { force: true }).catch(() => undefined);
+    if (handle) {
+      if (!placed) await removeOpen(handle, temp, held && { at: held.at, name: tempName });
+      await handle.close().catch(() => undefined);
+    }
+    await held?.close();
   }
   return createdDirs;
 }
 
-/** Removes `abs` if it still holds `expected` (else `STALE`), under the same lock and checks. */
-export async function removeFileChecked(abs: string, expected: Uint8Array | undefined, rel = abs): Promise<void> {
+/**
+ * Removes `abs` if it still holds `expected` (else `STALE`), under the same
+ * lock and checks. The file is checked through a descriptor and unlinked
+ * through its directory's; without /proc the unlink goes by path, and a file
+ * that is not the one checked found unlinked instead is reported.
+ */
+export async function removeFileChecked(abs: string, expected: Uint8Array | undefined, rel = abs, budget?: Budget): Promise<void> {
   const dir = path.dirname(abs);
-  await withPathLock(abs, async () => {
-    await checkDirectory(dir, rel);
-    await checkExpected(abs, rel, expected);
-    await rm(abs);
+  const name = path.basename(abs);
+  const held = await holdDirectory(dir, rel);
+  try {
+    await withPathLock(
+      abs,
+      async () => {
+        await checkDirectory(dir, rel);
+        const handle = await openExisting(held.at(name), rel);
+        try {
+          if (!handle) {
+            if (expected !== undefined) throw stale(rel, "it was deleted");
+            return;
+          }
+          const before = await checkOpened(handle, abs, rel, expected);
+          await unlink(held.at(name));
+          // If the checked file kept all its links, another file was unlinked.
+          if ((await handle.stat()).nlink === before.nlink) throw moved(rel, "another file was found at its path when it was deleted");
+        } finally {
+          await handle?.close().catch(() => undefined);
+        }
+      },
+      { budget, at: held.at },
+    );
+  } finally {
+    await held.close();
+  }
+}
+
+/** The directory `dir`, held open and checked to be in place (else `UNSAFE_PATH`). */
+async function holdDirectory(dir: string, rel: string): Promise<HeldDirectory> {
+  const held = await openDirectory(dir);
+  if (!held) {
+    throw new EditError(
+      "UNSAFE_PATH",
+      `Refusing to write ${rel}: its directory changed while the edit was being applied (missing or resolving to another place); nothing was written there.`,
+      { path: rel },
+    );
+  }
+  return held;
+}
+
+function moved(rel: string, what: string): EditError {
+  return new EditError(
+    "UNSAFE_PATH",
+    `Refusing to write ${rel}: a directory of its path changed while the edit was being applied (${what}); nothing was left there.`,
+    { path: rel },
+  );
+}
+
+function stale(rel: string, why: string): EditError {
+  return new EditError("STALE", `${rel} changed while the edit was being applied (${why}); nothing was written. Read the file again and send the edit against its current content.`, {
+    path: rel,
   });
 }
 
@@ -119,53 +201,91 @@ interface Current {
   nlink: number;
   uid: number;
   gid: number;
+  dev: number;
+  ino: number;
 }
 
-/** Checks the file against `expected`; returns its link count and owner when it exists. */
-async function checkExpected(abs: string, rel: string, expected: Uint8Array | null | undefined): Promise<Current | undefined> {
-  let stats: Stats | undefined;
+/** Opens the file at `target` to check it, or `undefined` when it does not exist. */
+async function openExisting(target: string, rel: string): Promise<FileHandle | undefined> {
   try {
-    stats = await lstat(abs);
+    return await open(target, READ_FLAGS);
   } catch (error) {
-    if ((error as { code?: string }).code !== "ENOENT") throw error;
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT") return undefined;
+    if (code === "ELOOP") throw new EditError("UNSAFE_PATH", `Refusing to write ${rel}: it became a symbolic link while the edit was being applied.`, { path: rel });
+    if (code === "ENXIO") throw new EditError("UNSAFE_PATH", `Refusing to write ${rel}: it is no longer a regular file.`, { path: rel });
+    throw error;
   }
-  if (stats?.isSymbolicLink()) {
-    throw new EditError("UNSAFE_PATH", `Refusing to write ${rel}: it became a symbolic link while the edit was being applied.`, { path: rel });
-  }
-  if (expected !== undefined) {
-    const stale = (why: string) =>
-      new EditError("STALE", `${rel} changed while the edit was being applied (${why}); nothing was written. Read the file again and send the edit against its current content.`, {
-        path: rel,
-      });
-    if (expected === null) {
-      if (stats) throw stale("it was created by someone else");
-    } else {
-      if (!stats) throw stale("it was deleted");
-      const now = await readFile(abs);
-      if (!now.equals(expected)) throw stale("its content is not what the edit was computed from");
-    }
-  }
-  return stats ? { nlink: stats.nlink, uid: stats.uid, gid: stats.gid } : undefined;
 }
 
-/** Gives the new file the old one's owner and group, where the process may. */
-async function keepOwner(temp: string, current: Current): Promise<void> {
-  const mine = await stat(temp);
-  if (mine.uid === current.uid && mine.gid === current.gid) return;
-  try {
-    await chown(temp, current.uid, current.gid);
-  } catch {
-    // Not allowed (another user's file, not root): try the group alone.
-    await chown(temp, mine.uid, current.gid).catch(() => undefined);
+/** The open file must be a regular file at `abs` holding `expected` (when given). */
+async function checkOpened(handle: FileHandle, abs: string, rel: string, expected: Uint8Array | null | undefined): Promise<Current> {
+  const stats = await handle.stat();
+  if (!stats.isFile()) throw new EditError("UNSAFE_PATH", `Refusing to write ${rel}: it is no longer a regular file.`, { path: rel });
+  if (!(await isAt(handle, abs))) throw moved(rel, "the file checked was elsewhere");
+  if (expected === null) throw stale(rel, "it was created by someone else");
+  if (expected !== undefined) {
+    const now = await handle.readFile();
+    if (!now.equals(expected)) throw stale(rel, "its content is not what the edit was computed from");
   }
+  return { nlink: stats.nlink, uid: stats.uid, gid: stats.gid, dev: stats.dev, ino: stats.ino };
+}
+
+/** Checks the file at `target` (`abs` through the held directory) against `expected` through a descriptor; returns its link count, owner and identity when it exists. */
+async function checkExpected(target: string, abs: string, rel: string, expected: Uint8Array | null | undefined): Promise<Current | undefined> {
+  const handle = await openExisting(target, rel);
+  if (!handle) {
+    if (expected !== undefined && expected !== null) throw stale(rel, "it was deleted");
+    return undefined;
+  }
+  try {
+    return await checkOpened(handle, abs, rel, expected);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Gives the new file the old one's owner and group where the process may,
+ * then its permission bits. In that order: a chown clears setuid and setgid.
+ * Those two bits are kept only when the owner (setuid) or group (setgid) was
+ * kept: a setuid file that now belongs to the writing user would run as them.
+ * A new file (no `current`) never gets them.
+ */
+async function setOwnerAndMode(handle: FileHandle, current: Current | undefined, mode: number | undefined): Promise<void> {
+  let mine = await handle.stat();
+  if (current && (mine.uid !== current.uid || mine.gid !== current.gid)) {
+    try {
+      await handle.chown(current.uid, current.gid);
+    } catch {
+      // Not allowed (another user's file, not root): try the group alone.
+      await handle.chown(mine.uid, current.gid).catch(() => undefined);
+    }
+    mine = await handle.stat();
+  }
+  if (mode === undefined) return;
+  let bits = mode & 0o7777;
+  if (!current || mine.uid !== current.uid) bits &= ~0o4000;
+  if (!current || mine.gid !== current.gid) bits &= ~0o2000;
+  // open() applied the umask; this sets the exact original bits.
+  await handle.chmod(bits);
+}
+
+/** True when the renamed file is at `abs`, or was replaced there by another writer since. */
+async function landedAt(handle: FileHandle, abs: string): Promise<boolean> {
+  const where = await pathOfOpen(handle);
+  if (where === null) return true;
+  return isAt(handle, abs);
 }
 
 /** Overwrites the file's bytes keeping its inode (and so its other hard links). */
-async function writeInPlace(abs: string, bytes: Uint8Array): Promise<void> {
-  const handle = await open(abs, constants.O_WRONLY | constants.O_NOFOLLOW);
+async function writeInPlace(target: string, bytes: Uint8Array, current: Current, rel: string): Promise<void> {
+  const handle = await open(target, constants.O_WRONLY | NOFOLLOW | NONBLOCK);
   try {
+    const stats = await handle.stat();
+    if (stats.dev !== current.dev || stats.ino !== current.ino) throw stale(rel, "it was replaced while the edit was being applied");
     await handle.truncate(0);
-    await handle.writeFile(bytes);
+    await handle.write(bytes, 0, bytes.length, 0);
     await handle.sync();
   } finally {
     await handle.close();
@@ -174,8 +294,8 @@ async function writeInPlace(abs: string, bytes: Uint8Array): Promise<void> {
 
 /**
  * Creates the missing directories of `dir`, returning them deepest first.
- * The deepest existing one is checked first: through a swapped symlink the
- * new directories would be made outside the root.
+ * Each is made inside its parent held open (fd-place.ts): a parent swapped
+ * for a symlink out of the root is refused, never created through.
  */
 async function makeParents(dir: string, rel: string): Promise<string[]> {
   const missing: string[] = [];
@@ -192,11 +312,45 @@ async function makeParents(dir: string, rel: string): Promise<string[]> {
       current = parent;
     }
   }
-  if (missing.length > 0) {
-    await checkDirectory(current, rel);
-    await mkdir(dir, { recursive: true });
+  const created: string[] = [];
+  try {
+    for (const target of [...missing].reverse()) {
+      if (await makeDirectory(target, rel)) created.unshift(target);
+    }
+  } catch (error) {
+    await removeDirs(created);
+    throw error;
   }
-  return missing;
+  return created;
+}
+
+/** Makes one directory whose parent exists; false when someone else made it meanwhile. */
+async function makeDirectory(target: string, rel: string): Promise<boolean> {
+  const held = await holdDirectory(path.dirname(target), rel);
+  const name = path.basename(target);
+  try {
+    try {
+      await mkdir(held.at(name));
+    } catch (error) {
+      if ((error as { code?: string }).code !== "EEXIST") throw error;
+      await checkDirectory(target, rel);
+      return false;
+    }
+    // Without /proc the mkdir went by path: a directory made elsewhere is removed from there.
+    const handle = await open(held.at(name), constants.O_RDONLY | DIRECTORY | NOFOLLOW).catch(() => undefined);
+    if (!handle) throw moved(rel, "a directory it needed was created elsewhere");
+    try {
+      if (!(await isAt(handle, target))) {
+        await removeOpen(handle, target);
+        throw moved(rel, "a directory it needed was created elsewhere; it was removed from there");
+      }
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+    return true;
+  } finally {
+    await held.close();
+  }
 }
 
 /** Removes directories (deepest first) if they are empty; best effort. */

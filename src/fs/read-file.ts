@@ -10,8 +10,9 @@
  */
 
 import { createHash } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { EditError } from "../errors.ts";
+import { isAt, READ_FLAGS } from "./fd-place.ts";
 import { describeIoError } from "./safe-path.ts";
 
 export interface ReadOptions {
@@ -58,43 +59,70 @@ export function hashBytes(bytes: Uint8Array | string): string {
 
 export async function loadTextFile(abs: string, rel: string, options: ReadOptions = {}): Promise<LoadedFile> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  let size: number;
-  let mode: number;
+  let handle: FileHandle;
   try {
-    const stats = await stat(abs);
-    if (stats.isDirectory()) {
-      throw new EditError("INVALID_INPUT", `${rel} is a directory, not a file. Name a file to edit.`, { path: rel });
-    }
-    if (!stats.isFile()) {
-      throw new EditError("UNSAFE_PATH", `${rel} is not a regular file (device, socket or pipe); refusing to edit it.`, { path: rel });
-    }
-    size = stats.size;
-    mode = stats.mode & 0o7777;
+    // Opened before it is inspected, and inspected through the descriptor: a file swapped for a
+    // symlink (O_NOFOLLOW) or a FIFO (O_NONBLOCK: the open does not wait for a writer) after its
+    // path was checked is refused, never read.
+    handle = await open(abs, READ_FLAGS);
   } catch (error) {
-    if (error instanceof EditError) throw error;
+    const code = (error as { code?: string }).code;
     // ENOTDIR: a parent is a file; the path does not exist (creating it
     // will fail at write time, inside the transaction, and roll back).
-    const code = (error as { code?: string }).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
       return { exists: false, text: "", layout: { bom: false, crlf: false }, bytes: Buffer.alloc(0), hash: hashBytes("") };
     }
+    if (code === "ELOOP") throw new EditError("UNSAFE_PATH", `${rel} became a symbolic link after its path was checked; refusing to read it.`, { path: rel });
+    if (code === "ENXIO" || code === "EOPNOTSUPP") throw notRegular(rel);
     throw new EditError("IO", `Cannot read ${rel}: ${describeIoError(error)}.`, { path: rel });
   }
-  if (size > maxBytes) {
-    throw new EditError("TOO_LARGE", `${rel} is ${size} bytes, over the limit of ${maxBytes} bytes; refusing to edit it.`, {
-      path: rel,
-      size,
-      limit: maxBytes,
-    });
-  }
-  let bytes: Buffer;
   try {
-    bytes = await readFile(abs);
+    const stats = await handle.stat();
+    if (stats.isDirectory()) {
+      throw new EditError("INVALID_INPUT", `${rel} is a directory, not a file. Name a file to edit.`, { path: rel });
+    }
+    if (!stats.isFile()) throw notRegular(rel);
+    // A directory of the path swapped for a symlink since the check: the file opened is elsewhere.
+    if (!(await isAt(handle, abs))) {
+      throw new EditError("UNSAFE_PATH", `${rel} moved while it was being opened (a directory of its path was swapped); refusing to read it.`, { path: rel });
+    }
+    const bytes = await readBounded(handle, stats.size, maxBytes, rel);
+    const { text, layout } = decodeText(bytes, rel, options.allowBinary ?? false);
+    return { exists: true, text, layout, bytes, mode: stats.mode & 0o7777, hash: hashBytes(bytes) };
   } catch (error) {
+    if (error instanceof EditError) throw error;
     throw new EditError("IO", `Cannot read ${rel}: ${describeIoError(error)}.`, { path: rel });
+  } finally {
+    await handle.close().catch(() => undefined);
   }
-  const { text, layout } = decodeText(bytes, rel, options.allowBinary ?? false);
-  return { exists: true, text, layout, bytes, mode, hash: hashBytes(bytes) };
+}
+
+function notRegular(rel: string): EditError {
+  return new EditError("UNSAFE_PATH", `${rel} is not a regular file (device, socket or pipe); refusing to edit it.`, { path: rel });
+}
+
+function tooLarge(rel: string, size: number, limit: number): EditError {
+  return new EditError("TOO_LARGE", `${rel} is ${size} bytes, over the limit of ${limit} bytes; refusing to edit it.`, { path: rel, size, limit });
+}
+
+/** Reads the open file to its end, refusing it once it passes `maxBytes` (it may grow after the stat). */
+async function readBounded(handle: FileHandle, size: number, maxBytes: number, rel: string): Promise<Buffer> {
+  if (size > maxBytes) throw tooLarge(rel, size, maxBytes);
+  let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, size + 1));
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > maxBytes) throw tooLarge(rel, length, maxBytes);
+      const bigger = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2 + 4096));
+      buffer.copy(bigger, 0, 0, length);
+      buffer = bigger;
+    }
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+  }
+  if (length > maxBytes) throw tooLarge(rel, length, maxBytes);
+  return buffer.subarray(0, length);
 }
 
 export function decodeText(bytes: Buffer, rel: string, allowBinary: boolean): { text: string; layout: TextLayout } {

@@ -12,6 +12,7 @@
  */
 
 import { EditError } from "../errors.ts";
+import type { Budget } from "../limits.ts";
 import { removeDirs, removeFileChecked, writeFileAtomic } from "./atomic-write.ts";
 import { describeIoError } from "./safe-path.ts";
 
@@ -46,22 +47,25 @@ interface Done {
 }
 
 /**
- * Applies every change or none. Throws an `IO` EditError naming the file
+ * Applies every change or none; `budget` bounds the wait for other writers'
+ * locks before each write (a rollback is not bounded by it: putting files
+ * back matters more than the time). Throws an `IO` EditError naming the file
  * whose write failed (and any file that could not be restored).
  */
-export async function commitChanges(changes: readonly PlannedChange[], hooks: TransactionHooks = {}): Promise<void> {
+export async function commitChanges(changes: readonly PlannedChange[], hooks: TransactionHooks = {}, budget?: Budget): Promise<void> {
   const done: Done[] = [];
   for (const [index, change] of changes.entries()) {
     try {
       await hooks.beforeWrite?.(change, index);
       if (change.kind === "delete") {
-        await removeFileChecked(change.abs, change.original, change.rel);
+        await removeFileChecked(change.abs, change.original, change.rel, budget);
         done.push({ change, createdDirs: [] });
       } else {
         const createdDirs = await writeFileAtomic(change.abs, change.bytes, {
           mode: change.mode,
           expected: change.kind === "create" ? null : change.original,
           rel: change.rel,
+          ...(budget && { budget }),
         });
         done.push({ change, createdDirs });
       }
@@ -73,8 +77,8 @@ export async function commitChanges(changes: readonly PlannedChange[], hooks: Tr
           : unrestored.length === 0
             ? `The ${done.length} file(s) already written were restored; nothing changed.`
             : `Could not restore: ${unrestored.join(", ")}.`;
-      // A file changed under us or a directory swapped keeps its own code.
-      if (error instanceof EditError && (error.code === "STALE" || error.code === "UNSAFE_PATH")) {
+      // A file changed under us, a directory swapped, or the budget spent waiting for a lock keeps its own code.
+      if (error instanceof EditError && (error.code === "STALE" || error.code === "UNSAFE_PATH" || error.code === "TIMEOUT")) {
         throw new EditError(error.code, `${error.message} ${restoredNote}`, { ...error.detail, path: change.rel, index, unrestored });
       }
       throw new EditError("IO", `Writing ${change.rel} failed: ${describeIoError(error)}. ${restoredNote}`, {

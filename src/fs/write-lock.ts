@@ -2,19 +2,25 @@
  * One writer at a time per file, for the short moment of "check the file is
  * as expected, then replace it". Inside a process the writers queue on a
  * promise chain; across processes they take a lock file next to the target,
- * created with O_EXCL (`wx`), so two fuzzpatch processes writing one file end
- * with one write and one `STALE`, never a lost update.
+ * created with O_EXCL (never through a final symlink), so two fuzzpatch
+ * processes writing one file end with one write and one `STALE`, never a
+ * lost update.
  *
  * The lock file only guards fuzzpatch against fuzzpatch: an editor writing
  * the file does not look at it (the content check still catches most of
  * those). A lock left by a crashed process is taken over once it is older
  * than STALE_LOCK_MS; the lock is held for milliseconds, never across
- * reading or matching.
+ * reading or matching. Its descriptor stays open while it is held: the lock
+ * file is checked through it to be in the file's directory (a directory
+ * swapped for a symlink would put it elsewhere), and removed from wherever
+ * it is when released.
  */
 
-import { open, rm, stat } from "node:fs/promises";
+import { type FileHandle, lstat, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { EditError } from "../errors.ts";
+import type { Budget } from "../limits.ts";
+import { CREATE_FLAGS, isAt, removeOpen } from "./fd-place.ts";
 import { siblingName } from "./sibling-name.ts";
 
 const STALE_LOCK_MS = 30_000;
@@ -22,10 +28,20 @@ const WAIT_LIMIT_MS = 10_000;
 
 const queues = new Map<string, Promise<unknown>>();
 
-/** Runs `fn` holding the in-process queue and the lock file of `abs`. */
-export async function withPathLock<T>(abs: string, fn: () => Promise<T>): Promise<T> {
+export interface LockOptions {
+  /** Ends the wait for another writer's lock (`TIMEOUT`). @default undefined (10 s, then `IO`) */
+  budget?: Budget | undefined;
+  /** Names inside the file's directory held open (fd-place.ts), for the lock file. @default by path */
+  at?: (name: string) => string;
+}
+
+/**
+ * Runs `fn` holding the in-process queue and the lock file of `abs`. The
+ * wait for another writer ends at `budget` (`TIMEOUT`) or after 10 s (`IO`).
+ */
+export async function withPathLock<T>(abs: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const previous = queues.get(abs) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(() => withLockFile(abs, fn));
+  const run = previous.catch(() => undefined).then(() => withLockFile(abs, fn, options));
   const tail = run.catch(() => undefined);
   queues.set(abs, tail);
   try {
@@ -35,34 +51,44 @@ export async function withPathLock<T>(abs: string, fn: () => Promise<T>): Promis
   }
 }
 
-async function withLockFile<T>(abs: string, fn: () => Promise<T>): Promise<T> {
-  const lock = path.join(path.dirname(abs), siblingName(path.basename(abs), ".fuzzpatch-lock"));
+async function withLockFile<T>(abs: string, fn: () => Promise<T>, { budget, at }: LockOptions): Promise<T> {
+  const lockName = siblingName(path.basename(abs), ".fuzzpatch-lock");
+  const lock = path.join(path.dirname(abs), lockName);
+  const lockAt = at ? at(lockName) : lock;
   const started = Date.now();
+  let handle: FileHandle | undefined;
   for (let attempt = 0; ; attempt++) {
+    budget?.check("waiting for another writer's lock");
     try {
-      const handle = await open(lock, "wx", 0o600);
-      await handle.writeFile(`${process.pid}\n`);
-      await handle.close();
+      handle = await open(lockAt, CREATE_FLAGS, 0o600);
       break;
     } catch (error) {
       if ((error as { code?: string }).code !== "EEXIST") throw error;
-      const age = await stat(lock).then(
-        (s) => Date.now() - s.mtimeMs,
+      const age = await lstat(lockAt).then(
+        (s) => (s.isFile() ? Date.now() - s.mtimeMs : 0),
         () => 0,
       );
       if (age > STALE_LOCK_MS) {
-        await rm(lock, { force: true });
+        await rm(lockAt, { force: true });
         continue;
       }
       if (Date.now() - started > WAIT_LIMIT_MS) {
         throw new EditError("IO", `${abs} is being written by another process (lock file ${path.basename(lock)}); try again.`, { path: abs });
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(50, 2 + attempt * 2)));
+      const pause = Math.min(50, 2 + attempt * 2, budget?.remainingMs() ?? 50);
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
   try {
+    if (!(await isAt(handle, lock))) {
+      throw new EditError("UNSAFE_PATH", `Refusing to write ${abs}: its directory changed while the edit was being applied (the lock file was created elsewhere); nothing was written.`, {
+        path: abs,
+      });
+    }
+    await handle.writeFile(`${process.pid}\n`);
     return await fn();
   } finally {
-    await rm(lock, { force: true });
+    await removeOpen(handle, lock, at && { at, name: lockName });
+    await handle.close().catch(() => undefined);
   }
 }

@@ -1,0 +1,144 @@
+/**
+ * Where an open file really is. Node has no `openat`: every call names a
+ * file by a path that a process in the tree may change between two calls
+ * (a directory swapped for a symlink out of the root). What can be closed is
+ * closed by opening first and asking about the descriptor after: the kernel
+ * keeps, for each open descriptor, the path it reached
+ * (`/proc/self/fd/N` on Linux), so a file opened, created or renamed through a
+ * swapped directory is seen where it landed and can be refused, or removed
+ * from there.
+ *
+ * Better still, on Linux a directory's descriptor stands in for `openat`:
+ * `/proc/self/fd/N/name` names `name` inside the very directory open on N,
+ * whatever its path has become. The writes create, rename and unlink through
+ * it (`openDirectory`), so a directory checked once cannot be swapped under
+ * them.
+ *
+ * Where the system has no `/proc` (macOS), the check falls back to the real
+ * path of the expected directory and the identity (device, inode) of the
+ * entry at the expected path, and the writes go by path: still after the
+ * fact, with a window between two calls (docs/security.md).
+ */
+
+import { constants, type Stats } from "node:fs";
+import { type FileHandle, lstat, open, readlink, realpath, rmdir, unlink } from "node:fs/promises";
+import path from "node:path";
+
+/** `O_NOFOLLOW`, `O_NONBLOCK`, `O_DIRECTORY` where the platform has them (not on Windows). */
+export const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+export const NONBLOCK = constants.O_NONBLOCK ?? 0;
+export const DIRECTORY = constants.O_DIRECTORY ?? 0;
+
+/** Opens a file to read without following a final symlink and without blocking on a FIFO. */
+export const READ_FLAGS = constants.O_RDONLY | NOFOLLOW | NONBLOCK;
+/** Creates a file that must not exist yet, never through a final symlink. */
+export const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW;
+
+let procWorks: boolean | undefined;
+
+/**
+ * The real path of the file open on `handle`, from `/proc/self/fd`, or
+ * `undefined` where the system does not say. A file unlinked since it was
+ * opened has no path: `null`.
+ */
+export async function pathOfOpen(handle: FileHandle): Promise<string | null | undefined> {
+  if (procWorks === false) return undefined;
+  let link: string;
+  try {
+    link = await readlink(`/proc/self/fd/${handle.fd}`);
+    procWorks = true;
+  } catch {
+    procWorks = false;
+    return undefined;
+  }
+  if (!link.startsWith("/")) return null;
+  if (link.endsWith(" (deleted)")) {
+    // Linux marks an unlinked file so; a real name ending so still has its inode at that path.
+    const stats = await handle.stat();
+    if (stats.nlink === 0) return null;
+  }
+  return link;
+}
+
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+/**
+ * True when the file open on `handle` is the entry at `expected` (an
+ * absolute path whose directories were resolved, symlinks included).
+ */
+export async function isAt(handle: FileHandle, expected: string): Promise<boolean> {
+  const where = await pathOfOpen(handle);
+  if (where !== undefined) return where === expected;
+  // No /proc: the directory must still resolve to itself and hold this very file.
+  try {
+    const dir = path.dirname(expected);
+    if ((await realpath(dir)) !== dir) return false;
+    return sameFile(await lstat(expected), await handle.stat());
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes the file (or empty directory) open on `handle` from wherever it is
+ * now: the path the kernel reports, else `guess`; only if the entry found
+ * there is that very file; first through `held`, the directory it was made
+ * in held open. A process moving its directory meanwhile makes a by-path
+ * unlink miss: the path is asked again, a few times. Best effort; returns
+ * whether it was removed.
+ */
+export async function removeOpen(handle: FileHandle, guess: string, held?: { at: (name: string) => string; name: string }): Promise<boolean> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    try {
+      const mine = await handle.stat();
+      const known = await pathOfOpen(handle);
+      if (known === null) return true;
+      // First where it was made, through the directory held open (whatever that directory's path is now).
+      const where = attempt === 0 && held ? held.at(held.name) : (known ?? guess);
+      const entry = await lstat(where);
+      if (!sameFile(entry, mine)) return false;
+      await (mine.isDirectory() ? rmdir(where) : unlink(where));
+      return true;
+    } catch {
+      // Moved between the two calls: ask where it is again.
+    }
+  }
+  return false;
+}
+
+/** A directory held open: names inside it that cannot be redirected (on Linux). */
+export interface HeldDirectory {
+  /** The path of `name` inside the held directory: through its descriptor where the system allows. */
+  at(name: string): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the directory `dir` (a real path) and checks through its descriptor
+ * that it is there; `undefined` when it moved (a component swapped since it
+ * was checked, or the directory itself replaced by a symlink). Other
+ * failures (not a directory, missing) throw. Without `/proc`, names go by path.
+ */
+export async function openDirectory(dir: string): Promise<HeldDirectory | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, constants.O_RDONLY | DIRECTORY | NOFOLLOW);
+  } catch (error) {
+    // A symlink now (ELOOP, or ENOTDIR with O_DIRECTORY): swapped since it was checked.
+    if (await lstat(dir).then((s) => s.isSymbolicLink(), () => false)) return undefined;
+    throw error;
+  }
+  const where = await pathOfOpen(handle);
+  if (where === undefined) {
+    await handle.close();
+    return (await realpath(dir).catch(() => "")) === dir ? { at: (name) => path.join(dir, name), close: async () => undefined } : undefined;
+  }
+  if (where !== dir) {
+    await handle.close();
+    return undefined;
+  }
+  const base = `/proc/self/fd/${handle.fd}`;
+  return { at: (name) => `${base}/${name}`, close: () => handle.close().catch(() => undefined) };
+}

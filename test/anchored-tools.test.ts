@@ -85,6 +85,16 @@ test("runTool: edit_lines reads strict-mode nulls, edits as a JSON string, a pee
   assert.match(bad.text, /^PARSE: Edit 1 "from" "ten" is not a line tag/);
 });
 
+test("runTool: lines copied from the anchored view into edit_file, tags and all, match their place", async () => {
+  const t = await makeTree({ "a.txt": FILE });
+  const view = (await runTool("read_file", { path: "a.txt", anchors: true }, { root: t.root })).text;
+  const copied = view.split("\n").slice(12, 14).join("\n");
+  assert.match(copied, /^12#[a-z]{3}:row 12\n13#[a-z]{3}:row 13$/);
+  const r = await runTool("edit_file", { path: "a.txt", edits: [{ oldString: copied, newString: "twelve\nthirteen" }] }, { root: t.root });
+  assert.equal(r.isError, false, r.text);
+  assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), FILE.replace("row 12\nrow 13\n", "twelve\nthirteen\n"));
+});
+
 test("tool definitions: edit_lines is listed after edit_file, with a strict variant", () => {
   const names = toolDefinitions.map((d) => d.name);
   assert.deepEqual(names.slice(0, 3), ["read_file", "edit_file", "edit_lines"]);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { consecutiveNumbersFrom } from "../src/text/line-numbers.ts";
+import { consecutiveNumbersFrom, everyLineHasLineNumbers, stripLineNumbers } from "../src/text/line-numbers.ts";
 
 const cases: [string, string, number | undefined][] = [
   ["tab prefixes counting up", "12\ta\n13\tb", 12],
@@ -11,7 +11,14 @@ const cases: [string, string, number | undefined][] = [
   ["a line without a prefix", "3\ta\nb", undefined],
   ["numbers alone are text", "2\n3", undefined],
   ["one numbered line", "40\tx = 1", 40],
+  ["anchored view lines (N#tag:)", "7#abc:  a\n8#qrs:\n9#xyz:b", 7],
 ];
 for (const [name, text, first] of cases) {
   test(`consecutiveNumbersFrom: ${name}`, () => assert.equal(consecutiveNumbersFrom(text), first));
 }
+
+test("stripLineNumbers: anchored view prefixes and their dialects leave the line exactly", () => {
+  const text = "7#abc:  a\n8#QXRW| b\n9#xyz:";
+  assert.ok(everyLineHasLineNumbers(text));
+  assert.equal(stripLineNumbers(text), "  a\n b\n");
+});

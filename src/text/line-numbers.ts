@@ -5,6 +5,7 @@
  * - `12 | code`   numbered views of SEARCH/REPLACE tools (`N | `)
  * - `  12→code`   `cat -n`-like views with an arrow
  * - `12:\tcode`, `12\tcode`   grep -n / cat -n output
+ * - `12#qxm:code`, `12#QXRW|code`   the anchored view (line tags, src/text/line-tags.ts) and its dialects
  *
  * A prefix is only stripped when *every* non-blank line carries one: a single
  * numbered-looking line (`1 | 2` in a truth table) is real content.
@@ -13,9 +14,9 @@
 // Anchored, no nested quantifiers: linear on any input. Only spaces may pad
 // the number before `|`: a tab there is the separator, and the tabs after it
 // are the code's own indentation (`8\t\tdim` is `\tdim` on line 8).
-const STANDARD = /^[ \t]*\d+(?: *\||→|:\t|\t)/;
+const STANDARD = /^[ \t]*\d+(?: *\||→|:\t|\t|#[A-Za-z0-9]{1,16}[:|])/;
 // The aggressive pass also takes `12: ` and `12 ` forms, used only as a second try.
-const AGGRESSIVE = /^[ \t]*\d+(?: *(?:\||→|:)|\t| )/;
+const AGGRESSIVE = /^[ \t]*\d+(?: *(?:\||→|:)|\t| |#[A-Za-z0-9]{1,16}[:|])/;
 // A numbered blank line whose separator was trimmed away with the trailing
 // whitespace (`11\t` became `11`); it counts as numbered among numbered lines.
 const BARE_NUMBER = /^[ \t]*\d+[ \t]*$/;
@@ -54,7 +55,8 @@ export function stripLineNumbers(text: string, aggressive = false): string {
       if (!m) return BARE_NUMBER.test(line) ? "" : line;
       let rest = line.slice(m[0].length);
       const sep = m[0].trimEnd().slice(-1);
-      if (sep === "|" && rest.startsWith(" ")) rest = rest.slice(1);
+      // A tag's separator is followed by the line exactly (`12#QXRW|  x`): no space of its own.
+      if (sep === "|" && rest.startsWith(" ") && !m[0].includes("#")) rest = rest.slice(1);
       return rest;
     })
     .join("\n");

@@ -53,6 +53,13 @@ const cases: { name: string; find: string[]; repl: string[]; region?: string[]; 
     unit: "  ",
     out: ["          .list()", "          .map((f) => h(f));", "      } // done"],
   },
+  {
+    name: "a doc comment at column 0 typed with a tab for its alignment space: the space back",
+    find: [" * @since 1.0.0", " */"],
+    repl: ["\t* @since 1.0.8", "\t*/"],
+    unit: "  ",
+    out: [" * @since 1.0.8", " */"],
+  },
   { name: "a replacement in the find text's whitespace: untouched", find: ["    x = 1"], repl: ["    x = 2", "    y = 3"], unit: "    ", out: undefined },
   { name: "a replacement mixing both kinds: untouched", find: ["    x = 1"], repl: ["\tx = 2", "    y = 3"], unit: "    ", out: undefined },
   {

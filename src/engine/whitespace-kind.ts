@@ -60,10 +60,32 @@ function uniformKind(lines: readonly string[]): Kind | undefined {
  */
 export function inFindWhitespace(
   find: readonly string[],
-  repl: readonly string[],
+  typedRepl: readonly string[],
   region: readonly string[],
   fileUnit: string,
   fileIndentsWith: (kind: Kind) => boolean = () => false,
+): string[] | undefined {
+  const aligned = docAlignment(find, typedRepl);
+  const repl = aligned ?? typedRepl;
+  return levelsInFindWhitespace(find, repl, region, fileUnit, fileIndentsWith) ?? aligned;
+}
+
+/**
+ * A doc comment's line at column 0 typed with a tab for its alignment space
+ * (` * x` written `\t* x`) where the find text's are ` *` and none `\t*`:
+ * the space back, whatever else the replacement's whitespace says.
+ */
+function docAlignment(find: readonly string[], repl: readonly string[]): string[] | undefined {
+  if (!find.some((l) => l.startsWith(" *")) || find.some((l) => l.startsWith("\t*")) || !repl.some((l) => l.startsWith("\t*"))) return undefined;
+  return repl.map((l) => (l.startsWith("\t*") ? ` ${l.slice(1)}` : l));
+}
+
+function levelsInFindWhitespace(
+  find: readonly string[],
+  repl: readonly string[],
+  region: readonly string[],
+  fileUnit: string,
+  fileIndentsWith: (kind: Kind) => boolean,
 ): string[] | undefined {
   // The find text's own indented lines tell its whitespace: a file with none may want the other (a Makefile's tabs).
   const findKind = uniformKind(find);

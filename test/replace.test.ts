@@ -500,6 +500,14 @@ const applies: Applies[] = [
     strategy: "punctuation-normalized",
   },
   {
+    name: "an em dash for a double hyphen (typesetting's `--`)",
+    content: '"fix": "lint --fix src",\n"test": "mocha"\n',
+    old: "\u201Cfix\u201D: \u201Clint \u2014fix src\u201D,\n\u201Ctest\u201D: \u201Cmocha\u201D",
+    new: '"fix": "lint --fix src",\n"test": "mocha --bail"',
+    expect: '"fix": "lint --fix src",\n"test": "mocha --bail"\n',
+    strategy: "punctuation-normalized",
+  },
+  {
     name: "an en dash for a minus",
     content: "const a = b - c;\nconsole.log(a);\n",
     old: "const a = b \u2013 c;\nconsole.log(a);",

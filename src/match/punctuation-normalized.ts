@@ -9,7 +9,8 @@ import { lineCandidate, windowsByWord } from "./anchors.ts";
 import { queryFromLines } from "./query.ts";
 import type { Strategy } from "./types.ts";
 
-const key = (line: string) => collapseWhitespace(normalizePunctuation(line));
+// A run of hyphens is one dash: typesetting turns `--fix` into `—fix`, which reads as `-fix`.
+const key = (line: string) => collapseWhitespace(normalizePunctuation(line)).replace(/-+/g, "-");
 
 export const punctuationNormalized: Strategy = {
   name: "punctuation-normalized",

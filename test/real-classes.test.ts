@@ -142,6 +142,15 @@ const libCases: LibCase[] = [
     want: "already applied",
   },
   {
+    name: "the same hunk sent again under a bare @@ @@ header: already applied, not written into the look-alike section",
+    run: () => {
+      const log = "# log\n\n## 2.5\n\nNo changes at all in this release.\n\n## 2.4\n\nNo changes in this release.\n\n## 2.3\n\nNo changes in this release.\n";
+      const r = applyPatch(log, "@@ @@\n \n ## 2.5\n \n-No changes in this release.\n+No changes at all in this release.\n \n ## 2.4\n");
+      return r.alreadyApplied ? "already applied" : r.content;
+    },
+    want: "already applied",
+  },
+  {
     name: "an indented :start_line: inside REPLACE is the hint error, never written",
     run: () => applySearchReplace("x = 1\ny = 2\n", block("x = 1", "  :start_line:1\nx = 10")).content,
     want: "PARSE",

@@ -209,8 +209,8 @@ export function standsAroundMatch(ctx: MatchContext, op: EditOp, match: Place): 
 
 /**
  * Rule for an op found only fuzzily at `match`: its replacement stands
- * verbatim once, away from the match or holding most of it, and what it
- * adds is specific (or it stands at the op's line hint).
+ * verbatim once, away from the match or overlapping it, and what it adds
+ * is specific (or it stands at the op's line hint).
  */
 export function standsApart(ctx: MatchContext, op: EditOp, match: Place, hintLine?: number): Place | undefined {
   const places = replacementPlaces(ctx, op);
@@ -220,11 +220,10 @@ export function standsApart(ctx: MatchContext, op: EditOp, match: Place, hintLin
   // The hint may name a blank or context line the place's trimmed edges left out: one line of slack.
   const atHint = only !== undefined && hintLine !== undefined && hintLine >= only.startLine && hintLine <= only.startLine + 1;
   if (places && atHint && places.added >= MIN_ADDED_NEAR) return only;
+  // Overlapping it, the window is the find text read into the new text (a re-sent insertion in the middle of a
+  // block: the window, sized as the find text, slid over the new lines) or a look-alike next to it (the next
+  // section of a changelog): the new text standing verbatim is the better reading either way.
   if (!places || !only || places.added < MIN_ADDED_CHARS) return undefined;
-  // Overlapping it, the window is the find text's look-alike in the new text when it lies mostly inside
-  // (a re-sent insertion in the middle of a block: the window, sized as the find text, slid over the new lines).
-  const shared = Math.min(only.endLine, match.endLine) - Math.max(only.startLine, match.startLine);
-  if (shared > 0 && shared * 2 <= match.endLine - match.startLine) return undefined;
   return only;
 }
 

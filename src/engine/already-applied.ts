@@ -208,11 +208,11 @@ export function standsAroundMatch(ctx: MatchContext, op: EditOp, match: Place): 
 }
 
 /**
- * Rule for an op found only fuzzily at `match`: its replacement stands
- * verbatim once, away from the match or overlapping it, and what it adds
- * is specific (or it stands at the op's line hint).
+ * Rule for an op found only by similarity: its replacement stands verbatim
+ * once (away from the match or overlapping it) and what it adds is specific,
+ * or it stands at the op's line hint.
  */
-export function standsApart(ctx: MatchContext, op: EditOp, match: Place, hintLine?: number): Place | undefined {
+export function standsVerbatim(ctx: MatchContext, op: EditOp, hintLine?: number): Place | undefined {
   const places = replacementPlaces(ctx, op);
   const only = places?.exact.length === 1 ? places.exact[0] : undefined;
   // Standing where the line hint says the find text starts, a few characters are specific enough, and a

@@ -25,7 +25,7 @@ import { createContext } from "../match/anchors.ts";
 import type { Candidate } from "../match/types.ts";
 import { Document } from "../text/document.ts";
 import { breaksIn, lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits, spliceDelta } from "./line-edits.ts";
-import { type Place, readsTheSame, standsAmongCandidates, standsApart, standsAroundMatch, standsInstead } from "./already-applied.ts";
+import { type Place, readsTheSame, standsAmongCandidates, standsAroundMatch, standsInstead, standsVerbatim } from "./already-applied.ts";
 import { readCrAsBreaks } from "./cr-lines.ts";
 import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
 import { notFoundNotes, withOrigin } from "./op-messages.ts";
@@ -352,7 +352,7 @@ function tryPlan(doc: Document, l: LocateContext, op: EditOp, a: ApplyOpsOptions
     // Found only by a similarity strategy while the new text stands verbatim elsewhere: the edit was made there
     // and its old text is gone; the look-alike it found is another place (a sibling function), not its own.
     // A whole copy found with other whitespace (score 1) is a real copy still to change (one of several).
-    const elsewhere = p.report.fuzzy && p.report.score < 1 ? standsApart(l.ctx, op, { startLine: p.report.startLine - 1, endLine: p.report.endLine }, l.hintLine) : undefined;
+    const elsewhere = p.report.fuzzy && p.report.score < 1 ? standsVerbatim(l.ctx, op, l.hintLine) : undefined;
     if (elsewhere) {
       const over = elsewhere.startLine < p.report.endLine && p.report.startLine - 1 < elsewhere.endLine;
       return withOrigin(alreadyAppliedError(elsewhere, over ? "its old text was read into the new text there" : "what its old text matched is a look-alike elsewhere"), op);

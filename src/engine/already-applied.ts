@@ -16,6 +16,9 @@
  *   does every place of the find text (line-trimmed): its old text stands
  *   only inside its new text (an insertion re-sent: A,B -> A,new,B on a
  *   file with A,new,B is NOT_FOUND, but A,B -> A,B,new on A,B,new matches);
+ * - found only by similarity: the replacement stands once verbatim, what it
+ *   adds specific, or stands at the line hint (the window is a look-alike,
+ *   overlapping the new text or not);
  * - ambiguous: every candidate lies inside a place of the replacement, or
  *   none is exact, the replacement stands once verbatim, and no candidate
  *   straddles its edge (the candidates are near-misses elsewhere);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,8 @@ const manifest = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8"
   files: string[];
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 
 /** The source file a dist/ path is built from. */
@@ -48,6 +50,17 @@ test("files ship dist/ only; runtime dependencies take caret ranges, dev depende
   assert.deepEqual(manifest.files, ["dist"]);
   for (const [name, range] of Object.entries(manifest.dependencies)) assert.match(range, /^\^\d+\.\d+\.\d+$/, name);
   for (const [name, version] of Object.entries(manifest.devDependencies)) assert.match(version, /^\d+\.\d+\.\d+$/, name);
+});
+
+test("ai: an optional peer dependency (a dev dependency here), imported by the fuzzpatch/ai entry only", () => {
+  assert.ok(manifest.peerDependencies.ai);
+  assert.equal(manifest.peerDependenciesMeta.ai?.optional, true);
+  assert.ok(manifest.devDependencies.ai);
+  assert.equal(manifest.dependencies.ai, undefined);
+  const importers = readdirSync(path.join(REPO, "src"), { recursive: true, encoding: "utf8" }).filter(
+    (f) => f.endsWith(".ts") && /from "ai(\/[^"]*)?"/.test(readFileSync(path.join(REPO, "src", f), "utf8")),
+  );
+  assert.deepEqual(importers, ["ai.ts"]);
 });
 
 const cliCases: { args: string[]; stdout: RegExp }[] = [

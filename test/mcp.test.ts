@@ -70,7 +70,7 @@ let readOnly: Connection;
 let modern: Connection;
 
 before(async () => {
-  tree = await makeTree({ "fuzzy.js": GREET, "ambiguous.js": GREET, "multi.js": GREET, "stale.js": GREET, "read.js": GREET, "merge.js": GREET });
+  tree = await makeTree({ "fuzzy.js": GREET, "ambiguous.js": GREET, "multi.js": GREET, "stale.js": GREET, "read.js": GREET, "merge.js": GREET, "structured.js": GREET, "reference.js": GREET });
   // A root the client offers (MCP roots) beside the --root the server was started with.
   clientRoot = path.join(tree.base, "client-root");
   await mkdir(clientRoot);
@@ -102,6 +102,16 @@ test("mcp: lists the five tools with their schemas; --read-only lists read_file 
   assert.deepEqual(edit?.inputSchema.required, ["path", "edits"]);
   assert.equal(edit?.annotations?.readOnlyHint, false);
   assert.match(edit?.description ?? "", /AMBIGUOUS/);
+  // Only create_file (which never overwrites) and read_file are non-destructive; the writing tools publish an output schema.
+  assert.deepEqual(
+    tools.map((t) => [t.name, t.annotations?.destructiveHint, t.outputSchema?.required]),
+    [
+      ["read_file", false, undefined],
+      ["edit_file", true, ["ok", "dryRun", "files", "errors"]],
+      ["apply_diff", true, ["ok", "dryRun", "files", "errors"]],
+      ["create_file", false, ["ok", "dryRun", "files", "errors"]],
+    ],
+  );
   const ro = await readOnly.client.listTools(undefined, { timeout: TIMEOUT_MS });
   assert.deepEqual(
     ro.tools.map((t) => t.name),
@@ -234,6 +244,53 @@ test("mcp: read; another writer changes the file; edit_file with the old text an
   assert.match(conflict.text, /CONFLICT/);
   assert.match(conflict.text, /3 \| {9}console\.info\("hello " \+ name\);/);
   assert.equal(await readFile(file, "utf8"), now);
+});
+
+interface Structured {
+  ok: boolean;
+  files: { path: string; status: string; written: boolean; sha256?: string; diff: string; edits: { status: string; strategy?: string; startLine?: number; endLine?: number; error?: { code: string } }[] }[];
+  errors: { code: string; message: string }[];
+}
+
+test("mcp: edit_file results carry structuredContent (the client checks it against the outputSchema); oldText/newText accepted", opts, async () => {
+  const ok = await server.client.callTool(
+    { name: "edit_file", arguments: { path: "reference.js", edits: [{ oldText: "return 1;", newText: "return 2;" }] } },
+    { timeout: TIMEOUT_MS },
+  );
+  assert.equal(ok.isError, false, JSON.stringify(ok.content));
+  const after = await readFile(path.join(tree.root, "reference.js"));
+  assert.equal(after.toString(), GREET.replace("return 1;", "return 2;"));
+  const data = ok.structuredContent as unknown as Structured;
+  assert.equal(data.ok, true);
+  assert.equal(data.files.length, 1);
+  const file = data.files[0];
+  assert.equal(file?.path, "reference.js");
+  assert.equal(file?.status, "modified");
+  assert.equal(file?.sha256, hashBytes(after));
+  assert.ok(file?.diff.includes("-    return 1;\n+    return 2;\n"), file?.diff);
+  assert.deepEqual(file?.edits, [{ status: "applied", strategy: "exact", startLine: 9, endLine: 9, fuzzy: false }]);
+
+  const refused = await server.client.callTool(
+    { name: "edit_file", arguments: { path: "structured.js", edits: [{ old_string: "}", new_string: "};" }] } },
+    { timeout: TIMEOUT_MS },
+  );
+  assert.equal(refused.isError, true);
+  const failed = refused.structuredContent as unknown as Structured;
+  assert.equal(failed.ok, false);
+  assert.equal(failed.files[0]?.written, false);
+  assert.equal(failed.files[0]?.edits[0]?.status, "failed");
+  assert.equal(failed.files[0]?.edits[0]?.error?.code, "AMBIGUOUS");
+  assert.equal(await readFile(path.join(tree.root, "structured.js"), "utf8"), GREET);
+
+  const invalid = await server.client.callTool({ name: "apply_diff", arguments: { path: "structured.js" } }, { timeout: TIMEOUT_MS });
+  assert.equal(invalid.isError, true);
+  assert.deepEqual(
+    (invalid.structuredContent as unknown as Structured).errors.map((e) => e.code),
+    ["INVALID_INPUT"],
+  );
+  // read_file has no output schema and sends text only.
+  const read = await server.client.callTool({ name: "read_file", arguments: { path: "structured.js", limit: 1 } }, { timeout: TIMEOUT_MS });
+  assert.equal(read.structuredContent, undefined);
 });
 
 test("mcp: --read-only refuses edit_file and writes nothing", opts, async () => {

@@ -614,6 +614,30 @@ test("strictToolDefinitions: arguments a strict model sends (all keys, null wher
   assert.equal(await readFile(path.join(t.root, "b.js"), "utf8"), "b\n");
 });
 
+test("runTool: writing tools return their result as data too (structured), read_file does not", async () => {
+  const t = await makeTree({ "a.js": GREET });
+  const ok = await runTool("create_file", { path: "n/new.txt", content: "one\n" }, { root: t.root });
+  assert.deepEqual(ok.structured, {
+    ok: true,
+    dryRun: false,
+    files: [{ path: "n/new.txt", status: "created", written: true, sha256: sha("one\n"), diff: ok.structured?.files[0]?.diff, edits: [{ status: "applied", strategy: "create", startLine: 1, endLine: 1, fuzzy: false }] }],
+    errors: [],
+  });
+  assert.match(ok.structured?.files[0]?.diff ?? "", /\+one/);
+  const dry = await runTool("edit_file", { path: "a.js", dryRun: true, edits: [{ oldString: "return 1;", newString: "return 2;" }] }, { root: t.root });
+  assert.equal(dry.structured?.dryRun, true);
+  assert.equal(dry.structured?.files[0]?.written, false);
+  assert.equal(dry.structured?.files[0]?.sha256, undefined);
+  const refused = await runTool("edit_file", { path: "a.js" }, { root: t.root });
+  assert.equal(refused.structured?.ok, false);
+  assert.equal(refused.structured?.errors[0]?.code, "INVALID_INPUT");
+  const readOnly = await runTool("apply_diff", { diff: "x" }, { root: t.root, readOnly: true });
+  assert.equal(readOnly.structured?.errors[0]?.code, "INVALID_INPUT");
+  assert.equal((await runTool("read_file", { path: "a.js" }, { root: t.root })).structured, undefined);
+  assert.equal((await runTool("no_such_tool", {}, { root: t.root })).structured, undefined);
+  for (const def of toolDefinitions) assert.equal(def.outputSchema !== undefined, !def.annotations.readOnlyHint, def.name);
+});
+
 test("runTool: arbitrary arguments give a result, never a throw, and nothing outside the root changes", async () => {
   const t = await makeTree({ "a.js": GREET });
   const outsideBefore = await snapshot(t.outside);

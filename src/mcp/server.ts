@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { type StdioServerHandle, serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { PresetName } from "../match/cascade.ts";
-import { READ_ONLY_TOOLS, type ToolDefinition, toolDefinitions } from "../tools/definitions.ts";
+import { READ_ONLY_TOOLS, toolDefinitions } from "../tools/definitions.ts";
+import type { JsonSchemaObject } from "../tools/json-schema.ts";
 import { runTool } from "../tools/run-tool.ts";
 import { VersionStore } from "../tools/version-store.ts";
 import { VERSION } from "../version.ts";
@@ -93,7 +94,13 @@ export function createMcpServer(options: McpServerOptions = {}): McpServer {
   const versions = new VersionStore();
   for (const def of toolDefinitions) {
     if (options.readOnly && !READ_ONLY_TOOLS.has(def.name)) continue;
-    server.registerTool(def.name, { description: def.description, inputSchema: asStandardSchema(def), annotations: def.annotations }, async (args: unknown) => {
+    const config = {
+      description: def.description,
+      inputSchema: asStandardSchema(def.inputSchema),
+      ...(def.outputSchema !== undefined && { outputSchema: asStandardSchema(def.outputSchema) }),
+      annotations: def.annotations,
+    };
+    server.registerTool(def.name, config, async (args: unknown) => {
       await rootsReady;
       const result = await runTool(def.name, args, {
         root: currentRoots(),
@@ -103,7 +110,11 @@ export function createMcpServer(options: McpServerOptions = {}): McpServer {
         ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
         ...(options.anchors !== undefined && { anchors: options.anchors }),
       });
-      return { content: [{ type: "text", text: result.text }], isError: result.isError };
+      return {
+        content: [{ type: "text", text: result.text }],
+        isError: result.isError,
+        ...(result.structured !== undefined && { structuredContent: { ...result.structured } }),
+      };
     });
   }
   return server;
@@ -118,16 +129,17 @@ export function serveMcp(options: McpServerOptions = {}): StdioServerHandle {
 }
 
 /**
- * The tool's JSON Schema as the SDK wants it. Validation passes everything
- * through: `runTool` validates with the tool's own schema, so a model gets
- * the same error text over MCP as through plain function calling.
+ * A JSON Schema as the SDK wants it. Validation passes everything through:
+ * `runTool` validates arguments with the tool's own schema, so a model gets
+ * the same error text over MCP as through plain function calling, and the
+ * results it builds are of the output schema's shape by construction.
  */
-function asStandardSchema(def: ToolDefinition): StandardSchemaWithJSON {
+function asStandardSchema(schema: JsonSchemaObject): StandardSchemaWithJSON {
   return {
     "~standard": {
       version: 1,
       vendor: "fuzzpatch",
-      jsonSchema: { input: () => def.inputSchema, output: () => def.inputSchema },
+      jsonSchema: { input: () => schema, output: () => schema },
       validate: (value: unknown) => ({ value }),
     },
   };

@@ -15,6 +15,7 @@
 
 import { z } from "zod";
 import type { JsonSchema, JsonSchemaObject } from "./json-schema.ts";
+import { WRITE_OUTPUT_SCHEMA } from "./result-data.ts";
 import { strictSchemaOf } from "./strict-schema.ts";
 
 export type ToolName = "read_file" | "edit_file" | "edit_lines" | "apply_diff" | "create_file";
@@ -32,6 +33,8 @@ export interface ToolDefinition {
   description: string;
   /** JSON Schema (draft 2020-12) of the arguments object. */
   inputSchema: JsonSchemaObject;
+  /** JSON Schema of the result as data (`ToolResult.structured`), for the tools that write. */
+  outputSchema?: JsonSchemaObject;
   annotations: ToolAnnotations;
 }
 
@@ -207,7 +210,13 @@ const ORDER: readonly ToolName[] = ["read_file", "edit_file", "edit_lines", "app
 /** Every tool, in the order a model should consider them. */
 export const toolDefinitions: readonly ToolDefinition[] = Object.freeze(
   ORDER.map((name) =>
-    Object.freeze({ name, description: DESCRIPTIONS[name], inputSchema: jsonSchemaOf(toolArgs[name]), annotations: ANNOTATIONS[name] }),
+    Object.freeze({
+      name,
+      description: DESCRIPTIONS[name],
+      inputSchema: jsonSchemaOf(toolArgs[name]),
+      ...(!ANNOTATIONS[name].readOnlyHint && { outputSchema: WRITE_OUTPUT_SCHEMA }),
+      annotations: ANNOTATIONS[name],
+    }),
   ),
 );
 

@@ -28,6 +28,7 @@ import {
   toolDefinitions,
 } from "./definitions.ts";
 import { renderNumberedView } from "./numbered-view.ts";
+import { outputOf, refusedOutput } from "./result-data.ts";
 import { describeResult, type ToolResult } from "./result-text.ts";
 import { locateInRoots } from "./roots.ts";
 import type { VersionStore } from "./version-store.ts";
@@ -93,9 +94,13 @@ export async function runTool(name: string, args: unknown, options: RunToolOptio
         return await createFileTool(parseArgs(name, args) as CreateFileArgs, roots, options);
     }
   } catch (error) {
-    if (error instanceof EditError) return { isError: true, text: `${error.code}: ${error.message}\n` };
-    // A bug, not a bad edit: still a result, so an agent loop keeps running.
-    return { isError: true, text: `IO: internal error in ${name}: ${(error as Error)?.message ?? String(error)}\n` };
+    const failure =
+      error instanceof EditError
+        ? { code: error.code, message: error.message }
+        : // A bug, not a bad edit: still a result, so an agent loop keeps running.
+          { code: "IO", message: `internal error in ${name}: ${(error as Error)?.message ?? String(error)}` };
+    const writing = isToolName(name) && !READ_ONLY_TOOLS.has(name);
+    return { isError: true, text: `${failure.code}: ${failure.message}\n`, ...(writing && { structured: refusedOutput(failure) }) };
   }
 }
 
@@ -208,7 +213,7 @@ async function finish(root: string, result: ApplyEditsResult, display?: (rel: st
       }
     }
   }
-  return describeResult(result, hashes, display);
+  return { ...describeResult(result, hashes, display), structured: outputOf(result, hashes, display ?? ((rel) => rel)) };
 }
 
 // --- arguments ----------------------------------------------------------------

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { readVersion } from "../src/cli/version.ts";
+import { readVersion, VERSION } from "../src/version.ts";
 
 // The manifest's promises that need no build; test/pack/pack-install.ts checks the built package.
 
@@ -80,4 +80,5 @@ for (const c of cliCases) {
 
 test("readVersion reads package.json", () => {
   assert.equal(readVersion(), manifest.version);
+  assert.equal(VERSION, manifest.version);
 });

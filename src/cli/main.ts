@@ -10,7 +10,7 @@
 
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { COLOR_MODES, type ColorMode, type Streams, writeError } from "./output.ts";
-import { readVersion } from "./version.ts";
+import { VERSION } from "../version.ts";
 
 const PRESETS = ["default", "opencode"] as const;
 
@@ -36,7 +36,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
   let code = 0;
   const program = new Command("fuzzpatch")
     .description("Apply edits written by AI models (str_replace and other tool calls, SEARCH/REPLACE blocks, unified and fuzzy diffs, Codex V4A patches) to files.")
-    .version(readVersion())
+    .version(VERSION)
     .exitOverride()
     .configureOutput({
       writeOut: (s) => streams.out.write(s),

@@ -32,7 +32,7 @@ import { notFoundNotes, withOrigin } from "./op-messages.ts";
 import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, type LineShift, placedOp, type Reading } from "./ops.ts";
 import type { ResolvedOptions } from "./options.ts";
 import { planSplice, renderSplices, type Splice } from "./splice.ts";
-import { capitalize, type Vocabulary } from "./vocabulary.ts";
+import { capitalize, type Vocabulary } from "../match/vocabulary.ts";
 
 export interface ApplyOpsOptions {
   opts: ResolvedOptions;

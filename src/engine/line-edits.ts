@@ -10,7 +10,7 @@ import type { Candidate, StrategyOptions } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
 import { isBlank } from "../text/normalize.ts";
 import { planSplice, renderSplices, type Splice } from "./splice.ts";
-import type { SpliceWords } from "./vocabulary.ts";
+import type { SpliceWords } from "../match/vocabulary.ts";
 
 /** Replace original lines [from, to) (0-based) by `lines`; from === to inserts before line `from`. */
 export interface LineEdit {

@@ -18,7 +18,7 @@ import { wholeLineCandidates } from "./line-edits.ts";
 import type { Document } from "../text/document.ts";
 import type { EditOp, Reading, ResolvedBy } from "./ops.ts";
 import type { ResolvedOptions } from "./options.ts";
-import type { Vocabulary } from "./vocabulary.ts";
+import type { Vocabulary } from "../match/vocabulary.ts";
 
 export interface LocatedOp {
   /** One candidate, or every occurrence under replaceAll. */

@@ -34,7 +34,7 @@ import { similarity, similarityBound } from "../text/similarity.ts";
 import { anchoredDiff, type DiffPart } from "./anchored-diff.ts";
 import { mergeInline } from "./inline-merge.ts";
 import { columns, type IndentPair, type LevelMap, levelMap } from "./reindent.ts";
-import { GENERIC_WORDS, type SpliceWords } from "./vocabulary.ts";
+import { GENERIC_WORDS, type SpliceWords } from "../match/vocabulary.ts";
 
 /** A line of merged output, and the document line it was copied from (-1: new). */
 export interface MergedLine {

@@ -5,7 +5,10 @@
  * same code for every format.
  */
 import type { EditError } from "../errors.ts";
+import type { OpHints, ResolvedBy } from "../match/hints.ts";
 import type { StrategyName } from "../match/types.ts";
+
+export type { OpHints, ResolvedBy };
 
 /** One way of reading an op: as written, or with line-number prefixes stripped. */
 export interface Reading {
@@ -24,26 +27,6 @@ export interface Reading {
   lines?: { find: readonly string[]; replace: readonly string[] };
   /** A looser reading (a diff's hunk with outer context dropped, as patch's fuzz): only places found exactly (after whitespace normalisation) count. */
   looser?: boolean;
-}
-
-/** What the format knows about where the op belongs. */
-export interface OpHints {
-  /** The find text is made of whole lines (a SEARCH section): whole-line places come first. */
-  wholeLines?: boolean;
-  /** 1-based line where the find text starts, as the model believes. */
-  startLine?: number;
-  /** Ops come top to bottom (diff hunks): the one candidate after the previous op decides. */
-  inOrder?: boolean;
-  /** The op must end at the end of the file (`\ No newline at end of file`). */
-  endOfFile?: boolean;
-  /** Unchanged lines before and after the change (diff hunks): short context on one side is file-edge evidence. */
-  context?: { leading: number; trailing: number };
-  /** Replace every occurrence. */
-  replaceAll?: boolean;
-  /** 0-based line the op must start at or after (a V4A `@@ anchor` line): places above it are not candidates. */
-  after?: number;
-  /** 0-based line where the anchor's block ends (the next line indented no deeper than the anchor's): with `after`, places inside it come first. */
-  scopeEnd?: number;
 }
 
 /** Where the op came from, for reports and messages. */
@@ -106,8 +89,6 @@ export interface AppliedOp {
   /** Located in the text as edited by the ops applied before it (second try). */
   retried: boolean;
 }
-
-export type ResolvedBy = "order" | "end-of-file" | "line-hint" | "boundary" | "callback";
 
 export interface FailedOp {
   op: EditOp;

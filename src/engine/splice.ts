@@ -19,7 +19,7 @@ import type { Document } from "../text/document.ts";
 import { collapseWhitespace, leadingWhitespace } from "../text/normalize.ts";
 import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
 import { readReplacement } from "./replacement.ts";
-import { capitalize, GENERIC_WORDS, type SpliceWords } from "./vocabulary.ts";
+import { capitalize, GENERIC_WORDS, type SpliceWords } from "../match/vocabulary.ts";
 
 /** Replace `text` (LF line breaks) over [start, end) of `Document.text`. */
 export interface Splice {

@@ -34,7 +34,7 @@ import { alreadyAppliedNote } from "./already-applied.ts";
 import { appendBlock } from "./search-replace-append.ts";
 import type { AppliedOp, EditOp, LineShift, Reading } from "../engine/ops.ts";
 import { checkLine, type EngineOptions, optionsObject, type ResolvedOptions, resolveOptions } from "../engine/options.ts";
-import type { Vocabulary } from "../engine/vocabulary.ts";
+import type { Vocabulary } from "../match/vocabulary.ts";
 import { EditError } from "../errors.ts";
 import { checkLimit } from "../limits.ts";
 import type { StrategyName } from "../match/types.ts";

@@ -13,7 +13,7 @@
 import { applyOps } from "../engine/apply-ops.ts";
 import type { AppliedOp, EditOp } from "../engine/ops.ts";
 import { checkFlag, checkLine, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
-import type { AmbiguitySituation, Vocabulary } from "../engine/vocabulary.ts";
+import type { AmbiguitySituation, Vocabulary } from "../match/vocabulary.ts";
 import { EditError } from "../errors.ts";
 import { alreadyAppliedNote } from "./already-applied.ts";
 

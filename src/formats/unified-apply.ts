@@ -64,7 +64,7 @@ import { applyOps } from "../engine/apply-ops.ts";
 import { alreadyAppliedNote } from "./already-applied.ts";
 import type { AppliedOp, EditOp, FailedOp, Reading } from "../engine/ops.ts";
 import { checkLine, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
-import type { Vocabulary } from "../engine/vocabulary.ts";
+import type { Vocabulary } from "../match/vocabulary.ts";
 import { EditError, type EditErrorCode } from "../errors.ts";
 import { checkLimit } from "../limits.ts";
 import type { StrategyName } from "../match/types.ts";

@@ -8,7 +8,7 @@
 import { applyOps } from "../engine/apply-ops.ts";
 import type { EditOp } from "../engine/ops.ts";
 import { resolveOptions } from "../engine/options.ts";
-import type { Vocabulary } from "../engine/vocabulary.ts";
+import type { Vocabulary } from "../match/vocabulary.ts";
 import { EditError } from "../errors.ts";
 import { leadingWhitespace } from "../text/normalize.ts";
 import { Document } from "../text/document.ts";

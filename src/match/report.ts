@@ -3,8 +3,8 @@
  * where the candidates or the closest text are (1-based line numbers), how
  * they differ, and what to send next.
  */
-import type { AmbiguitySituation, Vocabulary } from "../engine/vocabulary.ts";
-import { capitalize } from "../engine/vocabulary.ts";
+import type { AmbiguitySituation, Vocabulary } from "./vocabulary.ts";
+import { capitalize } from "./vocabulary.ts";
 import { EditError } from "../errors.ts";
 import type { Document } from "../text/document.ts";
 import { diffLinesBounded } from "../text/line-diff.ts";

@@ -19,7 +19,7 @@
  * 6. Else the caller's callback (the CLI asks the user).
  * Otherwise the op is AMBIGUOUS with every remaining candidate: never guess.
  */
-import type { OpHints, ResolvedBy } from "../engine/ops.ts";
+import type { OpHints, ResolvedBy } from "./hints.ts";
 import type { Candidate } from "./types.ts";
 
 /** The context lines a diff tool writes on each side of a change (diff -u). */

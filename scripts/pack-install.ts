@@ -41,9 +41,8 @@ export function installTarball(tarball?: string): Installed {
   try {
     const file = tarball === undefined ? packTarball(packDir) : resolve(tarball);
     writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2)}\n`);
-    // --ignore-scripts: npm lists the tarball's `prepare` (the build, for clones) as an unreviewed
-    // install script but never runs it for a tarball, nor for a registry install; runtime
-    // dependencies have no install scripts.
+    // --ignore-scripts: the tarball carries no lifecycle script (prepack strips `prepare`, the
+    // build for clones) and runtime dependencies have none; nothing is to run.
     execFileSync("npm", ["install", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock", file], {
       cwd: dir,
       stdio: ["ignore", "ignore", "inherit"],

@@ -1,9 +1,10 @@
 /**
- * The package's version, read from package.json at run time so it is written
- * in one place (shown by `fuzzpatch --version`, sent to MCP clients). It sits
- * below every layer that shows it. This file is one level below the package
- * root both as source (src/) and as built code (dist/), so one relative URL
- * serves the checkout under tsx and the installed package.
+ * The package's version, written in one place: package.json (shown by
+ * `fuzzpatch --version`, sent to MCP clients). It sits below every layer
+ * that shows it. The bundled CLI has it inlined by the build (esbuild
+ * `define`: its chunks sit deeper than one level below the root); elsewhere
+ * it is read at run time, this file being one level below the package root
+ * both as source (src/) and as built code (dist/).
  */
 
 import { readFileSync } from "node:fs";
@@ -15,4 +16,7 @@ export function readVersion(): string {
   return version;
 }
 
-export const VERSION: string = readVersion();
+/** Replaced by the version's text in the CLI bundle (scripts/build.ts); undeclared elsewhere. */
+declare const FUZZPATCH_VERSION: string | undefined;
+
+export const VERSION: string = typeof FUZZPATCH_VERSION === "string" ? FUZZPATCH_VERSION : readVersion();

@@ -99,6 +99,22 @@ const checks: { name: string; check: () => void }[] = [
     },
   },
   {
+    // npm 11 lists a dependency's prepare/install scripts as awaiting approval; prepack strips prepare.
+    name: "the installed manifest has no lifecycle scripts, and the CLI is one bundle split per command",
+    check: () => {
+      const manifestInstalled = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")) as { scripts?: Record<string, string> };
+      const lifecycle = Object.keys(manifestInstalled.scripts ?? {}).filter((s) => /^(pre|post)?(install|prepare|pack)$|^prepare$/.test(s));
+      assert.deepEqual(lifecycle, []);
+      const cli = readdirSync(join(pkg, "dist", "cli"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js"));
+      assert.ok(cli.includes("bin.js"));
+      assert.deepEqual(
+        cli.filter((f) => f !== "bin.js" && !f.startsWith("chunks")),
+        [],
+        "no per-module tsc output of src/cli",
+      );
+    },
+  },
+  {
     // tsc leaves `./x.ts` in declarations; TypeScript >= 5 reads them, editors and older tools do not.
     name: "declarations import .js files, never .ts",
     check: () => {

@@ -61,7 +61,7 @@ test("ai: generateText runs edit_file; the edit lands on disk and the result tex
   const offered = model.doGenerateCalls[0]?.tools ?? [];
   assert.deepEqual(
     offered.map((x) => x.name),
-    ["read_file", "edit_file", "apply_diff", "create_file"],
+    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file"],
   );
   const edit = offered.find((x) => x.name === "edit_file");
   assert.ok(edit?.type === "function" && (edit.inputSchema as { required?: string[] }).required?.includes("edits"));
@@ -84,7 +84,7 @@ test("ai: a refused edit is a tool error the model reads, and nothing is written
 test("ai: streamText, read-only and strict variants", async () => {
   const t = await makeTree({ "greet.js": GREET });
   const chunks: StreamPart[] = [
-    { type: "tool-call", toolCallId: "call-1", toolName: "read_file", input: JSON.stringify({ path: "greet.js", offset: null, limit: null }) },
+    { type: "tool-call", toolCallId: "call-1", toolName: "read_file", input: JSON.stringify({ path: "greet.js", offset: null, limit: null, anchors: null }) },
     { type: "finish", finishReason: { unified: "tool-calls", raw: undefined }, usage },
   ];
   const model = new MockLanguageModelV3({ doStream: { stream: simulateReadableStream({ chunks }) } });
@@ -97,5 +97,5 @@ test("ai: streamText, read-only and strict variants", async () => {
   assert.match(String(toolResult?.output), /1→function greet\(name\) \{/);
   const offered = model.doStreamCalls[0]?.tools?.[0];
   assert.ok(offered?.type === "function");
-  assert.deepEqual((offered.inputSchema as { required?: string[] }).required, ["path", "offset", "limit"]);
+  assert.deepEqual((offered.inputSchema as { required?: string[] }).required, ["path", "offset", "limit", "anchors"]);
 });

@@ -108,6 +108,7 @@ test("mcp: lists the five tools with their schemas; --read-only lists read_file 
     [
       ["read_file", false, undefined],
       ["edit_file", true, ["ok", "dryRun", "files", "errors"]],
+      ["edit_lines", true, ["ok", "dryRun", "files", "errors"]],
       ["apply_diff", true, ["ok", "dryRun", "files", "errors"]],
       ["create_file", false, ["ok", "dryRun", "files", "errors"]],
     ],

@@ -57,6 +57,8 @@ test("item 11: createPatch -> applyPatch between 0, 1 and 2 BOMs", () => {
         ["a\nb\n", "A\nb\n"],
         ["", "a\n"],
         ["a\n", ""],
+        // A file that is only its BOM, to a line without a final newline (the fuzz round trip's "\uFEFF" -> " ").
+        ["", " "],
       ] as const) {
         const before = BOM.repeat(from) + x;
         const after = BOM.repeat(to) + y;

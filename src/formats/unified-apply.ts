@@ -302,8 +302,12 @@ function takeBomChange(content: string, hunks: readonly Hunk[]): { index: number
     const newBom = firstNew === firstOld ? oldBom : firstNew?.text.startsWith(BOM) === true && (!has || oldBom);
     if (!oldBom && !newBom) continue;
     if (oldBom && firstOld) firstOld.text = firstOld.text.slice(1);
-    // A file that is only its BOM has no line: the removed "line" was the BOM alone.
-    if (oldBom && firstOld?.kind === "delete" && firstOld.text === "" && content.length === 1) h.lines.splice(h.lines.indexOf(firstOld), 1);
+    // A file that is only its BOM has no line: the removed "line" was the BOM alone, and its missing final
+    // newline was that of the empty file (the hunk now adds to an empty file, as `@@ -0,0` does).
+    if (oldBom && firstOld?.kind === "delete" && firstOld.text === "" && content.length === 1) {
+      h.lines.splice(h.lines.indexOf(firstOld), 1);
+      h.oldEofNoNewline = false;
+    }
     if (newBom && firstNew && firstNew !== firstOld) firstNew.text = firstNew.text.slice(1);
     return oldBom === newBom ? undefined : { index: h.index, bom: newBom };
   }

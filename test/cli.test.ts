@@ -200,7 +200,7 @@ test("apply: a write failing midway (parent is a file) restores the files alread
   assert.equal(r.code, 1);
   assert.match(r.stderr, /^IO: Writing blocker\/new\.txt failed/m);
   assert.match(r.stderr, /restored/);
-  assert.match(r.stdout, /^Nothing written: 1 other error\(s\)\.$/m, "a failed write is not advised --partial");
+  assert.match(r.stdout, /^Nothing written: 1 other error\.$/m, "a failed write is not advised --partial");
   assert.deepEqual(await snapshot(t.base), before);
 });
 
@@ -381,7 +381,7 @@ const flagCases: {
     args: ["-p3"],
     code: 2,
     expect: { "src/help.js": HELP },
-    stderr: /^INVALID_INPUT: -p3 strips 3 leading component\(s\), but a\/src\/help\.js/m,
+    stderr: /^INVALID_INPUT: -p3 strips 3 leading components, but a\/src\/help\.js/m,
   },
   {
     name: "-R: undoes a numbered diff",
@@ -616,7 +616,7 @@ test("apply --partial: no advice to use --partial", async () => {
   const t = await makeTree({ "one.txt": "first\n" });
   const r = await run(["apply", "-", "--root", t.root, "--partial"], t.base, `one.txt\n${srBlock("absent", "x")}`);
   assert.equal(r.code, 1);
-  assert.match(r.stdout, /^Nothing written: 1 edit\(s\) failed\.$/m);
+  assert.match(r.stdout, /^Nothing written: 1 edit failed\.$/m);
   assert.doesNotMatch(r.stdout, /--partial/);
 });
 
@@ -632,9 +632,9 @@ test("apply: a dry run and a real run count failures in the same words", async (
   const t = await makeTree(twoFiles);
   const dry = await run(["apply", "-", "--root", t.root, "--dry-run"], t.base, secondFails);
   const real = await run(["apply", "-", "--root", t.root], t.base, secondFails);
-  const failures = (s: string) => /(\d+ edit\(s\) failed(?:, \d+ other error\(s\))?)/.exec(s)?.[1];
+  const failures = (s: string) => /(\d+ edits? failed(?:, \d+ other errors?)?)/.exec(s)?.[1];
   assert.equal(dry.code, real.code);
-  assert.equal(failures(dry.stdout), "1 edit(s) failed");
+  assert.equal(failures(dry.stdout), "1 edit failed");
   assert.equal(failures(real.stdout), failures(dry.stdout));
 });
 
@@ -691,7 +691,7 @@ test("apply: a response run twice leaves the bytes of the first run; the second 
   const second = await run(["apply", "-"], t.root, response);
   assert.equal(second.code, 0, second.stderr);
   assert.match(second.stderr, /^note: greet\.js: edit 1 \(search-replace\) The block at line 3 of the response: already applied \(its new text is at lines 2-2\); nothing to do\.$/m);
-  assert.match(second.stdout, /^Nothing to change: 1 edit\(s\) already applied\.$/m);
+  assert.match(second.stdout, /^Nothing to change: 1 edit already applied\.$/m);
   assert.deepEqual(await snapshot(t.base), before);
   const json = await run(["apply", "-", "--json"], t.root, response);
   assert.equal(json.code, 0, json.stderr);
@@ -804,5 +804,28 @@ test("apply --json: top-level errors lists every failure (each failed edit and f
       ["UNSAFE_PATH", "../outside.txt"],
     ],
   );
+});
+test("replace: a missing file advises --old '' (not oldString), and -q prints nothing but errors", async () => {
+  const t = await makeTree({ "f.js": "const c = 3;\n" });
+  const missing = await runMain(["replace", path.join(t.root, "nope.js"), "--old", "x", "--new", "y"]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /To create it, send --old ''; otherwise check the path/);
+  const quiet = await runMain(["replace", path.join(t.root, "f.js"), "--old", "c = 3", "--new", "c = 4", "-q"]);
+  assert.equal(quiet.code, 0, quiet.stderr);
+  assert.equal(quiet.stdout + quiet.stderr, "");
+  assert.equal(await read(t.root, "f.js"), "const c = 4;\n");
+  const quietFail = await runMain(["replace", path.join(t.root, "f.js"), "--old", "absent", "--new", "x", "-q"]);
+  assert.equal(quietFail.code, 1);
+  assert.equal(quietFail.stdout, "");
+  assert.match(quietFail.stderr, /^NOT_FOUND: /m);
+});
+
+test("apply: a path climbing out of the root quotes the .. (it read as an ellipsis); apply --help lists the formats", async () => {
+  const t = await makeTree({});
+  const r = await runMain(["apply", "--root", t.root, `../x.txt\n${srBlock("a", "b")}`]);
+  assert.match(r.stderr, /climbs out of the root with ".."/);
+  const help = await runMain(["apply", "--help"]);
+  assert.equal(help.code, 0);
+  for (const name of ["v4a", "str-replace", "udiff", "search-replace", "whole"]) assert.match(help.stdout, new RegExp(`^  ${name} +\\S`, "m"));
 });
 });

@@ -328,3 +328,25 @@ test("a block repeated many times is located once, and each failure still names 
     assert.match(e.message, new RegExp(`^Block ${k + 1} \\(line ${5 * k + 1} of the diff\\): The SEARCH text matches 2 places`));
   });
 });
+
+// Issue 24 item 11: messages that contradicted themselves or told the model nothing.
+test("AMBIGUOUS describes each place by a line that differs between them, above or below, not the same `}` twice", () => {
+  const content = "function a() {\n  setup();\n  }\n  run();\n  one();\n}\nfunction b() {\n  setup();\n  }\n  run();\n  two();\n}\n";
+  const e = errorOf(() => replace(content, "  run();", "x"));
+  assert.equal(e.code, "AMBIGUOUS");
+  assert.match(e.message, /^- lines 4-4 \(line 1, above it, is `function a\(\) \{`\)$/m);
+  assert.match(e.message, /^- lines 10-10 \(line 7, above it, is `function b\(\) \{`\)$/m);
+  // Nothing above the first place differs (the file starts a line earlier): the line below does.
+  const below = errorOf(() => replace("x\nrun();\none();\nx\nrun();\ntwo();\n", "run();", "y"));
+  assert.match(below.message, /^- lines 2-2 \(the line below is `one\(\);`\)$/m);
+  assert.match(below.message, /^- lines 5-5 \(line 3, above it, is `one\(\);`\)$/m);
+});
+
+test("NOT_FOUND with a closest text above the similarity threshold says why it was not taken, not that it needs the threshold", () => {
+  const content = "function a() {\n  const alpha = computeTheValueForTheUser(1, 2, 3);\n  return alpha;\n}\n";
+  const e = errorOf(() => replace(content, "  const alpha = computeTheValueForTheUser(1, 2, 4);", "x"));
+  assert.equal(e.code, "NOT_FOUND");
+  assert.match(e.message, /\(97% similar\)/);
+  assert.doesNotMatch(e.message, /needs at least/);
+  assert.match(e.message, /one line is never matched by similarity/);
+});

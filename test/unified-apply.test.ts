@@ -545,7 +545,7 @@ const errorCases: ErrorCase[] = [
     content: "a\nb\nc\n",
     patch: "--- a/x\n+++ /dev/null\n@@ @@\n-a\n-b\n",
     code: "CONFLICT",
-    message: /deletes the file .* 1 line\(s\)/,
+    message: /deletes the file .* 1 line of the file is not/,
   },
   {
     name: "a malformed patch is a PARSE error",

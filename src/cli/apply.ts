@@ -7,6 +7,7 @@ import { formatByName, formatNames, type ResponseFormat } from "../formats/index
 import { promptCandidate } from "./interactive.ts";
 import { historyFiles, threeWayHistory } from "./three-way.ts";
 import { colorDiff, colorsFor, countChanges, errorToJson, formatNumstat, formatStat, formatSummary, type Streams, writeError, writeNote } from "./output.ts";
+import { count } from "../text/plural.ts";
 
 export interface ApplyCommandOptions {
   root: string;
@@ -181,15 +182,15 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
 /** The closing line. Failures are counted in the same words whatever was written. */
 export function summarize(result: ApplyEditsResult, options: Pick<ApplyCommandOptions, "partial">): string {
   const problems: string[] = [];
-  if (result.failed > 0) problems.push(`${result.failed} edit(s) failed`);
-  if (result.errors.length > 0) problems.push(`${result.errors.length} other error(s)`);
+  if (result.failed > 0) problems.push(`${count(result.failed, "edit")} failed`);
+  if (result.errors.length > 0) problems.push(`${count(result.errors.length, "other error")}`);
   const failures = problems.join(", ");
   if (result.files.length === 0) return "No edits applied.";
   const already = result.alreadyApplied > 0 ? `; ${result.alreadyApplied} already applied` : "";
-  if (result.dryRun) return `Dry run: ${result.applied} edit(s) would apply${already}${failures ? `, ${failures}` : ""}; nothing written.`;
+  if (result.dryRun) return `Dry run: ${count(result.applied, "edit")} would apply${already}${failures ? `, ${failures}` : ""}; nothing written.`;
   if (result.written) {
     const files = result.files.filter((f) => f.written).length;
-    return `Applied ${result.applied} edit(s)${already}; wrote ${files} file(s)${failures ? `; ${failures}` : ""}.`;
+    return `Applied ${count(result.applied, "edit")}${already}; wrote ${count(files, "file")}${failures ? `; ${failures}` : ""}.`;
   }
   if (failures) {
     // --partial helps only when it was not given, some file has a change
@@ -199,7 +200,7 @@ export function summarize(result: ApplyEditsResult, options: Pick<ApplyCommandOp
     const advice = !options.partial && ready && editProblem ? " Use --partial to write the files whose edits all applied." : "";
     return `Nothing written: ${failures}.${advice}`;
   }
-  return result.alreadyApplied > 0 ? `Nothing to change: ${result.alreadyApplied} edit(s) already applied.` : "Nothing to change.";
+  return result.alreadyApplied > 0 ? `Nothing to change: ${count(result.alreadyApplied, "edit")} already applied.` : "Nothing to change.";
 }
 
 /**

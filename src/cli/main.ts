@@ -83,6 +83,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--new-file <file>", "read the replacement from a file")
     .option("--all", "replace every occurrence", false)
     .option("--dry-run", "show what would change, write nothing", false)
+    .option("-q, --quiet", "print nothing but errors", false)
     .option("--json", "print the machine-readable report", false);
   addCommonOptions(replace, true).action(async (file: string, opts) => {
     const { runReplace } = await import("./replace.ts");

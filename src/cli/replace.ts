@@ -14,6 +14,8 @@ export interface ReplaceCommandOptions {
   all: boolean;
   dryRun: boolean;
   json: boolean;
+  /** Nothing on stdout (no diff, no report line), no notes; errors still on stderr. */
+  quiet?: boolean;
   preset: "default" | "opencode";
   maxFileBytes?: number;
   allowBinary: boolean;
@@ -41,6 +43,7 @@ export async function runReplace(file: string, options: ReplaceCommandOptions, s
     allowBinary: options.allowBinary,
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
     replaceAllAdvice: "use --all",
+    emptyOldAdvice: "--old ''",
     displayPrefix: file.endsWith(name) ? file.slice(0, file.length - name.length) : "",
   });
   const report = result.files[0];
@@ -58,6 +61,9 @@ export async function runReplace(file: string, options: ReplaceCommandOptions, s
         2,
       )}\n`,
     );
+  } else if (options.quiet) {
+    for (const e of report?.edits ?? []) if (e.error) writeError(streams, e.error, `${file}: `);
+    for (const e of result.errors) writeError(streams, e);
   } else {
     const c = colorsFor(streams, "out");
     if (result.diff !== "") streams.out.write(colorDiff(result.diff, c));

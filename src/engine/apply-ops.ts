@@ -33,6 +33,7 @@ import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, t
 import type { ResolvedOptions } from "./options.ts";
 import { planSplice, renderSplices, type Splice } from "./splice.ts";
 import { capitalize, type Vocabulary } from "../match/vocabulary.ts";
+import { count } from "../text/plural.ts";
 
 export interface ApplyOpsOptions {
   opts: ResolvedOptions;
@@ -136,7 +137,7 @@ function finalNewlineNotAtEnd(doc: Document, from: number, to: number): EditErro
   const where = from === to ? `after line ${from}` : `at lines ${from + 1}-${to}`;
   return new EditError(
     "NOT_FOUND",
-    `It changes the file's final newline ('\\ No newline at end of file'), so it must reach the end of the file, but it was placed ${where} and the file has ${doc.lineCount - to} more line(s) after that. Include the lines up to the end of the file, or drop the marker.`,
+    `It changes the file's final newline ('\\ No newline at end of file'), so it must reach the end of the file, but it was placed ${where} and the file has ${count(doc.lineCount - to, "more line", "more lines")} after that. Include the lines up to the end of the file, or drop the marker.`,
     { candidates: [{ startLine: from + 1, endLine: to }] },
   );
 }

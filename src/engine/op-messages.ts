@@ -21,9 +21,22 @@ export function withOrigin(error: EditError, op: EditOp): EditError {
   return error;
 }
 
+/**
+ * Why the closest text was not used. Below the threshold, the threshold;
+ * at or above it the text was refused for another reason, and saying "needs
+ * at least 90%" after "90% similar" read as a contradiction.
+ */
+function similarityNote(similarity: number, threshold: number, find: string): string {
+  if (similarity < threshold) return `A similarity match needs at least ${pct(threshold)}.`;
+  const lines = find.split("\n").filter((l) => l.trim() !== "").length;
+  if (lines < 2) return "That is similar, but one line is never matched by similarity (too little evidence of the place): copy it exactly.";
+  return `That is similar enough for a similarity match (${pct(threshold)}), but it was not taken: another place is nearly as similar, or the lines that differ cannot be merged safely. Copy the text exactly from the lines shown.`;
+}
+
 export function notFoundNotes(op: EditOp, opts: ResolvedOptions, ctx: MatchContext, error?: EditError): string {
   const notes: string[] = [];
-  if (error?.detail.closest) notes.push(`A similarity match needs at least ${pct(opts.strategy.fuzzyThreshold)}.`);
+  const similarity = (error?.detail.closest as { similarity?: number } | undefined)?.similarity;
+  if (similarity !== undefined) notes.push(similarityNote(similarity, opts.strategy.fuzzyThreshold, op.readings[0]?.find ?? ""));
   const closest = error?.detail.closest as { startLine: number; endLine: number } | undefined;
   const at = standsInstead(ctx, op, closest && { startLine: closest.startLine - 1, endLine: closest.endLine });
   const applied = at && { startLine: at.startLine + 1, endLine: at.endLine };

@@ -105,11 +105,14 @@ function insertLines(content: string, text: string, after: number, ctx: FileAppl
   return { content: result, ops: [{ status: "applied", strategy: "insert", startLine: after + 1, endLine: after + added.length, score: 1, fuzzy: false }] };
 }
 
+/** How a tool call says "an empty text to find" (the CLI's replace says `--old ''`). */
+const EMPTY_OLD = 'an empty "oldString"';
+
 function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileApplyContext): FileApplyResult {
   const { oldString, newString, replaceAll, insertLine } = edit.payload;
   if (insertLine !== undefined) return insertLines(content, newString, insertLine, ctx);
   if (!ctx.exists && oldString !== "") {
-    throw missingFile(ctx.path, 'an empty "oldString"', ctx.pathHint);
+    throw missingFile(ctx.path, ctx.emptyOldAdvice ?? EMPTY_OLD, ctx.pathHint);
   }
   if (!ctx.exists && newString === "") {
     // An empty new file (a Python __init__.py): the engine has nothing to replace and would say NO_CHANGE.
@@ -119,7 +122,7 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
     if (content === newString) throw new EditError("ALREADY_APPLIED", `already applied (${ctx.path} exists with exactly the new text); nothing to do.`);
     throw new EditError(
       "INVALID_INPUT",
-      `${ctx.path} already exists and is not empty; an empty "oldString" only creates new files. Quote the text to replace in "oldString".`,
+      `${ctx.path} already exists and is not empty; ${ctx.emptyOldAdvice ?? EMPTY_OLD} only creates new files. Give the text to replace instead.`,
     );
   }
   const covered = coveredByReplacement(content, oldString, newString);

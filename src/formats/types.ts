@@ -81,6 +81,8 @@ export interface FileApplyContext {
   pathHint?: string;
   /** How the caller says "replace every occurrence" ("set replaceAll", "use --all"). */
   replaceAllAdvice?: string;
+  /** How the caller says "an empty text to find" (`an empty "oldString"`, `--old ''`). */
+  emptyOldAdvice?: string;
   /** Earlier texts of the file the model may have read, oldest first (the history): a format that places edits by itself reads them (anchored tags). */
   versions?: readonly string[];
 }

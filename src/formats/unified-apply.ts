@@ -72,6 +72,7 @@ import { Document } from "../text/document.ts";
 import { isBlank } from "../text/normalize.ts";
 import { unescapeWholeText } from "../text/unescape-whole.ts";
 import { type FilePatch, type Hunk, type HunkLine, readPatch } from "./unified-parse.ts";
+import { count } from "../text/plural.ts";
 
 /** A place where an ambiguous hunk may go; 1-based inclusive lines of the original content. */
 export interface HunkCandidate {
@@ -357,7 +358,7 @@ function checkDeleted(output: string): void {
   const left = Document.from(output).lineCount;
   throw new EditError(
     "CONFLICT",
-    `The patch deletes the file (+++ /dev/null), but ${left} line(s) of the file are not among its removed lines; the file holds more than the patch shows. Send every line as a removed line, or a patch that edits the file.`,
+    `The patch deletes the file (+++ /dev/null), but ${count(left, "line")} of the file ${left === 1 ? "is" : "are"} not among its removed lines; the file holds more than the patch shows. Send every line as a removed line, or a patch that edits the file.`,
   );
 }
 

@@ -114,6 +114,12 @@ export interface ApplyEditsOptions extends EngineOptions {
    */
   replaceAllAdvice?: string;
   /**
+   * How the caller's interface says "an empty text to find" (which creates
+   * a file), for str_replace messages.
+   * @default 'an empty "oldString"'
+   */
+  emptyOldAdvice?: string;
+  /**
    * Prefix of the paths shown in reports, messages and diffs (not of the
    * paths resolved): the CLI's `replace` edits a file under its own
    * directory but names it as the user did.
@@ -231,6 +237,7 @@ interface ResolvedOptions {
   target: string | undefined;
   reverse: boolean;
   replaceAllAdvice: string | undefined;
+  emptyOldAdvice: string | undefined;
   displayPrefix: string;
   /** What the core gets: the engine options, validated once here. */
   engine: EngineOptions;
@@ -262,7 +269,7 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
   if (o.strip !== undefined && (typeof o.strip !== "number" || !Number.isSafeInteger(o.strip) || o.strip < 0)) {
     throw new EditError("INVALID_INPUT", `strip must be a whole number of path components, got ${describeValue(o.strip)}.`);
   }
-  for (const key of ["format", "target", "replaceAllAdvice", "displayPrefix"] as const) {
+  for (const key of ["format", "target", "replaceAllAdvice", "emptyOldAdvice", "displayPrefix"] as const) {
     if (o[key] !== undefined && typeof o[key] !== "string") throw new EditError("INVALID_INPUT", `${key} must be a string.`);
   }
   const history = checkHistory(o.history);
@@ -281,6 +288,7 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     target: o.target,
     reverse: checkFlag(o.reverse, "reverse") ?? DEFAULTS.reverse,
     replaceAllAdvice: o.replaceAllAdvice,
+    emptyOldAdvice: o.emptyOldAdvice,
     displayPrefix: o.displayPrefix ?? DEFAULTS.displayPrefix,
     engine,
     maxResponseSize: resolved.limits.maxResponseSize,
@@ -514,6 +522,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
     options: left === undefined ? opts.engine : { ...opts.engine, timeoutMs: left },
     ...(plan.pathHint !== undefined && { pathHint: plan.pathHint }),
     ...(opts.replaceAllAdvice !== undefined && { replaceAllAdvice: opts.replaceAllAdvice }),
+    ...(opts.emptyOldAdvice !== undefined && { emptyOldAdvice: opts.emptyOldAdvice }),
     ...(versions.length > 0 && { versions }),
   };
   // An edit that fails whole (one str_replace, a patch) throws; as an op outcome it can be offered to the user.

@@ -10,6 +10,7 @@ import { EditError } from "../errors.ts";
 import { formatByName } from "../formats/index.ts";
 import type { FileEdit } from "../formats/types.ts";
 import { resolveSafePath } from "./safe-path.ts";
+import { count } from "../text/plural.ts";
 
 export interface EditRewrites {
   /** Leading path components to remove (`-p N`); undefined: git's a/ b/ are dropped when both headers carry them. */
@@ -72,7 +73,7 @@ export function rewriteEdits(edits: readonly FileEdit[], rewrites: EditRewrites)
       const path = stripComponents(written, strip);
       if (path === undefined) {
         errors.push(
-          new EditError("INVALID_INPUT", `-p${strip} strips ${strip} leading component(s), but ${written} has no more than that. Use a smaller -p.`, {
+          new EditError("INVALID_INPUT", `-p${strip} strips ${count(strip, "leading component")}, but ${written} has no more than that. Use a smaller -p.`, {
             path: written,
             ...(e.line !== undefined && { line: e.line }),
           }),

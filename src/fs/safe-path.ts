@@ -73,7 +73,7 @@ export async function resolveSafePath(realRoot: string, raw: string): Promise<Sa
   for (const part of spelled.split("/")) {
     if (part === "" || part === ".") continue;
     if (part === "..") {
-      if (parts.length === 0) throw refuse(raw, "the path climbs out of the root with ..");
+      if (parts.length === 0) throw refuse(raw, "the path climbs out of the root with \"..\"");
       parts.pop();
       continue;
     }

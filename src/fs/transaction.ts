@@ -15,6 +15,7 @@ import { EditError } from "../errors.ts";
 import type { Budget } from "../limits.ts";
 import { removeDirs, removeFileChecked, writeFileAtomic } from "./atomic-write.ts";
 import { describeIoError } from "./safe-path.ts";
+import { count } from "../text/plural.ts";
 
 export interface PlannedChange {
   /** Relative path, for messages. */
@@ -75,7 +76,7 @@ export async function commitChanges(changes: readonly PlannedChange[], hooks: Tr
         done.length === 0
           ? "Nothing was written."
           : unrestored.length === 0
-            ? `The ${done.length} file(s) already written were restored; nothing changed.`
+            ? `The ${count(done.length, "file")} already written ${done.length === 1 ? "was" : "were"} restored; nothing changed.`
             : `Could not restore: ${unrestored.join(", ")}.`;
       // A file changed under us, a directory swapped, or the budget spent waiting for a lock keeps its own code.
       if (error instanceof EditError && (error.code === "STALE" || error.code === "UNSAFE_PATH" || error.code === "TIMEOUT")) {

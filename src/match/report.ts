@@ -39,6 +39,36 @@ function describePlace(doc: Document, c: Candidate): string {
   return `- ${where} (after blank lines)`;
 }
 
+/** How far above or below a place to look for a line that tells it from the others. */
+const TELL_APART = 20;
+
+/**
+ * Where a candidate is, told apart from the other candidates: the nearest
+ * non-blank line above it (else below it) whose text differs from the line
+ * at the same distance from every other place. Two places with the same line
+ * above them were described identically ("the line above is `}`" twice),
+ * which told the model nothing it could add.
+ */
+function distinctPlace(doc: Document, c: Candidate, others: readonly Candidate[]): string | undefined {
+  const where = c.endLine > c.startLine ? `lines ${c.startLine + 1}-${c.endLine}` : `line ${c.startLine + 1}`;
+  const lineAt = (l: number) => (l >= 0 && doc.hasLine(l) ? doc.line(l).trim() : undefined);
+  // The start of the file tells a place apart by itself (describePlace says so).
+  if (c.startLine === 0) return undefined;
+  for (let k = 1; k <= TELL_APART; k++) {
+    const above = lineAt(c.startLine - k);
+    if (above && others.every((d) => lineAt(d.startLine - k) !== above)) {
+      return `- ${where} (${k === 1 ? "the line above" : `line ${c.startLine - k + 1}, above it,`} is \`${clip(above, 60)}\`)`;
+    }
+  }
+  for (let k = 1; k <= TELL_APART; k++) {
+    const below = lineAt(c.endLine - 1 + k);
+    if (below && others.every((d) => lineAt(d.endLine - 1 + k) !== below)) {
+      return `- ${where} (${k === 1 ? "the line below" : `line ${c.endLine + k}, below it,`} is \`${clip(below, 60)}\`)`;
+    }
+  }
+  return undefined;
+}
+
 export function ambiguityError(
   doc: Document,
   strategy: StrategyName,
@@ -46,7 +76,8 @@ export function ambiguityError(
   vocab: Vocabulary,
   situation: Omit<AmbiguitySituation, "farApart" | "sameText">,
 ): EditError {
-  const listed = cands.slice(0, MAX_LISTED).map((c) => describePlace(doc, c));
+  const shown = cands.slice(0, MAX_LISTED);
+  const listed = shown.map((c) => distinctPlace(doc, c, shown.filter((d) => d !== c)) ?? describePlace(doc, c));
   if (cands.length > MAX_LISTED) listed.push(`- and ${cands.length - MAX_LISTED} more`);
   const how = strategy === "exact" ? "exactly" : `with the ${strategy} strategy`;
   const starts = cands.map((c) => c.startLine).sort((a, b) => a - b);

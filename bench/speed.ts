@@ -10,19 +10,27 @@
  * timed by the wall clock and by the process's CPU time (user + system), the
  * steadier figure on a shared, loaded machine.
  *
- * Usage: npm run bench [-- --runs N] [--only "format:kind"] (--only, e.g.
- * "udiff:typo", runs that one row and skips the growth table: for profiling
- * with `node --cpu-prof --import tsx bench/speed.ts --only …`).
+ * Then the file layer and the MCP server on the same file and edits
+ * (file-layer.ts): applyEdits dry run and written, a V4A patch, edit_file
+ * round trips, peak memory.
+ *
+ * Usage: npm run bench [-- --runs N] [--only "format:kind"] [--file-layer]
+ * (--only, e.g. "udiff:typo", runs that one row and skips the other tables:
+ * for profiling with `node --cpu-prof --import tsx bench/speed.ts --only …`;
+ * --file-layer runs only the file layer's tables).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { applyPatch, applySearchReplace, EditError, replace } from "../src/index.ts";
+import { benchFileLayer } from "./file-layer.ts";
 
 const require = createRequire(import.meta.url);
-const source = readFileSync(require.resolve("typescript/lib/typescript.js"), "utf8");
+const sourcePath = require.resolve("typescript/lib/typescript.js");
+const source = readFileSync(sourcePath, "utf8");
 const allLines = source.split("\n");
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
+const FILE_LAYER_ONLY = process.argv.includes("--file-layer");
 const onlyArg = process.argv.indexOf("--only");
 const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 const EDITS = 20;
@@ -101,7 +109,7 @@ const scan = () => {
 console.log(`typescript.js: ${allLines.length} lines, ${regions.length} edits of ${SIZE} lines per format and kind, ${RUNS} runs each (ms per call)\n`);
 console.log("| format | kind | median | max | CPU median | CPU max | applied / refused | wrong |");
 console.log("|---|---|---:|---:|---:|---:|---|---:|");
-for (const f of formats) {
+for (const f of FILE_LAYER_ONLY ? [] : formats) {
   for (const kind of kinds) {
     if (ONLY && ONLY !== `${f.name}:${kind.name}`) continue;
     const times: number[] = [];
@@ -138,10 +146,18 @@ for (const f of formats) {
 }
 console.log(`\nOne indexOf scan of the file (${(content.length / 1e6).toFixed(1)} MB), same run: median ${median(scans).toFixed(2)} ms, max ${Math.max(...scans).toFixed(2)} ms; CPU median ${median(scanCpu).toFixed(2)} ms`);
 
+if (!ONLY) {
+  const edits = regions.map((at) => {
+    const block = allLines.slice(at, at + SIZE);
+    return { block, old: block, neu: withEdit(block) };
+  });
+  await benchFileLayer(sourcePath, edits, Math.max(1, Math.ceil(RUNS / 2)));
+}
+
 // Growth over slices: str_replace, 20-line edits late in each slice.
 const sizes = ONLY ? [] : [1_000, 10_000, 100_000];
 const growth = new Map<string, number>();
-if (ONLY) process.exit(0);
+if (ONLY || FILE_LAYER_ONLY) process.exit(0);
 console.log("\nstr_replace on slices (median ms): growth ×10 lines ≈ 10 is linear\n");
 console.log("| kind | 1k | 10k | 100k | 100k/10k |");
 console.log("|---|---:|---:|---:|---:|");

@@ -1,0 +1,232 @@
+/**
+ * Where users call fuzzpatch: `applyEdits` (CLI, runTool) and the MCP
+ * server's `edit_file`, on the same big file and the same edits as the
+ * engine rows of speed.ts, each next to what it cannot beat, measured in the
+ * same run: the engine alone (`replace` on the text in memory) and a plain
+ * read + write of the file (with and without fsync: fuzzpatch's atomic write
+ * syncs). Then the peak memory of one edit, as a multiple of the file size
+ * above a bare process that loaded the same modules.
+ *
+ * Every written edit is undone by the next run (the edit, then its reverse),
+ * so the file is the original before each pair.
+ */
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { open, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { replace } from "../src/index.ts";
+import { applyEdits } from "../src/node.ts";
+
+const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const NAME = "typescript.js";
+
+export interface Edit {
+  /** The region's lines as the file has them. */
+  block: string[];
+  /** The find text as the model wrote it (the block, re-indented, with a typo, …). */
+  old: string[];
+  /** Its replacement. */
+  neu: string[];
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1] ?? 0;
+}
+
+/** Wall and CPU milliseconds of one call; the CPU figure (this process, all threads) is the steadier on a loaded machine. */
+class Times {
+  readonly wall: number[] = [];
+  readonly cpu: number[] = [];
+  async time(f: () => Promise<unknown> | unknown): Promise<void> {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await f();
+    this.wall.push(performance.now() - t0);
+    const used = process.cpuUsage(c0);
+    this.cpu.push((used.user + used.system) / 1000);
+  }
+}
+
+/** A V4A patch adding the edit's last line after the region. */
+function v4a(e: Edit, reverse: boolean): string {
+  const body = e.block.map((l) => ` ${l}`);
+  const added = e.neu[e.neu.length - 1] ?? "";
+  return ["*** Begin Patch", `*** Update File: ${NAME}`, "@@", ...body, `${reverse ? "-" : "+"}${added}`, "*** End Patch", ""].join("\n");
+}
+
+type Floor = { wall: number; cpu: number };
+
+function row(name: string, t: Times, floor: Floor, note = ""): void {
+  const m = median(t.wall);
+  const c = median(t.cpu);
+  console.log(`| ${name} | ${m.toFixed(2)} | ${Math.max(...t.wall).toFixed(2)} | ${(m / floor.wall).toFixed(2)} | ${c.toFixed(2)} | ${(c / floor.cpu).toFixed(2)} | ${note} |`);
+}
+
+const HEADER = "| call | median | max | ratio | CPU median | CPU ratio | |\n|---|---:|---:|---:|---:|---:|---|";
+
+export async function benchFileLayer(sourcePath: string, edits: Edit[], runs: number): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), "fuzzpatch-bench-"));
+  const file = path.join(dir, NAME);
+  copyFileSync(sourcePath, file);
+  const content = readFileSync(file, "utf8");
+  try {
+    const engine = new Times();
+    const plain = new Times();
+    const synced = new Times();
+    const dry = new Times();
+    const written = new Times();
+    const v4aDry = new Times();
+    const v4aWritten = new Times();
+    const scratch = path.join(dir, "scratch.js");
+    for (const e of edits) {
+      const oldString = e.old.join("\n");
+      const newString = e.neu.join("\n");
+      for (let r = 0; r < runs; r++) {
+        await engine.time(() => replace(content, oldString, newString));
+        await plain.time(async () => writeFile(scratch, await readFile(file)));
+        await synced.time(async () => {
+          const bytes = await readFile(file);
+          const h = await open(scratch, "w");
+          await h.writeFile(bytes);
+          await h.sync();
+          await h.close();
+        });
+        await dry.time(() => expectOk(applyEdits(dir, [{ path: NAME, oldString, newString }], { dryRun: true })));
+        await written.time(() => expectOk(applyEdits(dir, [{ path: NAME, oldString, newString }])));
+        await expectOk(applyEdits(dir, [{ path: NAME, oldString: e.neu.join("\n"), newString: e.block.join("\n") }]));
+        await v4aDry.time(() => expectOk(applyEdits(dir, v4a(e, false), { dryRun: true })));
+        await v4aWritten.time(() => expectOk(applyEdits(dir, v4a(e, false))));
+        await expectOk(applyEdits(dir, v4a(e, true)));
+      }
+    }
+    const floor = { wall: median(engine.wall) + median(plain.wall), cpu: median(engine.cpu) + median(plain.cpu) };
+    const floorSynced = median(engine.wall) + median(synced.wall);
+    const synced1 = (t: Times) => `${(median(t.wall) / floorSynced).toFixed(2)}× with fsync in the floor`;
+    console.log(`\napplyEdits on ${NAME} (${edits.length} exact edits × ${runs} runs, ms per call; ratio = median / (engine + read + write without fsync))\n`);
+    console.log(HEADER);
+    row("engine alone (replace)", engine, floor);
+    row("read + write (no fsync)", plain, floor);
+    row("read + write + fsync", synced, floor);
+    row("applyEdits dry run", dry, floor, synced1(dry));
+    row("applyEdits written", written, floor, synced1(written));
+    row("applyEdits V4A dry run", v4aDry, floor, synced1(v4aDry));
+    row("applyEdits V4A written", v4aWritten, floor, synced1(v4aWritten));
+    await benchMcp(dir, edits, runs, floor);
+    await benchMemory(dir, edits[0] as Edit, content.length);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function expectOk(p: Promise<{ ok: boolean; errors: unknown[]; files: { edits: { error?: unknown }[] }[] }>): Promise<void> {
+  const r = await p;
+  if (!r.ok) throw new Error(`bench edit failed: ${JSON.stringify(r.errors)} ${JSON.stringify(r.files[0]?.edits[0]?.error)}`);
+}
+
+/** CPU milliseconds the process `pid` has used (user + system, from /proc). */
+function cpuOf(pid: number | null): number {
+  if (pid === null) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the name.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor): Promise<void> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["--import", "tsx", path.join(REPO, "src", "cli", "bin.ts"), "mcp", "--root", dir],
+    stderr: "ignore",
+    cwd: REPO,
+  });
+  const client = new Client({ name: "fuzzpatch-bench", version: "1.0.0" });
+  await client.connect(transport);
+  const call = async (args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> => {
+    const result = await client.callTool({ name: "edit_file", arguments: { path: NAME, ...args } });
+    const text = (result.content as { text?: string }[])[0]?.text ?? "";
+    return { isError: result.isError === true, text };
+  };
+  try {
+    const first = new Times();
+    const later: Record<string, Times> = { exact: new Times(), "re-indented": new Times(), typo: new Times(), absent: new Times() };
+    const indent = (l: string) => l.replace(/^ +/, (m) => "\t".repeat(Math.ceil(m.length / 4)));
+    const typo = (b: string[]) => b.map((l, k) => (k === 6 ? l.replace(/[A-Za-z_]\w{3,}/, (w) => `${w.slice(0, -1)}Q`) : l));
+    // Letters rotated by 13: text that is nowhere in the file (as speed.ts's "absent").
+    const rot13 = (l: string) => l.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= "Z" ? 65 : 97)));
+    const absent = (b: string[]) => b.map(rot13);
+    for (const [k, e] of edits.entries()) {
+      const neu = e.neu.join("\n");
+      const undo = async () => {
+        const r = await call({ edits: [{ oldString: neu, newString: e.block.join("\n") }] });
+        if (r.isError) throw new Error(`bench undo failed: ${r.text}`);
+      };
+      const kinds: [string, string, boolean][] = [
+        ["exact", e.block.join("\n"), false],
+        ["re-indented", e.block.map(indent).join("\n"), false],
+        ["typo", typo(e.block).join("\n"), false],
+        ["absent", absent(e.block).join("\n"), true],
+      ];
+      for (const [name, oldString, refuse] of kinds) {
+        const newString = name === "exact" ? neu : `${oldString}\n${e.neu[e.neu.length - 1] ?? ""}`;
+        for (let r = 0; r < runs; r++) {
+          const c0 = cpuOf(transport.pid);
+          const t0 = performance.now();
+          const result = await call({ edits: [{ oldString, newString }] });
+          const t = performance.now() - t0;
+          const c = cpuOf(transport.pid) - c0;
+          if (result.isError !== refuse) throw new Error(`bench MCP ${name} edit: ${result.text.slice(0, 400)}`);
+          // The very first call of the server: its first edit of the file.
+          const into = k === 0 && r === 0 && name === "exact" ? first : (later[name] as Times);
+          into.wall.push(t);
+          into.cpu.push(c);
+          if (!refuse) await undo();
+        }
+      }
+    }
+    console.log(`\nMCP edit_file round trip on ${NAME} (stdio, server = fuzzpatch mcp through tsx; ms per call; ratio as above; CPU = the server's, 10 ms ticks)\n`);
+    console.log(HEADER);
+    row("first edit of the file (fresh server)", first, floor);
+    for (const [name, times] of Object.entries(later)) row(`later edit of the same file: ${name}`, times, floor, name === "absent" ? "refused" : "written");
+    const pid = transport.pid;
+    if (pid !== null) {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const peak = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+      console.log(`\nServer peak RSS after these calls: ${(peak / 1e6).toFixed(0)} MB`);
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+/** Peak RSS of one applyEdits call in a fresh process, above the same process without the call. */
+async function benchMemory(dir: string, e: Edit, chars: number): Promise<void> {
+  const size = readFileSync(path.join(dir, NAME)).length;
+  const peak = async (mode: string) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO, "bench", "file-layer-child.ts"), mode, dir, NAME, e.block.join("\n"), e.neu.join("\n")], {
+      cwd: REPO,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    await new Promise((resolve) => child.on("close", resolve));
+    return Number(out.trim());
+  };
+  const bare = await peak("none");
+  const dry = await peak("dry");
+  const written = await peak("write");
+  console.log(`\nPeak RSS of one exact edit (fresh process; file ${(size / 1e6).toFixed(1)} MB, ${chars} chars): bare ${(bare / 1e6).toFixed(0)} MB`);
+  console.log("| call | peak RSS | above bare | × file size |");
+  console.log("|---|---:|---:|---:|");
+  for (const [name, rss] of [
+    ["applyEdits dry run", dry],
+    ["applyEdits written", written],
+  ] as const) {
+    console.log(`| ${name} | ${(rss / 1e6).toFixed(0)} MB | ${((rss - bare) / 1e6).toFixed(0)} MB | ${((rss - bare) / size).toFixed(1)} |`);
+  }
+}

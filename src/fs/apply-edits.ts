@@ -20,6 +20,7 @@ import { encodeText, type LoadedFile, loadTextFile } from "./read-file.ts";
 import { followDoneMoves } from "./done-moves.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
 import { type Budget, DEFAULT_LIMITS, overLimit } from "../limits.ts";
+import { changedLineNumbers } from "../text/common-ends.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { resolveRoot, resolveSafePath } from "./safe-path.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
@@ -805,14 +806,6 @@ function checkStale(path: string, loaded: LoadedFile, expected: ExpectedFile | s
     }
   }
   return undefined;
-}
-
-function changedLineNumbers(a: string, b: string): number[] {
-  const x = a.split("\n");
-  const y = b.split("\n");
-  const out: number[] = [];
-  for (let i = 0; i < Math.max(x.length, y.length) && out.length < 100; i++) if (x[i] !== y[i]) out.push(i + 1);
-  return out;
 }
 
 function withPath(error: EditError, path: string, index: number): EditError {

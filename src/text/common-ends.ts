@@ -1,0 +1,142 @@
+/**
+ * The common start and end of two texts, found by comparing chunks, not
+ * characters: the diff of a file after one edit is about the edit, so the
+ * report's diff (create-patch.ts) cuts what both texts share before looking
+ * at lines. Comparing two slices is a memory comparison inside the engine:
+ * on the 9 MB typescript.js, 1.2 ms to a difference at 90 %, against 350 ms
+ * for a charCodeAt loop.
+ */
+
+/** Chunks start this long and double while they match; a mismatch halves them down to a character loop. */
+const FIRST_CHUNK = 1024;
+const CHAR_LOOP_BELOW = 32;
+
+/** Length of the longest common prefix of `a` and `b`. */
+export function commonPrefixLength(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  let chunk = FIRST_CHUNK;
+  while (i < n) {
+    const len = Math.min(chunk, n - i);
+    if (a.slice(i, i + len) === b.slice(i, i + len)) {
+      i += len;
+      chunk *= 2;
+    } else if (len <= CHAR_LOOP_BELOW) {
+      while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+      return i;
+    } else {
+      chunk = len >> 1;
+    }
+  }
+  return n;
+}
+
+/** Length of the longest common suffix of `a` and `b`, at most `max`. */
+export function commonSuffixLength(a: string, b: string, max: number): number {
+  const n = Math.min(a.length, b.length, max);
+  const ea = a.length;
+  const eb = b.length;
+  let i = 0;
+  let chunk = FIRST_CHUNK;
+  while (i < n) {
+    const len = Math.min(chunk, n - i);
+    if (a.slice(ea - i - len, ea - i) === b.slice(eb - i - len, eb - i)) {
+      i += len;
+      chunk *= 2;
+    } else if (len <= CHAR_LOOP_BELOW) {
+      while (i < n && a.charCodeAt(ea - i - 1) === b.charCodeAt(eb - i - 1)) i++;
+      return i;
+    } else {
+      chunk = len >> 1;
+    }
+  }
+  return n;
+}
+
+/** Number of "\n" in `text` before offset `end`. */
+export function countBreaks(text: string, end: number): number {
+  let count = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) count++;
+  return count;
+}
+
+/**
+ * The part of two texts a line diff has to look at: both cut to whole lines
+ * around what differs, with `context` equal lines kept on each side (for the
+ * hunks' context). `offset` is the number of lines cut before (the same on
+ * both sides: they are equal there). Undefined when the cut could change
+ * the diff, which reads `\r\n` and `\n` as one break (raw-unequal lines may
+ * be equal lines): a CR where the texts differ or in the line next to that
+ * on either side (a line "x\r" there can pair with a cut line "x"), or a text
+ * without "\n" (CR-terminated lines); the caller diffs the whole texts then.
+ */
+export function changedPart(a: string, b: string, context: number): { a: string; b: string; offset: number } | undefined {
+  if (!a.includes("\n") || !b.includes("\n")) return undefined;
+  const prefix = commonPrefixLength(a, b);
+  // Back to the start of the line the first difference is in.
+  const start = prefix === 0 ? 0 : a.lastIndexOf("\n", prefix - 1) + 1;
+  const suffix = commonSuffixLength(a, b, Math.min(a.length, b.length) - start);
+  let endA = a.length - suffix;
+  let endB = b.length - suffix;
+  // Forward to the start of a line on both sides (equal text from there on).
+  if (!(endA === 0 || a.charCodeAt(endA - 1) === 10) || !(endB === 0 || b.charCodeAt(endB - 1) === 10)) {
+    const lf = a.indexOf("\n", endA);
+    const step = lf === -1 ? a.length - endA : lf + 1 - endA;
+    endA += step;
+    endB += step;
+  }
+  const near = linesBefore(a, start, 1);
+  const [nearA, nearB] = linesAfter(a, endA, endB, 1);
+  if (a.slice(near, nearA).includes("\r") || b.slice(near, nearB).includes("\r")) return undefined;
+  const from = linesBefore(a, start, context);
+  const [toA, toB] = linesAfter(a, endA, endB, context);
+  return { a: a.slice(from, toA), b: b.slice(from, toB), offset: countBreaks(a, from) };
+}
+
+/** The start of the `count`th line before the line starting at `at`. */
+function linesBefore(text: string, at: number, count: number): number {
+  let from = at;
+  for (let k = 0; k < count && from > 0; k++) from = from >= 2 ? text.lastIndexOf("\n", from - 2) + 1 : 0;
+  return from;
+}
+
+/** The ends of `count` lines from `atA` in `a`, and as far from `atB` in the other text (equal there). */
+function linesAfter(a: string, atA: number, atB: number, count: number): [number, number] {
+  let toA = atA;
+  let toB = atB;
+  for (let k = 0; k < count && toA < a.length; k++) {
+    const lf = a.indexOf("\n", toA);
+    const next = lf === -1 ? a.length : lf + 1;
+    toB += next - toA;
+    toA = next;
+  }
+  return [toA, toB];
+}
+
+/**
+ * The first 100 line numbers at which the texts' lines differ, line by line
+ * (not a diff), from the first difference on, and only until the rest of
+ * both texts is the same text: no whole-file line arrays.
+ */
+export function changedLineNumbers(a: string, b: string): number[] {
+  const prefix = commonPrefixLength(a, b);
+  let pa = prefix === 0 ? 0 : a.lastIndexOf("\n", prefix - 1) + 1;
+  let pb = pa;
+  const suffix = commonSuffixLength(a, b, Math.min(a.length, b.length) - pa);
+  const out: number[] = [];
+  // A position past the text's end: its lines are over (split would give no more).
+  for (let line = countBreaks(a, pa) + 1; out.length < 100; line++) {
+    const doneA = pa > a.length;
+    const doneB = pb > b.length;
+    if (doneA && doneB) break;
+    if (!doneA && !doneB && a.length - pa === b.length - pb && a.length - pa <= suffix) break;
+    const ea = doneA ? -1 : a.indexOf("\n", pa);
+    const eb = doneB ? -1 : b.indexOf("\n", pb);
+    const x = doneA ? undefined : a.slice(pa, ea === -1 ? a.length : ea);
+    const y = doneB ? undefined : b.slice(pb, eb === -1 ? b.length : eb);
+    if (x !== y) out.push(line);
+    pa = doneA || ea === -1 ? a.length + 1 : ea + 1;
+    pb = doneB || eb === -1 ? b.length + 1 : eb + 1;
+  }
+  return out;
+}

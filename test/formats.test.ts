@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import test from "node:test";
 import fc from "fast-check";
 import { FORMATS } from "../src/formats/index.ts";
+import { detectEdits } from "../src/formats/response.ts";
 import { collectJsonEdits } from "../src/formats/json-edits.ts";
 import type { SplitResult } from "../src/formats/types.ts";
 import { applyEdits } from "../src/fs/apply-edits.ts";
@@ -407,4 +408,23 @@ test("property: collectJsonEdits takes any JSON value (nested wrappers included)
     }),
     { numRuns: 300 },
   );
+});
+
+test("SEARCH/REPLACE blocks of a long response: each edit's line is where its block starts, repeated blocks included", () => {
+  const parts: string[] = [];
+  const expected: { path: string; line: number }[] = [];
+  let line = 1;
+  for (let k = 0; k < 60; k++) {
+    const path = `f${k % 7}.ts`;
+    // Every fifth block is a copy of an earlier one: found again after it, not at the first copy.
+    const body = k % 5 === 4 ? "x" : `line ${k}`;
+    const part = `prose ${k}\n\n${path}\n\`\`\`\n<<<<<<< SEARCH\n${body}\n=======\n${body} changed\n>>>>>>> REPLACE\n\`\`\`\n`;
+    expected.push({ path, line: line + 4 });
+    parts.push(part);
+    line += part.split("\n").length - 1;
+  }
+  const found = detectEdits(parts.join(""), "search-replace");
+  assert.deepEqual(found.errors, []);
+  const byPath = (list: { path: string; line?: number }[]) => list.map((e) => `${e.path}:${e.line}`).sort();
+  assert.deepEqual(byPath(found.edits), byPath(expected));
 });

@@ -512,7 +512,14 @@ const filesCases: {
 
 for (const c of filesCases) {
   test(`files: ${c.name}`, () => {
-    assert.deepEqual(parseSearchReplaceFiles(c.input), c.want);
+    const files = parseSearchReplaceFiles(c.input);
+    // Each diff of the path-line form says where it starts: its first line is that line of the input.
+    const inputLines = typeof c.input === "string" ? c.input.split(/\r?\n/) : [];
+    for (const d of files.flatMap((f) => f.diffs)) {
+      if (d.line !== undefined) assert.equal(inputLines[d.line - 1], d.content.split("\n")[0]);
+      delete d.line;
+    }
+    assert.deepEqual(files, c.want);
   });
 }
 

@@ -51,6 +51,8 @@ import { classifyMarkerLine, scanSearchReplaceBlocks, splitDiffLines } from "./s
 export interface FileDiff {
   content: string;
   startLine?: number;
+  /** 1-based line of the text where the diff starts, when the parser knows it. */
+  line?: number;
 }
 
 /** All diffs for one file, in the order given. */
@@ -233,7 +235,7 @@ function parsePathLines(text: string, defaultPath: string | undefined): FileEdit
         { line: b.line, index: b.index },
       );
     }
-    out.add(current, { content: lines.slice(b.line - 1, b.closeLine).join("\n") });
+    out.add(current, { content: lines.slice(b.line - 1, b.closeLine).join("\n"), line: b.line });
     floor = b.closeLine;
   }
   return out.result();

@@ -43,7 +43,8 @@ function split(response: ResponseText): SplitResult<SearchReplacePayload> {
   try {
     for (const file of parseSearchReplaceFiles(rest, response.defaultPath === undefined ? {} : { defaultPath: response.defaultPath })) {
       for (const d of file.diffs) {
-        const line = lineOf(rest, d.content);
+        // The parser's line when it has one: searching the response from the top for every diff is quadratic in its size.
+        const line = d.line ?? lineOf(rest, d.content);
         const payload = { diff: d.content, ...(d.startLine !== undefined && { startLine: d.startLine }), offset: line === undefined ? 0 : line - 1 };
         out.edits.push({ format: "search-replace", path: file.path, ...(line !== undefined && { line }), payload });
       }

@@ -116,6 +116,7 @@ export async function benchFileLayer(sourcePath: string, edits: Edit[], runs: nu
     row("applyEdits written", written, floor, synced1(written));
     row("applyEdits V4A dry run", v4aDry, floor, synced1(v4aDry));
     row("applyEdits V4A written", v4aWritten, floor, synced1(v4aWritten));
+    await benchManyFiles(dir, content, runs);
     await benchMcp(dir, edits, runs, floor);
     await benchMemory(dir, edits[0] as Edit, content.length);
   } finally {
@@ -126,6 +127,81 @@ export async function benchFileLayer(sourcePath: string, edits: Edit[], runs: nu
 async function expectOk(p: Promise<{ ok: boolean; errors: unknown[]; files: { edits: { error?: unknown }[] }[] }>): Promise<void> {
   const r = await p;
   if (!r.ok) throw new Error(`bench edit failed: ${JSON.stringify(r.errors)} ${JSON.stringify(r.files[0]?.edits[0]?.error)}`);
+}
+
+/**
+ * One response of 500 SEARCH/REPLACE blocks over 200 files (1,000-line
+ * slices of the big file, 2–3 blocks each), written and then undone by the
+ * reverse response; per block, next to its floor: each file read, each
+ * block's find text located with indexOf and spliced, each file written.
+ */
+async function benchManyFiles(dir: string, content: string, runs: number): Promise<void> {
+  const FILES = 200;
+  const BLOCKS = 500;
+  const lines = content.split("\n");
+  const sub = path.join(dir, "many");
+  const files: { name: string; text: string; blocks: string[] }[] = [];
+  for (let f = 0; f < FILES; f++) {
+    const text = `${lines.slice(f * 1000, f * 1000 + 1000).join("\n")}\n`;
+    files.push({ name: `many/f${f}.js`, text, blocks: [] });
+  }
+  // Blocks of 4 lines ending in a line of text, unique in their file, spread through it.
+  for (let b = 0; b < BLOCKS; b++) {
+    const file = files[b % FILES] as (typeof files)[number];
+    const fl = file.text.split("\n");
+    for (let i = 50 + 300 * Math.floor(b / FILES); i < fl.length - 4; i++) {
+      const block = fl.slice(i, i + 4);
+      const find = block.join("\n");
+      if ((block[3] ?? "").trim().length < 4 || file.text.indexOf(find) !== file.text.lastIndexOf(find)) continue;
+      if (file.blocks.some((x) => x.includes(block[0] ?? "") || find.includes(x.split("\n")[0] ?? ""))) continue;
+      file.blocks.push(find);
+      break;
+    }
+  }
+  const { mkdirSync, writeFileSync } = await import("node:fs");
+  mkdirSync(sub, { recursive: true });
+  for (const f of files) writeFileSync(path.join(dir, f.name), f.text);
+  const response = (reverse: boolean) =>
+    files
+      .map((f) =>
+        f.blocks
+          .map((find) => {
+            const [a, b] = reverse ? [`${find}\n// edited`, find] : [find, `${find}\n// edited`];
+            return `${f.name}\n\`\`\`\n<<<<<<< SEARCH\n${a}\n=======\n${b}\n>>>>>>> REPLACE\n\`\`\`\n`;
+          })
+          .join("\n"),
+      )
+      .join("\n");
+  const blocks = files.reduce((n, f) => n + f.blocks.length, 0);
+  const forward = response(false);
+  const backward = response(true);
+  const applied = new Times();
+  const floor = new Times();
+  for (let r = 0; r < runs; r++) {
+    await applied.time(async () => {
+      const result = await applyEdits(dir, forward);
+      if (!result.ok || result.applied !== blocks) throw new Error(`bench 500 blocks: ${result.applied} of ${blocks} applied`);
+    });
+    await expectOk(applyEdits(dir, backward));
+    await floor.time(async () => {
+      for (const f of files) {
+        let text = await readFile(path.join(dir, f.name), "utf8");
+        for (const find of f.blocks) {
+          const at = text.indexOf(find);
+          text = `${text.slice(0, at + find.length)}\n// edited${text.slice(at + find.length)}`;
+        }
+        await writeFile(path.join(dir, f.name), text);
+      }
+    });
+    for (const f of files) writeFileSync(path.join(dir, f.name), f.text);
+  }
+  const per = (t: Times): Times => Object.assign(new Times(), { wall: t.wall.map((x) => x / blocks), cpu: t.cpu.map((x) => x / blocks) });
+  const perFloor = per(floor);
+  const floorOf = { wall: median(perFloor.wall), cpu: median(perFloor.cpu) };
+  console.log(`\nOne response of ${blocks} SEARCH/REPLACE blocks over ${FILES} files (${runs} runs; ms per block; ratio = median / floor)\n`);
+  console.log(HEADER);
+  row("floor: read + indexOf + splice + write", perFloor, floorOf);
+  row("applyEdits written", per(applied), floorOf);
 }
 
 /** CPU milliseconds the process `pid` has used (user + system, from /proc). */

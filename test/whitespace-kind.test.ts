@@ -74,8 +74,22 @@ const cases: { name: string; find: string[]; repl: string[]; region?: string[]; 
 for (const c of cases) {
   test(`inFindWhitespace: ${c.name}`, () => {
     assert.deepEqual(inFindWhitespace(c.find, c.repl, c.region ?? c.find, c.unit), c.out);
+    // The unit asked lazily gives the same answer, and is asked only when spaces are written for tabs.
+    let asked = 0;
+    const unit = () => {
+      asked++;
+      return c.unit;
+    };
+    assert.deepEqual(inFindWhitespace(c.find, c.repl, c.region ?? c.find, unit), c.out);
+    assert.ok(asked <= 1);
+    if (c.out === undefined) assert.equal(asked, 0);
   });
 }
+
+test("inFindWhitespace: a replacement in the find text's own whitespace never samples the file's unit", () => {
+  const unit = () => assert.fail("the file's indent unit was computed");
+  assert.equal(inFindWhitespace(["    x = 1"], ["    x = 2", "    y = 3"], ["    x = 1"], unit), undefined);
+});
 
 test("replace: a replacement typed with tabs in a file indented with spaces is written in spaces", () => {
   const content = "def greet(name):\n    print(name)\n    x = 1\n    return x\n";

@@ -165,7 +165,7 @@ function whitespaceRead(doc: Document, cand: Candidate, text: string): string {
   const startsLine = cand.lineBased || doc.text.slice(doc.lineStart(cand.startLine), cand.start).trim() === "";
   if (!startsLine) return text;
   const region = doc.lines(cand.startLine, cand.endLine);
-  return inFindWhitespace(cand.query.lines, text.split("\n"), region, doc.indentUnit(), (k) => indentsWith(doc, cand, k))?.join("\n") ?? text;
+  return inFindWhitespace(cand.query.lines, text.split("\n"), region, () => doc.indentUnit(), (k) => indentsWith(doc, cand, k))?.join("\n") ?? text;
 }
 
 /** Lines around a match whose indentation tells the file's whitespace there (bundled files mix parts of each). */

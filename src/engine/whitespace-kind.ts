@@ -54,7 +54,9 @@ function uniformKind(lines: readonly string[]): Kind | undefined {
  * The replacement's lines in the find text's whitespace, or undefined when
  * they are not written in the other one. `region`: the file's matched lines,
  * which must be in the find text's whitespace (a find text re-indented in
- * the other is the merge's to read); `fileUnit`: the file's indent unit;
+ * the other is the merge's to read); `fileUnit`: the file's indent unit
+ * (or how to get it: it samples the file, and most edits return before
+ * they need it);
  * `fileIndentsWith`: whether a line of the file near the match is indented
  * with a kind (asked last, as it reads many lines).
  */
@@ -62,7 +64,7 @@ export function inFindWhitespace(
   find: readonly string[],
   typedRepl: readonly string[],
   region: readonly string[],
-  fileUnit: string,
+  fileUnit: string | (() => string),
   fileIndentsWith: (kind: Kind) => boolean = () => false,
 ): string[] | undefined {
   const aligned = docAlignment(find, typedRepl);
@@ -84,7 +86,7 @@ function levelsInFindWhitespace(
   find: readonly string[],
   repl: readonly string[],
   region: readonly string[],
-  fileUnit: string,
+  fileUnit: string | (() => string),
   fileIndentsWith: (kind: Kind) => boolean,
 ): string[] | undefined {
   // The find text's own indented lines tell its whitespace: a file with none may want the other (a Makefile's tabs).
@@ -128,7 +130,7 @@ function levelsInFindWhitespace(
     const reference = levelOfChange(repl, find, other);
     if (reference) pairs.push(reference);
   }
-  const unit = findKind === "tabs" ? "\t" : spacesUnit(fileUnit, find);
+  const unit = findKind === "tabs" ? "\t" : spacesUnit(typeof fileUnit === "string" ? fileUnit : fileUnit(), find);
   const typed = repl.filter((l) => !isBlank(l) && kindOf(leadingWhitespace(l)) === other);
   const map =
     pairs.length > 0

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { chmod, lstat, readdir, readFile, stat, symlink } from "node:fs/promises";
+import { chmod, lstat, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
@@ -91,6 +91,15 @@ test("read: a missing file reads as not existing, empty", async () => {
   const f = await loadTextFile(path.join(t.root, "nope.txt"), "nope.txt");
   assert.equal(f.exists, false);
   assert.equal(f.text, "");
+});
+
+test("read: the hash, computed when asked, is the sha256 of the bytes read, not of the file as it is later", async () => {
+  const t = await makeTree({ "f.txt": "one\r\ntwo\r\n" });
+  const f = await loadTextFile(path.join(t.root, "f.txt"), "f.txt");
+  await writeFile(path.join(t.root, "f.txt"), "changed\n");
+  assert.equal(f.hash, hashBytes("one\r\ntwo\r\n"));
+  assert.equal(f.text, "one\ntwo\n");
+  assert.equal((await loadTextFile(path.join(t.root, "f.txt"), "f.txt")).hash, hashBytes("changed\n"));
 });
 
 test("read: BOM and uniform CRLF are removed for the core and restored byte for byte", () => {

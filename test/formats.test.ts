@@ -428,3 +428,13 @@ test("SEARCH/REPLACE blocks of a long response: each edit's line is where its bl
   const byPath = (list: { path: string; line?: number }[]) => list.map((e) => `${e.path}:${e.line}`).sort();
   assert.deepEqual(byPath(found.edits), byPath(expected));
 });
+
+test("str_replace sent again when its new text holds the old: already applied, at the lines where the new text stands", async () => {
+  const t = await makeTree({ "a.ts": "x\ny\nconst c = 30;\nz\n" });
+  const r = await applyEdits(t.root, [{ path: "a.ts", oldString: "c = 3", newString: "c = 30" }]);
+  assert.equal(r.alreadyApplied, 1);
+  const edit = r.files[0]?.edits[0];
+  assert.equal(edit?.status, "already-applied");
+  assert.match(edit?.note?.message ?? "", /is at lines 3-3\)/);
+  assert.equal(await read(t.root, "a.ts"), "x\ny\nconst c = 30;\nz\n");
+});

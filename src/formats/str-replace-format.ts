@@ -10,6 +10,7 @@
  */
 import type { LineEdit } from "./anchored-parse.ts";
 import { EditError } from "../errors.ts";
+import { countBreaks } from "../text/common-ends.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { missingFile } from "./file-errors.ts";
 import { collectJsonEdits, parseJsonOrLines } from "./json-edits.ts";
@@ -72,7 +73,8 @@ function coveredByReplacement(content: string, oldString: string, newString: str
     first ??= start;
   }
   if (first === undefined) return undefined;
-  const startLine = content.slice(0, first).split("\n").length;
+  // Counted, not split: a resent edit late in a big file made an array of every line before it.
+  const startLine = countBreaks(content, first) + 1;
   return { startLine, endLine: startLine + newString.split("\n").length - 1 };
 }
 

@@ -59,6 +59,8 @@ test("item 11: createPatch -> applyPatch between 0, 1 and 2 BOMs", () => {
         ["a\n", ""],
         // A file that is only its BOM, to a line without a final newline (the fuzz round trip's "\uFEFF" -> " ").
         ["", " "],
+        // A kept line that is a BOM character, under a removed first line: text, not the file's BOM.
+        ["\u3000\n\uFEFF\n", "\uFEFF\n"],
       ] as const) {
         const before = BOM.repeat(from) + x;
         const after = BOM.repeat(to) + y;

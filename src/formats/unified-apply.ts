@@ -300,7 +300,8 @@ function takeBomChange(content: string, hunks: readonly Hunk[]): { index: number
     const firstOld = h.lines.find((l) => l.kind !== "add");
     const firstNew = h.lines.find((l) => l.kind !== "delete");
     const oldBom = has && firstOld !== undefined && leadingBoms(firstOld.text) > textBoms;
-    const newBom = firstNew === firstOld ? oldBom : firstNew?.text.startsWith(BOM) === true && (!has || oldBom);
+    // A kept line's BOM is text the file has already (`\u3000` removed above a line that is a BOM): only an added one is new.
+    const newBom = firstNew === firstOld ? oldBom : firstNew?.kind === "add" && firstNew.text.startsWith(BOM) && (!has || oldBom);
     if (!oldBom && !newBom) continue;
     if (oldBom && firstOld) firstOld.text = firstOld.text.slice(1);
     // A file that is only its BOM has no line: the removed "line" was the BOM alone, and its missing final

@@ -377,6 +377,52 @@ const cases: Case[] = [
       return () => applyPatch(content, patch);
     },
   },
+  // Issue 22, item 13: four inputs of 1 MB or less that took 1.4-8.9 s of CPU. Target: each <= 1 s at its largest size.
+  {
+    name: "response of `---`/`+++` header pairs only (issue 22)",
+    unit: "pairs",
+    sizes: [10_000, 20_000, 40_000],
+    build(n) {
+      const response = "--- a/x\n+++ b/x\n".repeat(n);
+      return () => detectEdits(response);
+    },
+  },
+  {
+    name: "JSONL of str_replace edits (issue 22)",
+    unit: "edits",
+    sizes: [5_000, 10_000, 20_000],
+    build(n) {
+      const response = Array.from({ length: n }, (_, i) => JSON.stringify({ path: "a.txt", old_string: `v${i}`, new_string: `w${i}` })).join("\n");
+      return () => detectEdits(response);
+    },
+  },
+  {
+    name: "SEARCH/REPLACE blocks on a 1 MB file (issue 22)",
+    unit: "blocks",
+    sizes: [500, 1_000, 2_000],
+    build(n) {
+      const lines = codeLines(28_000);
+      const content = `${lines.join("\n")}\n`;
+      const blocks = Array.from({ length: n }, (_, k) => sr(lines[k * 12] as string, (lines[k * 12] as string).replace("compute", "calc"))).join("");
+      return () => applySearchReplace(content, blocks);
+    },
+  },
+  {
+    name: "fuzzy `@@` hunks on a 1 MB file (issue 22)",
+    unit: "hunks",
+    sizes: [500, 1_000, 2_000],
+    build(n) {
+      const lines = codeLines(28_000);
+      const content = `${lines.join("\n")}\n`;
+      // Each hunk's first context line lost its indentation and its removed line its semicolon: found fuzzily.
+      const hunks = Array.from({ length: n }, (_, k) => {
+        const at = k * 12 + 1;
+        return `@@ @@\n ${(lines[at - 1] as string).trim()}\n-${(lines[at] as string).replace(";", "")}\n+changed ${k}\n ${lines[at + 1]}\n`;
+      });
+      const patch = hunks.join("");
+      return () => applyPatch(content, patch);
+    },
+  },
 ];
 
 function outcome(run: () => unknown): string {

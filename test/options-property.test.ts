@@ -151,3 +151,24 @@ test("item 5: the campaign's inputs are refused with an EditError", async () => 
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test("item 13: applyEdits enforces the core's limit of edits in one call", async () => {
+  const root = await mkdtemp(path.join(tmpdir(), "fp-options-"));
+  try {
+    await writeFile(path.join(root, "a.txt"), "a\n");
+    const jsonl = Array.from({ length: 2_001 }, (_, i) => JSON.stringify({ path: "a.txt", old_string: `x${i}`, new_string: "y" })).join("\n");
+    for (const input of [jsonl, JSON.parse(`[${jsonl.split("\n").join(",")}]`)]) {
+      const r = await applyEdits(root, input);
+      assert.equal(r.written, false);
+      assert.deepEqual(
+        r.errors.map((e) => e.code),
+        ["TOO_LARGE"],
+      );
+      assert.match(r.errors[0]?.message ?? "", /2,001 edits, over the limit of 2,000/);
+    }
+    const within = await applyEdits(root, jsonl, { limits: { maxEdits: 5_000 }, dryRun: true });
+    assert.ok(!within.errors.some((e) => e.code === "TOO_LARGE"));
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

@@ -243,6 +243,7 @@ interface ResolvedOptions {
   /** What the core gets: the engine options, validated once here. */
   engine: EngineOptions;
   maxResponseSize: number;
+  maxEdits: number;
   /** The whole call's budget (`timeoutMs`, `signal`): each file's edit gets what is left of it, and it is checked once more before anything is written. */
   budget: Budget;
 }
@@ -293,6 +294,7 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     displayPrefix: o.displayPrefix ?? DEFAULTS.displayPrefix,
     engine,
     maxResponseSize: resolved.limits.maxResponseSize,
+    maxEdits: resolved.limits.maxEdits,
     budget: resolved.budget,
   };
 }
@@ -364,12 +366,17 @@ export async function applyEdits(
   const realRoot = await resolveRoot(root);
 
   // Checked before any work: a huge response is refused, not parsed.
-  const tooLarge = typeof input === "string" ? overLimit("maxResponseSize", input.length, { ...DEFAULT_LIMITS, maxResponseSize: opts.maxResponseSize }) : undefined;
-  const detected: DetectedEdits = tooLarge
+  const limits = { ...DEFAULT_LIMITS, maxResponseSize: opts.maxResponseSize, maxEdits: opts.maxEdits };
+  const tooLarge =
+    typeof input === "string" ? overLimit("maxResponseSize", input.length, limits) : overLimit("maxEdits", input.length, limits, "the list of edits");
+  const found: DetectedEdits = tooLarge
     ? { edits: [], errors: [tooLarge] }
     : typeof input === "string"
       ? detectEdits(input, opts.format, opts.target === undefined ? {} : { defaultPath: opts.target })
       : fromStructuredEdits(input);
+  // The core's limit on edits in one call holds here too (20,000 JSONL edits were applied one by one, issue 22 item 13).
+  const tooMany = overLimit("maxEdits", found.edits.length, limits);
+  const detected: DetectedEdits = tooMany ? { edits: [], errors: [...found.errors, tooMany] } : found;
   const rewritten = rewriteEdits(detected.edits, opts);
   rewritten.edits = await followDoneMoves(realRoot, rewritten.edits);
   const errors = [...detected.errors, ...rewritten.errors];

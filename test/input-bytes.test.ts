@@ -115,3 +115,6 @@ test("item 6: an exact unique edit stays where it is, whatever the line hint", (
   const two = "def f():\n    x = 1\n    return x\n\nx = 1\nreturn_value = x\n";
   assert.equal(replace(two, "x = 1\nreturn_value = x", "x = 2\nreturn_value = x", { startLine: 2 }).content, "def f():\n    x = 1\n    return x\n\nx = 2\nreturn_value = x\n");
 });
+test("item 6: a line that merely starts with the model's line is not it grown", () => {
+  assert.equal(replace("yaa\ny\n", "y\n", "", { startLine: 1 }).content, "yaa\n");
+});

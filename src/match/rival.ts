@@ -34,12 +34,12 @@ const asWritten: SameLine = (file, line) => file === line;
 /** The model's line as written or grown: the file line contains it (a comment appended since). */
 const writtenOrGrown: SameLine = (file, line) => file.includes(line.trim());
 /**
- * Grown only at its end, at the model's indentation (`foo(); // note`): what
- * may beat an exact match. Containing the trimmed line is too weak there:
+ * Grown only at its end, after blank space, at the model's indentation
+ * (`foo(); // note`; `yaa` is not `y` grown): what may beat an exact match. Containing the trimmed line is too weak there:
  * `  return;` holds `return;` at another depth, and an exact, unique
  * `\nreturn;\n` was moved to it by a line hint (issue 22, item 6).
  */
-const writtenOrGrownAtEnd: SameLine = (file, line) => file.startsWith(line);
+const writtenOrGrownAtEnd: SameLine = (file, line) => file === line || (file.startsWith(line) && /^\s/.test(file.slice(line.length)));
 
 /** Whether window line `j` (file line `start + j`) holds the model's line `j`. */
 const holdsLine = (ctx: MatchContext, q: Query, start: number, j: number, same: SameLine): boolean =>

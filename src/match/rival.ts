@@ -115,6 +115,9 @@ export function findRival(ctx: MatchContext, q: Query, winner: Candidate, hintSt
 function rivalOf(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: number): Candidate | undefined {
   // An exact winner holds every line as written: the hinted window must hold them too, some only grown
   // (all as written, it would be an exact match as well).
+  // One line of text is too little to tell a grown copy from another line that starts alike
+  // (`$&` and `$&\t@@…`): an exact match of one line stands (issue 22, item 6).
+  if (winner.strategy === "exact" && nonBlankLines(q) < 2) return undefined;
   if (winner.strategy === "exact") return rivalAtHint(ctx, q, winner, hintStart, (at, all) => held(ctx, q, at, asWritten) < all, writtenOrGrownAtEnd);
   if (!winner.lineBased) return undefined;
   const atHint = rivalAtHint(ctx, q, winner, hintStart, (_, all) => held(ctx, q, winner.startLine, writtenOrGrown) < all);

@@ -31,6 +31,8 @@ export type EditErrorCode =
   | "INVALID_INPUT"
   /** Reading or writing a file failed. */
   | "IO"
+  /** The file may not be written by the user running fuzzpatch (permissions, owner, read-only file system); it is not replaced. */
+  | "READ_ONLY"
   /**
    * Not a failure: what the edit writes is already in the file and what it
    * replaces is not (the response was applied before). The file layer

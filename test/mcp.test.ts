@@ -80,7 +80,7 @@ before(async () => {
   offeredRoots.push(clientRoot);
   // Started together: each start costs a process and a TypeScript load.
   [server, readOnly, modern] = await Promise.all([
-    connect(["--root", tree.root, "--root", path.join(tree.base, "second-root")], offeredRoots),
+    connect(["--root", tree.root, "--root", path.join(tree.base, "second-root"), "--allow-client-roots"], offeredRoots),
     connect(["--root", tree.root, "--read-only"]),
     connect(["--root", tree.root], [], true),
   ]);
@@ -348,4 +348,64 @@ test("mcp: a client on the 2026-07-28 revision gets the same tools and results",
   const result = await call(modern, "edit_file", { path: "ambiguous.js", edits: [{ oldString: "}", newString: "};" }] });
   assert.equal(result.isError, true);
   assert.match(result.text, /AMBIGUOUS/);
+});
+
+test("mcp: a message over 10 MiB is answered with an error and the server stays up (issue 22, item 4)", opts, async () => {
+  const huge = "x".repeat(11 * 1024 * 1024);
+  const outcome = await server.client.callTool({ name: "read_file", arguments: { path: huge } }, { timeout: TIMEOUT_MS }).then(
+    (r) => `result: ${JSON.stringify(r).slice(0, 200)}`,
+    (e: Error) => `error: ${e.message}`,
+  );
+  assert.match(outcome, /^error: .*over this server's limit of 10485760 bytes/);
+  const after = await call(server, "read_file", { path: "read.js", limit: 1 });
+  assert.equal(after.isError, false, after.text);
+  assert.match(after.text, /1→function greet\(name\) \{/);
+  assert.match(server.stderr(), /dropped a message of \d+ bytes, over the limit of 10485760/);
+});
+
+test("boundedLines: lines within the limit pass whole; a longer one is dropped and its top-level id found wherever it stands, in pieces", async () => {
+  const { PassThrough } = await import("node:stream");
+  const { boundedLines } = await import("../src/mcp/bounded-lines.ts");
+  const input = new PassThrough();
+  const dropped: unknown[] = [];
+  const out = boundedLines(input, 64, (id, bytes) => dropped.push([id, bytes]));
+  const lines: string[] = [];
+  out.on("data", (chunk: Buffer) => lines.push(chunk.toString()));
+  const long = `{"params":{"id":"inner","t":"${"y".repeat(100)}, \\"id\\": 9"},"jsonrpc":"2.0","id":"outer-7"}`;
+  const notification = `{"method":"n","params":{"id":3,"t":"${"z".repeat(100)}"}}`;
+  const text = `{"a":1}\n${long}\n{"id":2}\n${notification}\n{"id":[1]}\n`;
+  // Fed in 7-byte pieces: an id split across chunks is still found.
+  for (let i = 0; i < text.length; i += 7) input.write(text.slice(i, i + 7));
+  input.end();
+  await new Promise((resolve) => out.on("end", resolve));
+  assert.deepEqual(lines, ['{"a":1}\n', '{"id":2}\n', '{"id":[1]}\n']);
+  assert.deepEqual(dropped, [
+    ["outer-7", Buffer.byteLength(long)],
+    [undefined, Buffer.byteLength(notification)],
+  ]);
+});
+
+test("mcp: with --root, client roots only narrow the scope: a client offering file:/// and another directory writes nothing outside --root (issue 22, item 14)", opts, async () => {
+  const wide = await connect(["--root", tree.root], ["/", clientRoot]);
+  try {
+    const before = await snapshot(clientRoot);
+    const outside = await call(wide, "edit_file", { path: path.join(clientRoot, "offered.js"), edits: [{ oldString: "return 1;", newString: "return 3;" }] });
+    assert.equal(outside.isError, true, outside.text);
+    assert.match(outside.text, /UNSAFE_PATH/);
+    assert.deepEqual(await snapshot(clientRoot), before);
+    const inside = await call(wide, "read_file", { path: path.join(tree.root, "read.js"), limit: 1 });
+    assert.equal(inside.isError, false, inside.text);
+    assert.match(wide.stderr(), /client roots outside --root ignored: .*client-root/);
+  } finally {
+    await wide.client.close();
+  }
+});
+
+test("narrowRoots: a client root inside --root narrows it, one containing it leaves it, one elsewhere is dropped", async () => {
+  const { narrowRoots } = await import("../src/tools/roots.ts");
+  const sub = path.join(tree.root, "narrow-sub");
+  await mkdir(sub, { recursive: true });
+  assert.deepEqual(await narrowRoots([tree.root], [sub]), { roots: [sub], dropped: [] });
+  assert.deepEqual(await narrowRoots([tree.root], ["/"]), { roots: [tree.root], dropped: [] });
+  assert.deepEqual(await narrowRoots([tree.root], [clientRoot]), { roots: [tree.root], dropped: [clientRoot] });
 });

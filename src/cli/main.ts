@@ -123,6 +123,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     )
     .option("--read-only", "offer only read_file", false)
     .option("--anchors", "read_file tags each line (N#TAG:text) for edit_lines unless a call says otherwise", false)
+    .option("--allow-client-roots", "let the client's MCP roots widen the scope beyond --root (without it they may only narrow it)", false)
     .action(async (opts) => {
       const { runMcp } = await import("./mcp.ts");
       code = await runMcp(opts, streams);

@@ -10,6 +10,7 @@ export interface McpCommandOptions {
   root: string[];
   readOnly: boolean;
   anchors?: boolean;
+  allowClientRoots?: boolean;
 }
 
 /**
@@ -28,6 +29,6 @@ export async function runMcp(options: McpCommandOptions, streams: Streams): Prom
     }
     roots.push(path.resolve(root));
   }
-  serveMcp({ roots, readOnly: options.readOnly, anchors: options.anchors ?? false, log: (line) => streams.err.write(`${line}\n`) });
+  serveMcp({ roots, readOnly: options.readOnly, anchors: options.anchors ?? false, allowClientRoots: options.allowClientRoots ?? false, log: (line) => streams.err.write(`${line}\n`) });
   return 0;
 }

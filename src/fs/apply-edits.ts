@@ -23,6 +23,7 @@ import { type Budget, DEFAULT_LIMITS, overLimit } from "../limits.ts";
 import { changedLineNumbers } from "../text/common-ends.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { resolveRoot, resolveSafePath } from "./safe-path.ts";
+import { checkWritable } from "./writable.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
 
 /** What the model saw of a file, to detect that it changed since. */
@@ -436,6 +437,7 @@ export async function applyEdits(
 
   for (const plan of planOrder) await planMove(plan, realRoot, opts.displayPrefix);
   for (const plan of planOrder) finishPlan(plan);
+  for (const plan of planOrder) await refuseReadOnly(plan);
 
   // The budget once more before writing: an edit that searches nothing (a new or empty file)
   // never checks it, and a call aborted or past its time writes nothing.
@@ -665,6 +667,26 @@ async function planMove(plan: FilePlan, realRoot: string, displayPrefix: string)
     report.movedTo = `${displayPrefix}${safe.rel}`;
   } catch (error) {
     fail(asEditError(error, "IO"));
+  }
+}
+
+/** A file to change or delete that this user may not write fails whole (READ_ONLY), before anything is written. */
+async function refuseReadOnly(plan: FilePlan): Promise<void> {
+  const report = plan.report;
+  if (!plan.loaded?.exists || plan.abs === undefined || (report.status !== "modified" && report.status !== "deleted")) return;
+  try {
+    await checkWritable(plan.abs, report.path);
+  } catch (error) {
+    const refused = asEditError(error, "IO");
+    report.error = refused;
+    report.status = "failed";
+    report.diff = "";
+    // Its edits could not be written: they count as failed, so the call is not `ok`.
+    for (const edit of report.edits) {
+      if (edit.status !== "applied") continue;
+      edit.status = "failed";
+      edit.error = refused;
+    }
   }
 }
 

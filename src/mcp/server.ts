@@ -7,13 +7,18 @@
 
 import { fileURLToPath } from "node:url";
 import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
-import { type StdioServerHandle, serveStdio } from "@modelcontextprotocol/server/stdio";
+import { type StdioServerHandle, StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { PresetName } from "../match/cascade.ts";
 import { READ_ONLY_TOOLS, toolDefinitions } from "../tools/definitions.ts";
 import type { JsonSchemaObject } from "../tools/json-schema.ts";
 import { runTool } from "../tools/run-tool.ts";
+import { narrowRoots } from "../tools/roots.ts";
 import { VersionStore } from "../tools/version-store.ts";
 import { VERSION } from "../version.ts";
+import { boundedLines } from "./bounded-lines.ts";
+
+/** Longest JSON-RPC message read, in bytes: a longer one is answered with an error and dropped, the server stays up. */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 export interface McpServerOptions {
   /**
@@ -23,6 +28,13 @@ export interface McpServerOptions {
    * @default []
    */
   roots?: readonly string[];
+  /**
+   * Let the client's MCP roots widen the scope: they are added to `roots`.
+   * Without it, when `roots` is given, a client root may only narrow it
+   * (see `narrowRoots`): a client offering `file:///` gains nothing.
+   * @default false
+   */
+  allowClientRoots?: boolean;
   /**
    * Offer only `read_file`.
    * @default false
@@ -89,6 +101,13 @@ export function createMcpServer(options: McpServerOptions = {}): McpServer {
     const all = [...configured, ...clientRoots.filter((r) => !configured.includes(r))];
     return all.length > 0 ? all : [process.cwd()];
   };
+  // Asked at every call: a client root's real path is compared with --root when it is used.
+  const rootsForCall = async (): Promise<string[]> => {
+    if (configured.length === 0 || options.allowClientRoots || clientRoots.length === 0) return currentRoots();
+    const { roots, dropped } = await narrowRoots(configured, clientRoots);
+    if (dropped.length > 0) log(`fuzzpatch mcp: client roots outside --root ignored: ${dropped.join(", ")} (--allow-client-roots to use them)`);
+    return roots;
+  };
 
   // The versions of each file this server served and wrote: edits written against them are merged.
   const versions = new VersionStore();
@@ -103,7 +122,7 @@ export function createMcpServer(options: McpServerOptions = {}): McpServer {
     server.registerTool(def.name, config, async (args: unknown) => {
       await rootsReady;
       const result = await runTool(def.name, args, {
-        root: currentRoots(),
+        root: await rootsForCall(),
         versions,
         ...(options.readOnly !== undefined && { readOnly: options.readOnly }),
         ...(options.preset !== undefined && { preset: options.preset }),
@@ -125,7 +144,16 @@ export function serveMcp(options: McpServerOptions = {}): StdioServerHandle {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const roots = options.roots && options.roots.length > 0 ? [...options.roots] : [];
   log(`fuzzpatch mcp ${VERSION}: serving ${describeRoots(roots.length > 0 ? roots : [process.cwd()])}${options.readOnly ? " (read-only)" : ""}`);
-  return serveStdio(() => createMcpServer({ ...options, log }), { onerror: (error) => log(`fuzzpatch mcp: ${error.message}`) });
+  const stdin = boundedLines(process.stdin, MAX_MESSAGE_BYTES, (id, bytes) => {
+    log(`fuzzpatch mcp: dropped a message of ${bytes} bytes, over the limit of ${MAX_MESSAGE_BYTES}`);
+    // A notification (no id) gets no answer; a request gets an error with its id.
+    if (id === undefined) return;
+    const message = `The request is ${bytes} bytes, over this server's limit of ${MAX_MESSAGE_BYTES} bytes (10 MiB); it was not read. Send a smaller request: an edit or a diff instead of a whole large file.`;
+    transport.send({ jsonrpc: "2.0", id, error: { code: -32600, message } }).catch((error: Error) => log(`fuzzpatch mcp: ${error.message}`));
+  });
+  // Each line reaches the transport alone and within the limit, so its own buffer limit (which closes the connection) is never reached.
+  const transport = new StdioServerTransport(stdin, process.stdout, { maxBufferSize: 2 * (MAX_MESSAGE_BYTES + 1) });
+  return serveStdio(() => createMcpServer({ ...options, log }), { transport, onerror: (error) => log(`fuzzpatch mcp: ${error.message}`) });
 }
 
 /**

@@ -60,3 +60,35 @@ export async function locateInRoots(roots: readonly string[], raw: string): Prom
   );
 }
 
+
+/**
+ * What a client's MCP roots leave of the configured roots (`--root`): a
+ * client may narrow the scope, never widen it. A client root inside a
+ * configured root (or equal to it) is kept; a configured root inside a
+ * client root (a client offering `file:///`) is kept instead; client roots
+ * elsewhere are dropped. Real paths are compared and returned, so a client
+ * root reached through a symlink out of a configured root is dropped. With
+ * nothing left, the configured roots stand.
+ */
+export async function narrowRoots(configured: readonly string[], offered: readonly string[]): Promise<{ roots: string[]; dropped: string[] }> {
+  const real = (p: string) => resolveRoot(p).catch(() => path.resolve(p));
+  const bases = await Promise.all(configured.map(real));
+  const roots: string[] = [];
+  const dropped: string[] = [];
+  const add = (r: string) => {
+    if (!roots.includes(r)) roots.push(r);
+  };
+  for (const root of offered) {
+    const mine = await real(root);
+    if (bases.some((base) => isWithin(base, mine))) add(mine);
+    else if (bases.some((base) => isWithin(mine, base))) {
+      for (const base of bases) if (isWithin(mine, base)) add(base);
+    } else dropped.push(root);
+  }
+  return { roots: roots.length > 0 ? roots : bases, dropped };
+}
+
+function isWithin(base: string, candidate: string): boolean {
+  const rel = path.relative(base, candidate);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}

@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { type FileHandle, open } from "node:fs/promises";
 import { EditError } from "../errors.ts";
-import { isAt, READ_FLAGS } from "./fd-place.ts";
+import { isAt, pathOfOpen, READ_FLAGS } from "./fd-place.ts";
 import { describeIoError } from "./safe-path.ts";
 
 export interface ReadOptions {
@@ -57,7 +57,18 @@ export function hashBytes(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
+/** Opens of a path whose file another writer replaced (renamed a new version over it) meanwhile. */
+const REOPENS = 3;
+
 export async function loadTextFile(abs: string, rel: string, options: ReadOptions = {}): Promise<LoadedFile> {
+  for (let attempt = 0; ; attempt++) {
+    const loaded = await loadOnce(abs, rel, options, attempt < REOPENS);
+    if (loaded !== "replaced") return loaded;
+  }
+}
+
+/** One open and read; "replaced" when the file opened was unlinked before it was checked and `mayRetry`. */
+async function loadOnce(abs: string, rel: string, options: ReadOptions, mayRetry: boolean): Promise<LoadedFile | "replaced"> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   let handle: FileHandle;
   try {
@@ -84,6 +95,8 @@ export async function loadTextFile(abs: string, rel: string, options: ReadOption
     if (!stats.isFile()) throw notRegular(rel);
     // A directory of the path swapped for a symlink since the check: the file opened is elsewhere.
     if (!(await isAt(handle, abs))) {
+      // Another writer's atomic rename put a new file at the path after this one was opened: read that one.
+      if (mayRetry && (await pathOfOpen(handle)) === null) return "replaced";
       throw new EditError("UNSAFE_PATH", `${rel} moved while it was being opened (a directory of its path was swapped); refusing to read it.`, { path: rel });
     }
     const bytes = await readBounded(handle, stats.size, maxBytes, rel);

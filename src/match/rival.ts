@@ -217,9 +217,9 @@ function changedSinceRival(ctx: MatchContext, q: Query, winner: Candidate, ancho
     const places = ctx.occurrences(line).filter((at) => (at === 0 || text[at - 1] === "\n") && (at + line.length === text.length || text[at + line.length] === "\n"));
     if (places.length !== 1) continue;
     const lineNo = ctx.doc.lineAt(places[0] as number);
-    const held = new Set<string>();
-    for (const l of ctx.doc.lines(Math.max(0, lineNo - j - n), lineNo - j + 2 * n)) if (wanted.has(l.trim())) held.add(l.trim());
-    if (held.size < need) continue;
+    const present = new Set<string>();
+    for (const l of ctx.doc.lines(Math.max(0, lineNo - j - n), lineNo - j + 2 * n)) if (wanted.has(l.trim())) present.add(l.trim());
+    if (present.size < need) continue;
     const [start, end] = blockAround(ctx, q, lineNo, j);
     // A block around the winner is the winner's own place, stretched: the merge reads it line by line.
     if (overlaps(winner, start, end - start)) continue;

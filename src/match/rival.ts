@@ -45,6 +45,10 @@ const writtenOrGrownAtEnd: SameLine = (file, line) => file === line || (file.sta
 const holdsLine = (ctx: MatchContext, q: Query, start: number, j: number, same: SameLine): boolean =>
   ctx.doc.hasLine(start + j) && same(ctx.doc.line(start + j), q.lines[j] ?? "");
 
+/** Whether the `length` characters at `at` are a whole line of `text`. */
+const isWholeLine = (text: string, at: number, length: number): boolean =>
+  (at === 0 || text[at - 1] === "\n") && (at + length === text.length || text[at + length] === "\n");
+
 /** How many of the model's non-blank lines the window starting at `start` holds, position by position. */
 function held(ctx: MatchContext, q: Query, start: number, same: SameLine): number {
   let n = 0;
@@ -146,9 +150,7 @@ function rivalOf(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: num
   for (const { line, j } of anchors) {
     for (const at of ctx.occurrences(line)) {
       // Whole lines only: the model's indentation must be the line's.
-      if (at > 0 && text[at - 1] !== "\n") continue;
-      const end = at + line.length;
-      if (end < text.length && text[end] !== "\n") continue;
+      if (!isWholeLine(text, at, line.length)) continue;
       const start = ctx.doc.lineAt(at) - j;
       if (start < 0 || !ctx.doc.hasLine(start + n - 1) || seen.has(start)) continue;
       seen.add(start);
@@ -214,7 +216,7 @@ function changedSinceRival(ctx: MatchContext, q: Query, winner: Candidate, ancho
   const need = Math.max(3, Math.ceil(wanted.size / 2));
   for (const { line, j } of anchors) {
     if (line.trim().length < TELLING_LINE) continue;
-    const places = ctx.occurrences(line).filter((at) => (at === 0 || text[at - 1] === "\n") && (at + line.length === text.length || text[at + line.length] === "\n"));
+    const places = ctx.occurrences(line).filter((at) => isWholeLine(text, at, line.length));
     if (places.length !== 1) continue;
     const lineNo = ctx.doc.lineAt(places[0] as number);
     const present = new Set<string>();

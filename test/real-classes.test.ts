@@ -38,6 +38,11 @@ const SETS_FIND = ctor("simplify_intersection", REDUCE);
 const LRU = "  get(key) {\n    if (v) {\n      this.mapList.delete(key)\n      return v\n    }\n  }\n\n  delete(key) {\n    return this.map.delete(key)\n  }\n";
 const POINT_OLD = "exports.isPoint = function(tn, ns, attrs, foreignNS) {\n    if ((!foreignNS || foreignNS === NS.HTML) && isHtmlPoint(tn, ns, attrs)) {\n        return true;\n    }\n\n    if ((!foreignNS || foreignNS === NS.MATHML) && isMathPoint(tn, ns)) {\n        return true;\n    }\n\n    return false;\n};\n";
 const POINT_NEW = POINT_OLD.replace("        return true;\n    }\n\n    return", "        return true;\n        if (options.strict) return checkStrict(tn);\n        // strict mode checks the namespace before anything else\n        const strictResult = inspect(ns, 22);\n    }\n\n    return");
+// A changelog whose 2.5 entry was edited already, the next entry reading alike, and the hunk that made the edit.
+const CHANGELOG = "# log\n\n## 2.5\n\nNo changes at all in this release.\n\n## 2.4\n\nNo changes in this release.\n\n## 2.3\n\nNo changes in this release.\n";
+const CHANGELOG_HUNK = " \n ## 2.5\n \n-No changes in this release.\n+No changes at all in this release.\n \n ## 2.4\n";
+/** "already applied" when the library says so, else the content it wrote. */
+const outcome = (r: { content: string; alreadyApplied?: unknown }): string => (r.alreadyApplied ? "already applied" : r.content);
 const CLS = "class A:\n    def m(self):\n        x = 1\n        return x\n";
 
 const libCases: LibCase[] = [
@@ -118,36 +123,22 @@ const libCases: LibCase[] = [
   },
   {
     name: "an indented find text is never read inside a longer line by loosened whitespace (a re-sent edit: already applied)",
-    run: () => {
-      const r = replace(LRU, "      this.map.delete(key)\n", "      this.mapList.delete(key)\n");
-      return r.alreadyApplied ? "already applied" : r.content;
-    },
+    run: () => outcome(replace(LRU, "      this.map.delete(key)\n", "      this.mapList.delete(key)\n")),
     want: "already applied",
   },
   {
     name: "a re-sent insertion in the middle of a block, found by similarity over the new lines: already applied, not written twice",
-    run: () => {
-      const r = replace(`}\n\n${POINT_NEW}`, POINT_OLD, POINT_NEW);
-      return r.alreadyApplied ? "already applied" : r.content;
-    },
+    run: () => outcome(replace(`}\n\n${POINT_NEW}`, POINT_OLD, POINT_NEW)),
     want: "already applied",
   },
   {
     name: "a numbered hunk sent again while the next section reads alike: already applied at the header's line, not written there",
-    run: () => {
-      const log = "# log\n\n## 2.5\n\nNo changes at all in this release.\n\n## 2.4\n\nNo changes in this release.\n\n## 2.3\n\nNo changes in this release.\n";
-      const r = applyPatch(log, "@@ -2,7 +2,7 @@\n \n ## 2.5\n \n-No changes in this release.\n+No changes at all in this release.\n \n ## 2.4\n");
-      return r.alreadyApplied ? "already applied" : r.content;
-    },
+    run: () => outcome(applyPatch(CHANGELOG, `@@ -2,7 +2,7 @@\n${CHANGELOG_HUNK}`)),
     want: "already applied",
   },
   {
     name: "the same hunk sent again under a bare @@ @@ header: already applied, not written into the look-alike section",
-    run: () => {
-      const log = "# log\n\n## 2.5\n\nNo changes at all in this release.\n\n## 2.4\n\nNo changes in this release.\n\n## 2.3\n\nNo changes in this release.\n";
-      const r = applyPatch(log, "@@ @@\n \n ## 2.5\n \n-No changes in this release.\n+No changes at all in this release.\n \n ## 2.4\n");
-      return r.alreadyApplied ? "already applied" : r.content;
-    },
+    run: () => outcome(applyPatch(CHANGELOG, `@@ @@\n${CHANGELOG_HUNK}`)),
     want: "already applied",
   },
   {

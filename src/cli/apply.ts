@@ -14,6 +14,8 @@ export interface ApplyCommandOptions {
   format: ResponseFormat;
   dryRun: boolean;
   partial: boolean;
+  /** Write what applies of each file and its failed hunks or blocks to FILE.rej (as git apply --reject). */
+  reject: boolean;
   json: boolean;
   interactive: boolean;
   /** Validate only: dry run, nothing on stdout, errors on stderr, exit 0/1. */
@@ -56,6 +58,7 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
     format: options.format,
     dryRun: options.dryRun || options.check || tablesOnly(options),
     partial: options.partial,
+    reject: options.reject,
     preset: options.preset,
     allowBinary: options.allowBinary,
     reverse: options.reverse,
@@ -156,6 +159,10 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
       writeError(streams, file.error, `${file.path}: `);
       continue;
     }
+    // After the file's errors: which of them went to the .rej (stderr, as git apply says "Rejected hunk #2").
+    const rejected = () => {
+      if (file.reject) streams.err.write(`${colorsFor(streams, "err").yellow("rejected:")} ${file.path}: ${rejectedOps(file.edits)} ${result.dryRun ? "would be written" : "written"} to ${file.reject.path}\n`);
+    };
     for (const edit of file.edits) {
       const end = edit.endLine ?? edit.startLine;
       // A hunk with no old lines reports endLine = startLine - 1: an insertion point.
@@ -174,15 +181,30 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
         progress(`${c.green("applied:")} ${file.path}: edit ${edit.index + 1} (${edit.format}, ${edit.strategy ?? "exact"}${from}${where})\n`);
       }
     }
+    rejected();
   }
   for (const error of result.errors) writeError(streams, error);
   progress(`${summarize(result, options)}\n`);
 }
 
+/** "1 hunk, 2 blocks": a file's failed ops that went to its .rej, in the words of their formats. */
+function rejectedOps(edits: ApplyEditsResult["files"][number]["edits"]): string {
+  const units = new Map<string, number>();
+  for (const e of edits) {
+    if (!e.rejected) continue;
+    const unit = formatByName(e.format)?.unit ?? "edit";
+    units.set(unit, (units.get(unit) ?? 0) + 1);
+  }
+  return [...units].map(([unit, n]) => count(n, unit)).join(", ");
+}
+
 /** The closing line. Failures are counted in the same words whatever was written. */
 export function summarize(result: ApplyEditsResult, options: Pick<ApplyCommandOptions, "partial">): string {
   const problems: string[] = [];
-  if (result.failed > 0) problems.push(`${count(result.failed, "edit")} failed`);
+  const rejects = result.files.filter((f) => f.reject !== undefined);
+  const rejected = result.files.reduce((n, f) => n + f.edits.filter((e) => e.rejected).length, 0);
+  const inRej = rejects.length === 0 ? "" : ` (${rejected} ${result.dryRun ? "would go" : "went"} to ${rejects.length === 1 ? (rejects[0]?.reject?.path ?? "") : `${rejects.length} .rej files`})`;
+  if (result.failed > 0) problems.push(`${count(result.failed, "edit")} failed${inRej}`);
   if (result.errors.length > 0) problems.push(`${count(result.errors.length, "other error")}`);
   const failures = problems.join(", ");
   if (result.files.length === 0) return "No edits applied.";
@@ -243,6 +265,7 @@ function toJson(result: ApplyEditsResult): unknown {
       ...(f.newMode !== undefined && { newMode: f.newMode.toString(8) }),
       status: f.status,
       written: f.written,
+      ...(f.reject !== undefined && { reject: f.reject }),
       ...countChanges(f.diff),
       ...(f.error && { error: errorToJson(f.error) }),
       edits: f.edits.map((e) => ({ ...e, ...(e.error && { error: errorToJson(e.error) }), ...(e.note && { note: errorToJson(e.note) }) })),

@@ -61,6 +61,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--summary", "print files created, deleted, renamed or whose mode changes; writes nothing (as git apply --summary)", false)
     .option("-q, --quiet", "print nothing but errors", false)
     .option("--partial", "write the files whose edits all applied even if others failed", false)
+    .option("--reject", "apply what applies and write each failed hunk or block to FILE.rej (as git apply --reject); exit 1 if any", false)
     .option("--json", "print the machine-readable report", false)
     .option("--interactive", "ask which place to use when an edit or hunk is ambiguous (terminal only)", false)
     .option("-p, --strip <n>", "remove N leading components from every path (as patch -pN)", wholeNumber(0))

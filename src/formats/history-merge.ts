@@ -17,8 +17,9 @@ import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcom
 /** The current result asks for history: an op not found, or matched fuzzily. An ambiguous op is not resolved by an older version: the copies the model now sees are its own. */
 function wantsHistory(now: FileApplyResult | EditError): boolean {
   if (now instanceof EditError) return now.code === "NOT_FOUND";
-  if (now.content === undefined) return now.ops.some((op) => op.status === "failed" && op.error?.code === "NOT_FOUND");
-  return now.ops.some((op) => op.status === "applied" && op.fuzzy === true);
+  // With keepApplied (--reject) a result has its text even when some op failed.
+  if (now.ops.some((op) => op.status === "failed" && op.error?.code === "NOT_FOUND")) return true;
+  return now.content !== undefined && now.ops.some((op) => op.status === "applied" && op.fuzzy === true);
 }
 
 function numbered(lines: readonly string[], first: number): string {
@@ -49,7 +50,7 @@ export function applyFromHistory(
   now: FileApplyResult | EditError,
 ): FileApplyResult | undefined {
   if (versions.length === 0 || !wantsHistory(now)) return undefined;
-  const fuzzyNow = !(now instanceof EditError) && now.content !== undefined;
+  const fuzzyNow = !(now instanceof EditError) && now.content !== undefined && !now.ops.some((op) => op.status === "failed");
   for (let k = versions.length - 1; k >= 0; k--) {
     const version = versions[k] as string;
     if (version === current) continue;
@@ -59,7 +60,7 @@ export function applyFromHistory(
     } catch {
       continue;
     }
-    if (there.content === undefined || there.deleted || there.moveTo !== undefined) continue;
+    if (there.content === undefined || there.ops.some((op) => op.status === "failed") || there.deleted || there.moveTo !== undefined) continue;
     const applied = there.ops.filter((op) => op.status === "applied");
     if (applied.length === 0) continue;
     // Where the current file matched fuzzily, only an exact match in the version says the model read that version.

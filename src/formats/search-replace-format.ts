@@ -6,7 +6,10 @@
  */
 import { EditError } from "../errors.ts";
 import { missingFile } from "./file-errors.ts";
+import { unescapeWholeText } from "../text/unescape-whole.ts";
+import { blockText } from "./rejects.ts";
 import { applySearchReplace } from "./search-replace.ts";
+import { parseSearchReplace } from "./search-replace-parse.ts";
 import { looksLikeSearchReplace, parseSearchReplaceFiles } from "./search-replace-files.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome, ResponseText, SplitResult } from "./types.ts";
 
@@ -64,8 +67,17 @@ function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileA
   const ops: OpOutcome[] = [];
   for (const a of result.applied) ops.push({ status: "applied", strategy: a.strategy, startLine: a.startLine, endLine: a.endLine, score: a.score, fuzzy: a.fuzzy });
   for (const note of result.alreadyApplied) ops.push({ status: "already-applied", note });
-  for (const error of result.failed) ops.push({ status: "failed", error });
-  return result.complete ? { content: result.content, ops } : { ops };
+  if (ctx.keepApplied !== true) {
+    for (const error of result.failed) ops.push({ status: "failed", error });
+    return result.complete ? { content: result.content, ops } : { ops };
+  }
+  // --reject: the blocks that applied are kept, each failed one goes to the .rej as the model wrote it.
+  const blocks = result.failed.length > 0 ? parseSearchReplace(unescapeWholeText(edit.payload.diff).text) : [];
+  for (const error of result.failed) {
+    const block = blocks.find((b) => b.index === error.detail.index);
+    ops.push({ status: "failed", error, ...(block && { rejected: { kind: "block", text: blockText(block.search, block.replace) } }) });
+  }
+  return { content: result.content, ops };
 }
 
 export const searchReplaceFormat: FormatEntry<SearchReplacePayload> = Object.freeze({

@@ -14,6 +14,8 @@ import { countBreaks } from "../text/common-ends.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { missingFile } from "./file-errors.ts";
 import { collectJsonEdits, parseJsonOrLines } from "./json-edits.ts";
+import { alreadyAppliedNote } from "./already-applied.ts";
+import { blockText, type RejectedOp, replaceAllText } from "./rejects.ts";
 import { replace } from "./str-replace.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, ResponseText, SplitResult } from "./types.ts";
 
@@ -107,6 +109,19 @@ function insertLines(content: string, text: string, after: number, ctx: FileAppl
   return { content: result, ops: [{ status: "applied", strategy: "insert", startLine: after + 1, endLine: after + added.length, score: 1, fuzzy: false }] };
 }
 
+/** Codes of an edit that was read but not placed: what `--reject` writes to the .rej (bad input, a limit or the time budget fail as before). */
+const REJECTABLE = new Set(["NOT_FOUND", "AMBIGUOUS", "CONFLICT", "NO_CHANGE"]);
+
+/**
+ * `--reject`: the failed edit as a SEARCH/REPLACE block, or, replacing every
+ * occurrence (which a block cannot say), as its JSON edit. Undefined when
+ * it is not an edit failure, or the edit ran before (already applied).
+ */
+function rejectedEdit(error: unknown, path: string, p: StrReplacePayload): RejectedOp | undefined {
+  if (!(error instanceof EditError) || !REJECTABLE.has(error.code) || alreadyAppliedNote(error, "edit")) return undefined;
+  return p.replaceAll === true ? { kind: "json", text: replaceAllText(path, p.oldString, p.newString) } : { kind: "block", text: blockText(p.oldString, p.newString) };
+}
+
 /** How a tool call says "an empty text to find" (the CLI's replace says `--old ''`). */
 const EMPTY_OLD = 'an empty "oldString"';
 
@@ -132,12 +147,19 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
     throw new EditError("ALREADY_APPLIED", `already applied (its new text, which holds the old, is at lines ${covered.startLine}-${covered.endLine}); nothing to do.`, covered);
   }
   const chosen = ctx.choices?.get(0);
-  const result = replace(content, oldString, newString, {
-    ...ctx.options,
-    replaceAll: replaceAll ?? false,
-    ...(chosen !== undefined && { startLine: chosen }),
-    ...(ctx.replaceAllAdvice !== undefined && { replaceAllAdvice: ctx.replaceAllAdvice }),
-  });
+  let result: ReturnType<typeof replace>;
+  try {
+    result = replace(content, oldString, newString, {
+      ...ctx.options,
+      replaceAll: replaceAll ?? false,
+      ...(chosen !== undefined && { startLine: chosen }),
+      ...(ctx.replaceAllAdvice !== undefined && { replaceAllAdvice: ctx.replaceAllAdvice }),
+    });
+  } catch (error) {
+    const rejected = ctx.keepApplied === true ? rejectedEdit(error, ctx.path, edit.payload) : undefined;
+    if (!rejected) throw error;
+    return { content, ops: [{ status: "failed", error: error as EditError, rejected }] };
+  }
   const m = result.match;
   if (result.alreadyApplied) return { content, ops: [{ status: "already-applied", note: result.alreadyApplied }] };
   return { content: result.content, ops: [{ status: "applied", strategy: m.strategy, startLine: m.startLine, endLine: m.endLine, score: m.score, fuzzy: m.fuzzy }] };

@@ -6,6 +6,7 @@
  */
 import type { EngineOptions } from "../engine/options.ts";
 import type { EditError } from "../errors.ts";
+import type { RejectedOp } from "./rejects.ts";
 
 /** One edit of a response for one file, in the format that found it. */
 export interface FileEdit<P = unknown> {
@@ -67,6 +68,8 @@ export interface OpOutcome {
   note?: EditError;
   /** Applied to this version of the history (0-based, oldest first) and carried onto the current file. */
   version?: number;
+  /** A failed op under `keepApplied`: its text for the file's `.rej` (absent: the op has no such form, and fails as without it). */
+  rejected?: RejectedOp;
 }
 
 export interface FileApplyContext {
@@ -85,10 +88,17 @@ export interface FileApplyContext {
   emptyOldAdvice?: string;
   /** Earlier texts of the file the model may have read, oldest first (the history): a format that places edits by itself reads them (anchored tags). */
   versions?: readonly string[];
+  /**
+   * `apply --reject`: return the text with the ops that applied even when
+   * others failed (`content` set), each failed op carrying `rejected`; an op
+   * whose result already stands is `already-applied` on its own. Failures of
+   * the whole edit (a missing file, a parse error) still throw.
+   */
+  keepApplied?: boolean;
 }
 
 export interface FileApplyResult {
-  /** The new text; undefined when an op failed (nothing of this edit is kept). */
+  /** The new text; undefined when an op failed (nothing of this edit is kept), unless `keepApplied`. */
   content?: string;
   /** The edit deletes the file. */
   deleted?: boolean;

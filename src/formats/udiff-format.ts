@@ -15,7 +15,7 @@ import { EditError } from "../errors.ts";
 import { fencePath } from "./fence-path.ts";
 import { missingFile } from "./file-errors.ts";
 import { looksLikeSearchReplace } from "./search-replace-files.ts";
-import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, ResponseText, SplitResult } from "./types.ts";
+import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome, ResponseText, SplitResult } from "./types.ts";
 import { applyPatch } from "./unified-apply.ts";
 import { type GitHeaders, isTextFileMode, looksLikeGitHeadersOnly, readGitHeaders } from "./git-headers.ts";
 import { looksLikeUnifiedDiff, readPatch } from "./unified-parse.ts";
@@ -283,10 +283,22 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
     const strategy = isNew ? "create" : git?.moveTo !== undefined ? "rename" : git?.copyFrom !== undefined ? "copy" : "mode";
     return { content: isNew ? "" : content, ...gitResult, ops: [{ status: "applied", strategy, fuzzy: false }] };
   }
-  const result = applyPatch(isNew ? "" : content, patch, { ...ctx.options, lineOffset: offset } as Parameters<typeof applyPatch>[2]);
+  const result = applyPatch(isNew ? "" : content, patch, {
+    ...ctx.options,
+    lineOffset: offset,
+    ...(ctx.keepApplied === true && { keepApplied: true }),
+  } as Parameters<typeof applyPatch>[2]);
   if (result.alreadyApplied && git === undefined) return { content, ops: [{ status: "already-applied", note: result.alreadyApplied }] };
   if (result.alreadyApplied) return { content, ...gitResult, ops: [{ status: "already-applied", note: result.alreadyApplied }] };
-  const ops = result.hunks.map((h) => ({ status: "applied" as const, strategy: h.strategy, startLine: h.startLine, endLine: h.endLine, score: h.score, fuzzy: h.fuzzy }));
+  const ops: OpOutcome[] = result.hunks.map((h) => ({ status: "applied", strategy: h.strategy, startLine: h.startLine, endLine: h.endLine, score: h.score, fuzzy: h.fuzzy }));
+  if (result.rejected || result.skipped) {
+    // --reject: every hunk in patch order, the failed ones with their text for the .rej.
+    const order = new Map<OpOutcome, number>(result.hunks.map((h, k) => [ops[k] as OpOutcome, h.index]));
+    for (const r of result.rejected ?? []) order.set({ status: "failed", error: r.error, rejected: { kind: "hunk", text: r.text } }, r.index);
+    for (const s of result.skipped ?? []) order.set({ status: "already-applied", note: s.note }, s.index);
+    const all = [...order].sort((a, b) => a[1] - b[1]).map(([op]) => op);
+    return { content: result.content, ...gitResult, ops: all };
+  }
   return {
     content: result.content,
     ...(isDeleted && { deleted: true }),

@@ -61,7 +61,9 @@
  */
 import { readsTheSame } from "../engine/already-applied.ts";
 import { applyOps } from "../engine/apply-ops.ts";
+import { withOrigin } from "../engine/op-messages.ts";
 import { alreadyAppliedNote } from "./already-applied.ts";
+import { hunkText } from "./rejects.ts";
 import type { AppliedOp, EditOp, FailedOp, Reading } from "../engine/ops.ts";
 import { checkLine, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import type { Vocabulary } from "../match/vocabulary.ts";
@@ -103,6 +105,14 @@ export interface ApplyPatchOptions extends EngineOptions {
    * @default undefined (an ambiguous hunk fails)
    */
   resolveAmbiguity?: ((candidates: readonly HunkCandidate[], hunk: AmbiguousHunk) => number | undefined) | undefined;
+  /**
+   * Apply the hunks that can be placed even when others cannot (`apply
+   * --reject`): those are returned in `rejected` instead of thrown, and a
+   * hunk whose new side already stands is in `skipped`, not a failure. A
+   * patch that deletes the file still fails whole.
+   * @default false
+   */
+  keepApplied?: boolean;
 }
 
 /** How one hunk was applied. Lines are 1-based inclusive lines of the original content. */
@@ -141,6 +151,10 @@ export interface PatchResult {
   alreadyApplied?: EditError;
   /** The patch text had no real line breaks and was un-escaped (`\n` written literally). */
   unescaped?: boolean;
+  /** With `keepApplied`: the hunks not applied, each with its error and its text for a `.rej` file. */
+  rejected?: { index: number; error: EditError; text: string }[];
+  /** With `keepApplied`: hunks applied before (their new side stands), each with its ALREADY_APPLIED note. */
+  skipped?: { index: number; note: EditError }[];
 }
 
 const VOCABULARY: Vocabulary = Object.freeze({
@@ -269,6 +283,19 @@ function failureSummary(failures: readonly FailedOp[], total: number): EditError
   return new EditError(code, message, where);
 }
 
+/** `keepApplied`: each failed hunk rejected with its own error, or skipped when its new side already stands. */
+function keepApart(failed: readonly FailedOp[], texts: ReadonlyMap<number, string>): Required<Pick<PatchResult, "rejected" | "skipped">> {
+  const rejected: { index: number; error: EditError; text: string }[] = [];
+  const skipped: { index: number; note: EditError }[] = [];
+  for (const f of failed) {
+    const index = f.op.origin.index;
+    const note = alreadyAppliedNote(f.error, "hunk");
+    if (note) skipped.push({ index, note: withOrigin(note, f.op) });
+    else rejected.push({ index, error: f.error, text: texts.get(index) ?? "" });
+  }
+  return { rejected, skipped };
+}
+
 /** The one file section of a patch (several are the file layer's job). */
 function singleFile(files: readonly FilePatch[]): FilePatch | undefined {
   const withHunks = files.filter((f) => f.hunks.length > 0);
@@ -390,6 +417,8 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
       "The patch creates the file (--- /dev/null), but the file already has content. Send a patch against its current content instead.",
     );
   }
+  // Written before the hunks are adjusted to the file (CRs, BOM): a .rej shows them as the patch had them.
+  const texts = o.keepApplied === true ? new Map(hunks.map((h) => [h.index, hunkText(h)])) : undefined;
   settleLineCrs(content, hunks);
   const bomChange = takeBomChange(content, hunks);
   const ask = o.resolveAmbiguity;
@@ -409,14 +438,16 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
       }),
     },
   );
+  let kept: Required<Pick<PatchResult, "rejected" | "skipped">> | undefined;
   if (report.failed.length > 0) {
     const error = failureSummary(report.failed, hunks.length);
     const done = alreadyAppliedNote(error, "hunk");
     if (done) return { content, hunks: [], alreadyApplied: done };
-    throw error;
+    if (texts === undefined || file?.isDeleted) throw error;
+    kept = keepApart(report.failed, texts);
   }
   const reports = report.applied.map((a) => hunkReport(a, hunks)).sort((a, b) => a.index - b.index);
-  if (bomChange) {
+  if (bomChange && !kept?.rejected.some((r) => r.index === bomChange.index)) {
     const first = reports.find((r) => r.index === bomChange.index);
     if (first?.startLine !== 1) {
       const what = bomChange.bom ? "adds" : "removes";
@@ -431,6 +462,7 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
     checkDeleted(report.content);
     return { content: "", hunks: reports, ...extra };
   }
+  if (kept) return { content: report.content, hunks: reports, ...extra, ...kept };
   if (report.content === content && hunks.some(hasChanges)) {
     const where = reports.map((r) => `hunk ${r.index + 1} at lines ${r.startLine}-${r.endLine}`).join(", ");
     // Each place already reads as its hunk's new side (a final newline added twice, quotes aside): applied before.

@@ -13,7 +13,9 @@ import { EditError } from "../errors.ts";
 import { leadingWhitespace } from "../text/normalize.ts";
 import { Document } from "../text/document.ts";
 import { collapseWhitespace, normalizePunctuation } from "../text/normalize.ts";
+import { alreadyAppliedNote } from "./already-applied.ts";
 import { missingFile } from "./file-errors.ts";
+import { blockText } from "./rejects.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome, ResponseText, SplitResult } from "./types.ts";
 import { isBeginPatch, parseV4A, patchExtent, type V4AChunk, type V4AFileOp } from "./v4a-parse.ts";
 
@@ -171,8 +173,23 @@ function applyUpdate(content: string, op: Extract<V4AFileOp, { kind: "update" }>
     });
   }
   for (const f of report.failed) outcomes.push({ index: f.op.origin.index, outcome: { status: "failed", error: f.error } });
-  const sorted = outcomes.sort((x, y) => x.index - y.index).map((o) => o.outcome);
+  const sorted = outcomes.sort((x, y) => x.index - y.index).map((o) => (ctx.keepApplied === true ? keptApart(o.outcome, op.chunks[o.index]) : o.outcome));
+  if (ctx.keepApplied === true) return { content: report.content, ...moved, ops: sorted };
   return sorted.some((o) => o.status === "failed") ? { ops: sorted } : { content: report.content, ...moved, ops: sorted };
+}
+
+/**
+ * `--reject`: a failed chunk that replaces lines goes to the .rej as a
+ * SEARCH/REPLACE block of its old and new lines (its anchors were only
+ * where to look); one that only adds lines has no such form. A chunk whose
+ * new lines already stand is already applied.
+ */
+function keptApart(outcome: OpOutcome, chunk: V4AChunk | undefined): OpOutcome {
+  if (outcome.status !== "failed" || !outcome.error || !chunk) return outcome;
+  const note = alreadyAppliedNote(outcome.error, "chunk");
+  if (note) return { status: "already-applied", note };
+  if (chunk.old.length === 0) return outcome;
+  return { ...outcome, rejected: { kind: "block", text: blockText(chunk.old.join("\n"), chunk.new.join("\n")) } };
 }
 
 function apply(content: string, edit: FileEdit<V4APayload>, ctx: FileApplyContext): FileApplyResult {

@@ -25,6 +25,7 @@ import { hasCrLines } from "../text/cr-lines.ts";
 import { resolveRoot, resolveSafePath } from "./safe-path.ts";
 import { checkWritable } from "./writable.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
+import { type RejectedOp, rejectFileText } from "../formats/rejects.ts";
 
 /** What the model saw of a file, to detect that it changed since. */
 export interface ExpectedFile {
@@ -58,6 +59,20 @@ export interface ApplyEditsOptions extends EngineOptions {
    * @default false
    */
   partial?: boolean;
+  /**
+   * `apply --reject`: every file gets the ops that apply (hunks, SEARCH/REPLACE
+   * blocks, str_replace edits, V4A chunks), and each op that fails is written
+   * to `FILE.rej` beside it (replacing one there): diff hunks as `git apply
+   * --reject` writes them, the rest as SEARCH/REPLACE blocks under the
+   * file's path (a `replaceAll` edit as its JSON edit). Failed ops still
+   * count as failed (the call is not `ok`). A failure of the whole file (it
+   * is missing, outside the root, stale, binary, read-only; a parse error;
+   * an op with no `.rej` form, as an anchored edit) fails that file as
+   * without it: nothing of it is written, no `.rej`; other files are
+   * written as with `partial`.
+   * @default false
+   */
+  reject?: boolean;
   /**
    * Compute and report everything, write nothing.
    * @default false
@@ -169,6 +184,8 @@ export interface EditReport {
   error?: EditError;
   /** For "already-applied": code ALREADY_APPLIED, a message saying where the new text is. */
   note?: EditError;
+  /** `reject`: this failed op goes to the file's `.rej` (`FileReport.reject`). */
+  rejected?: boolean;
 }
 
 export type FileStatus = "modified" | "created" | "deleted" | "unchanged" | "failed";
@@ -193,6 +210,8 @@ export interface FileReport {
   oldMode?: number;
   /** Permission bits after the edit, when it changes them or creates the file with a git mode. */
   newMode?: number;
+  /** `reject`: the `.rej` file that holds the ops that failed (relative to the root), and whether it reached the disk. */
+  reject?: { path: string; written: boolean };
 }
 
 export interface ApplyEditsResult {
@@ -218,6 +237,7 @@ export interface ApplyEditsResult {
 const DEFAULTS = Object.freeze({
   format: "auto" as ResponseFormat,
   partial: false,
+  reject: false,
   dryRun: false,
   maxFileBytes: 10 * 1024 * 1024,
   allowBinary: false,
@@ -228,6 +248,7 @@ const DEFAULTS = Object.freeze({
 interface ResolvedOptions {
   format: ResponseFormat;
   partial: boolean;
+  reject: boolean;
   dryRun: boolean;
   maxFileBytes: number;
   allowBinary: boolean;
@@ -281,6 +302,7 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     format: o.format ?? DEFAULTS.format,
     history,
     partial: checkFlag(o.partial, "partial") ?? DEFAULTS.partial,
+    reject: checkFlag(o.reject, "reject") ?? DEFAULTS.reject,
     dryRun: checkFlag(o.dryRun, "dryRun") ?? DEFAULTS.dryRun,
     maxFileBytes,
     allowBinary: checkFlag(o.allowBinary, "allowBinary") ?? DEFAULTS.allowBinary,
@@ -345,6 +367,14 @@ interface FilePlan {
   moveEdit?: { index: number; format: EditFormat };
   /** The git mode an edit gives the file (0o100755 / 0o100644). */
   gitMode?: number;
+  /** `reject`: the failed ops with their `.rej` form, in order. */
+  rejects: { edit: EditReport; op: RejectedOp }[];
+  /** `reject`: the `.rej` file's path relative to the root, its text, and its write once planned. */
+  rejectRel?: string;
+  rejectText?: string;
+  rejectChange?: PlannedChange;
+  /** Where a move goes, relative to the root. */
+  moveRel?: string;
   /** A copy: the file it was made from (relative to the root) and that file's text. */
   copiedFrom?: { rel: string; text: string };
 }
@@ -423,6 +453,7 @@ export async function applyEdits(
         ...(abs !== undefined && { abs }),
         deleted: false,
         rel,
+        rejects: [],
       };
       // A missing file may be a path with a prefix too many (a/, the repository's name).
       if (abs !== undefined && !(await exists(abs))) {
@@ -436,8 +467,9 @@ export async function applyEdits(
   }
 
   for (const plan of planOrder) await planMove(plan, realRoot, opts.displayPrefix);
-  for (const plan of planOrder) finishPlan(plan);
+  for (const plan of planOrder) finishPlan(plan, opts.reject);
   for (const plan of planOrder) await refuseReadOnly(plan);
+  if (opts.reject) for (const plan of planOrder) await planRejectFile(plan, planOrder, realRoot, opts);
 
   // The budget once more before writing: an edit that searches nothing (a new or empty file)
   // never checks it, and a call aborted or past its time writes nothing.
@@ -446,13 +478,17 @@ export async function applyEdits(
   const anyFailed = errors.length > 0 || planOrder.some((p) => p.report.status === "failed");
   // Out of time anywhere: nothing is written, not even with `partial`.
   const timedOut = late !== undefined || planOrder.some((p) => p.report.error?.code === "TIMEOUT" || p.report.edits.some((e) => e.error?.code === "TIMEOUT"));
-  const toWrite = opts.dryRun || timedOut || (anyFailed && !opts.partial) ? [] : planOrder.filter((p) => p.report.status !== "failed" && p.report.status !== "unchanged");
-  const changes: PlannedChange[] = toWrite.flatMap((p) => toChanges(p));
+  const nothing = opts.dryRun || timedOut || (anyFailed && !opts.partial && !opts.reject);
+  const toWrite = nothing ? [] : planOrder.filter((p) => p.report.status !== "failed" && p.report.status !== "unchanged");
+  // The .rej files go in the same transaction: a failed write leaves neither the file's change nor its .rej.
+  const rejects = nothing ? [] : planOrder.filter((p) => p.rejectChange !== undefined && p.report.status !== "failed");
+  const changes: PlannedChange[] = [...toWrite.flatMap((p) => toChanges(p)), ...rejects.map((p) => p.rejectChange as PlannedChange)];
   let written = false;
   if (changes.length > 0) {
     try {
       await commitChanges(changes, opts.hooks, opts.budget);
       for (const p of toWrite) p.report.written = true;
+      for (const p of rejects) if (p.report.reject) p.report.reject.written = true;
       written = true;
     } catch (error) {
       const failure = asEditError(error, "IO");
@@ -529,6 +565,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   const ctx: FileApplyContext = {
     path: report.path,
     exists,
+    ...(opts.reject && { keepApplied: true }),
     options: left === undefined ? opts.engine : { ...opts.engine, timeoutMs: left },
     ...(plan.pathHint !== undefined && { pathHint: plan.pathHint }),
     ...(opts.replaceAllAdvice !== undefined && { replaceAllAdvice: opts.replaceAllAdvice }),
@@ -565,7 +602,11 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
       for (const note of notes) report.edits.push(alreadyAppliedReport(index, edit.format, note as EditError, report.path));
       return;
     }
-    for (const op of result.ops) report.edits.push(opReport(index, edit.format, op, report.path, choices));
+    for (const op of result.ops) {
+      const editReport = opReport(index, edit.format, op, report.path, choices);
+      report.edits.push(editReport);
+      if (op.status === "failed" && op.rejected) plan.rejects.push({ edit: editReport, op: op.rejected });
+    }
     if (result.deleted) plan.deleted = true;
     if (result.moveTo !== undefined) {
       plan.moveTo = result.moveTo;
@@ -664,6 +705,7 @@ async function planMove(plan: FilePlan, realRoot: string, displayPrefix: string)
       return;
     }
     plan.moveAbs = safe.abs;
+    plan.moveRel = safe.rel;
     report.movedTo = `${displayPrefix}${safe.rel}`;
   } catch (error) {
     fail(asEditError(error, "IO"));
@@ -681,6 +723,7 @@ async function refuseReadOnly(plan: FilePlan): Promise<void> {
     report.error = refused;
     report.status = "failed";
     report.diff = "";
+    dropRejects(plan);
     // Its edits could not be written: they count as failed, so the call is not `ok`.
     for (const edit of report.edits) {
       if (edit.status !== "applied") continue;
@@ -690,11 +733,66 @@ async function refuseReadOnly(plan: FilePlan): Promise<void> {
   }
 }
 
-function finishPlan(plan: FilePlan): void {
+/**
+ * `reject`: the write of a file's `.rej`, beside it (beside where it moves),
+ * through the same path checks as every write; an existing one is replaced,
+ * as git apply does. A `.rej` that cannot be written (a directory there, a
+ * path out of the root, a file this input edits) fails the file whole.
+ */
+async function planRejectFile(plan: FilePlan, plans: readonly FilePlan[], realRoot: string, opts: ResolvedOptions): Promise<void> {
   const report = plan.report;
-  if (report.error || report.edits.some((e) => e.status === "failed") || !plan.loaded) {
+  if (plan.rejectRel === undefined || plan.rejectText === undefined || report.status === "failed") return;
+  const shown = `${opts.displayPrefix}${plan.rejectRel}`;
+  try {
+    const safe = await resolveSafePath(realRoot, plan.rejectRel);
+    if (plans.some((p) => p.abs === safe.abs || p.moveAbs === safe.abs)) {
+      throw new EditError("CONFLICT", `The failed edits of ${report.path} go to ${shown}, but this input edits that file too; apply it without --reject.`, { path: shown });
+    }
+    const existing = await loadTextFile(safe.abs, shown, { maxBytes: opts.maxFileBytes, allowBinary: true });
+    plan.rejectChange = {
+      rel: shown,
+      abs: safe.abs,
+      kind: existing.exists ? "write" : "create",
+      bytes: Buffer.from(plan.rejectText, "utf8"),
+      original: existing.bytes,
+      ...(existing.exists && existing.mode !== undefined && { mode: existing.mode }),
+    };
+    report.reject = { path: shown, written: false };
+  } catch (error) {
+    report.error = asEditError(error, "IO");
+    report.status = "failed";
+    report.diff = "";
+    for (const edit of report.edits) {
+      if (edit.status !== "applied") continue;
+      edit.status = "failed";
+      edit.error = report.error;
+    }
+    dropRejects(plan);
+  }
+}
+
+/** The file fails whole after all: its ops are no longer in a `.rej`. */
+function dropRejects(plan: FilePlan): void {
+  for (const r of plan.rejects) delete r.edit.rejected;
+  delete plan.rejectText;
+  delete plan.rejectChange;
+  delete plan.report.reject;
+}
+
+function finishPlan(plan: FilePlan, reject: boolean): void {
+  const report = plan.report;
+  const failed = report.edits.filter((e) => e.status === "failed");
+  // --reject keeps what applied when every failure has a .rej form; any other failure fails the file as before.
+  const rejecting = reject && failed.length > 0 && failed.every((e) => plan.rejects.some((r) => r.edit === e));
+  if (report.error || (failed.length > 0 && !rejecting) || !plan.loaded) {
     report.status = "failed";
     return;
+  }
+  if (rejecting) {
+    for (const r of plan.rejects) r.edit.rejected = true;
+    const to = plan.moveRel ?? plan.rel;
+    plan.rejectRel = `${to}.rej`;
+    plan.rejectText = rejectFileText(plan.rel, to, plan.rejects.map((r) => r.op));
   }
   const oldText = plan.loaded.exists ? plan.loaded.text : (plan.copiedFrom?.text ?? "");
   const modes = modeChange(plan);

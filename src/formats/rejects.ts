@@ -57,17 +57,16 @@ export function replaceAllText(path: string, oldString: string, newString: strin
 
 /**
  * The `.rej` file of one file: its failed ops in order, a section per run of
- * one kind. `oldPath`/`newPath` name the file in a diff's header (they
- * differ for a rename); a block section is headed by the path the file has
- * after the edit.
+ * one kind, each headed by the path the file has after the edit (git names
+ * a renamed file by its new path on both sides of the header).
  */
-export function rejectFileText(oldPath: string, newPath: string, ops: readonly RejectedOp[]): string {
+export function rejectFileText(path: string, ops: readonly RejectedOp[]): string {
   let out = "";
   let kind: RejectedOp["kind"] | undefined;
   for (const op of ops) {
     if (op.kind !== kind) {
       const gap = out === "" ? "" : "\n";
-      out += op.kind === "hunk" ? `${gap}diff a/${oldPath} b/${newPath}\t(rejected hunks)\n` : op.kind === "block" ? `${gap}${newPath}\n` : gap;
+      out += op.kind === "hunk" ? `${gap}diff a/${path} b/${path}\t(rejected hunks)\n` : op.kind === "block" ? `${gap}${path}\n` : gap;
       kind = op.kind;
     }
     out += op.text;

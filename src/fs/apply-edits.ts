@@ -792,7 +792,7 @@ function finishPlan(plan: FilePlan, reject: boolean): void {
     for (const r of plan.rejects) r.edit.rejected = true;
     const to = plan.moveRel ?? plan.rel;
     plan.rejectRel = `${to}.rej`;
-    plan.rejectText = rejectFileText(plan.rel, to, plan.rejects.map((r) => r.op));
+    plan.rejectText = rejectFileText(to, plan.rejects.map((r) => r.op));
   }
   const oldText = plan.loaded.exists ? plan.loaded.text : (plan.copiedFrom?.text ?? "");
   const modes = modeChange(plan);

@@ -75,6 +75,23 @@ test("reject: the middle hunk of three no longer matches: the same file and .rej
   assert.match(r.fp.stdout, /Applied 2 edits; wrote 1 file; 1 edit failed \(1 went to f\.txt\.rej\)\.\n$/);
 });
 
+test("reject: a JavaScript file, whose hunk headers git follows with the function name: the .rej is git's byte for byte", async () => {
+  // Functions unlike each other, so that the drifted one's hunk has no look-alike to match fuzzily.
+  const fn = (name: string, k: number) => `function ${name}(a, b) {\n  const ${name}Total = a * ${k};\n  log("${name}", b);\n  return ${name}Total + b;\n}\n`;
+  const names = ["one", "two", "three", "four", "five", "six"];
+  const before = names.map((n, k) => fn(n, k + 2)).join("\n");
+  const after = before.replace('log("two", b);', 'log("TWO", b);').replace('log("five", b);', 'log("FIVE", b);');
+  const patch = await gitPatch({ "m.js": [before, after] });
+  assert.match(patch, /^@@ -\d+,\d+ \+\d+,\d+ @@ function /m);
+  const drifted = before.replace(fn("five", 6), "function five(a, b) {\n  return a;\n}\n");
+  const r = await both({ "m.js": drifted }, patch);
+  assert.equal(r.git.code, 1, r.git.stderr);
+  assert.equal(r.fp.code, 1, r.fp.stderr);
+  assert.deepEqual(r.fp.tree, r.git.tree);
+  assert.match(await read(r.fp.root, "m.js.rej"), /^diff a\/m\.js b\/m\.js\t\(rejected hunks\)\n@@ -\d+,\d+ \+\d+,\d+ @@ function four\(a, b\) \{\n/);
+  assert.match(await read(r.fp.root, "m.js"), /log\("TWO", b\)/);
+});
+
 test("reject: a renamed file whose second hunk fails: moved with the first hunk, the .rej beside its new name, as git apply --reject", async () => {
   const t = await makeTree({}, "fuzzpatch-rejrename-");
   await writeFile(path.join(t.root, "a.txt"), BEFORE);

@@ -24,10 +24,15 @@ export interface RejectedOp {
   text: string;
 }
 
-/** A hunk as a diff writes it: the `@@` header (counts of 1 left out, as git does) and its prefixed lines. */
-export function hunkText(h: Hunk): string {
+/**
+ * A hunk as a diff writes it: its `@@` line as the patch has it (`written`,
+ * with git's function name after it), else one made from its numbers (counts
+ * of 1 left out, as git does), then its prefixed lines.
+ */
+export function hunkText(h: Hunk, written?: string): string {
   const range = (start: number | undefined, count: number | undefined) => (start === undefined ? "" : count === 1 ? `${start}` : `${start},${count ?? 1}`);
-  const header = h.oldStart === undefined && h.newStart === undefined ? "@@ @@" : `@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`;
+  const made = h.oldStart === undefined && h.newStart === undefined ? "@@ @@" : `@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`;
+  const header = written?.startsWith("@@") ? written : made;
   const lastOld = lastOf(h, "add");
   const lastNew = lastOf(h, "delete");
   const out = [header];
@@ -35,7 +40,26 @@ export function hunkText(h: Hunk): string {
     out.push(`${l.kind === "add" ? "+" : l.kind === "delete" ? "-" : " "}${l.text}`);
     if ((k === lastOld && h.oldEofNoNewline) || (k === lastNew && h.newEofNoNewline)) out.push("\\ No newline at end of file");
   });
+  for (let k = trimmedBlankContext(h); k > 0; k--) out.push(" ");
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * Blank context lines the response reader trimmed from the end of a diff
+ * (git ends a hunk with ` ` for a blank line; a trailing whitespace line
+ * reads as the prose's): as many as the header counts on both sides beyond
+ * the lines read, when those counts agree. Not after a final-newline marker.
+ */
+function trimmedBlankContext(h: Hunk): number {
+  if (h.oldLines === undefined || h.newLines === undefined || h.oldEofNoNewline || h.newEofNoNewline) return 0;
+  let oldRead = 0;
+  let newRead = 0;
+  for (const l of h.lines) {
+    if (l.kind !== "add") oldRead++;
+    if (l.kind !== "delete") newRead++;
+  }
+  const missing = h.oldLines - oldRead;
+  return missing > 0 && missing <= 3 && missing === h.newLines - newRead ? missing : 0;
 }
 
 /** The index of the last line of a hunk that is not of kind `other` (-1: none). */

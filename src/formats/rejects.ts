@@ -27,9 +27,10 @@ export interface RejectedOp {
 /**
  * A hunk as a diff writes it: its `@@` line as the patch has it (`written`,
  * with git's function name after it), else one made from its numbers (counts
- * of 1 left out, as git does), then its prefixed lines.
+ * of 1 left out, as git does), then its prefixed lines. `last`: the patch's
+ * last hunk, whose blank context lines at the end may have been trimmed.
  */
-export function hunkText(h: Hunk, written?: string): string {
+export function hunkText(h: Hunk, written?: string, last = false): string {
   const range = (start: number | undefined, count: number | undefined) => (start === undefined ? "" : count === 1 ? `${start}` : `${start},${count ?? 1}`);
   const made = h.oldStart === undefined && h.newStart === undefined ? "@@ @@" : `@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`;
   const header = written?.startsWith("@@") ? written : made;
@@ -40,7 +41,7 @@ export function hunkText(h: Hunk, written?: string): string {
     out.push(`${l.kind === "add" ? "+" : l.kind === "delete" ? "-" : " "}${l.text}`);
     if ((k === lastOld && h.oldEofNoNewline) || (k === lastNew && h.newEofNoNewline)) out.push("\\ No newline at end of file");
   });
-  for (let k = trimmedBlankContext(h); k > 0; k--) out.push(" ");
+  for (let k = last ? trimmedBlankContext(h) : 0; k > 0; k--) out.push(" ");
   return `${out.join("\n")}\n`;
 }
 

@@ -419,7 +419,7 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
   }
   // Written before the hunks are adjusted to the file (CRs, BOM): a .rej shows them as the patch had them.
   const patchLines = o.keepApplied === true ? whole.text.split("\n") : undefined;
-  const texts = patchLines && new Map(hunks.map((h) => [h.index, hunkText(h, patchLines[h.line - 1])]));
+  const texts = patchLines && new Map(hunks.map((h) => [h.index, hunkText(h, patchLines[h.line - 1], h === hunks.at(-1))]));
   settleLineCrs(content, hunks);
   const bomChange = takeBomChange(content, hunks);
   const ask = o.resolveAmbiguity;

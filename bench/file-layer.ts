@@ -215,7 +215,7 @@ function cpuOf(pid: number | null): number {
 async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor): Promise<void> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", path.join(REPO, "src", "cli", "bin.ts"), "mcp", "--root", dir],
+    args: ["--import", "tsx", path.join(REPO, "src", "cli", "run.ts"), "mcp", "--root", dir],
     stderr: "ignore",
     cwd: REPO,
   });

@@ -8,6 +8,9 @@
  * 1.5 times bare node. Besides wall time it reports each process's own CPU
  * time (user + system, read at exit by a one-line hook in NODE_OPTIONS),
  * which other load on the machine inflates much less than wall time.
+ * The CLI runs with its code cache, written by the warm-up runs into a
+ * directory of this run, and once more without it: what the first run after
+ * an install, or a machine where the cache is off, costs.
  *
  * Usage: npm run bench:startup [-- --runs N] [--tarball FILE] [--args "..."]
  * (`--args` times that command line instead of --help).
@@ -31,11 +34,9 @@ function median(xs: number[]): number {
   return s[s.length >> 1] ?? 0;
 }
 
-// Prints the process's CPU time at exit; loaded with --import into every measured process alike.
-const CPU_HOOK = `data:text/javascript,${encodeURIComponent(
-  'process.on("exit", () => { const u = process.cpuUsage(); process.stderr.write("\\ncpu-us=" + (u.user + u.system) + "\\n"); });',
-)}`;
-const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${CPU_HOOK}`.trim() };
+// Prints the process's CPU time at exit; preloaded with --require into every measured process alike
+// (a CommonJS file: an --import hook would start the ES module loader in every process, bare node too).
+const CPU_HOOK = 'process.on("exit", () => { const u = process.cpuUsage(); process.stderr.write("\\ncpu-us=" + (u.user + u.system) + "\\n"); });\n';
 
 interface Sample {
   wall: number;
@@ -43,7 +44,7 @@ interface Sample {
 }
 
 /** Wall and CPU time of one run of `command args`, in ms; throws if it fails. */
-function time(command: string, args: string[], cwd: string): Sample {
+function time(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Sample {
   const start = process.hrtime.bigint();
   const r = spawnSync(command, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
   const wall = Number(process.hrtime.bigint() - start) / 1e6;
@@ -61,24 +62,43 @@ interface Subject {
   args: string[];
   /** Run before each timing, outside it. */
   reset?: () => void;
+  env?: NodeJS.ProcessEnv;
   samples: Sample[];
 }
+
+const APPLY = "fuzzpatch apply edit.diff (one-line edit, written)";
 
 const installed = installTarball(flag("--tarball"));
 try {
   const bin = join(installed.dir, "node_modules", ".bin", "fuzzpatch");
   const target = join(installed.dir, "greet.js");
   writeFileSync(join(installed.dir, "edit.diff"), EDIT);
+  const hook = join(installed.dir, "cpu-hook.cjs");
+  writeFileSync(hook, CPU_HOOK);
+  const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require=${hook}`.trim() };
+  // The CLI keeps V8's compiled code between runs (src/cli/compile-cache.ts); here in a directory of
+  // this run, so the rows measure a cache this build wrote, and one row runs without it.
+  const cache = join(installed.dir, "compile-cache");
+  const cached = { ...env, FUZZPATCH_COMPILE_CACHE: cache };
   const subjects: Subject[] = [
     { name: 'node -e ""', command: process.execPath, args: ["-e", ""], samples: [] },
-    { name: `fuzzpatch ${ARGS.join(" ")}`, command: bin, args: ARGS, samples: [] },
-    { name: "fuzzpatch apply edit.diff (one-line edit, written)", command: bin, args: ["apply", "edit.diff", "-q"], reset: () => writeFileSync(target, GREET), samples: [] },
+    { name: `fuzzpatch ${ARGS.join(" ")}`, command: bin, args: ARGS, env: cached, samples: [] },
+    { name: APPLY, command: bin, args: ["apply", "edit.diff", "-q"], reset: () => writeFileSync(target, GREET), env: cached, samples: [] },
+    {
+      name: "the same without the code cache (FUZZPATCH_COMPILE_CACHE=0)",
+      command: bin,
+      args: ["apply", "edit.diff", "-q"],
+      reset: () => writeFileSync(target, GREET),
+      env: { ...env, FUZZPATCH_COMPILE_CACHE: "0" },
+      samples: [],
+    },
   ];
   const run = (s: Subject): Sample => {
     s.reset?.();
-    return time(s.command, s.args, installed.dir);
+    return time(s.command, s.args, installed.dir, s.env ?? env);
   };
-  for (const s of subjects) for (let i = 0; i < 3; i++) run(s); // warm the file cache
+  // Warms the file cache; the first run of each command writes its code cache.
+  for (const s of subjects) for (let i = 0; i < 3; i++) run(s);
   // Interleaved, so a burst of load on the machine hits every subject alike.
   for (let i = 0; i < RUNS; i++) {
     for (const s of subjects) s.samples.push(run(s));

@@ -4,11 +4,11 @@
  * line in package.json "exports"), bundles the command line, then fixes what
  * tsc leaves undone:
  *
- * - the CLI (src/cli/bin.ts) is one esbuild bundle with its dependencies,
- *   split at the dynamic imports (dist/cli/bin.js, dist/cli/chunks/): a
- *   command loads its own chunk and the engine, not a hundred modules
- *   (`npm run bench:startup` measures it). The MCP SDK and zod stay
- *   external, loaded by `fuzzpatch mcp` only;
+ * - the CLI is one esbuild bundle with its dependencies (dist/cli/cli.cjs),
+ *   run by a small executable (dist/cli/bin.cjs) through V8's code cache:
+ *   a start reads one file and compiles almost nothing (`npm run
+ *   bench:startup` measures it). The MCP SDK and zod stay external,
+ *   loaded by `fuzzpatch mcp` only;
  *
  * - tsc rewrites `./x.ts` to `./x.js` in JavaScript but not in declarations
  *   (TypeScript accepts `.ts` there, but editors and TypeScript before 5.0 do
@@ -17,7 +17,8 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { build as bundle } from "esbuild";
+import { createHash } from "node:crypto";
+import { build as bundle, type Plugin } from "esbuild";
 import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -25,7 +26,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
-const BIN = join(DIST, "cli", "bin.js");
+const BIN = join(DIST, "cli", "bin.cjs");
 
 /** Relative specifiers ending in .ts in `from "…"`, `import("…")` and `export … from "…"`. */
 const TS_SPECIFIER = /((?:from|import)\s*\(?\s*)(["'])(\.\.?\/[^"'\n]*?)\.ts\2/g;
@@ -34,25 +35,65 @@ function rewriteDeclarationSpecifiers(text: string): string {
   return text.replace(TS_SPECIFIER, (_all, lead: string, quote: string, path: string) => `${lead}${quote}${path}.js${quote}`);
 }
 
-/** The CLI bundle. */
+/**
+ * commander requires node:child_process at load time for a feature the CLI
+ * does not use (subcommands as separate executables); loading it costs every
+ * start ~6 ms (a tenth of bare node's). commander gets a stand-in that loads
+ * the real module on first use.
+ */
+const lazyChildProcess: Plugin = {
+  name: "lazy-child-process",
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: "child_process", namespace: "lazy-builtin" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, () => ({
+      contents: 'module.exports = new Proxy({}, { get: (_, key) => require("node:child_process")[key] });',
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * The CLI: its program (src/cli/run.ts) bundled with its dependencies into
+ * one CommonJS file, then the executable (src/cli/bin.ts), which runs that
+ * bundle through V8's code cache and carries the bundle's content hash to
+ * name the cache by. Returns nothing; throws when esbuild fails.
+ */
 async function bundleCli(): Promise<void> {
   const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+  const program = join(DIST, "cli", "cli.cjs");
   await bundle({
-    entryPoints: [join(ROOT, "src", "cli", "bin.ts")],
-    outdir: join(DIST, "cli"),
-    chunkNames: "chunks/[name]-[hash]",
+    entryPoints: [join(ROOT, "src", "cli", "run.ts")],
+    outfile: program,
     bundle: true,
-    splitting: true,
-    format: "esm",
+    format: "cjs",
     platform: "node",
     target: "node20",
+    // A code cache needs a vm.Script, which cannot import(): every dynamic import becomes a lazy
+    // require, of the bundle's own modules (the commands, loaded as they run) and of the
+    // MCP SDK and zod (kept out of the bundle; both ship CommonJS builds).
+    supported: { "dynamic-import": false },
     // jsonc-parser's "main" is a UMD build that requires its parts at run time; its "module" is plain ESM.
     mainFields: ["module", "main"],
     external: ["@modelcontextprotocol/server", "zod"],
-    define: { FUZZPATCH_VERSION: JSON.stringify(manifest.version) },
-    // commander is CommonJS and requires Node's modules: give the ESM bundle a require.
-    banner: { js: 'import { createRequire as __fuzzpatchRequire } from "node:module";\nconst require = __fuzzpatchRequire(import.meta.url);' },
+    // CommonJS has no import.meta: its url is the bundle's own, as in a module.
+    define: { FUZZPATCH_VERSION: JSON.stringify(manifest.version), "import.meta.url": "__fuzzpatchUrl" },
+    banner: { js: 'const __fuzzpatchUrl = require("node:url").pathToFileURL(__filename).href;' },
+    plugins: [lazyChildProcess],
     // Less source to read at every start, and a smaller tarball.
+    minify: true,
+    logLevel: "warning",
+  });
+  const build = createHash("sha256").update(readFileSync(program)).digest("hex");
+  await bundle({
+    entryPoints: [join(ROOT, "src", "cli", "bin.ts")],
+    outfile: BIN,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    define: { FUZZPATCH_BUILD: JSON.stringify(build) },
     minify: true,
     logLevel: "warning",
   });

@@ -141,7 +141,7 @@ after(async () => {
 });
 
 async function connect(args: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(REPO, "dist", "cli", "bin.js"), "mcp", ...args], stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(REPO, "dist", "cli", "bin.cjs"), "mcp", ...args], stderr: "pipe" });
   const client = new Client({ name: "fuzzpatch-anchored-test", version: "1.0.0" }, { capabilities: {} });
   await client.connect(transport, { timeout: TIMEOUT_MS });
   conns.push(client);

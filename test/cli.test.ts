@@ -4,6 +4,7 @@ import path from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { createColors } from "../src/cli/colors.ts";
 import { main } from "../src/cli/main.ts";
 import { type Run, runCli, runMain } from "./helpers/cli-run.ts";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
@@ -89,7 +90,7 @@ test("apply: the example response applies every format to the example project", 
 test("README command: npx fuzzpatch apply examples/response.md --dry-run shows the diff and writes nothing", async () => {
   const before = await snapshot(path.join(REPO, "examples"));
   const r = await run(["apply", "examples/response.md", "--root", "examples/project", "--dry-run"], REPO, "", ["npx", "fuzzpatch"]);
-  assert.equal(r.code, 0, `${r.stderr}\n(npx runs the built dist/cli/bin.js: npm ci builds it, or npm run build)`);
+  assert.equal(r.code, 0, `${r.stderr}\n(npx runs the built dist/cli/bin.cjs: npm ci builds it, or npm run build)`);
   for (const file of ["src/greet.js", "src/math.js", "src/config.js", "src/strings.js", "README.md"]) {
     assert.match(r.stdout, new RegExp(`^\\+\\+\\+ b/${file.replace(".", "\\.")}$`, "m"));
   }
@@ -512,6 +513,15 @@ for (const c of colorCases) {
     for (const r of [diff, apply]) assert.equal(r.stdout.includes("\u001b["), c.colored, r.stdout);
   });
 }
+
+test("colours: each style wraps its text in its ANSI codes, a nested one of the same kind re-opens, and off is plain", () => {
+  const c = createColors(true);
+  assert.equal(c.red("x"), "\u001b[31mx\u001b[39m");
+  assert.equal(c.bold("a"), "\u001b[1ma\u001b[22m");
+  assert.equal(c.green(`a${c.red("b")}c`), "\u001b[32ma\u001b[31mb\u001b[32mc\u001b[39m");
+  const off = createColors(false);
+  assert.equal(off.yellow(off.cyan("text")), "text");
+});
 
 test("--color with an unknown value is a usage error", async () => {
   const t = await makeTree({});

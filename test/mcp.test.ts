@@ -19,7 +19,7 @@ const TIMEOUT_MS = 20_000;
  */
 /** The built server, as users run it (`npm ci` builds dist/ through `prepare`; `npm run build` after a change). */
 function serverCommand(args: readonly string[]): { command: string; args: string[] } {
-  return { command: process.execPath, args: [path.join(REPO, "dist", "cli", "bin.js"), "mcp", ...args] };
+  return { command: process.execPath, args: [path.join(REPO, "dist", "cli", "bin.cjs"), "mcp", ...args] };
 }
 
 const GREET = 'function greet(name) {\n    if (name) {\n        console.log("hello " + name);\n    }\n    return name;\n}\n\nfunction other() {\n    return 1;\n}\n';

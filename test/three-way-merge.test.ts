@@ -19,7 +19,7 @@ import { makeTree } from "./helpers/temp-tree.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 // The CLI from source through tsx (the built bin is checked by test/pack/pack-install.ts).
-const BIN = path.join(REPO, "src", "cli", "bin.ts");
+const BIN = path.join(REPO, "src", "cli", "run.ts");
 const TSX = import.meta.resolve("tsx");
 
 /** What a careful human does: writes exactly this, refuses with a code, or either of the two. */

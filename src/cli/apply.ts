@@ -6,6 +6,7 @@ import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits } from "../fs
 import { formatByName, formatNames, type ResponseFormat } from "../formats/index.ts";
 import { promptCandidate } from "./interactive.ts";
 import { historyFiles, threeWayHistory } from "./three-way.ts";
+import { createColors } from "./colors.ts";
 import { colorDiff, colorsFor, countChanges, errorToJson, formatNumstat, formatStat, formatSummary, type Streams, writeError, writeNote } from "./output.ts";
 import { count } from "../text/plural.ts";
 
@@ -41,7 +42,8 @@ export interface ApplyCommandOptions {
 }
 
 /** Exit codes: 0 all applied, 1 some edit failed, 2 bad usage or unparseable input. */
-export async function runApply(file: string | undefined, options: ApplyCommandOptions, streams: Streams, stdin: NodeJS.ReadStream): Promise<number> {
+/** `stdin` is a getter: process.stdin is built on first use, and most applies read a file. */
+export async function runApply(file: string | undefined, options: ApplyCommandOptions, streams: Streams, stdin: () => NodeJS.ReadStream): Promise<number> {
   if (options.format !== "auto" && formatByName(options.format) === undefined) {
     const choices = ["auto", ...formatNames()].join(", ");
     writeError(streams, new EditError("INVALID_INPUT", `option '--format <format>' argument '${options.format}' is invalid. Allowed choices are ${choices}.`));
@@ -83,10 +85,10 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
     const ignored =
       file === undefined || file === "-"
         ? "the response came from stdin, which then cannot answer questions"
-        : stdin.isTTY !== true
+        : stdin().isTTY !== true
           ? "stdin is not a terminal"
           : undefined;
-    if (ignored === undefined) applyOptions.chooseCandidate = (choice) => promptCandidate(choice, streams, stdin);
+    if (ignored === undefined) applyOptions.chooseCandidate = (choice) => promptCandidate(choice, streams, stdin());
     else writeNote(streams, `--interactive ignored: ${ignored}; ambiguous edits fail.`);
   }
   let result: ApplyEditsResult;
@@ -121,9 +123,10 @@ export function isInlineInput(file: string | undefined): file is string {
   return file !== undefined && /[\r\n]/.test(file);
 }
 
-async function readInput(file: string | undefined, stdin: NodeJS.ReadStream): Promise<string> {
+async function readInput(file: string | undefined, input: () => NodeJS.ReadStream): Promise<string> {
   if (isInlineInput(file)) return file;
   if (file === undefined || file === "-") {
+    const stdin = input();
     if (file === undefined && stdin.isTTY) {
       throw new EditError("INVALID_INPUT", "No input: give a FILE with the model's response, or pipe it on stdin (use - to read stdin).");
     }
@@ -141,7 +144,8 @@ async function readInput(file: string | undefined, stdin: NodeJS.ReadStream): Pr
 /** The report on stdout, errors on stderr; `--check` and `--quiet` keep only the errors. */
 function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, streams: Streams): void {
   const silent = options.check || options.quiet;
-  const c = colorsFor(streams, "out");
+  // Silent: stdout is never asked whether it is a terminal (that builds the stream: start-up).
+  const c = silent ? createColors(false) : colorsFor(streams, "out");
   const out = (s: string) => {
     if (!silent) streams.out.write(s);
   };

@@ -3,7 +3,6 @@
  * with its line numbers and some context, and let the user pick one or skip.
  */
 
-import { createInterface } from "node:readline/promises";
 import type { AmbiguityChoice } from "../fs/apply-edits.ts";
 import { colorsFor, type Streams } from "./output.ts";
 
@@ -31,6 +30,8 @@ export function formatCandidates(choice: AmbiguityChoice): string {
 export async function promptCandidate(choice: AmbiguityChoice, streams: Streams, stdin: NodeJS.ReadStream): Promise<number | null> {
   const c = colorsFor(streams, "err");
   streams.err.write(formatCandidates(choice));
+  // Loaded here, not at the top: only an ambiguous edit on a terminal asks, and every start would pay for readline.
+  const { createInterface } = await import("node:readline/promises");
   const rl = createInterface({ input: stdin, output: streams.err, terminal: false });
   try {
     for (;;) {

@@ -6,10 +6,10 @@
  * command-line flag overrides NO_COLOR).
  */
 
-import picocolors from "picocolors";
 import type { EditError } from "../errors.ts";
+import { type Colors, createColors } from "./colors.ts";
 
-export type Colors = ReturnType<typeof picocolors.createColors>;
+export type { Colors };
 
 export const COLOR_MODES = ["auto", "always", "never"] as const;
 export type ColorMode = (typeof COLOR_MODES)[number];
@@ -25,7 +25,7 @@ export interface Streams {
 export function colorsFor(streams: Streams, which: "out" | "err"): Colors {
   const mode = streams.color ?? "auto";
   const enabled = mode === "auto" ? streams[which].isTTY === true && !streams.env.NO_COLOR && streams.env.TERM !== "dumb" : mode === "always";
-  return picocolors.createColors(enabled);
+  return createColors(enabled);
 }
 
 export function colorDiff(diff: string, c: Colors): string {

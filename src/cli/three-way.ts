@@ -6,7 +6,6 @@
  * refused. `apply --history FILE...`: earlier versions of the --target file,
  * oldest first, for scripts and tests.
  */
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { EditError } from "../errors.ts";
 
@@ -29,7 +28,9 @@ export function indexBlobs(patch: string): Map<string, string> {
   return out;
 }
 
-function catFile(root: string, blob: string): Promise<string | undefined> {
+async function catFile(root: string, blob: string): Promise<string | undefined> {
+  // Loaded here, not at the top: child_process costs every start ~5 ms, and few applies run git.
+  const { execFile } = await import("node:child_process");
   return new Promise((resolve) => {
     execFile("git", ["cat-file", "blob", blob], { cwd: root, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, stdout) => resolve(error ? undefined : stdout));
   });

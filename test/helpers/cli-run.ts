@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
-export const BIN = path.join(REPO, "src", "cli", "bin.ts");
+export const BIN = path.join(REPO, "src", "cli", "run.ts");
 export const TSX = import.meta.resolve("tsx");
 
 export interface Run {

@@ -91,27 +91,22 @@ const checks: { name: string; check: () => void }[] = [
     name: "the tarball holds dist/, README.md, LICENSE and package.json only",
     check: () => {
       const files = execFileSync("tar", ["-tzf", installed.tarball], { encoding: "utf8" }).trim().split("\n");
-      const stray = files.filter((f) => !/^package\/(dist\/.+\.(js|d\.ts)|README\.md|LICENSE|package\.json)$/.test(f));
+      const stray = files.filter((f) => !/^package\/(dist\/.+\.(js|d\.ts)|dist\/cli\/(bin|cli)\.cjs|README\.md|LICENSE|package\.json)$/.test(f));
       assert.deepEqual(stray, []);
-      for (const entry of ["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/cli/bin.js"]) {
+      for (const entry of ["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/cli/bin.cjs", "dist/cli/cli.cjs"]) {
         assert.ok(files.includes(`package/${entry}`), `${entry} is missing`);
       }
     },
   },
   {
     // npm 11 lists a dependency's prepare/install scripts as awaiting approval; prepack strips prepare.
-    name: "the installed manifest has no lifecycle scripts, and the CLI is one bundle split per command",
+    name: "the installed manifest has no lifecycle scripts, and the CLI is its executable and one bundle",
     check: () => {
       const manifestInstalled = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")) as { scripts?: Record<string, string> };
       const lifecycle = Object.keys(manifestInstalled.scripts ?? {}).filter((s) => /^(pre|post)?(install|prepare|pack)$|^prepare$/.test(s));
       assert.deepEqual(lifecycle, []);
-      const cli = readdirSync(join(pkg, "dist", "cli"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js"));
-      assert.ok(cli.includes("bin.js"));
-      assert.deepEqual(
-        cli.filter((f) => f !== "bin.js" && !f.startsWith("chunks")),
-        [],
-        "no per-module tsc output of src/cli",
-      );
+      const cli = readdirSync(join(pkg, "dist", "cli"), { recursive: true, encoding: "utf8" });
+      assert.deepEqual(cli.sort(), ["bin.cjs", "cli.cjs"], "no per-module tsc output of src/cli");
     },
   },
   {
@@ -134,13 +129,13 @@ const checks: { name: string; check: () => void }[] = [
   },
   {
     // Checked in the tarball: npm install would set the bit on the installed bin anyway, but a
-    // clone runs dist/cli/bin.js as the build left it.
-    name: "dist/cli/bin.js is packed with its run bit and starts with a shebang",
+    // clone runs dist/cli/bin.cjs as the build left it.
+    name: "dist/cli/bin.cjs is packed with its run bit and starts with a shebang",
     check: () => {
       const listing = execFileSync("tar", ["-tvzf", installed.tarball], { encoding: "utf8" }).split("\n");
-      const entry = listing.find((line) => line.endsWith(" package/dist/cli/bin.js")) ?? "(missing)";
+      const entry = listing.find((line) => line.endsWith(" package/dist/cli/bin.cjs")) ?? "(missing)";
       assert.match(entry, /^-rwxr-xr-x /);
-      assert.match(readFileSync(join(pkg, "dist", "cli", "bin.js"), "utf8"), /^#!\/usr\/bin\/env node\n/);
+      assert.match(readFileSync(join(pkg, "dist", "cli", "bin.cjs"), "utf8"), /^#!\/usr\/bin\/env node\n/);
     },
   },
   {

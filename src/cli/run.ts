@@ -1,0 +1,8 @@
+// The command line's program: bundled by the build into dist/cli/cli.cjs, which the executable
+// (src/cli/bin.ts, built to dist/cli/bin.js) runs; the tests run this file through tsx.
+// No top-level await: the bundle is CommonJS (see bin.ts).
+import { main } from "./main.ts";
+
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

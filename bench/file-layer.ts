@@ -11,7 +11,7 @@
  * so the file is the original before each pair.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { open, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -213,9 +213,13 @@ function cpuOf(pid: number | null): number {
 }
 
 async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor): Promise<void> {
+  // The server reports the engine's part of each edit here (bench/mcp-timed-server.ts).
+  const engineLog = path.join(dir, "engine-ms.log");
+  writeFileSync(engineLog, "");
+  const engineTimes = (): number[] => readFileSync(engineLog, "utf8").split("\n").filter(Boolean).map(Number);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", path.join(REPO, "src", "cli", "run.ts"), "mcp", "--root", dir],
+    args: ["--import", "tsx", path.join(REPO, "bench", "mcp-timed-server.ts"), engineLog, "mcp", "--root", dir],
     stderr: "ignore",
     cwd: REPO,
   });
@@ -229,6 +233,9 @@ async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor):
   try {
     const first = new Times();
     const later: Record<string, Times> = { exact: new Times(), "re-indented": new Times(), typo: new Times(), absent: new Times() };
+    // The engine's part of the same calls (ms, from inside the server).
+    const engine: Record<string, number[]> = { exact: [], "re-indented": [], typo: [], absent: [] };
+    const firstEngine: number[] = [];
     const indent = (l: string) => l.replace(/^ +/, (m) => "\t".repeat(Math.ceil(m.length / 4)));
     const typo = (b: string[]) => b.map((l, k) => (k === 6 ? l.replace(/[A-Za-z_]\w{3,}/, (w) => `${w.slice(0, -1)}Q`) : l));
     // Letters rotated by 13: text that is nowhere in the file (as speed.ts's "absent").
@@ -249,6 +256,7 @@ async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor):
       for (const [name, oldString, refuse] of kinds) {
         const newString = name === "exact" ? neu : `${oldString}\n${e.neu[e.neu.length - 1] ?? ""}`;
         for (let r = 0; r < runs; r++) {
+          const logged = engineTimes().length;
           const c0 = cpuOf(transport.pid);
           const t0 = performance.now();
           const result = await call({ edits: [{ oldString, newString }] });
@@ -256,17 +264,21 @@ async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor):
           const c = cpuOf(transport.pid) - c0;
           if (result.isError !== refuse) throw new Error(`bench MCP ${name} edit: ${result.text.slice(0, 400)}`);
           // The very first call of the server: its first edit of the file.
-          const into = k === 0 && r === 0 && name === "exact" ? first : (later[name] as Times);
+          const isFirst = k === 0 && r === 0 && name === "exact";
+          const into = isFirst ? first : (later[name] as Times);
           into.wall.push(t);
           into.cpu.push(c);
+          for (const ms of engineTimes().slice(logged)) (isFirst ? firstEngine : (engine[name] as number[])).push(ms);
           if (!refuse) await undo();
         }
       }
     }
     console.log(`\nMCP edit_file round trip on ${NAME} (stdio, server = fuzzpatch mcp through tsx; ms per call; ratio as above; CPU = the server's, 10 ms ticks)\n`);
     console.log(HEADER);
-    row("first edit of the file (fresh server)", first, floor);
-    for (const [name, times] of Object.entries(later)) row(`later edit of the same file: ${name}`, times, floor, name === "absent" ? "refused" : "written");
+    row("first edit of the file (fresh server)", first, floor, `engine ${median(firstEngine).toFixed(2)} ms`);
+    for (const [name, times] of Object.entries(later)) {
+      row(`second edit of the same file: ${name}`, times, floor, `${name === "absent" ? "refused" : "written"}; engine median ${median(engine[name] ?? []).toFixed(2)} ms`);
+    }
     const pid = transport.pid;
     if (pid !== null) {
       const status = readFileSync(`/proc/${pid}/status`, "utf8");

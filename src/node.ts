@@ -4,6 +4,7 @@
  */
 
 export { applyEdits } from "./fs/apply-edits.ts";
+export { DEFAULT_FILE_CACHE_BYTES, FileCache } from "./fs/file-cache.ts";
 export { hashBytes } from "./fs/read-file.ts";
 export type {
   AmbiguityChoice,

@@ -7,6 +7,7 @@
 export { strictToolDefinitions, toolDefinitions } from "./tools/definitions.ts";
 export { runTool } from "./tools/run-tool.ts";
 export { VersionStore } from "./tools/version-store.ts";
+export { FileCache } from "./fs/file-cache.ts";
 
 export type { ToolAnnotations, ToolDefinition, ToolName } from "./tools/definitions.ts";
 export type { JsonSchema, JsonSchemaObject, JsonSchemaType } from "./tools/json-schema.ts";

@@ -5,6 +5,7 @@
  * succeeded) are files written, atomically and as one transaction.
  */
 
+import { channel } from "node:diagnostics_channel";
 import { access, stat } from "node:fs/promises";
 import { checkFlag, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import { describeValue, EditError } from "../errors.ts";
@@ -16,6 +17,7 @@ import { type EditFormat, formatByName, type ResponseFormat } from "../formats/i
 import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats/response.ts";
 import type { StructuredEdit } from "../formats/str-replace-format.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, OpOutcome } from "../formats/types.ts";
+import { FileCache } from "./file-cache.ts";
 import { encodeText, type LoadedFile, loadTextFile } from "./read-file.ts";
 import { followDoneMoves } from "./done-moves.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
@@ -26,6 +28,14 @@ import { resolveRoot, resolveSafePath } from "./safe-path.ts";
 import { checkWritable } from "./writable.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
 import { type RejectedOp, rejectFileText } from "../formats/rejects.ts";
+
+/**
+ * The engine's part of each edit (matching and splicing, in the current
+ * text and in the history's versions), in ms: `{ path, ms, versions }` per
+ * edit, published only while someone subscribes (the file-layer benchmark,
+ * which tells it from the reads, writes and diffs around it).
+ */
+const engineTimes = channel("fuzzpatch:engine");
 
 /** What the model saw of a file, to detect that it changed since. */
 export interface ExpectedFile {
@@ -155,6 +165,14 @@ export interface ApplyEditsOptions extends EngineOptions {
    * @default {}
    */
   hooks?: TransactionHooks;
+  /**
+   * Keeps each file's decoded text and document between calls (pass the
+   * same one to every call of a session): a file whose bytes are unchanged
+   * since the cache last saw them, read or written, is not decoded and
+   * indexed again. See file-cache.ts for what it checks and what it costs.
+   * @default undefined (nothing kept between calls)
+   */
+  cache?: FileCache;
 }
 
 export interface EditReport {
@@ -256,6 +274,7 @@ interface ResolvedOptions {
   history: Record<string, readonly string[]>;
   chooseCandidate: ApplyEditsOptions["chooseCandidate"];
   hooks: TransactionHooks | undefined;
+  cache: FileCache | undefined;
   strip: number | undefined;
   target: string | undefined;
   reverse: boolean;
@@ -290,6 +309,7 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
   if (o.hooks !== undefined && (typeof o.hooks !== "object" || o.hooks === null || (o.hooks.beforeWrite !== undefined && typeof o.hooks.beforeWrite !== "function"))) {
     throw new EditError("INVALID_INPUT", "hooks must be an object whose beforeWrite, when given, is a function.");
   }
+  if (o.cache !== undefined && !(o.cache instanceof FileCache)) throw new EditError("INVALID_INPUT", "cache must be a FileCache.");
   if (o.strip !== undefined && (typeof o.strip !== "number" || !Number.isSafeInteger(o.strip) || o.strip < 0)) {
     throw new EditError("INVALID_INPUT", `strip must be a whole number of path components, got ${describeValue(o.strip)}.`);
   }
@@ -309,6 +329,7 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     expected: o.expected,
     chooseCandidate: o.chooseCandidate,
     hooks: o.hooks,
+    cache: o.cache,
     strip: o.strip,
     target: o.target,
     reverse: checkFlag(o.reverse, "reverse") ?? DEFAULTS.reverse,
@@ -490,6 +511,7 @@ export async function applyEdits(
       for (const p of toWrite) p.report.written = true;
       for (const p of rejects) if (p.report.reject) p.report.reject.written = true;
       written = true;
+      if (opts.cache) rememberWritten(opts.cache, toWrite, changes);
     } catch (error) {
       const failure = asEditError(error, "IO");
       errors.push(failure);
@@ -531,7 +553,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
 
   if (!plan.loaded) {
     try {
-      plan.loaded = await loadTextFile(plan.abs, report.path, { maxBytes: opts.maxFileBytes, allowBinary: opts.allowBinary });
+      plan.loaded = await loadTextFile(plan.abs, report.path, { maxBytes: opts.maxFileBytes, allowBinary: opts.allowBinary, ...(opts.cache && { cache: opts.cache }) });
       plan.newText = plan.loaded.text;
     } catch (error) {
       report.error = asEditError(error, "IO");
@@ -585,6 +607,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   const viaHistory = (now: FileApplyResult | EditError) => (versions.length > 0 ? applyFromHistory(entry, edit, current, versions, ctx, now) : undefined);
   try {
     let now: FileApplyResult | EditError;
+    const started = engineTimes.hasSubscribers ? performance.now() : 0;
     try {
       now = run(ctx);
     } catch (error) {
@@ -592,6 +615,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
       now = error;
     }
     const merged = viaHistory(now);
+    if (engineTimes.hasSubscribers) engineTimes.publish({ path: report.path, ms: performance.now() - started, versions: versions.length });
     if (!merged && now instanceof EditError) throw now;
     let result = merged ?? (now as FileApplyResult);
     const choices = await askChoices(result.ops, report.path, index, current, entry.unit, opts);
@@ -857,6 +881,21 @@ function similarity(oldText: string, diff: string): number {
   let removed = 0;
   for (const line of diff.split("\n")) if (line.startsWith("-") && !line.startsWith("--- ")) removed++;
   return Math.floor((100 * Math.max(0, total - removed)) / total);
+}
+
+/** What the transaction wrote, for the next call's reads: a file edited in place keeps its document (line table carried over the edit); a moved or deleted one is forgotten. */
+function rememberWritten(cache: FileCache, written: readonly FilePlan[], changes: readonly PlannedChange[]): void {
+  for (const plan of written) {
+    const loaded = plan.loaded;
+    if (plan.abs === undefined || !loaded) continue;
+    const change = changes.find((c) => c.abs === plan.abs);
+    if (plan.deleted || plan.moveAbs !== undefined || !change || change.kind === "delete") {
+      cache.drop(plan.abs);
+      if (plan.moveAbs !== undefined) cache.drop(plan.moveAbs);
+      continue;
+    }
+    cache.storeWritten(plan.abs, change.bytes, plan.newText ?? "", loaded.layout, loaded.text);
+  }
 }
 
 /** The writes of one file: one, or for a move the new path created and the old one deleted. */

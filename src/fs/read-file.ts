@@ -12,6 +12,7 @@
 import { createHash } from "node:crypto";
 import { type FileHandle, open } from "node:fs/promises";
 import { EditError } from "../errors.ts";
+import type { FileCache } from "./file-cache.ts";
 import { isAt, pathOfOpen, READ_FLAGS } from "./fd-place.ts";
 import { describeIoError } from "./safe-path.ts";
 
@@ -27,6 +28,12 @@ export interface ReadOptions {
    * @default false
    */
   allowBinary?: boolean;
+  /**
+   * Where the decoded text of files read before is kept: when the bytes
+   * read are those of its entry, decoding is skipped (see file-cache.ts).
+   * @default undefined (every read decodes)
+   */
+  cache?: FileCache;
 }
 
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
@@ -100,8 +107,16 @@ async function loadOnce(abs: string, rel: string, options: ReadOptions, mayRetry
       throw new EditError("UNSAFE_PATH", `${rel} moved while it was being opened (a directory of its path was swapped); refusing to read it.`, { path: rel });
     }
     const bytes = await readBounded(handle, stats.size, maxBytes, rel);
-    const { text, layout } = decodeText(bytes, rel, options.allowBinary ?? false);
-    return withLazyHash({ exists: true, text, layout, bytes, mode: stats.mode & 0o7777 });
+    const allowBinary = options.allowBinary ?? false;
+    const mode = stats.mode & 0o7777;
+    const cached = options.cache?.lookup(abs, bytes, allowBinary);
+    if (cached) return { exists: true, text: cached.text, layout: cached.layout, bytes, mode, get hash() { return cached.hash; } };
+    const { text, layout } = decodeText(bytes, rel, allowBinary);
+    if (options.cache) {
+      const entry = options.cache.store(abs, bytes, text, layout, !allowBinary);
+      return { exists: true, text, layout, bytes, mode, get hash() { return entry.hash; } };
+    }
+    return withLazyHash({ exists: true, text, layout, bytes, mode });
   } catch (error) {
     if (error instanceof EditError) throw error;
     throw new EditError("IO", `Cannot read ${rel}: ${describeIoError(error)}.`, { path: rel });

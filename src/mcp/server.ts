@@ -8,6 +8,7 @@
 import { fileURLToPath } from "node:url";
 import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { type StdioServerHandle, StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
+import { DEFAULT_FILE_CACHE_BYTES, FileCache } from "../fs/file-cache.ts";
 import type { PresetName } from "../match/cascade.ts";
 import { READ_ONLY_TOOLS, toolDefinitions } from "../tools/definitions.ts";
 import type { JsonSchemaObject } from "../tools/json-schema.ts";
@@ -56,6 +57,14 @@ export interface McpServerOptions {
    * @default false
    */
   anchors?: boolean;
+  /**
+   * Memory, in bytes, the server may keep between calls for the files it
+   * read and wrote (decoded text, line table; see fs/file-cache.ts), so an
+   * agent's next edit of a big file is not decoded and indexed again. 0
+   * keeps nothing.
+   * @default 67108864 (64 MiB)
+   */
+  cacheBytes?: number;
   /**
    * Where log lines go; never stdout, which carries the protocol.
    * @default writes to process.stderr
@@ -111,6 +120,8 @@ export function createMcpServer(options: McpServerOptions = {}): McpServer {
 
   // The versions of each file this server served and wrote: edits written against them are merged.
   const versions = new VersionStore();
+  // Each file's decoded text and document, for the next call on the same bytes.
+  const cache = new FileCache(options.cacheBytes ?? DEFAULT_FILE_CACHE_BYTES);
   for (const def of toolDefinitions) {
     if (options.readOnly && !READ_ONLY_TOOLS.has(def.name)) continue;
     const config = {
@@ -124,6 +135,7 @@ export function createMcpServer(options: McpServerOptions = {}): McpServer {
       const result = await runTool(def.name, args, {
         root: await rootsForCall(),
         versions,
+        cache,
         ...(options.readOnly !== undefined && { readOnly: options.readOnly }),
         ...(options.preset !== undefined && { preset: options.preset }),
         ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),

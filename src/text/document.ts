@@ -13,7 +13,9 @@
  * end of its match.
  */
 
+import { commonPrefixLength, commonSuffixLength } from "./common-ends.ts";
 import { hasCrLines } from "./cr-lines.ts";
+import { sharedDocument } from "./document-pool.ts";
 
 const BOM = "\uFEFF";
 /** Texts up to this size are sampled whole for their indentation unit. */
@@ -22,6 +24,20 @@ const SAMPLE_WHOLE_BELOW = 200_000;
 const SAMPLE_RUNS = 40;
 
 export type LineEndingStyle = "lf" | "crlf" | "cr" | "mixed" | "none";
+
+/** Line starts carried from a document to the one an edit made of it (see `Document.edited`). */
+interface CarriedLines {
+  starts: Int32Array<ArrayBuffer>;
+  n: number;
+  complete: boolean;
+}
+
+/**
+ * Lines whose starts were found by scanning text, over all documents: tests
+ * read it to see that a document carried onto an edited text scanned only
+ * the changed lines. Not a public API.
+ */
+export const lineScanStats = { lines: 0 };
 
 export class Document {
   /** The original content, byte for byte. */
@@ -62,12 +78,28 @@ export class Document {
   private complete = false;
   private count = 0;
   private indentCache: string | undefined;
+  /** No BOM and no CR anywhere: the text is the raw content (known once asked, see `edited`). */
+  private plainCache: boolean | undefined;
 
-  private constructor(raw: string) {
+  private constructor(raw: string, carried?: CarriedLines) {
     this.raw = raw;
+    this.crlfAt = [];
+    if (carried) {
+      // Made by `edited` from a plain document with a plain change: plain too, nothing to scan.
+      this.bom = false;
+      this.text = raw;
+      this.plainCache = true;
+      this.starts = carried.starts;
+      this.n = carried.n;
+      this.scanFrom = carried.starts[carried.n - 1] ?? 0;
+      if (carried.complete) {
+        this.complete = true;
+        this.count = raw.length === 0 ? 0 : raw.endsWith("\n") ? carried.n - 1 : carried.n;
+      }
+      return;
+    }
     this.bom = raw.startsWith(BOM);
     const body = this.bom ? raw.slice(1) : raw;
-    this.crlfAt = [];
     if (body.includes("\r\n")) {
       // Record where each CR before a "\n" was, in LF-text offsets, then drop the CRs.
       let removed = 0;
@@ -94,8 +126,72 @@ export class Document {
     }
   }
 
+  /** The document of `raw`: a live shared one with this text (document-pool.ts), else a new one. */
   static from(raw: string): Document {
-    return new Document(raw);
+    return sharedDocument(raw) ?? new Document(raw);
+  }
+
+  /**
+   * The document of `raw`, a text an edit made of this one: the line starts
+   * this document recorded before the first changed character are kept,
+   * those after the last one shifted, and only the changed lines scanned
+   * (on a 200k-line file ~1 ms of chunked comparison instead of ~4 ms of
+   * line scanning, and the same table). Only between plain texts (no BOM,
+   * no CR: LF files, and CRLF files as the file layer hands them over);
+   * any other text is built anew. The result equals `Document.from(raw)`.
+   */
+  edited(raw: string): Document {
+    if (raw === this.raw) return this;
+    if (!this.plain || raw.startsWith(BOM)) return new Document(raw);
+    const old = this.raw;
+    const prefix = commonPrefixLength(old, raw);
+    const suffix = commonSuffixLength(old, raw, Math.min(old.length, raw.length) - prefix);
+    const oldEnd = old.length - suffix;
+    const newEnd = raw.length - suffix;
+    // A CR in the change, or next to it (a "\r" before a "\n" the edit wrote makes a CRLF break).
+    if (raw.slice(Math.max(0, prefix - 1), newEnd + 1).includes("\r")) return new Document(raw);
+    const starts = this.starts;
+    const n = this.n;
+    // Starts up to the first change stand (their "\n" is in the common start).
+    let kept = 1;
+    while (kept < n && (starts[kept] as number) <= prefix) kept++;
+    const reachesEnd = this.complete || (starts[n - 1] as number) > oldEnd;
+    let out = new Int32Array(Math.max(1024, reachesEnd ? n + 64 : kept + 64));
+    out.set(starts.subarray(0, kept));
+    let m = kept;
+    if (reachesEnd) {
+      const push = (v: number) => {
+        if (m === out.length) {
+          const grown = new Int32Array(out.length * 2);
+          grown.set(out);
+          out = grown;
+        }
+        out[m++] = v;
+      };
+      let scanned = 0;
+      for (let p = raw.indexOf("\n", out[kept - 1] as number); p !== -1 && p < newEnd; p = raw.indexOf("\n", p + 1)) {
+        push(p + 1);
+        scanned++;
+      }
+      lineScanStats.lines += scanned;
+      // Starts after the change (their "\n" is in the common end), shifted by the change in length.
+      const delta = raw.length - old.length;
+      let j = kept;
+      while (j < n && (starts[j] as number) <= oldEnd) j++;
+      for (; j < n; j++) push((starts[j] as number) + delta);
+    }
+    return new Document(raw, { starts: out, n: m, complete: reachesEnd && this.complete });
+  }
+
+  /** No BOM and no CR anywhere, so `text` is `raw` and an edit can carry the line table (see `edited`). */
+  private get plain(): boolean {
+    this.plainCache ??= !this.bom && this.crlfAt.length === 0 && !this.crLines && !this.raw.includes("\r");
+    return this.plainCache;
+  }
+
+  /** About how much memory the document adds to its text: the line table and the CR positions, in bytes. */
+  get indexBytes(): number {
+    return this.starts.byteLength + this.crlfAt.length * 8;
   }
 
   /** Whether the text ends with a line break. */
@@ -123,6 +219,7 @@ export class Document {
     let starts = this.starts;
     let n = this.n;
     let from = this.scanFrom;
+    const before = n;
     while ((starts[n - 1] as number) <= offset || n <= line + 1) {
       const p = text.indexOf("\n", from);
       if (p === -1) {
@@ -142,6 +239,7 @@ export class Document {
     this.starts = starts;
     this.n = n;
     this.scanFrom = from;
+    lineScanStats.lines += n - before;
   }
 
   /** Extends the table until line `i + 1` has a start (or the text ends). */

@@ -8,6 +8,7 @@
  */
 
 import { EditError } from "../errors.ts";
+import type { FileCache } from "../fs/file-cache.ts";
 import { loadTextFile } from "../fs/read-file.ts";
 import { resolveRoot, resolveSafePath } from "../fs/safe-path.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
@@ -53,6 +54,12 @@ export interface NumberedViewOptions {
    * @default false
    */
   anchors?: boolean;
+  /**
+   * Where decoded files are kept between calls (see fs/file-cache.ts): a
+   * file read here and then edited is decoded once.
+   * @default undefined
+   */
+  cache?: FileCache;
 }
 
 export const DEFAULT_READ_LIMIT = 2000;
@@ -64,7 +71,10 @@ export async function renderNumberedView(root: string, rel: string, options: Num
   const limit = options.limit ?? DEFAULT_READ_LIMIT;
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   const safe = await resolveSafePath(await resolveRoot(root), rel);
-  const loaded = await loadTextFile(safe.abs, safe.rel, options.maxFileBytes === undefined ? {} : { maxBytes: options.maxFileBytes });
+  const loaded = await loadTextFile(safe.abs, safe.rel, {
+    ...(options.maxFileBytes !== undefined && { maxBytes: options.maxFileBytes }),
+    ...(options.cache !== undefined && { cache: options.cache }),
+  });
   if (!loaded.exists) {
     throw new EditError("NOT_FOUND", `${safe.rel} does not exist. Check the path; to make a new file, use create_file.`, { path: safe.rel });
   }

@@ -9,6 +9,7 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { EditError } from "../errors.ts";
 import { type LineEdit, parseAnchoredEdits } from "../formats/anchored-parse.ts";
+import type { FileCache } from "../fs/file-cache.ts";
 import { loadTextFile } from "../fs/read-file.ts";
 import { resolveRoot, resolveSafePath } from "../fs/safe-path.ts";
 import type { PresetName } from "../match/cascade.ts";
@@ -68,6 +69,14 @@ export interface RunToolOptions {
    * @default false
    */
   anchors?: boolean;
+  /**
+   * Where each file's decoded text and document are kept between calls
+   * (pass the same one to every call of a session; the MCP server keeps
+   * one): the second edit of a big file does not decode and index it again.
+   * Bounded by its size in bytes (64 MiB by default); see fs/file-cache.ts.
+   * @default undefined (nothing kept)
+   */
+  cache?: FileCache;
 }
 
 /** Runs tool `name` with `args` (an object, or its JSON text as OpenAI sends it). */
@@ -114,6 +123,7 @@ async function readFileTool(args: ReadFileArgs, roots: string[], options: RunToo
     ...(args.limit !== undefined && { limit: args.limit }),
     ...((args.anchors ?? options.anchors) && { anchors: true }),
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
+    ...(options.cache !== undefined && { cache: options.cache }),
   });
   return { isError: false, text };
 }
@@ -125,7 +135,7 @@ async function editFileTool(args: EditFileArgs, roots: string[], options: RunToo
   // An out-of-date expectedHash whose version was served here is merged from (STALE only when it conflicts).
   const expected = args.expectedHash === undefined || known.read !== undefined ? undefined : { [rel]: args.expectedHash };
   const history = known.versions.length > 0 ? { [rel]: known.versions } : undefined;
-  return finish(root, await applyEdits(root, edits, fileLayerOptions(options, args.dryRun, expected, history)), display, options.versions);
+  return finish(root, await applyEdits(root, edits, fileLayerOptions(options, args.dryRun, expected, history)), display, options);
 }
 
 /**
@@ -141,7 +151,7 @@ async function editLinesTool(args: EditLinesArgs, roots: string[], options: RunT
   const known = await knownVersions(root, rel, options.versions, args.expectedHash);
   const history = known.versions.length > 0 ? { [rel]: known.versions } : undefined;
   const edit: StructuredEdit = { path: rel, edits: args.edits as LineEdit[] };
-  return finish(root, await applyEdits(root, [edit], fileLayerOptions(options, args.dryRun, undefined, history)), display, options.versions);
+  return finish(root, await applyEdits(root, [edit], fileLayerOptions(options, args.dryRun, undefined, history)), display, options);
 }
 
 /**
@@ -160,11 +170,11 @@ async function applyDiffTool(args: ApplyDiffArgs, roots: string[], options: RunT
     const { root, rel, display } = await locateInRoots(roots, args.path);
     const known = await knownVersions(root, rel, options.versions, undefined);
     const history = known.versions.length > 0 ? { [rel]: known.versions } : undefined;
-    return finish(root, await applyEdits(root, [{ path: rel, diff: args.diff }], fileLayerOptions(options, args.dryRun, undefined, history)), display, options.versions);
+    return finish(root, await applyEdits(root, [{ path: rel, diff: args.diff }], fileLayerOptions(options, args.dryRun, undefined, history)), display, options);
   }
   // Paths inside the diff text are relative to the first root.
   const root = roots[0] as string;
-  return finish(root, await applyEdits(root, args.diff, fileLayerOptions(options, args.dryRun)), undefined, options.versions);
+  return finish(root, await applyEdits(root, args.diff, fileLayerOptions(options, args.dryRun)), undefined, options);
 }
 
 async function createFileTool(args: CreateFileArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
@@ -183,7 +193,7 @@ async function createFileTool(args: CreateFileArgs, roots: string[], options: Ru
     );
   }
   const edit: StructuredEdit = { path: safe.rel, oldString: "", newString: args.content };
-  return finish(root, await applyEdits(root, [edit], fileLayerOptions(options, args.dryRun)), display, options.versions);
+  return finish(root, await applyEdits(root, [edit], fileLayerOptions(options, args.dryRun)), display, options);
 }
 
 function fileLayerOptions(options: RunToolOptions, dryRun: boolean | undefined, expected?: Record<string, string>, history?: Record<string, string[]>): ApplyEditsOptions {
@@ -193,11 +203,13 @@ function fileLayerOptions(options: RunToolOptions, dryRun: boolean | undefined, 
     ...(options.preset !== undefined && { preset: options.preset }),
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
     ...(expected !== undefined && { expected }),
+    ...(options.cache !== undefined && { cache: options.cache }),
   };
 }
 
 /** The result text, with the sha256 of every file written (for the model's next expectedHash); the store keeps what was written. */
-async function finish(root: string, result: ApplyEditsResult, display?: (rel: string) => string, store?: VersionStore): Promise<ToolResult> {
+async function finish(root: string, result: ApplyEditsResult, display: ((rel: string) => string) | undefined, options: RunToolOptions): Promise<ToolResult> {
+  const store = options.versions;
   const hashes = new Map<string, string>();
   if (result.written) {
     const realRoot = await resolveRoot(root);
@@ -205,7 +217,8 @@ async function finish(root: string, result: ApplyEditsResult, display?: (rel: st
       if (!file.written || file.status === "deleted") continue;
       try {
         const safe = await resolveSafePath(realRoot, file.movedTo ?? file.path);
-        const loaded = await loadTextFile(safe.abs, safe.rel, { allowBinary: true });
+        // Through the cache, the bytes just written are not decoded again.
+        const loaded = await loadTextFile(safe.abs, safe.rel, { allowBinary: true, ...(options.cache && { cache: options.cache }) });
         hashes.set(file.path, loaded.hash);
         store?.remember(safe.abs, loaded.hash, loaded.text);
       } catch {

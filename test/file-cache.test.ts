@@ -1,0 +1,189 @@
+import assert from "node:assert/strict";
+import { readFile, stat, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import fc from "fast-check";
+import { applyEdits } from "../src/node.ts";
+import { decodesBack, FileCache } from "../src/fs/file-cache.ts";
+import { decodeText, encodeText, loadTextFile } from "../src/fs/read-file.ts";
+import { Document, lineScanStats } from "../src/text/document.ts";
+import { shareDocument, sharedDocument } from "../src/text/document-pool.ts";
+import { runTool, VersionStore } from "../src/tools.ts";
+import { makeTree } from "./helpers/temp-tree.ts";
+
+/** Every line-table answer of `doc`, read through its public methods. */
+function tableOf(doc: Document): { count: number; starts: number[]; ends: number[]; at: number[]; style: string; final: boolean } {
+  const count = doc.lineCount;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i <= count; i++) starts.push(doc.lineStart(i));
+  for (let i = 0; i < count; i++) ends.push(doc.lineEnd(i));
+  const at: number[] = [];
+  for (let o = 0; o <= doc.text.length; o++) at.push(doc.lineAt(o));
+  return { count, starts, ends, at, style: doc.lineEndingStyle, final: doc.finalNewline };
+}
+
+const piece = fc.constantFrom("a", "bc", "\n", "\n\n", " x ", "\r", "\r\n", "\t", "é", "\uFEFF");
+const textArb = fc.array(piece, { maxLength: 30 }).map((p) => p.join(""));
+
+test("Document.edited gives the table a new document has, from any state of the old table", () => {
+  fc.assert(
+    fc.property(textArb, fc.nat(), fc.nat(), textArb, fc.nat(), (old, a, b, insert, readTo) => {
+      const doc = Document.from(old);
+      // The old table built as far as some lookup needed (or not at all).
+      doc.hasLine(readTo % (old.length + 2));
+      const from = a % (old.length + 1);
+      const to = from + (b % (old.length - from + 1));
+      const edited = `${old.slice(0, from)}${insert}${old.slice(to)}`;
+      assert.deepEqual(tableOf(doc.edited(edited)), tableOf(Document.from(edited)));
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test("Document.edited scans only the changed lines of a plain text whose table was built", () => {
+  const lines = Array.from({ length: 5000 }, (_, i) => `line ${i}`);
+  const doc = Document.from(`${lines.join("\n")}\n`);
+  doc.indexLines();
+  const before = lineScanStats.lines;
+  const edited = doc.edited(`${lines.slice(0, 2500).join("\n")}\nnew a\nnew b\n${lines.slice(2500).join("\n")}\n`);
+  assert.equal(edited.lineCount, 5002);
+  assert.equal(edited.line(2501), "new b");
+  assert.equal(edited.line(5001), "line 4999");
+  assert.ok(lineScanStats.lines - before <= 4, `scanned ${lineScanStats.lines - before} lines`);
+});
+
+test("the pool finds a shared document by its text while its owner keeps it", () => {
+  const text = `${"shared text\n".repeat(10)}`;
+  const doc = Document.from(text);
+  assert.notEqual(Document.from(text), doc);
+  shareDocument(doc);
+  assert.equal(Document.from(text), doc);
+  assert.equal(Document.from(text.slice(0)), doc, "an equal copy of the text finds it too");
+  assert.equal(sharedDocument(`${text}x`), undefined);
+});
+
+const layoutArb = fc.record({ bom: fc.boolean(), crlf: fc.boolean() });
+const fileText = fc.array(fc.constantFrom("a", "\n", "\r", "\r\n", "\0", "\uFEFF", "é", "\ud800", "😀", " "), { maxLength: 20 }).map((p) => p.join(""));
+
+test("decodesBack: when it says so, the bytes written read back as the same text and layout", () => {
+  let kept = 0;
+  fc.assert(
+    fc.property(fileText, layoutArb, (text, layout) => {
+      if (!decodesBack(text, layout)) return;
+      kept++;
+      assert.deepEqual(decodeText(encodeText(text, layout), "f", false), { text, layout: { ...layout } });
+    }),
+    { numRuns: 3000 },
+  );
+  assert.ok(kept > 300, `only ${kept} texts were kept`);
+});
+
+test("a second read of unchanged bytes is served from the cache: same text, same document, no decoding", async () => {
+  const { root } = await makeTree({ "a.txt": "one\ntwo\n" });
+  const abs = path.join(root, "a.txt");
+  const cache = new FileCache();
+  const first = await loadTextFile(abs, "a.txt", { cache });
+  const second = await loadTextFile(abs, "a.txt", { cache });
+  assert.equal(cache.hits, 1);
+  assert.equal(second.text, first.text);
+  assert.equal(Document.from(second.text), Document.from(first.text), "the engine finds the cached document");
+  assert.equal(second.hash, first.hash);
+});
+
+test("a rewrite of the same size with the mtime set back is not taken for the cached file", async () => {
+  const { root } = await makeTree({ "a.txt": "alpha\n" });
+  const abs = path.join(root, "a.txt");
+  const cache = new FileCache();
+  await loadTextFile(abs, "a.txt", { cache });
+  const before = await stat(abs);
+  await writeFile(abs, "omega\n");
+  await utimes(abs, before.atime, before.mtime);
+  const again = await loadTextFile(abs, "a.txt", { cache });
+  assert.equal(again.text, "omega\n");
+  assert.equal(cache.hits, 0);
+});
+
+test("an entry decoded leniently (allowBinary) never serves a read that refuses binary files", async () => {
+  const { root } = await makeTree({ "b.bin": Buffer.from([0x61, 0, 0x62, 0x0a]) });
+  const abs = path.join(root, "b.bin");
+  const cache = new FileCache();
+  await loadTextFile(abs, "b.bin", { cache, allowBinary: true });
+  await assert.rejects(loadTextFile(abs, "b.bin", { cache }), { code: "BINARY" });
+});
+
+test("the cache stays within its bound, dropping the least recently used file", async () => {
+  const { root } = await makeTree({ "a.txt": "a".repeat(1000), "b.txt": "b".repeat(1000), "c.txt": "c".repeat(1000) });
+  // Each entry: 1000 bytes + 2 × 1000 characters + its line table (4 KiB): two fit, three do not.
+  const cache = new FileCache(15_000);
+  for (const name of ["a.txt", "b.txt", "a.txt", "c.txt"]) await loadTextFile(path.join(root, name), name, { cache });
+  assert.ok(cache.size <= 15_000, `holds ${cache.size} bytes`);
+  await loadTextFile(path.join(root, "a.txt"), "a.txt", { cache });
+  assert.equal(cache.hits, 2, "a.txt, used last, is kept");
+  await loadTextFile(path.join(root, "b.txt"), "b.txt", { cache });
+  assert.equal(cache.hits, 2, "b.txt was dropped");
+  const tiny = new FileCache(10);
+  await loadTextFile(path.join(root, "a.txt"), "a.txt", { cache: tiny });
+  assert.equal(tiny.size, 0, "a file larger than the bound is not kept");
+});
+
+test("what applyEdits wrote is the next call's entry, with the line table carried over the edit", async () => {
+  const lines = Array.from({ length: 3000 }, (_, i) => `  value_${i} = compute(${i});`);
+  const { root } = await makeTree({ "big.js": `${lines.join("\n")}\n`, "crlf.txt": "a\r\nb\r\nc\r\n" });
+  const cache = new FileCache();
+  const edit = (oldString: string, newString: string, file = "big.js") => applyEdits(root, [{ path: file, oldString, newString }], { cache });
+  // The file read and its whole line table built (as a first edit near its end would).
+  Document.from((await loadTextFile(path.join(root, "big.js"), "big.js", { cache })).text).indexLines();
+  assert.ok((await edit("value_2000 = compute(2000);", "value_2000 = computed(2000);")).ok);
+  const cached = await loadTextFile(path.join(root, "big.js"), "big.js", { cache });
+  assert.equal(cache.hits, 2, "the edit read the cached file, and the written bytes are recognised");
+  assert.equal(cached.text, await readFile(path.join(root, "big.js"), "utf8"));
+  // The written text's document carries the table over the edit: the next edit numbers no line again.
+  const before = lineScanStats.lines;
+  const second = await edit("value_2900 = compute(2900);", "value_2900 = computed(2900);\n  extra();");
+  assert.ok(second.ok);
+  assert.equal(second.files[0]?.edits[0]?.startLine, 2901);
+  assert.ok(lineScanStats.lines - before <= 4, `scanned ${lineScanStats.lines - before} lines`);
+  // A CRLF file: the core's text is LF; the bytes stay CRLF and read back from the cache as the same text.
+  assert.ok((await edit("b", "B", "crlf.txt")).ok);
+  assert.equal(await readFile(path.join(root, "crlf.txt"), "utf8"), "a\r\nB\r\nc\r\n");
+  const crlf = await loadTextFile(path.join(root, "crlf.txt"), "crlf.txt", { cache });
+  assert.deepEqual([crlf.text, crlf.layout], ["a\nB\nc\n", { bom: false, crlf: true }]);
+});
+
+test("runTool with a cache answers as without one, call after call", async () => {
+  const text = Array.from({ length: 400 }, (_, i) => `    item(${i}, "v${i % 7}");`).join("\n");
+  const cached = await makeTree({ "f.js": `${text}\n` });
+  const plain = await makeTree({ "f.js": `${text}\n` });
+  const withCache = { root: cached.root, versions: new VersionStore(), cache: new FileCache() };
+  const without = { root: plain.root, versions: new VersionStore() };
+  const calls: [string, unknown][] = [
+    ["read_file", { path: "f.js", limit: 5 }],
+    ["edit_file", { path: "f.js", edits: [{ oldString: 'item(10, "v3");', newString: 'item(10, "changed");' }] }],
+    ["edit_file", { path: "f.js", edits: [{ oldString: '\titem(11, "v4");', newString: '\titem(11, "tabbed");' }] }],
+    ["edit_file", { path: "f.js", edits: [{ oldString: 'item(12, "v5");\nitem(13, "v6");', newString: 'item(12, "x");\nitem(13, "y");' }] }],
+    ["edit_file", { path: "f.js", edits: [{ oldString: 'item(10, "v3");', newString: "gone" }] }],
+    ["edit_file", { path: "f.js", edits: [{ oldString: 'itemm(20, "v6");', newString: 'item(20, "typo fixed");' }] }],
+    ["edit_file", { path: "f.js", edits: [{ oldString: "nowhere at all", newString: "x" }] }],
+    ["apply_diff", { path: "f.js", diff: '<<<<<<< SEARCH\n    item(30, "v2");\n=======\n    item(30, "diffed");\n>>>>>>> REPLACE\n' }],
+    ["read_file", { path: "f.js", offset: 9, limit: 6 }],
+  ];
+  for (const [name, args] of calls) {
+    const a = await runTool(name, args, withCache);
+    const b = await runTool(name, args, without);
+    assert.equal(a.text.replaceAll(cached.root, "ROOT"), b.text.replaceAll(plain.root, "ROOT"), `${name} ${JSON.stringify(args)}`);
+    assert.equal(a.isError, b.isError);
+  }
+  assert.equal(await readFile(path.join(cached.root, "f.js"), "utf8"), await readFile(path.join(plain.root, "f.js"), "utf8"));
+  assert.ok(withCache.cache.hits >= calls.length, `only ${withCache.cache.hits} hits`);
+});
+
+test("a file changed by another writer between two calls is read as it is now", async () => {
+  const { root } = await makeTree({ "f.txt": "alpha\nbeta\n" });
+  const options = { root, cache: new FileCache() };
+  await runTool("read_file", { path: "f.txt" }, options);
+  await writeFile(path.join(root, "f.txt"), "alpha\ngamma\n");
+  const result = await runTool("edit_file", { path: "f.txt", edits: [{ oldString: "gamma", newString: "delta" }] }, options);
+  assert.equal(result.isError, false, result.text);
+  assert.equal(await readFile(path.join(root, "f.txt"), "utf8"), "alpha\ndelta\n");
+});

@@ -18,7 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { replace } from "../src/index.ts";
+import { createEditor, replace } from "../src/index.ts";
 import { applyEdits } from "../src/node.ts";
 
 const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -83,11 +83,16 @@ export async function benchFileLayer(sourcePath: string, edits: Edit[], runs: nu
     const v4aDry = new Times();
     const v4aWritten = new Times();
     const scratch = path.join(dir, "scratch.js");
+    // One editor for the whole run: every timed edit is a later edit of its text (each undone, untimed).
+    const editor = createEditor(content);
+    const viaEditor = new Times();
     for (const e of edits) {
       const oldString = e.old.join("\n");
       const newString = e.neu.join("\n");
       for (let r = 0; r < runs; r++) {
         await engine.time(() => replace(content, oldString, newString));
+        await viaEditor.time(() => replace(editor, oldString, newString));
+        replace(editor, newString, oldString);
         await plain.time(async () => writeFile(scratch, await readFile(file)));
         await synced.time(async () => {
           const bytes = await readFile(file);
@@ -110,6 +115,7 @@ export async function benchFileLayer(sourcePath: string, edits: Edit[], runs: nu
     console.log(`\napplyEdits on ${NAME} (${edits.length} exact edits × ${runs} runs, ms per call; ratio = median / (engine + read + write without fsync))\n`);
     console.log(HEADER);
     row("engine alone (replace)", engine, floor);
+    row("engine, later edit through an editor", viaEditor, floor, "createEditor: line table kept");
     row("read + write (no fsync)", plain, floor);
     row("read + write + fsync", synced, floor);
     row("applyEdits dry run", dry, floor, synced1(dry));

@@ -3,14 +3,14 @@ export { EditError, isEditError } from "./errors.ts";
 export { createPatch } from "./formats/create-patch.ts";
 export { formatDiffForDisplay } from "./formats/display-diff.ts";
 export { applyLineEdits } from "./formats/line-edits.ts";
-export { applySearchReplace } from "./formats/search-replace.ts";
-export { replace } from "./formats/str-replace.ts";
-export { applyPatch } from "./formats/unified-apply.ts";
+// replace, applySearchReplace and applyPatch take a text or an editor (createEditor) of one.
+export { applyPatch, applySearchReplace, createEditor, replace } from "./formats/editor.ts";
 export { type ParsePatchOptions, parsePatch } from "./formats/unified-parse.ts";
 export { lineTag } from "./text/line-tags.ts";
 
 export type { EditErrorCode, EditErrorDetail, LineRange } from "./errors.ts";
 export type { LineEdit } from "./formats/anchored-parse.ts";
+export type { Editor } from "./formats/editor.ts";
 export type { CreatePatchOptions } from "./formats/create-patch.ts";
 export type { LineEditReport, LineEditsOptions, LineEditsResult } from "./formats/line-edits.ts";
 export type {

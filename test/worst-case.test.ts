@@ -20,7 +20,8 @@ import { detectEdits } from "../src/formats/response.ts";
 import { resolveOptions } from "../src/engine/options.ts";
 import { createContext, linesTrimmedEqual, selectiveWord } from "../src/match/anchors.ts";
 import { SCANS_BEFORE_INDEX, trimBlank } from "../src/match/line-index.ts";
-import { createOccurrenceFinder } from "../src/match/occurrences.ts";
+import { createOccurrenceFinder, WORD_SCANS_BEFORE_INDEX } from "../src/match/occurrences.ts";
+import { buildWordIndex, isWord, wordOccurrences } from "../src/match/word-index.ts";
 import { findWordSequence } from "../src/match/whitespace-normalized.ts";
 import { Document } from "../src/text/document.ts";
 import { closesFence, readFenceOpener } from "../src/text/fence.ts";
@@ -193,6 +194,48 @@ test("occurrences found through known keys are the occurrences a scan finds, wha
     }),
     { numRuns: 300 },
   );
+});
+
+test("occurrences found through the line index and the word index are the occurrences a scan finds", () => {
+  const scan = (text: string, needle: string) => {
+    const out: number[] = [];
+    if (needle === "") return out;
+    for (let p = text.indexOf(needle); p !== -1; p = text.indexOf(needle, p + 1)) out.push(p);
+    return out;
+  };
+  // Words that hold one another (`ab` in `aab`, `ab_`), blank and indented lines, CRLF and CR breaks, a BOM.
+  const piece = fc.constantFrom("a", "b", "ab", "ba", "aab", "$", "_", "1", " ", "  ", "\t", "\n", "\n", "\r\n", "\r", "(", "}", "\u00a0", "\u2003", "\ufeff");
+  const text = fc.array(piece, { maxLength: 120 }).map((xs) => xs.join(""));
+  // Needles cut from the text (whole lines, line ends, words inside tokens), and some that are not in it.
+  const cuts = fc.array(fc.tuple(fc.nat(400), fc.integer({ min: 1, max: 40 })), { minLength: 1, maxLength: 20 });
+  fc.assert(
+    fc.property(text, cuts, (raw, spans) => {
+      const doc = Document.from(raw);
+      const t = doc.text;
+      const ctx = createContext(doc, resolveOptions({}).strategy);
+      // Enough scans of needles found nowhere that both indexes are built before the needles under test.
+      for (let k = 0; k <= Math.max(SCANS_BEFORE_INDEX, WORD_SCANS_BEFORE_INDEX); k++) {
+        assert.deepEqual([...ctx.occurrences(`zz${k}`)], []);
+        assert.deepEqual([...ctx.occurrences(`\nzz${k}\nq\n`)], []);
+      }
+      const needles = spans.map(([at, len]) => t.slice(at % (t.length + 1), (at % (t.length + 1)) + len));
+      for (const n of [...needles, "a", "ab", "aab", "b1", "$_", "ab\nab\nab", "\n\n", "a\n\nb"]) {
+        assert.deepEqual([...ctx.occurrences(n)], scan(t, n), JSON.stringify(n));
+        assert.deepEqual([...createOccurrenceFinder(t)(n)], scan(t, n), `scanned ${JSON.stringify(n)}`);
+      }
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test("the word index finds a word inside longer tokens and twice in one token, in text order", () => {
+  const text = "abab x_abab ab\nab$ab 9ab\n";
+  const index = buildWordIndex(text);
+  const scanned = (w: string) => [...text.matchAll(new RegExp(`(?=${w.replace("$", "\\$")})`, "g"))].map((m) => m.index);
+  for (const w of ["ab", "aba", "bab", "a", "b", "$ab", "9ab", "x_abab", "zz", "abab"]) assert.deepEqual(wordOccurrences(index, w), scanned(w), w);
+  assert.equal(isWord("a-b"), false);
+  assert.equal(isWord(""), false);
+  assert.equal(isWord("a_$9Z"), true);
 });
 
 test("linesTrimmedEqual answers the same before and after the line index is built", () => {

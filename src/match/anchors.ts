@@ -6,7 +6,7 @@
  */
 import type { Document } from "../text/document.ts";
 import { buildLineIndex, isSpace, type LineIndex, SCANS_BEFORE_INDEX, trimBlank } from "./line-index.ts";
-import { createOccurrenceFinder } from "./occurrences.ts";
+import { createOccurrenceFinder, type LineSource } from "./occurrences.ts";
 import type { Candidate, CapNote, MatchContext, Query, StrategyName, StrategyOptions } from "./types.ts";
 
 /**
@@ -30,10 +30,12 @@ export const MAX_VERIFIED_LINES = 150_000;
 export const MAX_SCORED_PAIRS = 300;
 
 export function createContext(doc: Document, options: StrategyOptions, checkBudget: () => void = () => {}): MatchContext {
-  const occurrences = createOccurrenceFinder(doc.text);
+  // Needles holding a whole line are found through the line index, once the searches have paid for it.
+  const lines: LineSource = { index: () => lineIndexFor(ctx), start: (i) => doc.lineStart(i) };
+  const occurrences = createOccurrenceFinder(doc.text, lines);
   const caps = new WeakMap<Query, CapNote[]>();
   let steps = 0;
-  return {
+  const ctx: MatchContext = {
     doc,
     options,
     noteCap(q: Query, note: CapNote): void {
@@ -52,6 +54,7 @@ export function createContext(doc: Document, options: StrategyOptions, checkBudg
       checkBudget();
     },
   };
+  return ctx;
 }
 
 /** Steps of the strategies' loops between two budget checks. */

@@ -3,7 +3,8 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
 import { countingSignal } from "./helpers/counting-signal.ts";
-import { type FilePatch, hunkNewText, hunkOldText, looksLikeUnifiedDiff, parsePatch } from "../src/formats/unified-parse.ts";
+import { detectEdits } from "../src/formats/response.ts";
+import { type FilePatch, hunkNewText, hunkOldText, looksLikeUnifiedDiff, parsePatch, readPatch, readPatchIfComplete } from "../src/formats/unified-parse.ts";
 import { specBeginning, specMulti, specSingle, specThreeHunks } from "./helpers/spec-patches.ts";
 
 /** A compact view of a parse: paths, flags, and each hunk's lines with their prefix. */
@@ -458,6 +459,39 @@ test("property: parsePatch throws nothing but EditError on arbitrary input", () 
     }),
     { numRuns: 2000 },
   );
+});
+
+test("property: readPatchIfComplete is readPatch, with undefined for its header-without-hunk and no-hunk errors; other errors still throw", () => {
+  const piece = fc.constantFrom("@@ @@", "@@ -1,2 +1,2 @@", "--- a/x", "+++ b/x", "--- /dev/null", "diff --git a/x b/x", "new mode 100755", "old mode 100644", "", " a", "-a", "+b", "\\ No newline at end of file", "prose");
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 12 }), (ls) => {
+      const text = `${ls.join("\n")}\n`;
+      let expected: FilePatch[] | EditError;
+      try {
+        expected = readPatch(text);
+      } catch (e) {
+        expected = e as EditError;
+      }
+      const headerError = expected instanceof EditError && /is not followed by any hunk|No hunk found/.test(expected.message);
+      if (expected instanceof EditError && !headerError) {
+        assert.throws(() => readPatchIfComplete(text), (e) => e instanceof EditError && e.message === (expected as EditError).message);
+      } else {
+        assert.deepEqual(readPatchIfComplete(text), headerError ? undefined : expected);
+      }
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test("detectEdits: file sections that do not parse still name their file, and the stack-trace limit is restored", () => {
+  const limit = Error.stackTraceLimit;
+  const response = "--- a/x\n+++ b/x\n--- a/y\n+++ b/y\n@@ @@\n--- a/z\n+++ b/z\n@@ @@\n-a\n+b\n";
+  const found = detectEdits(response);
+  assert.deepEqual(
+    found.edits.map((e) => e.path),
+    ["x", "y", "z"],
+  );
+  assert.equal(Error.stackTraceLimit, limit);
 });
 
 test("property: looksLikeUnifiedDiff never throws", () => {

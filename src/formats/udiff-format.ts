@@ -18,7 +18,7 @@ import { looksLikeSearchReplace } from "./search-replace-files.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome, ResponseText, SplitResult } from "./types.ts";
 import { applyPatch } from "./unified-apply.ts";
 import { type GitHeaders, isTextFileMode, looksLikeGitHeadersOnly, readGitHeaders } from "./git-headers.ts";
-import { looksLikeUnifiedDiff, readPatch } from "./unified-parse.ts";
+import { looksLikeUnifiedDiff, readPatchIfComplete } from "./unified-parse.ts";
 import { reverseUnifiedDiff } from "./unified-reverse.ts";
 
 export interface UdiffPayload {
@@ -96,8 +96,13 @@ function rawHeaderPath(section: readonly string[], prefix: string): string | und
 
 /** The section's header as `readPatch` reads it; a section it refuses still names its file from the raw lines. */
 function readHeader(section: readonly string[]): Header {
+  // Its errors are dropped here (the apply step reports them): a section of headers only is read without
+  // building one, and no other captures a stack. A response of 40,000 header-only sections spent 1.7 s of
+  // 2.6 s in errors thrown away; 40,000 sections of an empty '@@ @@' hunk, 0.8 s (0.48 s without stacks).
+  const stackLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
-    const first = readPatch(`${section.join("\n")}\n`)[0];
+    const first = readPatchIfComplete(`${section.join("\n")}\n`)?.[0];
     if (first && (first.oldPath !== undefined || first.newPath !== undefined || first.isNew || first.isDeleted)) {
       return {
         ...(first.oldPath !== undefined && { oldPath: first.oldPath }),
@@ -108,6 +113,8 @@ function readHeader(section: readonly string[]): Header {
     }
   } catch {
     // The apply step reports the parse error against the file.
+  } finally {
+    Error.stackTraceLimit = stackLimit;
   }
   const raw = (prefix: string) => section.find((l) => l.startsWith(prefix))?.slice(4).split("\t")[0]?.trim();
   const clean = (p: string | undefined, git: string) => (p === undefined || p === "/dev/null" || p === "" ? undefined : p.startsWith(git) ? p.slice(2) : p);

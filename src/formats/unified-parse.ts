@@ -313,6 +313,17 @@ class PatchReader {
   ) {}
 
   read(): FilePatch[] {
+    this.readLines();
+    return this.finish();
+  }
+
+  /** What `read` returns, or undefined where it throws for a header without hunks or no hunk at all (no error built). */
+  readComplete(): FilePatch[] | undefined {
+    this.readLines();
+    return this.complete() ? this.files.map((f) => f.patch) : undefined;
+  }
+
+  private readLines(): void {
     const lines = this.lines;
     let nextCheck = 0;
     for (let i = 0; i < lines.length; i++) {
@@ -331,7 +342,6 @@ class PatchReader {
       i += this.readOutside(i);
     }
     this.closeHunk();
-    return this.finish();
   }
 
   private newFile(fromGit: boolean): FileBuilder {
@@ -600,25 +610,27 @@ class PatchReader {
     return 0;
   }
 
+  /** Every file header is followed by a hunk, and some file has a hunk or git headers. */
+  private complete(): boolean {
+    return this.files.every((f) => f.headerLine === undefined || f.patch.hunks.length > 0) && this.files.some((f) => f.patch.hunks.length > 0 || f.fromGit);
+  }
+
   /** A file header without hunks, or no hunk at all, is a PARSE error. */
   private finish(): FilePatch[] {
-    for (const f of this.files) {
-      if (f.headerLine !== undefined && f.patch.hunks.length === 0) {
-        const name = f.patch.newPath ?? f.patch.oldPath ?? "the file";
-        throw parseError(
-          `The file header at line ${f.headerLine} (for ${name}) is not followed by any hunk. After the '---' and '+++' lines write '@@ @@' and then the hunk body: ${BODY_HINT}.`,
-          f.headerLine,
-          name === "the file" ? {} : { path: name },
-        );
-      }
-    }
-    if (!this.files.some((f) => f.patch.hunks.length > 0 || f.fromGit)) {
+    if (this.complete()) return this.files.map((f) => f.patch);
+    const bare = this.files.find((f) => f.headerLine !== undefined && f.patch.hunks.length === 0);
+    if (bare) {
+      const name = bare.patch.newPath ?? bare.patch.oldPath ?? "the file";
       throw parseError(
-        `No hunk found in the patch (${this.lines.length} lines). A unified diff needs at least one hunk: a line '@@ @@' (or '@@ -a,b +c,d @@') followed by the changed lines, where ${BODY_HINT}.`,
-        1,
+        `The file header at line ${bare.headerLine} (for ${name}) is not followed by any hunk. After the '---' and '+++' lines write '@@ @@' and then the hunk body: ${BODY_HINT}.`,
+        bare.headerLine ?? 1,
+        name === "the file" ? {} : { path: name },
       );
     }
-    return this.files.map((f) => f.patch);
+    throw parseError(
+      `No hunk found in the patch (${this.lines.length} lines). A unified diff needs at least one hunk: a line '@@ @@' (or '@@ -a,b +c,d @@') followed by the changed lines, where ${BODY_HINT}.`,
+      1,
+    );
   }
 }
 
@@ -648,6 +660,11 @@ export function parsePatch(text: string, options?: ParsePatchOptions): FilePatch
 /** `parsePatch` without its checks, for the appliers: they checked the size against their own limits and pass their budget. */
 export function readPatch(text: string, budget?: Budget): FilePatch[] {
   return new PatchReader(splitPatchLines(text), budget).read();
+}
+
+/** `readPatch`, or undefined where it throws for a file header without hunks or no hunk at all: for readers of headers only. */
+export function readPatchIfComplete(text: string): FilePatch[] | undefined {
+  return new PatchReader(splitPatchLines(text)).readComplete();
 }
 
 /**

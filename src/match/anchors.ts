@@ -31,7 +31,7 @@ export const MAX_SCORED_PAIRS = 300;
 
 export function createContext(doc: Document, options: StrategyOptions, checkBudget: () => void = () => {}): MatchContext {
   // Needles holding a whole line are found through the line index, once the searches have paid for it.
-  const lines: LineSource = { index: () => lineIndexFor(ctx), start: (i) => doc.lineStart(i) };
+  const lines: LineSource = { index: (build) => (build ? builtLineIndex(ctx) : memoOf(ctx).index), start: (i) => doc.lineStart(i) };
   const occurrences = createOccurrenceFinder(doc.text, lines);
   const caps = new WeakMap<Query, CapNote[]>();
   let steps = 0;
@@ -68,6 +68,8 @@ const STEPS_PER_BUDGET_CHECK = 512;
 interface AnchorMemo {
   containing: Map<string, readonly number[]>;
   trimmedEqual: Map<string, readonly number[]>;
+  /** `selectiveWord` by the lines it was asked for (four strategies ask for the same hunk's). */
+  selective: Map<string, string>;
   scans: number;
   index: LineIndex | undefined;
 }
@@ -76,7 +78,7 @@ const memos = new WeakMap<MatchContext, AnchorMemo>();
 function memoOf(ctx: MatchContext): AnchorMemo {
   let m = memos.get(ctx);
   if (!m) {
-    m = { containing: new Map(), trimmedEqual: new Map(), scans: 0, index: undefined };
+    m = { containing: new Map(), trimmedEqual: new Map(), selective: new Map(), scans: 0, index: undefined };
     memos.set(ctx, m);
   }
   return m;
@@ -114,7 +116,12 @@ function lineIndexFor(ctx: MatchContext): LineIndex | undefined {
   if (m.index) return m.index;
   m.scans++;
   if (m.scans <= SCANS_BEFORE_INDEX) return undefined;
-  m.index = buildLineIndex(ctx.doc);
+  return builtLineIndex(ctx);
+}
+
+function builtLineIndex(ctx: MatchContext): LineIndex {
+  const m = memoOf(ctx);
+  m.index ??= buildLineIndex(ctx.doc);
   return m.index;
 }
 
@@ -269,6 +276,10 @@ const WORDS_TRIED = 3;
  * fewer to verify.
  */
 export function selectiveWord(ctx: MatchContext, lines: readonly string[]): string {
+  const { selective } = memoOf(ctx);
+  const key = lines.join("\n");
+  const known = selective.get(key);
+  if (known !== undefined) return known;
   const words = distinctWordsByLength(lines, WORDS_TRIED);
   let best = words[0] ?? "";
   let bestHits = Number.POSITIVE_INFINITY;
@@ -280,6 +291,7 @@ export function selectiveWord(ctx: MatchContext, lines: readonly string[]): stri
     }
     if (hits <= SELECTIVE_WORD_HITS) break;
   }
+  selective.set(key, best);
   return best;
 }
 

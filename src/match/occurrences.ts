@@ -20,7 +20,7 @@
  * through the file's lines of that text (the caller's line index), and a
  * word through the word index (word-index.ts).
  */
-import { type LineIndex, trimBlank } from "./line-index.ts";
+import { type LineIndex, SCANS_BEFORE_INDEX, trimBlank } from "./line-index.ts";
 import { buildWordIndex, isWord, type WordIndex, wordOccurrences } from "./word-index.ts";
 
 /** Needles shorter than this are too common in code to serve as keys. */
@@ -43,8 +43,8 @@ export type OccurrenceFinder = (needle: string) => readonly number[];
 
 /** The lines of the text searched (the finder's text split at "\n"), for needles holding a whole line. */
 export interface LineSource {
-  /** The lines by trimmed text, or undefined while it is not worth building (each call counts as a scan towards it). */
-  index(): LineIndex | undefined;
+  /** The lines by trimmed text: built now when `build`, else only if some search built it already. */
+  index(build: boolean): LineIndex | undefined;
   /** Offset where line `i` starts. */
   start(i: number): number;
 }
@@ -54,6 +54,7 @@ export function createOccurrenceFinder(text: string, lines?: LineSource): Occurr
   const keys: string[] = [];
   let wordScans = 0;
   let words: WordIndex | undefined;
+  let lineScans = 0;
 
   const scan = (needle: string): number[] => {
     const found: number[] = [];
@@ -93,8 +94,12 @@ export function createOccurrenceFinder(text: string, lines?: LineSource): Occurr
   const throughLines = (needle: string): number[] | undefined => {
     const first = needle.indexOf("\n");
     if (!lines || first === -1 || needle.indexOf("\n", first + 1) === -1) return undefined;
-    const index = lines.index();
-    if (!index) return undefined;
+    // Built once this finder's own scans of such needles pay for it, as the line anchors' scans do.
+    const index = lines.index(lineScans >= SCANS_BEFORE_INDEX);
+    if (!index) {
+      lineScans++;
+      return undefined;
+    }
     let best: readonly number[] | undefined;
     let bestAt = 0;
     for (let s = first + 1, e = needle.indexOf("\n", s); e !== -1 && best?.length !== 0; s = e + 1, e = needle.indexOf("\n", s)) {

@@ -135,7 +135,7 @@ export interface ReplacementPlaces {
  * adds nothing (a deletion's remains are always there) or is too short to
  * tell: one line of fewer than MIN_LINE_CHARS (`}`, `pass`) stands anywhere.
  */
-export function replacementPlaces(ctx: MatchContext, op: EditOp): ReplacementPlaces | undefined {
+export function replacementPlaces(ctx: MatchContext, op: EditOp, loose = true): ReplacementPlaces | undefined {
   const reading = op.readings[0];
   if (!reading || op.hints.replaceAll) return undefined;
   const sides = linesOf(reading);
@@ -146,7 +146,8 @@ export function replacementPlaces(ctx: MatchContext, op: EditOp): ReplacementPla
   const added = addedChars(find, replace);
   if (added === 0) return undefined;
   const exactPlaces = wholeLinePlaces(ctx, replace, true);
-  const all = onlyReindents(find, replace) ? exactPlaces : wholeLinePlaces(ctx, replace, false);
+  // Without `loose` (a caller that reads the verbatim places only), the re-indented ones are not searched.
+  const all = !loose || onlyReindents(find, replace) ? exactPlaces : wholeLinePlaces(ctx, replace, false);
   for (const p of exactPlaces) if (!all.some((q) => q.startLine === p.startLine && q.endLine === p.endLine)) all.push(p);
   return all.length === 0 ? undefined : { exact: exactPlaces, all, added };
 }
@@ -216,7 +217,8 @@ export function standsAroundMatch(ctx: MatchContext, op: EditOp, match: Place): 
  * or it stands at the op's line hint.
  */
 export function standsVerbatim(ctx: MatchContext, op: EditOp, hintLine?: number): Place | undefined {
-  const places = replacementPlaces(ctx, op);
+  // Only the verbatim places decide here (none: no answer, as none anywhere), so the re-indented ones are not searched.
+  const places = replacementPlaces(ctx, op, false);
   const only = places?.exact.length === 1 ? places.exact[0] : undefined;
   // Standing where the line hint says the find text starts, a few characters are specific enough, and a
   // similarity window overlapping it is the find text's look-alike in the new text, not a place of its own.

@@ -32,12 +32,13 @@ const MAX_KEYS = 32;
 
 /**
  * Word scans before the word index is built. Built cold, it costs the CPU
- * time of 40-60 word scans on typescript.js (300 ms, a scan 5-8 ms) and of
- * 200-250 on 1 MB of short code lines (110-135 ms, a scan 0.5 ms): at
- * worst a few times what the scans before it cost, after which a word costs
- * microseconds. A call of one edit asks for a few words, and never builds it.
+ * time of about 50 word scans of 1 MB of short code lines (53 ms, a scan
+ * 0.5-1 ms) and fewer on typical code (typescript.js, 9.1 MB: a scan 5-8
+ * ms): at worst about twice what the scans before it cost, after which a
+ * word costs microseconds. A call of a few edits asks for a few words, and
+ * never builds it.
  */
-export const WORD_SCANS_BEFORE_INDEX = 64;
+export const WORD_SCANS_BEFORE_INDEX = 32;
 
 export type OccurrenceFinder = (needle: string) => readonly number[];
 

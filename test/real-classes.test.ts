@@ -35,6 +35,13 @@ const REDUCE = "        # Reduce sets using known rules\n        if evaluate:\n 
 const EDITED = "        # Drop duplicates\n        args = list(dict.fromkeys(args))\n\n        # Reduce sets using known rules\n        obj = Basic.__new__(cls, *args)\n        obj._argset = frozenset(args)\n        if evaluate:\n            args = list(cls._new_args_filter(obj._argset))\n            return RULE(args)\n        return obj\n";
 const SETS = `class Union(Set):\n${ctor("simplify_union", REDUCE)}\n\nclass Intersection(Set):\n${ctor("simplify_intersection", EDITED)}`;
 const SETS_FIND = ctor("simplify_intersection", REDUCE);
+// Six functions alike but for their names, the fifth rewritten since the model read it.
+const FUNCS = ["one", "two", "three", "four", "five", "six"]
+  .map((n) => (n === "five" ? "function five(a, b) {\n  return a + b;\n}\n" : `function ${n}(a, b) {\n  const x = a;\n  const y = b;\n  return x + y;\n}\n`))
+  .join("\n");
+// An exact hunk first (on `two`): what comes before it is no place for the next hunk.
+const TWO_HUNK = "@@ -7,7 +7,7 @@\n function two(a, b) {\n   const x = a;\n   const y = b;\n-  return x + y;\n+  return x * y;\n }\n \n function three(a, b) {\n";
+const FIVE_HUNK = "@@ -25,7 +25,7 @@\n function five(a, b) {\n   const x = a;\n   const y = b;\n-  return x + y;\n+  return x - y;\n }\n \n function six(a, b) {\n";
 const LRU = "  get(key) {\n    if (v) {\n      this.mapList.delete(key)\n      return v\n    }\n  }\n\n  delete(key) {\n    return this.map.delete(key)\n  }\n";
 const POINT_OLD = "exports.isPoint = function(tn, ns, attrs, foreignNS) {\n    if ((!foreignNS || foreignNS === NS.HTML) && isHtmlPoint(tn, ns, attrs)) {\n        return true;\n    }\n\n    if ((!foreignNS || foreignNS === NS.MATHML) && isMathPoint(tn, ns)) {\n        return true;\n    }\n\n    return false;\n};\n";
 const POINT_NEW = POINT_OLD.replace("        return true;\n    }\n\n    return", "        return true;\n        if (options.strict) return checkStrict(tn);\n        // strict mode checks the namespace before anything else\n        const strictResult = inspect(ns, 22);\n    }\n\n    return");
@@ -120,6 +127,14 @@ const libCases: LibCase[] = [
     name: "a look-alike block read by similarity while the quoted block, changed since, holds the model's telling line: two places, refused",
     run: () => replace(SETS, SETS_FIND, SETS_FIND.replace("        # Reduce", "        seen = set()\n        # Reduce")).content,
     want: "AMBIGUOUS",
+  },
+  {
+    // The hunk's own function was rewritten since; the one above reads alike (a name differs), is the
+    // only one after the previous hunk, and its window ends on the quoted function's first line.
+    // The quoted place, named by the header's line, no longer holds the line to change: refused there.
+    name: "a look-alike function whose window ends where the quoted one, changed since, begins: refused at the quoted place, never written into the look-alike",
+    run: () => applyPatch(FUNCS, `${TWO_HUNK}${FIVE_HUNK}`).content,
+    want: "NOT_FOUND",
   },
   {
     name: "an indented find text is never read inside a longer line by loosened whitespace (a re-sent edit: already applied)",

@@ -194,7 +194,8 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
       // A lone whitespace-tolerant or similarity match whose lines fit elsewhere as well
       // (see rival.ts) is one of two places: the hint may tell them apart, else ambiguous.
       const hintStart = l.hintLine === undefined ? undefined : l.hintLine - 1;
-      const rival = stopOnAmbiguity && !r.resolvedBy ? findRival(ctx, q, r.cand, hintStart) : undefined;
+      // Order only ruled out the places before the previous edit: a rival after it still competes.
+      const rival = stopOnAmbiguity && (!r.resolvedBy || r.resolvedBy === "order") ? findRival(ctx, q, r.cand, hintStart) : undefined;
       if (rival?.supersedes) return { found: { cands: [rival.cand] } };
       if (rival) {
         const pair = [r.cand, rival.cand].sort((a, b) => a.start - b.start);

@@ -74,6 +74,10 @@ const BY_SIMILARITY: ReadonlySet<StrategyName> = new Set<StrategyName>(["block-a
 /** Whether the window of `n` lines from `start` shares a line with the winner. */
 const overlaps = (winner: Candidate, start: number, n: number): boolean => start < winner.endLine && winner.startLine < start + n;
 
+/** Whether the block of lines `start` to `end` shares at least half of the winner's lines. */
+const sharesMost = (winner: Candidate, start: number, end: number): boolean =>
+  2 * (Math.min(end, winner.endLine) - Math.max(start, winner.startLine)) >= winner.endLine - winner.startLine;
+
 /**
  * The window at the op's line hint, apart from the winner and inside the
  * file, when it holds every line of the model as written or grown (a
@@ -224,7 +228,9 @@ function changedSinceRival(ctx: MatchContext, q: Query, winner: Candidate, ancho
     if (present.size < need) continue;
     const [start, end] = blockAround(ctx, q, lineNo, j);
     // A block around the winner is the winner's own place, stretched: the merge reads it line by line.
-    if (overlaps(winner, start, end - start)) continue;
+    // Sharing a line or two at an edge is not: a look-alike function's window (its trailing context)
+    // can end on the first line of the quoted one, rewritten since.
+    if (sharesMost(winner, start, end)) continue;
     return lineCandidate(ctx, q, start, end - start, "fuzzy-block", blockSimilarity(ctx.doc.lines(start, end), q.lines));
   }
   return undefined;

@@ -5,7 +5,7 @@
  * entry point above the engine is on the path.
  */
 import assert from "node:assert/strict";
-import { cp, mkdtemp, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -62,8 +62,9 @@ for (const c of cases) {
 }
 
 for (const example of ["response.md", "response-v4a.md"]) {
-  test(`run twice: examples/${example} on examples/project`, async () => {
+  test(`run twice: examples/${example} on examples/project`, async (t) => {
     const base = await mkdtemp(path.join(tmpdir(), "fuzzpatch-twice-"));
+    t.after(() => rm(base, { recursive: true, force: true }));
     const root = path.join(base, "project");
     await cp(path.join(REPO, "examples", "project"), root, { recursive: true });
     const response = path.join(REPO, "examples", example);

@@ -216,6 +216,22 @@ test("already applied: the same call sent again after it was written changes not
   throwsCode(() => applyLineEdits(once, edits, { versions: [READ] }), "ALREADY_APPLIED");
 });
 
+test("already applied without the version read: an insertion sent again whose lines stand at its place changes nothing", () => {
+  for (const op of ["insert_after", "insert_before"] as const) {
+    const edits: LineEdit[] = [{ op, at: ref(READ, 5), lines: ["  added(1);", "  added(2);"] }];
+    const once = applyLineEdits(READ, edits).content;
+    assert.equal(once, withLines(READ, op === "insert_after" ? 5 : 4, ["  added(1);", "  added(2);"]));
+    throwsCode(() => applyLineEdits(once, edits), "ALREADY_APPLIED", /already stand/);
+  }
+  // A line like its neighbour, but not the lines inserted: inserted again, as asked.
+  const brace: LineEdit[] = [{ op: "insert_after", at: ref(READ, 5), lines: ["}"] }];
+  const twice = applyLineEdits(applyLineEdits(READ, brace).content, brace).content;
+  assert.equal(twice, withLines(READ, 5, ["}", "}"]));
+  // With a replacement in the same call, the call is not only insertions: placed as usual.
+  const mixed: LineEdit[] = [...brace, { op: "replace", from: ref(READ, 9), lines: ["nine"] }];
+  assert.throws(() => applyLineEdits(applyLineEdits(READ, mixed).content, mixed), (e) => e instanceof EditError && e.code !== "ALREADY_APPLIED");
+});
+
 test("layout: CR-only lines, no final newline, an empty file", () => {
   assert.equal(applyLineEdits("a\rb\r", [{ op: "replace", from: `2#${lineTag("b")}`, lines: ["c"] }]).content, "a\rc\r");
   assert.equal(applyLineEdits("a\nb", [{ op: "insert_after", at: `2#${lineTag("b")}`, lines: ["c"] }]).content, "a\nb\nc");

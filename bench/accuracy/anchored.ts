@@ -10,6 +10,8 @@
  *   changed-inside    a line inside a range the edit replaces changed: only a refusal is right
  *   duplicate-nearby  a copy of the edit's first line added 1-3 lines above or below it
  *   changed-below     lines changed below the edit: it applies as cited
+ *   resent            the edit was applied already and is sent again: nothing may change
+ *                     (ALREADY_APPLIED, or a refusal)
  *
  * and applies the edit with the version read as history (what the tools
  * have) and without (the CLI without --history). Right: the intended edit,
@@ -28,7 +30,7 @@ import { applyLineEdits, EditError, type LineEdit, lineTag } from "../../src/ind
 import { findCorpus } from "./corpus.ts";
 import { createRng, hashSeed, type Rng } from "./random.ts";
 
-export const ANCHORED_KINDS = ["inserted-above", "deleted-above", "tagged-edited", "changed-inside", "duplicate-nearby", "changed-below"] as const;
+export const ANCHORED_KINDS = ["inserted-above", "deleted-above", "tagged-edited", "changed-inside", "duplicate-nearby", "changed-below", "resent"] as const;
 export type AnchoredKind = (typeof ANCHORED_KINDS)[number];
 
 export interface AnchoredCase {
@@ -140,6 +142,11 @@ export function generateAnchoredCase(seed: number, index: number, corpus = findC
       if (at === e.first) eitherCopy = join(applyAt(now, e, e.first));
       break;
     }
+    case "resent": {
+      now = applyAt(read, e, e.first);
+      expected = now;
+      break;
+    }
     case "changed-below": {
       const at = rng.int(Math.min(read.length - 1, e.last + 1), read.length - 1);
       now = [...read];
@@ -160,6 +167,7 @@ export function judgeAnchored(c: AnchoredCase, withHistory: boolean): AnchoredVe
     return r.content === c.eitherCopy && !withHistory ? "either-copy" : "wrong";
   } catch (error) {
     if (!(error instanceof EditError)) return "crashed";
+    if (c.kind === "resent" && error.code === "ALREADY_APPLIED") return "right";
     return FRESH_TAG.test(error.message) ? "refused" : "refused-without-tags";
   }
 }

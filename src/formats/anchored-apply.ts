@@ -168,6 +168,22 @@ function alreadyApplied(payload: AnchoredPayload, version: TaggedLines, versionT
   return carried.conflict === undefined && carried.text === content;
 }
 
+/** A line that tells an insertion apart from its neighbours: not blank, not only brackets or punctuation. */
+const TELLING = /[\p{L}\p{N}]/u;
+
+/**
+ * Without the version the model read, a call sent again after it was
+ * written is recognised for insertions only (a replaced line's tag no longer
+ * matches, so a replacement sent again is refused anyway): every op inserts,
+ * and each one's lines, one of them telling, already stand right beside its
+ * place (after it once inserted after the anchor; before it, before).
+ */
+function insertionsStand(splices: readonly Splice[], lines: readonly string[]): boolean {
+  if (splices.length === 0) return false;
+  const beside = (s: Splice, from: number) => from >= 0 && s.insert.every((line, k) => lines[from + k] === line);
+  return splices.every((s) => s.remove === 0 && s.insert.some((l) => TELLING.test(l)) && (beside(s, s.start) || beside(s, s.start - s.insert.length)));
+}
+
 /** Applies one call's ops to `content`. Throws ALREADY_APPLIED when the call, made on the version read, gives the file as it is. */
 export function applyAnchored(content: string, payload: AnchoredPayload, options: AnchoredApplyOptions): FileApplyResult {
   const layout = splitText(content);
@@ -188,6 +204,12 @@ export function applyAnchored(content: string, payload: AnchoredPayload, options
     return conflict ? { status: "failed", error: conflict } : outcome(p);
   });
   if (ops.some((o) => o.status === "failed")) return { ops };
+  if (!found && insertionsStand(splices, layout.lines)) {
+    throw new EditError(
+      "ALREADY_APPLIED",
+      `already applied: the lines to insert already stand at their place in ${options.path} (the call sent again?); nothing to do. To add them once more, replace the line beside them with it and the copies.`,
+    );
+  }
   const lines = spliceAll(layout.lines, splices);
   // An empty file given lines ends them with a break, as a file of lines does.
   const out = layout.lines.length === 0 ? { ...layout, finalBreak: true } : layout;

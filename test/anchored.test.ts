@@ -12,7 +12,7 @@ import { applyLineEdits, EditError, type LineEdit, lineTag } from "../src/index.
 import { applyEdits } from "../src/node.ts";
 import { parseAnchoredEdits, parseTagRef, readLines } from "../src/formats/anchored-parse.ts";
 import { RELOCATE_WINDOW } from "../src/formats/anchored-resolve.ts";
-import { runAnchoredBench } from "../bench/accuracy/anchored.ts";
+import { ANCHORED_KINDS, runAnchoredBench } from "../bench/accuracy/anchored.ts";
 import { renderNumberedView } from "../src/tools/numbered-view.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
 
@@ -345,13 +345,15 @@ test("file layer: history moves tags; a stale call writes nothing", async () => 
 test("accuracy bench (anchored): with the version read, every case applies right or is refused with fresh tags", () => {
   const tallies = runAnchoredBench(240, 1);
   const known = tallies.filter((t) => t.history);
-  assert.equal(known.length, 6);
+  assert.equal(known.length, ANCHORED_KINDS.length);
   for (const t of known) {
     assert.equal(t.wrong + t.crashed + t.refusedWithoutTags, 0, `${t.kind}: wrong cases ${t.wrongCases.join(", ")}`);
     assert.ok(t.right + t.refused > 0, t.kind);
   }
   // Moves alone are found, not refused: the version read maps every line that stayed.
   for (const kind of ["inserted-above", "deleted-above", "changed-below"]) assert.equal(known.find((t) => t.kind === kind)?.refused, 0, kind);
+  // A call sent again is recognised as applied, not refused.
+  assert.equal(known.find((t) => t.kind === "resent")?.refused, 0);
   // Without it, no case crashes and a cited line that changed is always refused.
   const blind = tallies.filter((t) => !t.history);
   assert.equal(blind.reduce((s, t) => s + t.crashed + t.refusedWithoutTags, 0), 0);

@@ -6,7 +6,7 @@
  */
 
 import { channel } from "node:diagnostics_channel";
-import { access, stat } from "node:fs/promises";
+import { accessSync, statSync } from "node:fs";
 import { checkFlag, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import { describeValue, EditError } from "../errors.ts";
 import { alreadyAppliedNote } from "../formats/already-applied.ts";
@@ -997,7 +997,7 @@ function asEditError(error: unknown, code: "PARSE" | "IO" | "INVALID_INPUT"): Ed
 
 async function exists(abs: string): Promise<boolean> {
   try {
-    await access(abs);
+    accessSync(abs);
     return true;
   } catch {
     return false;
@@ -1007,7 +1007,7 @@ async function exists(abs: string): Promise<boolean> {
 /** The file `abs` reaches: its device and inode when it exists, else its real path. */
 async function fileIdentity(abs: string): Promise<string> {
   try {
-    const s = await stat(abs);
+    const s = statSync(abs);
     return `inode:${s.dev}:${s.ino}`;
   } catch {
     return `path:${abs}`;

@@ -24,8 +24,8 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import { type FileHandle, mkdir, open, realpath, rename, rmdir, stat, unlink } from "node:fs/promises";
+import { constants, fstatSync, realpathSync, statSync } from "node:fs";
+import { type FileHandle, mkdir, open, rename, rmdir, unlink } from "node:fs/promises";
 import path from "node:path";
 import { EditError } from "../errors.ts";
 import type { Budget } from "../limits.ts";
@@ -138,7 +138,7 @@ export async function removeFileChecked(abs: string, expected: Uint8Array | unde
           const before = await checkOpened(handle, abs, rel, expected);
           await unlink(held.at(name));
           // If the checked file kept all its links, another file was unlinked.
-          if ((await handle.stat()).nlink === before.nlink) throw moved(rel, "another file was found at its path when it was deleted");
+          if (fstatSync(handle.fd).nlink === before.nlink) throw moved(rel, "another file was found at its path when it was deleted");
         } finally {
           await handle?.close().catch(() => undefined);
         }
@@ -184,7 +184,7 @@ function stale(rel: string, why: string): EditError {
 async function checkDirectory(dir: string, rel: string): Promise<void> {
   let real: string;
   try {
-    real = await realpath(dir);
+    real = realpathSync.native(dir);
   } catch {
     real = "";
   }
@@ -220,7 +220,7 @@ async function openExisting(target: string, rel: string): Promise<FileHandle | u
 
 /** The open file must be a regular file at `abs` holding `expected` (when given). */
 async function checkOpened(handle: FileHandle, abs: string, rel: string, expected: Uint8Array | null | undefined): Promise<Current> {
-  const stats = await handle.stat();
+  const stats = fstatSync(handle.fd);
   if (!stats.isFile()) throw new EditError("UNSAFE_PATH", `Refusing to write ${rel}: it is no longer a regular file.`, { path: rel });
   if (!(await isAt(handle, abs))) throw moved(rel, "the file checked was elsewhere");
   if (expected === null) throw stale(rel, "it was created by someone else");
@@ -253,7 +253,7 @@ async function checkExpected(target: string, abs: string, rel: string, expected:
  * A new file (no `current`) never gets them.
  */
 async function setOwnerAndMode(handle: FileHandle, current: Current | undefined, mode: number | undefined): Promise<void> {
-  let mine = await handle.stat();
+  let mine = fstatSync(handle.fd);
   if (current && (mine.uid !== current.uid || mine.gid !== current.gid)) {
     try {
       await handle.chown(current.uid, current.gid);
@@ -261,7 +261,7 @@ async function setOwnerAndMode(handle: FileHandle, current: Current | undefined,
       // Not allowed (another user's file, not root): try the group alone.
       await handle.chown(mine.uid, current.gid).catch(() => undefined);
     }
-    mine = await handle.stat();
+    mine = fstatSync(handle.fd);
   }
   if (mode === undefined) return;
   let bits = mode & 0o7777;
@@ -282,7 +282,7 @@ async function landedAt(handle: FileHandle, abs: string): Promise<boolean> {
 async function writeInPlace(target: string, bytes: Uint8Array, current: Current, rel: string): Promise<void> {
   const handle = await open(target, constants.O_WRONLY | NOFOLLOW | NONBLOCK);
   try {
-    const stats = await handle.stat();
+    const stats = fstatSync(handle.fd);
     if (stats.dev !== current.dev || stats.ino !== current.ino) throw stale(rel, "it was replaced while the edit was being applied");
     await handle.truncate(0);
     await handle.write(bytes, 0, bytes.length, 0);
@@ -302,7 +302,7 @@ async function makeParents(dir: string, rel: string): Promise<string[]> {
   let current = dir;
   for (;;) {
     try {
-      await stat(current);
+      statSync(current);
       break;
     } catch (error) {
       if ((error as { code?: string }).code !== "ENOENT") break;

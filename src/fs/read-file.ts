@@ -10,6 +10,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { fstatSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { EditError } from "../errors.ts";
 import type { FileCache } from "./file-cache.ts";
@@ -95,7 +96,7 @@ async function loadOnce(abs: string, rel: string, options: ReadOptions, mayRetry
     throw new EditError("IO", `Cannot read ${rel}: ${describeIoError(error)}.`, { path: rel });
   }
   try {
-    const stats = await handle.stat();
+    const stats = fstatSync(handle.fd);
     if (stats.isDirectory()) {
       throw new EditError("INVALID_INPUT", `${rel} is a directory, not a file. Name a file to edit.`, { path: rel });
     }

@@ -8,7 +8,7 @@
  * `lstat`/`realpath` of components inside `root` are consulted.
  */
 
-import { lstat, realpath } from "node:fs/promises";
+import { lstatSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 import { EditError } from "../errors.ts";
 
@@ -30,11 +30,11 @@ export interface SafePath {
 export async function resolveRoot(root: string): Promise<string> {
   let real: string;
   try {
-    real = await realpath(path.resolve(root));
+    real = realpathSync.native(path.resolve(root));
   } catch (error) {
     throw new EditError("IO", `The root directory ${root} cannot be opened: ${describeIoError(error)}.`, { path: root });
   }
-  const stats = await lstat(real);
+  const stats = lstatSync(real);
   if (!stats.isDirectory()) {
     throw new EditError("INVALID_INPUT", `The root ${root} is not a directory.`, { path: root });
   }
@@ -93,9 +93,9 @@ export async function resolveSafePath(realRoot: string, raw: string): Promise<Sa
   let current = realRoot;
   for (let i = 0; i < parts.length; i++) {
     const next = path.join(current, parts[i] as string);
-    let stats: Awaited<ReturnType<typeof lstat>>;
+    let stats: Stats;
     try {
-      stats = await lstat(next);
+      stats = lstatSync(next);
     } catch (error) {
       const code = (error as { code?: string }).code;
       // The rest of the path does not exist yet: a file to create.
@@ -108,7 +108,7 @@ export async function resolveSafePath(realRoot: string, raw: string): Promise<Sa
     if (stats.isSymbolicLink()) {
       let target: string;
       try {
-        target = await realpath(next);
+        target = realpathSync.native(next);
       } catch {
         throw refuse(raw, "the path passes through a dangling symlink");
       }

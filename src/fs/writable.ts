@@ -8,8 +8,7 @@
  * file system): nothing is changed by the open.
  */
 
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { closeSync, constants, openSync } from "node:fs";
 import { EditError } from "../errors.ts";
 import { NOFOLLOW, NONBLOCK } from "./fd-place.ts";
 
@@ -18,8 +17,7 @@ const REFUSED = new Set(["EACCES", "EPERM", "EROFS", "ETXTBSY"]);
 /** Throws `READ_ONLY` when the existing file at `abs` may not be written by this process. */
 export async function checkWritable(abs: string, rel: string): Promise<void> {
   try {
-    const handle = await open(abs, constants.O_WRONLY | NOFOLLOW | NONBLOCK);
-    await handle.close();
+    closeSync(openSync(abs, constants.O_WRONLY | NOFOLLOW | NONBLOCK));
   } catch (error) {
     const code = (error as { code?: string }).code ?? "";
     if (!REFUSED.has(code)) return; // gone or swapped: the write's own checks report it

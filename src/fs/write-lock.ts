@@ -16,7 +16,8 @@
  * it is when released.
  */
 
-import { type FileHandle, lstat, open, rm } from "node:fs/promises";
+import { lstatSync } from "node:fs";
+import { type FileHandle, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { EditError } from "../errors.ts";
 import type { Budget } from "../limits.ts";
@@ -51,6 +52,16 @@ export async function withPathLock<T>(abs: string, fn: () => Promise<T>, options
   }
 }
 
+/** How long ago the lock file at `lockAt` was written (0 when it is gone or not a file). */
+function lockAge(lockAt: string): number {
+  try {
+    const s = lstatSync(lockAt);
+    return s.isFile() ? Date.now() - s.mtimeMs : 0;
+  } catch {
+    return 0;
+  }
+}
+
 async function withLockFile<T>(abs: string, fn: () => Promise<T>, { budget, at }: LockOptions): Promise<T> {
   const lockName = siblingName(path.basename(abs), ".fuzzpatch-lock");
   const lock = path.join(path.dirname(abs), lockName);
@@ -64,10 +75,7 @@ async function withLockFile<T>(abs: string, fn: () => Promise<T>, { budget, at }
       break;
     } catch (error) {
       if ((error as { code?: string }).code !== "EEXIST") throw error;
-      const age = await lstat(lockAt).then(
-        (s) => (s.isFile() ? Date.now() - s.mtimeMs : 0),
-        () => 0,
-      );
+      const age = lockAge(lockAt);
       if (age > STALE_LOCK_MS) {
         await rm(lockAt, { force: true });
         continue;

@@ -18,13 +18,13 @@ import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats
 import type { StructuredEdit } from "../formats/str-replace-format.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, OpOutcome } from "../formats/types.ts";
 import { FileCache } from "./file-cache.ts";
-import { encodeText, type LoadedFile, loadTextFile } from "./read-file.ts";
+import { encodeText, type LoadedFile, loadTextFile, type ReadOptions } from "./read-file.ts";
 import { followDoneMoves } from "./done-moves.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
 import { type Budget, DEFAULT_LIMITS, overLimit } from "../limits.ts";
 import { changedLineNumbers } from "../text/common-ends.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
-import { resolveRoot, resolveSafePath } from "./safe-path.ts";
+import { resolveRoot, resolveSafePath, type SafePath } from "./safe-path.ts";
 import { checkWritable } from "./writable.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
 import { type RejectedOp, rejectFileText } from "../formats/rejects.ts";
@@ -398,6 +398,71 @@ interface FilePlan {
   moveRel?: string;
   /** A copy: the file it was made from (relative to the root) and that file's text. */
   copiedFrom?: { rel: string; text: string };
+  /** The file as read ahead of planning (lookUpFiles), for its first edit. */
+  prefetched?: Promise<LoadedFile | EditError>;
+}
+
+/** Where an edit's path leads: the file's identity (plans are keyed by it), and the file read ahead. */
+interface FileLookup {
+  key: string;
+  safe?: SafePath;
+  exists: boolean;
+  error?: EditError;
+  loaded?: Promise<LoadedFile | EditError>;
+}
+
+/** How the files an edit names are read: the call's limits, through its cache if it has one. */
+function readOptions(opts: ResolvedOptions): ReadOptions {
+  return { maxBytes: opts.maxFileBytes, allowBinary: opts.allowBinary, ...(opts.cache && { cache: opts.cache }) };
+}
+
+/** Files looked up and read at once, ahead of the planning loop: a response over 200 files waited for each read in turn. */
+const LOOKAHEAD = 8;
+
+/**
+ * Each distinct path of the edits resolved once (a response names a file
+ * once per block) and its file read, up to LOOKAHEAD at a time, while the
+ * edits before it are being matched. Nothing is written before planning
+ * ends, so reading early reads the same bytes; no promise here rejects.
+ */
+function lookUpFiles(realRoot: string, edits: readonly FileEdit[], opts: ResolvedOptions): Map<string, Promise<FileLookup>> {
+  const out = new Map<string, Promise<FileLookup>>();
+  const paths = [...new Set(edits.map((e) => e.path))];
+  let next = 0;
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const slot = async (): Promise<void> => {
+    if (running < LOOKAHEAD) {
+      running++;
+      return;
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const release = () => {
+    const wake = waiting.shift();
+    if (wake) wake();
+    else running--;
+  };
+  const one = async (written: string): Promise<FileLookup> => {
+    await slot();
+    try {
+      const safe = await resolveSafePath(realRoot, written);
+      const key = await fileIdentity(safe.abs);
+      const exists = key.startsWith("inode:");
+      const loaded = loadTextFile(safe.abs, `${opts.displayPrefix}${safe.rel}`, readOptions(opts)).catch((error: unknown) => asEditError(error, "IO"));
+      await loaded;
+      return { key, safe, exists, loaded };
+    } catch (error) {
+      return { key: `\0${written}`, exists: false, error: asEditError(error, "IO") };
+    } finally {
+      release();
+    }
+  };
+  for (; next < paths.length; next++) {
+    const written = paths[next] as string;
+    out.set(written, one(written));
+  }
+  return out;
 }
 
 /**
@@ -446,21 +511,11 @@ export async function applyEdits(
   // apply in order to one text instead of the second write undoing the first.
   const plans = new Map<string, FilePlan>();
   const planOrder: FilePlan[] = [];
+  const lookups = lookUpFiles(realRoot, rewritten.edits, opts);
   for (const [index, edit] of rewritten.edits.entries()) {
-    let key: string;
-    let rel = edit.path;
-    let abs: string | undefined;
-    let pathError: EditError | undefined;
-    try {
-      const safe = await resolveSafePath(realRoot, edit.path);
-      key = await fileIdentity(safe.abs);
-      rel = safe.rel;
-      abs = safe.abs;
-    } catch (error) {
-      key = `\0${edit.path}`;
-      pathError = asEditError(error, "IO");
-    }
-    let plan = plans.get(key);
+    const found = await (lookups.get(edit.path) as Promise<FileLookup>);
+    const rel = found.safe?.rel ?? edit.path;
+    let plan = plans.get(found.key);
     if (!plan) {
       plan = {
         report: {
@@ -469,19 +524,20 @@ export async function applyEdits(
           written: false,
           edits: [],
           diff: "",
-          ...(pathError && { error: pathError }),
+          ...(found.error && { error: found.error }),
         },
-        ...(abs !== undefined && { abs }),
+        ...(found.safe && { abs: found.safe.abs }),
+        ...(found.loaded && { prefetched: found.loaded }),
         deleted: false,
         rel,
         rejects: [],
       };
       // A missing file may be a path with a prefix too many (a/, the repository's name).
-      if (abs !== undefined && !(await exists(abs))) {
+      if (found.safe && !found.exists) {
         const hint = await suggestStrip(realRoot, edit, opts);
         if (hint !== undefined) plan.pathHint = hint;
       }
-      plans.set(key, plan);
+      plans.set(found.key, plan);
       planOrder.push(plan);
     }
     await planEdit(plan, edit, index, opts, realRoot);
@@ -553,7 +609,10 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
 
   if (!plan.loaded) {
     try {
-      plan.loaded = await loadTextFile(plan.abs, report.path, { maxBytes: opts.maxFileBytes, allowBinary: opts.allowBinary, ...(opts.cache && { cache: opts.cache }) });
+      const read = await (plan.prefetched ?? loadTextFile(plan.abs, report.path, readOptions(opts)));
+      delete plan.prefetched;
+      if (read instanceof EditError) throw read;
+      plan.loaded = read;
       plan.newText = plan.loaded.text;
     } catch (error) {
       report.error = asEditError(error, "IO");

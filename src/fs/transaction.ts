@@ -42,6 +42,9 @@ export interface TransactionHooks {
   beforeWrite?: (change: PlannedChange, index: number) => void | Promise<void>;
 }
 
+/** Files written at once. */
+const WRITERS = 8;
+
 interface Done {
   change: PlannedChange;
   createdDirs: string[];
@@ -55,40 +58,53 @@ interface Done {
  */
 export async function commitChanges(changes: readonly PlannedChange[], hooks: TransactionHooks = {}, budget?: Budget): Promise<void> {
   const done: Done[] = [];
-  for (const [index, change] of changes.entries()) {
-    try {
-      await hooks.beforeWrite?.(change, index);
-      if (change.kind === "delete") {
-        await removeFileChecked(change.abs, change.original, change.rel, budget);
-        done.push({ change, createdDirs: [] });
-      } else {
-        const createdDirs = await writeFileAtomic(change.abs, change.bytes, {
-          mode: change.mode,
-          expected: change.kind === "create" ? null : change.original,
-          rel: change.rel,
-          ...(budget && { budget }),
-        });
-        done.push({ change, createdDirs });
+  let failure: { error: unknown; change: PlannedChange; index: number } | undefined;
+  let next = 0;
+  // A few files are written at once: each write waits on a dozen file system calls in turn, and
+  // a response over 200 files spent most of its time waiting. After a failure no new write
+  // starts; the ones under way finish, and every file written is put back.
+  const worker = async (): Promise<void> => {
+    while (failure === undefined && next < changes.length) {
+      const index = next++;
+      const change = changes[index] as PlannedChange;
+      try {
+        await hooks.beforeWrite?.(change, index);
+        if (change.kind === "delete") {
+          await removeFileChecked(change.abs, change.original, change.rel, budget);
+          done.push({ change, createdDirs: [] });
+        } else {
+          const createdDirs = await writeFileAtomic(change.abs, change.bytes, {
+            mode: change.mode,
+            expected: change.kind === "create" ? null : change.original,
+            rel: change.rel,
+            ...(budget && { budget }),
+          });
+          done.push({ change, createdDirs });
+        }
+      } catch (error) {
+        failure ??= { error, change, index };
       }
-    } catch (error) {
-      const unrestored = await rollBack(done);
-      const restoredNote =
-        done.length === 0
-          ? "Nothing was written."
-          : unrestored.length === 0
-            ? `The ${count(done.length, "file")} already written ${done.length === 1 ? "was" : "were"} restored; nothing changed.`
-            : `Could not restore: ${unrestored.join(", ")}.`;
-      // A file changed under us, a directory swapped, or the budget spent waiting for a lock keeps its own code.
-      if (error instanceof EditError && (error.code === "STALE" || error.code === "UNSAFE_PATH" || error.code === "TIMEOUT")) {
-        throw new EditError(error.code, `${error.message} ${restoredNote}`, { ...error.detail, path: change.rel, index, unrestored });
-      }
-      throw new EditError("IO", `Writing ${change.rel} failed: ${describeIoError(error)}. ${restoredNote}`, {
-        path: change.rel,
-        index,
-        unrestored,
-      });
     }
+  };
+  await Promise.all(Array.from({ length: Math.min(WRITERS, changes.length) }, worker));
+  if (failure === undefined) return;
+  const { error, change, index } = failure;
+  const unrestored = await rollBack(done);
+  const restoredNote =
+    done.length === 0
+      ? "Nothing was written."
+      : unrestored.length === 0
+        ? `The ${count(done.length, "file")} already written ${done.length === 1 ? "was" : "were"} restored; nothing changed.`
+        : `Could not restore: ${unrestored.join(", ")}.`;
+  // A file changed under us, a directory swapped, or the budget spent waiting for a lock keeps its own code.
+  if (error instanceof EditError && (error.code === "STALE" || error.code === "UNSAFE_PATH" || error.code === "TIMEOUT")) {
+    throw new EditError(error.code, `${error.message} ${restoredNote}`, { ...error.detail, path: change.rel, index, unrestored });
   }
+  throw new EditError("IO", `Writing ${change.rel} failed: ${describeIoError(error)}. ${restoredNote}`, {
+    path: change.rel,
+    index,
+    unrestored,
+  });
 }
 
 /** Undoes completed changes, last first; returns the paths that could not be restored. */

@@ -147,6 +147,68 @@ test("transaction: a failure midway restores written, created and deleted files"
   assert.deepEqual(await snapshot(t.base), before);
 });
 
+test("transaction: a failure among 30 files written several at a time restores every file and names the one that failed", async () => {
+  const names = Array.from({ length: 30 }, (_, i) => `d${i % 3}/f${i}.txt`);
+  const t = await makeTree(Object.fromEntries(names.map((n) => [n, `${n}\n`])));
+  const before = await snapshot(t.base);
+  const changes: PlannedChange[] = names.map((n) => ({
+    rel: n,
+    abs: path.join(t.root, n),
+    kind: "write",
+    bytes: Buffer.from(`${n} edited\n`),
+    original: Buffer.from(`${n}\n`),
+    mode: 0o644,
+  }));
+  changes.push({ rel: "d0/new/n.txt", abs: path.join(t.root, "d0/new/n.txt"), kind: "create", bytes: Buffer.from("n\n"), original: Buffer.alloc(0) });
+  const started: number[] = [];
+  await assert.rejects(
+    commitChanges(changes, {
+      beforeWrite: async (c, index) => {
+        started.push(index);
+        // The failing write is the slowest: the others under way finish before it fails.
+        if (c.rel === "d1/f13.txt") {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          throw new Error("injected failure");
+        }
+      },
+    }),
+    (e: unknown) => e instanceof EditError && e.code === "IO" && e.detail.path === "d1/f13.txt" && e.detail.index === 13 && /restored; nothing changed/.test(e.message),
+  );
+  assert.deepEqual(await snapshot(t.base), before);
+  // No write starts once one has failed.
+  assert.ok(started.length < changes.length, `${started.length} writes started`);
+});
+
+test("applyEdits: a response over 40 files, each named by several blocks, reports each file's own failure (unsafe path, binary, missing) and writes nothing", async () => {
+  const files: Record<string, string | Buffer> = {};
+  for (let i = 0; i < 40; i++) files[`src/m${i}.js`] = `const a${i} = 1;\nconst b${i} = 2;\n`;
+  files["src/bin.dat"] = Buffer.from([0x61, 0x00, 0x62, 0x0a]);
+  const t = await makeTree(files);
+  const before = await snapshot(t.base);
+  const block = (p: string, find: string, repl: string) => `${p}\n<<<<<<< SEARCH\n${find}\n=======\n${repl}\n>>>>>>> REPLACE\n`;
+  const parts: string[] = [];
+  for (let i = 0; i < 40; i++) parts.push(block(`src/m${i}.js`, `const a${i} = 1;`, `const a${i} = 10;`), block(`src/m${i}.js`, `const b${i} = 2;`, `const b${i} = 20;`));
+  parts.splice(20, 0, block("src/bin.dat", "a", "b"), block("../outside/secret.txt", "do not touch", "touched"), block("src/gone.js", "x", "y"));
+  const result = await applyEdits(t.root, parts.join("\n"));
+  assert.equal(result.written, false);
+  assert.equal(result.applied, 80);
+  const failedFiles = result.files.filter((f) => f.status === "failed").map((f) => [f.path, f.error?.code ?? f.edits[0]?.error?.code]);
+  assert.deepEqual(failedFiles, [
+    ["src/bin.dat", "BINARY"],
+    ["../outside/secret.txt", "UNSAFE_PATH"],
+    ["src/gone.js", "NOT_FOUND"],
+  ]);
+  assert.deepEqual(
+    result.files.filter((f) => f.status === "modified").map((f) => f.path),
+    Array.from({ length: 40 }, (_, i) => `src/m${i}.js`),
+  );
+  assert.deepEqual(await snapshot(t.base), before);
+  // The same response with partial: the 40 files are written, each with both of its edits.
+  const partial = await applyEdits(t.root, parts.join("\n"), { partial: true });
+  assert.equal(partial.written, true);
+  for (let i = 0; i < 40; i++) assert.equal(await read(t.root, `src/m${i}.js`), `const a${i} = 10;\nconst b${i} = 20;\n`);
+});
+
 test("transaction: writes keep the file mode and leave no temporary files", async () => {
   const t = await makeTree({ "run.sh": "echo a\n" });
   await chmod(path.join(t.root, "run.sh"), 0o755);

@@ -214,3 +214,44 @@ test("a very long line", () => {
   assert.equal(doc.line(1).length, 200_000);
   assert.equal(doc.lineAt(100_000), 1);
 });
+
+test("the line table as a window (jumps ahead by counting breaks, walks back, restarts at the top) answers every lookup as a table built from the top", () => {
+  const query = fc.oneof(
+    fc.record({ kind: fc.constant("lineAt" as const), at: fc.nat(260) }),
+    fc.record({ kind: fc.constantFrom("lineStart" as const, "lineEnd" as const, "hasLine" as const, "line" as const), at: fc.nat(90) }),
+    fc.record({ kind: fc.constant("lineCount" as const), at: fc.constant(0) }),
+  );
+  const ask = (d: Document, q: { kind: string; at: number }, len: number): unknown => {
+    switch (q.kind) {
+      case "lineAt":
+        return d.lineAt(Math.min(q.at, len));
+      case "lineStart":
+        return d.lineStart(q.at);
+      case "lineEnd":
+        return d.lineEnd(q.at);
+      case "hasLine":
+        return d.hasLine(q.at);
+      case "line":
+        return d.line(q.at);
+      default:
+        return d.lineCount;
+    }
+  };
+  fc.assert(
+    fc.property(
+      fc.stringMatching(/^[ab\n\r\uFEFF]{0,250}$/),
+      fc.array(query, { maxLength: 30 }),
+      fc.integer({ min: 1, max: 12 }),
+      fc.integer({ min: 1, max: 6 }),
+      (raw, queries, jumpChars, backLines) => {
+        const windowed = Document.withWindow(raw, jumpChars, backLines);
+        for (const q of queries) {
+          // A fresh document's table never jumps on a text this short: it is built from the top.
+          const fresh = Document.from(raw);
+          assert.deepEqual(ask(windowed, q, windowed.text.length), ask(fresh, q, fresh.text.length), `${q.kind}(${q.at})`);
+        }
+      },
+    ),
+    { numRuns: 3000 },
+  );
+});

@@ -17,7 +17,8 @@
  * Usage: npm run bench [-- --runs N] [--only "format:kind"] [--file-layer]
  * (--only, e.g. "udiff:typo", runs that one row and skips the other tables:
  * for profiling with `node --cpu-prof --import tsx bench/speed.ts --only …`;
- * --file-layer runs only the file layer's tables).
+ * --file-layer runs only the file layer's tables, after the str_replace
+ * exact row: issue 23's target is that row next to the indexOf scan).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -109,9 +110,11 @@ const scan = () => {
 console.log(`typescript.js: ${allLines.length} lines, ${regions.length} edits of ${SIZE} lines per format and kind, ${RUNS} runs each (ms per call)\n`);
 console.log("| format | kind | median | max | CPU median | CPU max | applied / refused | wrong |");
 console.log("|---|---|---:|---:|---:|---:|---|---:|");
-for (const f of FILE_LAYER_ONLY ? [] : formats) {
+let exactMedian: number | undefined;
+for (const f of formats) {
   for (const kind of kinds) {
     if (ONLY && ONLY !== `${f.name}:${kind.name}`) continue;
+    if (FILE_LAYER_ONLY && `${f.name}:${kind.name}` !== "str_replace:exact") continue;
     const times: number[] = [];
     const cpu: number[] = [];
     const outcomes = new Map<string, number>();
@@ -139,12 +142,14 @@ for (const f of FILE_LAYER_ONLY ? [] : formats) {
         }
       }
     });
+    if (f.name === "str_replace" && kind.name === "exact") exactMedian = median(times);
     const summary = [...outcomes].map(([o, n]) => `${n} ${o}`).join(", ");
     const cells = [median(times), Math.max(...times), median(cpu), Math.max(...cpu)].map((x) => x.toFixed(2));
     console.log(`| ${f.name} | ${kind.name} | ${cells.join(" | ")} | ${summary} | ${wrong} |`);
   }
 }
 console.log(`\nOne indexOf scan of the file (${(content.length / 1e6).toFixed(1)} MB), same run: median ${median(scans).toFixed(2)} ms, max ${Math.max(...scans).toFixed(2)} ms; CPU median ${median(scanCpu).toFixed(2)} ms`);
+if (exactMedian !== undefined) console.log(`One exact str_replace edit / one indexOf scan (medians): ${(exactMedian / median(scans)).toFixed(2)}× (issue 23: ≤ 3×)`);
 
 if (!ONLY) {
   const edits = regions.map((at) => {

@@ -89,7 +89,9 @@ test("apply: the example response applies every format to the example project", 
 
 test("README command: npx fuzzpatch apply examples/response.md --dry-run shows the diff and writes nothing", async () => {
   const before = await snapshot(path.join(REPO, "examples"));
-  const r = await run(["apply", "examples/response.md", "--root", "examples/project", "--dry-run"], REPO, "", ["npx", "fuzzpatch"]);
+  // --ignore-scripts: the first npx of a clone installs it into npx's cache and would run its
+  // `prepare` (the build, which empties dist/) while other test files run dist/cli/bin.cjs.
+  const r = await run(["apply", "examples/response.md", "--root", "examples/project", "--dry-run"], REPO, "", ["npx", "--ignore-scripts", "fuzzpatch"]);
   assert.equal(r.code, 0, `${r.stderr}\n(npx runs the built dist/cli/bin.cjs: npm ci builds it, or npm run build)`);
   for (const file of ["src/greet.js", "src/math.js", "src/config.js", "src/strings.js", "README.md"]) {
     assert.match(r.stdout, new RegExp(`^\\+\\+\\+ b/${file.replace(".", "\\.")}$`, "m"));

@@ -18,6 +18,7 @@ import { applySearchReplace } from "../src/formats/search-replace.ts";
 import { replace } from "../src/formats/str-replace.ts";
 import { applyPatch } from "../src/formats/unified-apply.ts";
 import { detectEdits } from "../src/formats/response.ts";
+import { median } from "./median.ts";
 
 
 /** A deterministic pseudo-random generator (xorshift), so every run builds the same inputs. */
@@ -452,7 +453,6 @@ function child(name: string, size: number): void {
     const used = process.cpuUsage(c0);
     cpu.push((used.user + used.system) / 1000);
   } while (times.length < 5 && performance.now() - started < 500);
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
   process.stdout.write(JSON.stringify({ ms: median(times), cpu: median(cpu), result }));
 }
 

@@ -20,6 +20,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createEditor, replace } from "../src/index.ts";
 import { applyEdits } from "../src/node.ts";
+import { median } from "./median.ts";
 
 const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const NAME = "typescript.js";
@@ -31,11 +32,6 @@ export interface Edit {
   old: string[];
   /** Its replacement. */
   neu: string[];
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1] ?? 0;
 }
 
 /** Wall and CPU milliseconds of one call; the CPU figure (this process, all threads) is the steadier on a loaded machine. */

@@ -24,6 +24,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { applyPatch, applySearchReplace, EditError, replace } from "../src/index.ts";
 import { benchFileLayer } from "./file-layer.ts";
+import { median } from "./median.ts";
 
 const require = createRequire(import.meta.url);
 const sourcePath = require.resolve("typescript/lib/typescript.js");
@@ -36,11 +37,6 @@ const onlyArg = process.argv.indexOf("--only");
 const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 const EDITS = 20;
 const SIZE = 12;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1] ?? 0;
-}
 
 /** `count` regions of SIZE indented, distinct, non-blank lines, unique in the file, spread from 5 % to 95 %. */
 function pickRegions(lines: string[], content: string, count: number): number[] {

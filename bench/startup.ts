@@ -20,6 +20,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { installTarball } from "../scripts/pack-install.ts";
+import { median } from "./median.ts";
 
 function flag(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -28,11 +29,6 @@ function flag(name: string): string | undefined {
 
 const RUNS = Number(flag("--runs") ?? 21);
 const ARGS = (flag("--args") ?? "--help").split(" ").filter(Boolean);
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1] ?? 0;
-}
 
 // Prints the process's CPU time at exit; preloaded with --require into every measured process alike
 // (a CommonJS file: an --import hook would start the ES module loader in every process, bare node too).

@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createPatch } from "../src/formats/create-patch.ts";
 import { applyPatch } from "../src/formats/unified-apply.ts";
+import { median } from "./median.ts";
 
 const require = createRequire(import.meta.url);
 const source = readFileSync(require.resolve("typescript/lib/typescript.js"), "utf8");
@@ -42,11 +43,6 @@ const reindented = fuzzy
   .map((l) => (/^[ +-]/.test(l) && !l.startsWith("---") && !l.startsWith("+++") ? l[0] + l.slice(1).replace(/^ +/, (m) => "\t".repeat(Math.floor(m.length / 4)) + " ".repeat(m.length % 4)) : l))
   .join("\n");
 const standard = createPatch(source, target, { fuzzy: false });
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1] ?? 0;
-}
 
 const cases: [string, string][] = [
   ["fuzzy, exact context", fuzzy],

@@ -18,6 +18,7 @@ import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats
 import type { StructuredEdit } from "../formats/str-replace-format.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, OpOutcome } from "../formats/types.ts";
 import { FileCache } from "./file-cache.ts";
+import { limiter } from "./limiter.ts";
 import { encodeText, type LoadedFile, loadTextFile, type ReadOptions } from "./read-file.ts";
 import { followDoneMoves } from "./done-moves.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
@@ -427,24 +428,8 @@ const LOOKAHEAD = 8;
  */
 function lookUpFiles(realRoot: string, edits: readonly FileEdit[], opts: ResolvedOptions): Map<string, Promise<FileLookup>> {
   const out = new Map<string, Promise<FileLookup>>();
-  const paths = [...new Set(edits.map((e) => e.path))];
-  let next = 0;
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const slot = async (): Promise<void> => {
-    if (running < LOOKAHEAD) {
-      running++;
-      return;
-    }
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  };
-  const release = () => {
-    const wake = waiting.shift();
-    if (wake) wake();
-    else running--;
-  };
+  const limit = limiter(LOOKAHEAD);
   const one = async (written: string): Promise<FileLookup> => {
-    await slot();
     try {
       const safe = await resolveSafePath(realRoot, written);
       const key = await fileIdentity(safe.abs);
@@ -454,14 +439,9 @@ function lookUpFiles(realRoot: string, edits: readonly FileEdit[], opts: Resolve
       return { key, safe, exists, loaded };
     } catch (error) {
       return { key: `\0${written}`, exists: false, error: asEditError(error, "IO") };
-    } finally {
-      release();
     }
   };
-  for (; next < paths.length; next++) {
-    const written = paths[next] as string;
-    out.set(written, one(written));
-  }
+  for (const written of new Set(edits.map((e) => e.path))) out.set(written, limit(() => one(written)));
   return out;
 }
 

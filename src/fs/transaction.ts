@@ -16,6 +16,7 @@ import type { Budget } from "../limits.ts";
 import { removeDirs, removeFileChecked, writeFileAtomic } from "./atomic-write.ts";
 import { describeIoError } from "./safe-path.ts";
 import { count } from "../text/plural.ts";
+import { limiter } from "./limiter.ts";
 
 export interface PlannedChange {
   /** Relative path, for messages. */
@@ -59,34 +60,31 @@ interface Done {
 export async function commitChanges(changes: readonly PlannedChange[], hooks: TransactionHooks = {}, budget?: Budget): Promise<void> {
   const done: Done[] = [];
   let failure: { error: unknown; change: PlannedChange; index: number } | undefined;
-  let next = 0;
   // A few files are written at once: each write waits on a dozen file system calls in turn, and
   // a response over 200 files spent most of its time waiting. After a failure no new write
   // starts; the ones under way finish, and every file written is put back.
-  const worker = async (): Promise<void> => {
-    while (failure === undefined && next < changes.length) {
-      const index = next++;
-      const change = changes[index] as PlannedChange;
-      try {
-        await hooks.beforeWrite?.(change, index);
-        if (change.kind === "delete") {
-          await removeFileChecked(change.abs, change.original, change.rel, budget);
-          done.push({ change, createdDirs: [] });
-        } else {
-          const createdDirs = await writeFileAtomic(change.abs, change.bytes, {
-            mode: change.mode,
-            expected: change.kind === "create" ? null : change.original,
-            rel: change.rel,
-            ...(budget && { budget }),
-          });
-          done.push({ change, createdDirs });
-        }
-      } catch (error) {
-        failure ??= { error, change, index };
+  const limit = limiter(WRITERS);
+  const write = async (change: PlannedChange, index: number): Promise<void> => {
+    if (failure !== undefined) return;
+    try {
+      await hooks.beforeWrite?.(change, index);
+      if (change.kind === "delete") {
+        await removeFileChecked(change.abs, change.original, change.rel, budget);
+        done.push({ change, createdDirs: [] });
+      } else {
+        const createdDirs = await writeFileAtomic(change.abs, change.bytes, {
+          mode: change.mode,
+          expected: change.kind === "create" ? null : change.original,
+          rel: change.rel,
+          ...(budget && { budget }),
+        });
+        done.push({ change, createdDirs });
       }
+    } catch (error) {
+      failure ??= { error, change, index };
     }
   };
-  await Promise.all(Array.from({ length: Math.min(WRITERS, changes.length) }, worker));
+  await Promise.all(changes.map((change, index) => limit(() => write(change, index))));
   if (failure === undefined) return;
   const { error, change, index } = failure;
   const unrestored = await rollBack(done);

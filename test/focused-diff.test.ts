@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { createPatch, writePatch } from "../src/formats/create-patch.ts";
-import { changedLineNumbers, changedPart, commonPrefixLength, commonSuffixLength, countBreaks } from "../src/text/common-ends.ts";
+import { changedLineNumbers, changedPart, commonPrefixLength, commonSuffixLength } from "../src/text/common-ends.ts";
+import { countBreaks } from "../src/text/count-breaks.ts";
 
 /** Lines from a small alphabet, so texts repeat and edits land next to equal lines; some carry a CR. */
 const line = fc.constantFrom("", "a", "b", "ab", "  a", "--x", "++x", "a\r", "\r", "\uFEFFa", "é");
@@ -57,7 +58,7 @@ test("changed part: whole lines around the change, with context, numbered from t
   const b = a.replace("line 30000\n", "line 30000 changed\n");
   const part = changedPart(a, b, 2);
   assert.deepEqual(part, { a: "line 29998\nline 29999\nline 30000\nline 30001\nline 30002\n", b: "line 29998\nline 29999\nline 30000 changed\nline 30001\nline 30002\n", offset: 29998 });
-  assert.equal(countBreaks(a, a.length), 50_000);
+  assert.equal(countBreaks(a, 0, a.length), 50_000);
   assert.match(createPatch(a, b, { fuzzy: false }), /^@@ -29998,7 \+29998,7 @@\n line 29997\n/);
   // A CR where the texts differ: the whole texts are diffed instead.
   assert.equal(changedPart("x\r\ny\n", "x\ny\n", 3), undefined);

@@ -24,7 +24,8 @@ import { checkLimit } from "../limits.ts";
 import { createContext } from "../match/anchors.ts";
 import type { Candidate } from "../match/types.ts";
 import { Document } from "../text/document.ts";
-import { breaksIn, lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits, spliceDelta } from "./line-edits.ts";
+import { countBreaks } from "../text/count-breaks.ts";
+import { lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits, spliceDelta } from "./line-edits.ts";
 import { type Place, readsTheSame, standsAmongCandidates, standsAroundMatch, standsInstead, standsVerbatim } from "./already-applied.ts";
 import { readCrAsBreaks } from "./cr-lines.ts";
 import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
@@ -301,7 +302,7 @@ function logOf(doc: Document, p: Planned): LogEntry[] {
     const last = Math.max(s.start, s.end - 1);
     // Inside one line and adding none, a splice moves no hint (shiftHint maps
     // its line to itself): left out, as replaceAll makes up to a million (330 ms of 1 s).
-    if (delta === 0 && breaksIn(doc.text, s.start, last) === 0) continue;
+    if (delta === 0 && countBreaks(doc.text, s.start, last) === 0) continue;
     out.push({ start: doc.lineAt(s.start), end: doc.lineAt(last) + 1, delta });
   }
   return out;

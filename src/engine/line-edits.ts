@@ -8,6 +8,7 @@ import { diffArrays } from "diff";
 import type { EditError } from "../errors.ts";
 import type { Candidate, StrategyOptions } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
+import { countBreaks } from "../text/count-breaks.ts";
 import { isBlank } from "../text/normalize.ts";
 import { planSplice, renderSplices, type Splice } from "./splice.ts";
 import type { SpliceWords } from "../match/vocabulary.ts";
@@ -167,26 +168,8 @@ function keptBreaks(doc: Document, e: LineEdit): string[] {
   return breaks;
 }
 
-/** Line breaks ("\n") in `text`. */
-export function countBreaks(text: string): number {
-  let n = 0;
-  for (let p = text.indexOf("\n"); p !== -1; p = text.indexOf("\n", p + 1)) n++;
-  return n;
-}
-
-/**
- * Line breaks in text[start, end), counted in place: no slice per splice
- * (replaceAll makes up to a million), and no `indexOf`, which would run on
- * past `end` to the next break (on a 1 MB line, once per splice).
- */
-export function breaksIn(text: string, start: number, end: number): number {
-  let n = 0;
-  for (let i = start; i < end; i++) if (text.charCodeAt(i) === 10) n++;
-  return n;
-}
-
-/** Lines a splice adds (negative: removes). */
-export const spliceDelta = (doc: Document, s: Splice): number => countBreaks(s.text) - breaksIn(doc.text, s.start, s.end);
+/** Lines a splice adds (negative: removes); the file's breaks counted in place, no slice per splice (replaceAll makes up to a million). */
+export const spliceDelta = (doc: Document, s: Splice): number => countBreaks(s.text) - countBreaks(doc.text, s.start, s.end);
 
 /**
  * Renders line edits and settles the final newline: `want`, or the file's

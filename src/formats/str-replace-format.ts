@@ -10,7 +10,7 @@
  */
 import type { LineEdit } from "./anchored-parse.ts";
 import { EditError } from "../errors.ts";
-import { countBreaks } from "../text/common-ends.ts";
+import { countBreaks } from "../text/count-breaks.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { missingFile } from "./file-errors.ts";
 import { collectJsonEdits, parseJsonOrLines } from "./json-edits.ts";
@@ -76,7 +76,7 @@ function coveredByReplacement(content: string, oldString: string, newString: str
   }
   if (first === undefined) return undefined;
   // Counted, not split: a resent edit late in a big file made an array of every line before it.
-  const startLine = countBreaks(content, first) + 1;
+  const startLine = countBreaks(content, 0, first) + 1;
   return { startLine, endLine: startLine + newString.split("\n").length - 1 };
 }
 

@@ -7,6 +7,8 @@
  * for a charCodeAt loop.
  */
 
+import { countBreaks } from "./count-breaks.ts";
+
 /** Chunks start this long and double while they match; a mismatch halves them down to a character loop. */
 const FIRST_CHUNK = 1024;
 const CHAR_LOOP_BELOW = 32;
@@ -53,13 +55,6 @@ export function commonSuffixLength(a: string, b: string, max: number): number {
   return n;
 }
 
-/** Number of "\n" in `text` before offset `end`. */
-export function countBreaks(text: string, end: number): number {
-  let count = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) count++;
-  return count;
-}
-
 /**
  * The part of two texts a line diff has to look at: both cut to whole lines
  * around what differs, with `context` equal lines kept on each side (for the
@@ -90,7 +85,7 @@ export function changedPart(a: string, b: string, context: number): { a: string;
   if (a.slice(near, nearA).includes("\r") || b.slice(near, nearB).includes("\r")) return undefined;
   const from = linesBefore(a, start, context);
   const [toA, toB] = linesAfter(a, endA, endB, context);
-  return { a: a.slice(from, toA), b: b.slice(from, toB), offset: countBreaks(a, from) };
+  return { a: a.slice(from, toA), b: b.slice(from, toB), offset: countBreaks(a, 0, from) };
 }
 
 /** The start of the `count`th line before the line starting at `at`. */
@@ -125,7 +120,7 @@ export function changedLineNumbers(a: string, b: string): number[] {
   const suffix = commonSuffixLength(a, b, Math.min(a.length, b.length) - pa);
   const out: number[] = [];
   // A position past the text's end: its lines are over (split would give no more).
-  for (let line = countBreaks(a, pa) + 1; out.length < 100; line++) {
+  for (let line = countBreaks(a, 0, pa) + 1; out.length < 100; line++) {
     const doneA = pa > a.length;
     const doneB = pb > b.length;
     if (doneA && doneB) break;

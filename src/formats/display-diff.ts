@@ -7,6 +7,8 @@
  * applied.
  */
 
+import { leadingWhitespace } from "../text/normalize.ts";
+
 function isContent(line: string): boolean {
   const c = line[0];
   return c === " " || c === "-" || c === "+";
@@ -37,11 +39,6 @@ function findContentLines(lines: string[]): boolean[] {
     else if (line !== "" && !line.startsWith("\\")) inHunk = false;
   }
   return content;
-}
-
-function leadingWhitespace(s: string): string {
-  const m = /^[ \t]*/.exec(s);
-  return m ? m[0] : "";
 }
 
 function commonPrefix(a: string, b: string): string {

@@ -123,6 +123,36 @@ test("read: a mixed-ending file is passed through unchanged", () => {
   assert.equal(layout.crlf, false);
 });
 
+test("read: ASCII bytes (made a string outside the heap past ~1 MB) and any other bytes decode as the UTF-8 decoder reads them, or are refused as it refuses them", () => {
+  const utf8 = (bytes: Uint8Array, fatal: boolean) => new TextDecoder("utf-8", { fatal, ignoreBOM: true }).decode(bytes);
+  const asText = (bytes: Buffer, allowBinary: boolean) => {
+    try {
+      return decodeText(bytes, "f", allowBinary).text;
+    } catch (error) {
+      return (error as EditError).code;
+    }
+  };
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 64 }), fc.boolean(), (raw, allowBinary) => {
+      // CRs, NULs and a BOM have rules of their own (tested above).
+      const bytes = Buffer.from(raw.filter((b) => b !== 13 && b !== 0 && b !== 0xef));
+      let want: string;
+      try {
+        want = utf8(bytes, !allowBinary);
+      } catch {
+        want = "BINARY";
+      }
+      assert.equal(asText(bytes, allowBinary), want);
+    }),
+  );
+  const line = "const x = 1; // ascii ~!@#$%^&*()_+{}|:<>?`-=[]\\;',./\t\n";
+  const big = Buffer.from(line.repeat(Math.ceil(1_500_000 / line.length)));
+  assert.equal(asText(big, false), big.toString("utf8"));
+  const withAccent = Buffer.concat([big, Buffer.from("é\n")]);
+  assert.equal(asText(withAccent, false), `${big.toString("utf8")}é\n`);
+  assert.equal(asText(Buffer.concat([big, Buffer.from([0xe9, 10])]), false), "BINARY");
+});
+
 // --- transaction ------------------------------------------------------------
 
 test("transaction: a failure midway restores written, created and deleted files", async () => {

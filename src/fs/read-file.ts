@@ -9,6 +9,7 @@
  * is read as LF. `encodeText` puts both back, so untouched bytes round-trip.
  */
 
+import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { fstatSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
@@ -173,7 +174,10 @@ export function decodeText(bytes: Buffer, rel: string, allowBinary: boolean): { 
   }
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: !allowBinary, ignoreBOM: true }).decode(body);
+    // ASCII (most source files) decodes to the same text as Latin-1, and Node makes a Latin-1
+    // string over ~1 MB outside the JS heap: 0.7 ms for the 9 MB typescript.js against 7.5 ms
+    // for the UTF-8 decoder, which builds it in the heap (a fresh 9 MB there, page by page).
+    text = isAscii(body) ? body.toString("latin1") : new TextDecoder("utf-8", { fatal: !allowBinary, ignoreBOM: true }).decode(body);
   } catch {
     throw new EditError("BINARY", `${rel} is not valid UTF-8; refusing to edit it as text.`, { path: rel });
   }

@@ -112,11 +112,15 @@ export async function isAt(handle: FileHandle, expected: string): Promise<boolea
  * now: the path the kernel reports, else `guess`; only if the entry found
  * there is that very file; first through `held`, the directory it was made
  * in held open. A process moving its directory meanwhile makes a by-path
- * unlink miss: the path is asked again, a few times. Best effort; returns
- * whether it was removed.
+ * unlink miss: the path is asked again, a few times. Without `/proc` the
+ * guess names the file only while the tree is as it was when the file was
+ * made (or as it was when it landed elsewhere), so the attempts are spread
+ * over a few milliseconds for a swapping process to put it back. Best
+ * effort; returns whether it was removed.
  */
 export async function removeOpen(handle: FileHandle, guess: string, held?: { at: (name: string) => string; name: string }): Promise<boolean> {
-  for (let attempt = 0; attempt < 8; attempt++) {
+  for (let attempt = 0; attempt < REMOVE_ATTEMPTS; attempt++) {
+    if (attempt > 0) await pause(Math.min(attempt, 8));
     try {
       const mine = fstatSync(handle.fd);
       const known = await pathOfOpen(handle);
@@ -124,7 +128,11 @@ export async function removeOpen(handle: FileHandle, guess: string, held?: { at:
       // First where it was made, through the directory held open (whatever that directory's path is now).
       const where = attempt === 0 && held ? held.at(held.name) : (known ?? guess);
       const entry = lstatSync(where);
-      if (!sameFile(entry, mine)) return false;
+      if (!sameFile(entry, mine)) {
+        // The kernel said where it is and another file is there: leave it. A guess may name it later.
+        if (known !== undefined) return false;
+        continue;
+      }
       await (mine.isDirectory() ? rmdir(where) : unlink(where));
       return true;
     } catch {
@@ -132,6 +140,13 @@ export async function removeOpen(handle: FileHandle, guess: string, held?: { at:
     }
   }
   return false;
+}
+
+/** About 90 ms of attempts in all (1, 2, ... then 8 ms apart): on a failure path only. */
+const REMOVE_ATTEMPTS = 16;
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** A directory held open: names inside it that cannot be redirected (on Linux). */

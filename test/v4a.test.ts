@@ -8,7 +8,8 @@ import { EditError } from "../src/errors.ts";
 import { createPatch } from "../src/formats/create-patch.ts";
 import { detectEdits } from "../src/formats/response.ts";
 import type { FileEdit } from "../src/formats/types.ts";
-import { findAnchor, type V4APayload, v4aFormat } from "../src/formats/v4a-format.ts";
+import { findAnchor, lineEqual, type V4APayload, v4aFormat } from "../src/formats/v4a-format.ts";
+import { Document } from "../src/text/document.ts";
 import { parseV4A, patchExtent } from "../src/formats/v4a-parse.ts";
 import { applyEdits } from "../src/fs/apply-edits.ts";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
@@ -191,6 +192,20 @@ const anchorCases: { name: string; file: string[]; anchor: string; from: number;
 
 describe("V4A @@ anchors", () => {
   for (const c of anchorCases) test(c.name, () => assert.equal(findAnchor(c.file, c.anchor, c.from), c.expect));
+  test("an anchor found in the text (no line array) is the first line from the cursor on equal to it, or trimmed equal, as in the file's lines", () => {
+    const line = fc.string({ unit: fc.constantFrom("a", "b", " ", "\t", "\r", "\u00a0"), maxLength: 4 });
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 10 }), fc.constantFrom("\n", "\r\n", "\r"), fc.boolean(), line, fc.nat(11), fc.boolean(), (ls, eol, final, anchor, from, trimmed) => {
+        const doc = Document.from(ls.join(eol) + (final ? eol : ""));
+        const lines = doc.lines(0, doc.lineCount);
+        const same = (l: string) => (trimmed ? l.trim() === anchor.trim() : l === anchor);
+        const want = lines.findIndex((l, i) => i >= from && same(l));
+        const empty = (trimmed ? anchor.trim() : anchor) === "";
+        assert.equal(lineEqual(doc, anchor, from, trimmed), empty || want === -1 ? undefined : want);
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
 
 // --- applying through the file layer --------------------------------------------

@@ -98,21 +98,49 @@ function unprefixedNote(c: V4AChunk): string | undefined {
   return `Patch line${u.length > 1 ? "s" : ""} ${u.join(", ")} had no ' ', '-' or '+' prefix and ${u.length > 1 ? "were" : "was"} read as unchanged context; if that text is not in the file, give each chunk line its prefix.`;
 }
 
-/** The op of one chunk; `after` is the 0-based line of its last anchor. */
-/** 0-based line where the block opened by line `at` ends: the next non-blank line indented no deeper. */
-function scopeEndOf(lines: readonly string[], at: number): number {
-  const depth = leadingWhitespace(lines[at] ?? "").length;
-  for (let i = at + 1; i < lines.length; i++) {
-    const l = lines[i] as string;
-    if (l.trim() !== "" && leadingWhitespace(l).length <= depth) return i;
+/**
+ * The first line at or after `from` equal to `anchor`, or with `trimmed`
+ * equal to it once both are trimmed (findAnchor's first two levels), found
+ * by searching the text: no line array for a file whose anchors are written
+ * as its lines are (Codex and models copy the line, often without its
+ * indentation).
+ */
+export function lineEqual(doc: Document, anchor: string, from: number, trimmed: boolean): number | undefined {
+  const find = trimmed ? anchor.trim() : anchor;
+  if (find === "" || !doc.hasLine(from)) return undefined;
+  const text = doc.text;
+  const start = doc.lineStart(from);
+  for (let at = text.indexOf(find, start); at !== -1; at = text.indexOf(find, at + 1)) {
+    const end = at + find.length;
+    const lineStart = at === 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1;
+    let lineEnd = text.indexOf("\n", end);
+    if (lineEnd === -1) lineEnd = text.length;
+    if (!trimmed && (lineStart !== at || lineEnd !== end)) continue;
+    // What trim() drops is what \s matches (white space and line terminators).
+    if (trimmed && !(ONLY_SPACE.test(text.slice(lineStart, at)) && ONLY_SPACE.test(text.slice(end, lineEnd)))) continue;
+    return doc.lineAt(lineStart);
   }
-  return lines.length;
+  return undefined;
 }
 
-function chunkOp(c: V4AChunk, index: number, after: number | undefined, lineCount: number, scopeEnd?: number): EditOp {
+const ONLY_SPACE = /^\s*$/;
+
+/** 0-based line where the block opened by line `at` ends: the next non-blank line indented no deeper. */
+function scopeEndOf(doc: Document, at: number): number {
+  const depth = leadingWhitespace(doc.line(at)).length;
+  let i = at + 1;
+  for (; doc.hasLine(i); i++) {
+    const l = doc.line(i);
+    if (l.trim() !== "" && leadingWhitespace(l).length <= depth) return i;
+  }
+  return i;
+}
+
+/** The op of one chunk; `after` is the 0-based line of its last anchor. */
+function chunkOp(c: V4AChunk, index: number, after: number | undefined, lineCount: () => number, scopeEnd?: number): EditOp {
   const label = `Chunk ${index + 1} (patch line ${c.line})`;
   // A chunk of added lines only goes after its anchor, or (as Codex does) at the end of the file.
-  const insertAt = c.old.length === 0 ? (after === undefined ? lineCount + 1 : after + 2) : undefined;
+  const insertAt = c.old.length === 0 ? (after === undefined ? lineCount() + 1 : after + 2) : undefined;
   const notes = [
     unprefixedNote(c),
     after === undefined ? undefined : `The chunk was searched from line ${after + 1}, where its "@@ ${c.anchors.at(-1)}" line was found.`,
@@ -144,7 +172,15 @@ function anchorMissing(c: V4AChunk, index: number, anchor: string, path: string,
 
 function applyUpdate(content: string, op: Extract<V4AFileOp, { kind: "update" }>, ctx: FileApplyContext): FileApplyResult {
   const doc = Document.from(content);
-  const fileLines = doc.lines(0, doc.lineCount);
+  // The file as lines only for an anchor not written as its line is: splitting 200k lines cost
+  // more than the rest of a one-chunk patch (and their garbage was collected during the write).
+  let fileLines: readonly string[] | undefined;
+  const anchorLine = (anchor: string, from: number) => {
+    const at = lineEqual(doc, anchor, from, false) ?? lineEqual(doc, anchor, from, true);
+    if (at !== undefined) return at;
+    fileLines ??= doc.lines(0, doc.lineCount);
+    return findAnchor(fileLines, anchor, from);
+  };
   const ops: EditOp[] = [];
   const outcomes: { index: number; outcome: OpOutcome }[] = [];
   let cursor = 0;
@@ -152,7 +188,7 @@ function applyUpdate(content: string, op: Extract<V4AFileOp, { kind: "update" }>
     let after: number | undefined;
     let missing: EditError | undefined;
     for (const anchor of c.anchors) {
-      const at = findAnchor(fileLines, anchor, cursor);
+      const at = anchorLine(anchor, cursor);
       if (at === undefined) {
         missing = anchorMissing(c, k, anchor, ctx.path, cursor);
         break;
@@ -161,7 +197,7 @@ function applyUpdate(content: string, op: Extract<V4AFileOp, { kind: "update" }>
       cursor = at + 1;
     }
     if (missing) outcomes.push({ index: k, outcome: { status: "failed", error: missing } });
-    else ops.push(chunkOp(c, k, after, doc.lineCount, after === undefined ? undefined : scopeEndOf(fileLines, after)));
+    else ops.push(chunkOp(c, k, after, () => doc.lineCount, after === undefined ? undefined : scopeEndOf(doc, after)));
   }
   const moved = op.moveTo === undefined ? {} : { moveTo: op.moveTo };
   if (op.chunks.length === 0) return { content, ...moved, ops: [{ status: "applied", strategy: "move", fuzzy: false }] };

@@ -17,7 +17,8 @@
  * editors are found there at once).
  *
  * Memory: an editor holds its content (1 or 2 bytes a character), its line
- * table (4–8 bytes a line), and for a text with CRLF breaks an LF copy of
+ * table (4–8 bytes a line), once a fuzzy search ran the hashes of its trimmed
+ * lines (4 bytes a line, see `Document.trimmedHashes`), and for a text with CRLF breaks an LF copy of
  * the text and 8 bytes a break; nothing else is kept between calls. It is
  * freed with the editor.
  */

@@ -19,7 +19,8 @@
  *
  * Memory: an entry costs about its bytes + 2 × its characters (a string of
  * non-Latin-1 text takes two bytes a character) + its line table (4 bytes a
- * line); entries are dropped least recently used first once the total
+ * line) + the per-line hashes a fuzzy search builds on a kept document (4
+ * bytes a line, counted when the entry is stored after an edit); entries are dropped least recently used first once the total
  * passes `maxBytes` (64 MiB by default: a 9 MB file costs ~30 MB), and a
  * file larger than that is not kept.
  */

@@ -31,7 +31,7 @@ export const MAX_SCORED_PAIRS = 300;
 
 export function createContext(doc: Document, options: StrategyOptions, checkBudget: () => void = () => {}): MatchContext {
   // Needles holding a whole line are found through the line index, once the searches have paid for it.
-  const lines: LineSource = { index: (build) => (build ? builtLineIndex(ctx) : memoOf(ctx).index), start: (i) => doc.lineStart(i) };
+  const lines: LineSource = { index: (build) => (build ? builtLineIndex(ctx) : knownLineIndex(ctx)), start: (i) => doc.lineStart(i) };
   const occurrences = createOccurrenceFinder(doc.text, lines);
   const caps = new WeakMap<Query, CapNote[]>();
   let steps = 0;
@@ -111,9 +111,31 @@ export function linesContaining(ctx: MatchContext, needle: string, limit = Numbe
   return containing.get(needle) ?? linesOfHits(ctx, containing, needle, limit, () => true);
 }
 
+/**
+ * The lines of a trimmed text through the document's per-line hashes
+ * (Document.trimmedHashes), each hit checked in place: what the index or a
+ * scan answers, ascending.
+ */
+function hashedLineIndex(ctx: MatchContext): LineIndex {
+  const doc = ctx.doc;
+  return { get: (trimmed) => doc.linesTrimmedAs(trimmed), maybe: (trimmed) => doc.linesHashedAs(trimmed) };
+}
+
+/** A line index this context may use without building one: its own, or the hashes its document already has. */
+function knownLineIndex(ctx: MatchContext): LineIndex | undefined {
+  const m = memoOf(ctx);
+  if (!m.index && ctx.doc.hasTrimmedHashes) m.index = hashedLineIndex(ctx);
+  return m.index;
+}
+
 function lineIndexFor(ctx: MatchContext): LineIndex | undefined {
   const m = memoOf(ctx);
   if (m.index) return m.index;
+  // A document kept across calls: its hashes, built once, serve this call and the owner's next ones.
+  if (ctx.doc.retained || ctx.doc.hasTrimmedHashes) {
+    m.index = hashedLineIndex(ctx);
+    return m.index;
+  }
   m.scans++;
   if (m.scans <= SCANS_BEFORE_INDEX) return undefined;
   return builtLineIndex(ctx);
@@ -121,7 +143,7 @@ function lineIndexFor(ctx: MatchContext): LineIndex | undefined {
 
 function builtLineIndex(ctx: MatchContext): LineIndex {
   const m = memoOf(ctx);
-  m.index ??= buildLineIndex(ctx.doc);
+  m.index ??= ctx.doc.retained || ctx.doc.hasTrimmedHashes ? hashedLineIndex(ctx) : buildLineIndex(ctx.doc);
   return m.index;
 }
 
@@ -157,6 +179,24 @@ export function linesTrimmedEqual(ctx: MatchContext, trimmed: string, limit = Nu
     }
     return true;
   });
+}
+
+/**
+ * Lines (ascending) whose whole text is `line` (no line break in it): those
+ * of its trimmed text that are it exactly, when this context has a line
+ * index (its own or its document's hashes); else the places of a search
+ * that are whole lines.
+ */
+export function linesEqualTo(ctx: MatchContext, line: string): readonly number[] {
+  const trimmed = trimBlank(line);
+  const index = trimmed === "" ? undefined : knownLineIndex(ctx);
+  if (index) return (index.get(trimmed) ?? []).filter((i) => ctx.doc.line(i) === line);
+  const text = ctx.doc.text;
+  const out: number[] = [];
+  for (const at of ctx.occurrences(line)) {
+    if ((at === 0 || text[at - 1] === "\n") && (at + line.length === text.length || text[at + line.length] === "\n")) out.push(ctx.doc.lineAt(at));
+  }
+  return out;
 }
 
 /** Whether line `i`, without the blank space at its ends (as `linesTrimmedEqual` reads it), is `trimmed`. */

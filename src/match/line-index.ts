@@ -6,25 +6,23 @@
  * much as 10–20 such scans to build. A call with many edits (hundreds of
  * SEARCH/REPLACE blocks or hunks) crosses that line quickly, and from then
  * on every anchor line is a map lookup. A single edit never builds it.
+ * A document kept across calls answers with its per-line hashes instead
+ * (Document.trimmedHashes, anchors.ts), built once and carried over edits.
  */
+import { trimBlank } from "../text/blank.ts";
 import type { Document } from "../text/document.ts";
+
+export { isSpace, trimBlank } from "../text/blank.ts";
 
 /** Anchor-line scans in one context before the index is built (about the index's own cost in scans). */
 export const SCANS_BEFORE_INDEX = 16;
 
-/** The blank characters at a line's ends (the Unicode spaces inside code are kept). */
-export const isSpace = (c: number) => c === 32 || c === 9 || c === 13 || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff;
-
-/** `line` without the blank space at its ends, the same characters `linesTrimmedEqual` treats as blank. */
-export function trimBlank(line: string): string {
-  let s = 0;
-  let e = line.length;
-  while (s < e && isSpace(line.charCodeAt(s))) s++;
-  while (e > s && isSpace(line.charCodeAt(e - 1))) e--;
-  return s === 0 && e === line.length ? line : line.slice(s, e);
+/** Line numbers (ascending) by trimmed text (non-empty, no blank ends); undefined or [] when none. */
+export interface LineIndex {
+  get(trimmed: string): readonly number[] | undefined;
+  /** Lines that may be those of `get` (a superset, cheaper to list), for a caller that checks each place itself. */
+  maybe?(trimmed: string): readonly number[];
 }
-
-export type LineIndex = ReadonlyMap<string, readonly number[]>;
 
 /** Line numbers (ascending) by trimmed text; blank lines are left out. */
 export function buildLineIndex(doc: Document): LineIndex {

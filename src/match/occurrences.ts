@@ -27,6 +27,8 @@ import { buildWordIndex, isWord, type WordIndex, wordOccurrences } from "./word-
 const KEY_MIN = 8;
 /** A key with more hits than this costs more to check than a scan of the file: the needle is searched for itself. */
 const MAX_KEY_HITS = 1000;
+/** Places of a whole line few enough to check in place without looking for a rarer line of the needle. */
+const FEW_LINES = 8;
 /** Keys kept for later needles (the most recent). */
 const MAX_KEYS = 32;
 
@@ -103,11 +105,13 @@ export function createOccurrenceFinder(text: string, lines?: LineSource): Occurr
     }
     let best: readonly number[] | undefined;
     let bestAt = 0;
-    for (let s = first + 1, e = needle.indexOf("\n", s); e !== -1 && best?.length !== 0; s = e + 1, e = needle.indexOf("\n", s)) {
+    // Any of its whole lines finds every place: a line with a few places is as good as the rarest (each lookup costs).
+    for (let s = first + 1, e = needle.indexOf("\n", s); e !== -1 && !(best && best.length <= FEW_LINES); s = e + 1, e = needle.indexOf("\n", s)) {
       const key = trimBlank(needle.slice(s, e));
       // A blank line is not indexed.
       if (key === "") continue;
-      const found = index.get(key) ?? [];
+      // Each place is checked below: lines that may hold the key are enough.
+      const found = index.maybe ? index.maybe(key) : (index.get(key) ?? []);
       if (best === undefined || found.length < best.length) {
         best = found;
         bestAt = s;

@@ -10,7 +10,7 @@
  * places (a line hint may choose), never applied to the weaker reading alone.
  */
 import { blockSimilarity } from "../text/similarity.ts";
-import { lineCandidate } from "./anchors.ts";
+import { lineCandidate, linesEqualTo } from "./anchors.ts";
 import type { Candidate, MatchContext, Query, StrategyName } from "./types.ts";
 
 const ANCHORS = 3;
@@ -44,10 +44,6 @@ const writtenOrGrownAtEnd: SameLine = (file, line) => file === line || (file.sta
 /** Whether window line `j` (file line `start + j`) holds the model's line `j`. */
 const holdsLine = (ctx: MatchContext, q: Query, start: number, j: number, same: SameLine): boolean =>
   ctx.doc.hasLine(start + j) && same(ctx.doc.line(start + j), q.lines[j] ?? "");
-
-/** Whether the `length` characters at `at` are a whole line of `text`. */
-const isWholeLine = (text: string, at: number, length: number): boolean =>
-  (at === 0 || text[at - 1] === "\n") && (at + length === text.length || text[at + length] === "\n");
 
 /** How many of the model's non-blank lines the window starting at `start` holds, position by position. */
 function held(ctx: MatchContext, q: Query, start: number, same: SameLine): number {
@@ -140,7 +136,6 @@ function rivalOf(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: num
   const floor = tolerant ? ctx.options.fuzzyThreshold : SIMILARITY_RIVAL_FLOOR;
   const bar = Math.max(held(ctx, q, winner.startLine, same) + 1, Math.ceil(nonBlank / 2));
   if (bar > nonBlank) return undefined;
-  const text = ctx.doc.text;
   const n = q.lines.length;
   // A window holding more lines than the winner holds one the winner lacks:
   // the anchors are those lines (usually the one the model changed or
@@ -152,10 +147,9 @@ function rivalOf(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: num
     .slice(0, ANCHORS);
   const seen = new Set<number>();
   for (const { line, j } of anchors) {
-    for (const at of ctx.occurrences(line)) {
-      // Whole lines only: the model's indentation must be the line's.
-      if (!isWholeLine(text, at, line.length)) continue;
-      const start = ctx.doc.lineAt(at) - j;
+    // Whole lines only: the model's indentation must be the line's.
+    for (const i of linesEqualTo(ctx, line)) {
+      const start = i - j;
       if (start < 0 || !ctx.doc.hasLine(start + n - 1) || seen.has(start)) continue;
       seen.add(start);
       if (start === winner.startLine) continue;
@@ -214,15 +208,14 @@ const TELLING_LINE = 12;
  * model had edited before). One of two places: never the look-alike alone.
  */
 function changedSinceRival(ctx: MatchContext, q: Query, winner: Candidate, anchors: readonly { line: string; j: number }[]): Candidate | undefined {
-  const text = ctx.doc.text;
   const n = q.lines.length;
   const wanted = new Set(q.lines.map((l) => l.trim()).filter((l) => l !== ""));
   const need = Math.max(3, Math.ceil(wanted.size / 2));
   for (const { line, j } of anchors) {
     if (line.trim().length < TELLING_LINE) continue;
-    const places = ctx.occurrences(line).filter((at) => isWholeLine(text, at, line.length));
+    const places = linesEqualTo(ctx, line);
     if (places.length !== 1) continue;
-    const lineNo = ctx.doc.lineAt(places[0] as number);
+    const lineNo = places[0] as number;
     const present = new Set<string>();
     for (const l of ctx.doc.lines(Math.max(0, lineNo - j - n), lineNo - j + 2 * n)) if (wanted.has(l.trim())) present.add(l.trim());
     if (present.size < need) continue;

@@ -18,6 +18,7 @@ const shared: WeakRef<Document>[] = [];
 
 /** Makes `doc` findable by its text while its owner keeps it alive. */
 export function shareDocument(doc: Document): void {
+  doc.retained = true;
   for (let i = shared.length - 1; i >= 0; i--) {
     const d = shared[i]?.deref();
     if (d === undefined || d === doc) shared.splice(i, 1);

@@ -5,6 +5,7 @@
  * windows the anchors point at.
  */
 import type { Document } from "../text/document.ts";
+import { coarseKey } from "../text/normalize.ts";
 import { buildLineIndex, isSpace, type LineIndex, SCANS_BEFORE_INDEX, trimBlank } from "./line-index.ts";
 import { createOccurrenceFinder, type LineSource } from "./occurrences.ts";
 import type { Candidate, CapNote, MatchContext, Query, StrategyName, StrategyOptions } from "./types.ts";
@@ -72,13 +73,17 @@ interface AnchorMemo {
   selective: Map<string, string>;
   scans: number;
   index: LineIndex | undefined;
+  /** The coarse keys of the file's lines (see `noLineWiseWindow`), once asked for in a call with its own line index. */
+  coarse: Set<string> | undefined;
+  /** `noLineWiseWindow` by query. */
+  lineWise: WeakMap<Query, boolean>;
 }
 const memos = new WeakMap<MatchContext, AnchorMemo>();
 
 function memoOf(ctx: MatchContext): AnchorMemo {
   let m = memos.get(ctx);
   if (!m) {
-    m = { containing: new Map(), trimmedEqual: new Map(), selective: new Map(), scans: 0, index: undefined };
+    m = { containing: new Map(), trimmedEqual: new Map(), selective: new Map(), scans: 0, index: undefined, coarse: undefined, lineWise: new WeakMap() };
     memos.set(ctx, m);
   }
   return m;
@@ -207,6 +212,48 @@ export function lineTrimmedIs(ctx: MatchContext, i: number, trimmed: string): bo
   while (s < e && isSpace(text.charCodeAt(s))) s++;
   while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
   return e - s === trimmed.length && text.startsWith(trimmed, s);
+}
+
+/*
+ * `coarseKey` (normalize.ts) reads a line as all five line-for-line
+ * strategies at most tell it apart. Two lines equal trimmed (line-trimmed, indentation-flexible), with whitespace runs
+ * collapsed (whitespace-normalized), without whitespace
+ * (whitespace-insensitive) or under punctuation-normalized's key have equal
+ * coarse keys: each of those forms only drops or merges whitespace (which
+ * the coarse key drops) or is the coarse key's own punctuation mapping.
+ */
+
+/**
+ * Whether no window of the file can match query `q` (two lines or more)
+ * line for line under any of those five strategies, because one of its
+ * lines has a coarse key no file line has: they then answer nothing
+ * without their own searches (2,000 fuzzy hunks ran all five, ~25 % of the
+ * CPU, before block-anchor found each). Only in a call that built its own
+ * line index (many edits: the set of keys is one more pass over the lines),
+ * and only where none of their searches could stop at MAX_VERIFIED_LINES
+ * (at most one window per line, each `n` lines: a capped search notes it in
+ * the NOT_FOUND message, and skipping it would drop the note).
+ */
+export function noLineWiseWindow(ctx: MatchContext, q: Query): boolean {
+  const n = q.lines.length;
+  if (n < 2) return false;
+  const m = memoOf(ctx);
+  if (!(m.index instanceof Map) || ctx.doc.lineCount * n > MAX_VERIFIED_LINES) return false;
+  const known = m.lineWise.get(q);
+  if (known !== undefined) return known;
+  if (!m.coarse) {
+    const coarse = new Set<string>();
+    const count = ctx.doc.lineCount;
+    for (let i = 0; i < count; i++) coarse.add(coarseKey(ctx.doc.line(i)));
+    m.coarse = coarse;
+  }
+  const keys = m.coarse;
+  const none = q.lines.some((line) => {
+    const key = coarseKey(line);
+    return key !== "" && !keys.has(key);
+  });
+  m.lineWise.set(q, none);
+  return none;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { minOf } from "../arrays.ts";
 import { isBlank, leadingWhitespace } from "../text/normalize.ts";
-import { lineCandidate } from "./anchors.ts";
+import { lineCandidate, noLineWiseWindow } from "./anchors.ts";
 import { trimmedWindows } from "./line-trimmed.ts";
 import type { Strategy } from "./types.ts";
 
@@ -19,6 +19,7 @@ export const indentationFlexible: Strategy = {
   name: "indentation-flexible",
   exact: true,
   find(ctx, q) {
+    if (noLineWiseWindow(ctx, q)) return [];
     const want = removeIndentation(q.lines);
     const n = q.lines.length;
     // Equal dedented blocks are equal trimmed, so the trimmed windows are a superset.

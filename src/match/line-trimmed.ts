@@ -2,7 +2,7 @@
  * 2. LineTrimmed: every line equal after trimming. The model got the code
  * right and the indentation wrong (the most common near miss).
  */
-import { lineCandidate, linesTrimmedEqual, longestLineIndex, trimLine, verifyWindows } from "./anchors.ts";
+import { lineCandidate, linesTrimmedEqual, longestLineIndex, noLineWiseWindow, trimLine, verifyWindows } from "./anchors.ts";
 import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
 
 /** Start lines of windows whose lines equal the query's after trimming. */
@@ -17,6 +17,7 @@ export const lineTrimmed: Strategy = {
   name: "line-trimmed",
   exact: true,
   find(ctx, q): Candidate[] {
+    if (noLineWiseWindow(ctx, q)) return [];
     return trimmedWindows(ctx, q).map((s) => lineCandidate(ctx, q, s, q.lines.length, "line-trimmed", 1));
   },
 };

@@ -5,7 +5,7 @@
  * `a – b`), and sometimes the file is the typeset side (docs, comments).
  */
 import { collapseWhitespace, hasUnicodePunctuation, normalizePunctuation } from "../text/normalize.ts";
-import { lineCandidate, windowsByWord } from "./anchors.ts";
+import { lineCandidate, noLineWiseWindow, windowsByWord } from "./anchors.ts";
 import { queryFromLines } from "./query.ts";
 import type { Strategy } from "./types.ts";
 
@@ -16,6 +16,7 @@ export const punctuationNormalized: Strategy = {
   name: "punctuation-normalized",
   exact: true,
   find(ctx, q) {
+    if (noLineWiseWindow(ctx, q)) return [];
     // No scan of the whole file for typeset characters (17 ms on 9 MB): the
     // identifier anchor is shared with the whitespace strategies, so the
     // windows come almost for free.

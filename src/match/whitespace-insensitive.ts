@@ -5,13 +5,14 @@
  * rest of each line must agree too.
  */
 import { removeWhitespace } from "../text/normalize.ts";
-import { lineCandidate, windowsByWord } from "./anchors.ts";
+import { lineCandidate, noLineWiseWindow, windowsByWord } from "./anchors.ts";
 import type { Strategy } from "./types.ts";
 
 export const whitespaceInsensitive: Strategy = {
   name: "whitespace-insensitive",
   exact: true,
   find(ctx, q) {
+    if (noLineWiseWindow(ctx, q)) return [];
     const keys = q.lines.map(removeWhitespace);
     if (keys.every((k) => k === "")) return [];
     return windowsByWord(ctx, q, { of: removeWhitespace, keys }).map((s) =>

@@ -4,7 +4,7 @@
  * line may also match a span inside a longer line, word by word.
  */
 import { collapseWhitespace } from "../text/normalize.ts";
-import { lineCandidate, linesContaining, rangeCandidate, windowsByWord } from "./anchors.ts";
+import { lineCandidate, linesContaining, noLineWiseWindow, rangeCandidate, windowsByWord } from "./anchors.ts";
 import type { Candidate, MatchContext, Query, Strategy } from "./types.ts";
 
 /**
@@ -95,6 +95,7 @@ export const whitespaceNormalized: Strategy = {
   exact: true,
   find(ctx, q) {
     if (q.lines.length === 1 && !q.endsWithNewline) return singleLineSpans(ctx, q);
+    if (noLineWiseWindow(ctx, q)) return [];
     const keys = q.lines.map(collapseWhitespace);
     return windowsByWord(ctx, q, { of: collapseWhitespace, keys }).map((s) =>
       lineCandidate(ctx, q, s, q.lines.length, "whitespace-normalized", 1),

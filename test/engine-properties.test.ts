@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
-import { type ReplaceOptions, replace } from "../src/formats/str-replace.ts";
+import { type ReplaceOptions, replace, replaceWithChange } from "../src/formats/str-replace.ts";
 
 // Characters that exercise the engine: line breaks, indentation, `$` patterns,
 // escapes, elision dots, line-number separators, typeset punctuation, Unicode.
@@ -287,4 +287,28 @@ test("a whole-line edit keeps the file's line structure whether or not the find 
     ),
     { numRuns: 300 },
   );
+});
+
+test("property: the change an edit reports, made to the text, is the text it returns (the file layer diffs and writes from it)", () => {
+  const line = fc.constantFrom("a", "b", "  a", "\tb", "}", "", "a b", "x\r", "é");
+  const eol = fc.constantFrom("\n", "\r\n", "\r");
+  let checked = 0;
+  fc.assert(
+    fc.property(fc.array(fc.tuple(line, eol), { minLength: 1, maxLength: 12 }), fc.boolean(), fc.nat(12), fc.nat(3), fc.array(line, { maxLength: 3 }), fc.boolean(), fc.boolean(), (ls, bom, at, count, added, reindent, all) => {
+      const text = (bom ? "\uFEFF" : "") + ls.map(([l, br]) => l + br).join("");
+      const found = ls.slice(at % ls.length, (at % ls.length) + count + 1).map(([l]) => (reindent ? l.trim() : l));
+      const oldString = found.join("\n");
+      const newString = [...found, ...added].join("\n");
+      try {
+        const { result, change } = replaceWithChange(text, oldString, newString, { replaceAll: all });
+        if (!change) return;
+        checked++;
+        assert.equal(text.slice(0, change.start) + change.text + text.slice(change.end), result.content);
+      } catch (error) {
+        if (!(error instanceof EditError)) throw error;
+      }
+    }),
+    { numRuns: 2000 },
+  );
+  assert.ok(checked > 500, `only ${checked} edits reported a change`);
 });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { createPatch, writePatch } from "../src/formats/create-patch.ts";
-import { changedLineNumbers, changedPart, commonPrefixLength, commonSuffixLength } from "../src/text/common-ends.ts";
+import { createPatch, createPatchOfChange, writePatch } from "../src/formats/create-patch.ts";
+import { changedLineNumbers, changedPart, changedPartOfChange, commonPrefixLength, commonSuffixLength } from "../src/text/common-ends.ts";
 import { countBreaks } from "../src/text/count-breaks.ts";
 
 /** Lines from a small alphabet, so texts repeat and edits land next to equal lines; some carry a CR. */
@@ -31,6 +31,25 @@ test("the numbered diff of the changed part is byte-identical to the whole-text 
     fc.property(fc.oneof(edited, fc.tuple(text, text)), fc.nat(4), ([a, b], context) => {
       const options = { fuzzy: false, context, oldPath: "a/x", newPath: "b/x" };
       assert.equal(createPatch(a, b, options), writePatch(a, b, options, false));
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test("a change given as a range (the file layer's), read from a window of the old text, cuts and diffs as the two whole texts do", () => {
+  const change = text.chain((a) =>
+    fc.tuple(fc.constant(a), fc.nat(a.length), fc.nat(a.length), fc.array(fc.tuple(line, breakOf), { maxLength: 4 }), fc.boolean()).map(([a0, x, y, added, partial]) => {
+      const inserted = added.map(([l, br]) => l + br).join("");
+      return { a: a0, start: Math.min(x, y), end: Math.max(x, y), text: partial ? inserted.slice(1) : inserted };
+    }),
+  );
+  fc.assert(
+    fc.property(change, fc.nat(4), fc.nat(40), (c, context, margin) => {
+      const b = c.a.slice(0, c.start) + c.text + c.a.slice(c.end);
+      // A margin of a few characters makes the window grow, as a long run of equal lines does at full size.
+      assert.deepEqual(changedPartOfChange(c.a, c, context, margin), changedPart(c.a, b, context));
+      const options = { context, oldPath: "a/f", newPath: "b/f" };
+      assert.equal(createPatchOfChange(c.a, c, options), createPatch(c.a, b, options));
     }),
     { numRuns: 3000 },
   );

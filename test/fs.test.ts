@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { formatCandidates } from "../src/cli/interactive.ts";
 import { EditError } from "../src/errors.ts";
 import { detectEdits } from "../src/formats/response.ts";
-import { decodeText, encodeText, hashBytes, loadTextFile } from "../src/fs/read-file.ts";
+import { decodeText, encodeChange, encodeText, hashBytes, loadTextFile } from "../src/fs/read-file.ts";
 import { resolveRoot, resolveSafePath } from "../src/fs/safe-path.ts";
 import { stripComponents } from "../src/fs/rewrite-edits.ts";
 import { commitChanges, type PlannedChange } from "../src/fs/transaction.ts";
@@ -113,6 +113,33 @@ test("read: BOM and uniform CRLF are removed for the core and restored byte for 
       assert.ok(!text.startsWith("\uFEFF"));
       assert.deepEqual(encodeText(text, layout), bytes);
     }),
+  );
+});
+
+test("write: the bytes of one change, made from the bytes read around it, are the new text encoded whole (or it is encoded whole)", () => {
+  const unit = fc.constantFrom("a", "b", " ", "\n", "\r", "é", "→", "😀", "\uD83D", "\uFEFF");
+  fc.assert(
+    fc.property(fc.string({ unit, maxLength: 30 }), fc.boolean(), fc.boolean(), fc.nat(40), fc.nat(40), fc.string({ unit, maxLength: 6 }), (body, bom, crlf, x, y, inserted) => {
+      // A file as it is on disk (valid UTF-8: no lone surrogate), read as the file layer reads it.
+      const lone = body.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "x");
+      const onDisk = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(crlf ? lone.replace(/\r/g, "").replace(/\n/g, "\r\n") : lone)]);
+      const { text, layout } = decodeText(onDisk, "f", false);
+      const start = Math.min(x, y, text.length);
+      const end = Math.min(Math.max(x, y), text.length);
+      const change = { start, end, text: inserted };
+      const whole = encodeText(text.slice(0, start) + inserted + text.slice(end), layout);
+      assert.deepEqual(encodeChange(onDisk, text, change, layout) ?? whole, whole);
+    }),
+    {
+      numRuns: 3000,
+      // A CR written before a LF of a CRLF file, and a change splitting a surrogate pair: rare at random.
+      examples: [
+        ["a\nb\n", false, true, 1, 1, "x\r"],
+        ["a\nb\n", true, true, 2, 2, "\r"],
+        ["a😀b", false, false, 2, 2, "c"],
+        ["a😀b", false, false, 1, 1, "\uD83D"],
+      ],
+    },
   );
 });
 

@@ -161,15 +161,18 @@ test("property: the V4A reader throws nothing but EditError on arbitrary input",
   );
 });
 
-test("property: applying arbitrary V4A chunks to arbitrary text throws nothing but EditError", () => {
+test("property: applying arbitrary V4A chunks to arbitrary text throws nothing but EditError; a change it reports is the new text's", () => {
   const lineArb = fc.constantFrom("a", "b", "", " ", "  a", "}", "x y");
   const chunkLineArb = fc.tuple(fc.constantFrom(" ", "-", "+", "@@ ", ""), lineArb).map(([p, l]) => p + l);
   fc.assert(
-    fc.property(fc.array(lineArb, { maxLength: 10 }), fc.array(chunkLineArb, { minLength: 1, maxLength: 8 }), (file, body) => {
+    fc.property(fc.array(lineArb, { maxLength: 10 }), fc.array(chunkLineArb, { minLength: 1, maxLength: 8 }), fc.constantFrom("\n", "\r\n"), (file, body, eol) => {
       const found = detectEdits(["*** Begin Patch", "*** Update File: f.txt", "@@", ...body, "*** End Patch"].join("\n"), "v4a");
       for (const edit of found.edits) {
         try {
-          v4aFormat.apply(file.join("\n"), edit as FileEdit<V4APayload>, { path: "f.txt", exists: true, options: {} });
+          const text = file.join(eol);
+          const r = v4aFormat.apply(text, edit as FileEdit<V4APayload>, { path: "f.txt", exists: true, options: {} });
+          // The file layer writes and diffs from the change alone.
+          if (r.change) assert.equal(text.slice(0, r.change.start) + r.change.text + text.slice(r.change.end), r.content);
         } catch (error) {
           assert.ok(error instanceof EditError, String(error));
         }

@@ -25,14 +25,14 @@ import { createContext } from "../match/anchors.ts";
 import type { Candidate } from "../match/types.ts";
 import { Document } from "../text/document.ts";
 import { countBreaks } from "../text/count-breaks.ts";
-import { lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEdits, spliceDelta } from "./line-edits.ts";
+import { lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEditsWithChange, spliceDelta } from "./line-edits.ts";
 import { type Place, readsTheSame, standsAmongCandidates, standsAroundMatch, standsInstead, standsVerbatim } from "./already-applied.ts";
 import { readCrAsBreaks } from "./cr-lines.ts";
 import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
 import { notFoundNotes, withOrigin } from "./op-messages.ts";
-import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, type LineShift, placedOp, type Reading } from "./ops.ts";
+import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, type LineShift, placedOp, type Reading, type TextChange } from "./ops.ts";
 import type { ResolvedOptions } from "./options.ts";
-import { planSplice, renderSplices, type Splice } from "./splice.ts";
+import { planSplice, renderSplicesWithChange, type Splice } from "./splice.ts";
 import { capitalize, type Vocabulary } from "../match/vocabulary.ts";
 import { count } from "../text/plural.ts";
 
@@ -308,7 +308,7 @@ function logOf(doc: Document, p: Planned): LogEntry[] {
   return out;
 }
 
-function render(doc: Document, accepted: readonly Planned[]): string {
+function render(doc: Document, accepted: readonly Planned[]): { text: string; change?: TextChange } {
   if (accepted.some((p) => p.line)) {
     let want: boolean | undefined;
     for (const p of accepted) {
@@ -316,17 +316,17 @@ function render(doc: Document, accepted: readonly Planned[]): string {
       // A new file's content ends with a line break unless the op says otherwise.
       else if (p.report.strategy === "create") want = true;
     }
-    return renderLineEdits(
+    return renderLineEditsWithChange(
       doc,
       accepted.map((p) => p.line ?? { from: 0, to: 0, lines: [] }),
       want,
     );
   }
   // One op's splices as they are (replaceAll's million are not copied).
-  if (accepted.length === 1) return renderSplices(doc, (accepted[0] as Planned).splices);
+  if (accepted.length === 1) return renderSplicesWithChange(doc, (accepted[0] as Planned).splices);
   const splices: Splice[] = [];
   for (const p of accepted) for (const s of p.splices) splices.push(s);
-  return renderSplices(doc, splices);
+  return renderSplicesWithChange(doc, splices);
 }
 
 /** One op located and planned in `doc`, or its failure (already labelled). */
@@ -426,7 +426,10 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
     accepted.push(p);
     for (const r of p.merged ?? [p.report]) applied.push(r);
   }
-  let text = accepted.length > 0 ? render(doc, accepted) : content;
+  const rendered = accepted.length > 0 ? render(doc, accepted) : { text: content };
+  let text = rendered.text;
+  // The change stands for the text only until a retried op edits it further.
+  let change = rendered.change;
   const log: LogEntry[] = [...prior];
   // Bottom-up, each entry's lines are still those of the text it applies to.
   const entries = accepted.flatMap((p) => logOf(doc, p)).sort((x, y) => y.start - x.start);
@@ -443,11 +446,12 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
       continue;
     }
     text = p.text;
+    change = undefined;
     for (const e of p.log) log.push(e);
     applied.push({ ...p.report, retried: true });
   }
   failed.sort((x, y) => (x.op.origin.diffIndex ?? 0) - (y.op.origin.diffIndex ?? 0) || x.op.origin.index - y.op.origin.index);
-  return { content: text, applied, failed, complete: failed.length === 0, shifts: log };
+  return { content: text, applied, failed, complete: failed.length === 0, shifts: log, ...(change && { change }) };
 }
 
 function retryOp(text: string, r: Retry, hintLine: number | undefined, a: ApplyOpsOptions) {
@@ -456,5 +460,5 @@ function retryOp(text: string, r: Retry, hintLine: number | undefined, a: ApplyO
   const p = tryPlan(current, l, r.op, a);
   if (p instanceof EditError) return undefined;
   // Bottom-up, as the first pass logs its entries.
-  return { text: render(current, [p]), log: logOf(current, p).sort((x, y) => y.start - x.start), report: p.report };
+  return { text: render(current, [p]).text, log: logOf(current, p).sort((x, y) => y.start - x.start), report: p.report };
 }

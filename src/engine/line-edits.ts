@@ -10,7 +10,8 @@ import type { Candidate, StrategyOptions } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
 import { countBreaks } from "../text/count-breaks.ts";
 import { isBlank } from "../text/normalize.ts";
-import { planSplice, renderSplices, type Splice } from "./splice.ts";
+import { planSplice, renderSplicesWithChange, type Splice } from "./splice.ts";
+import type { TextChange } from "./ops.ts";
 import type { SpliceWords } from "../match/vocabulary.ts";
 
 /** Replace original lines [from, to) (0-based) by `lines`; from === to inserts before line `from`. */
@@ -182,8 +183,13 @@ export const spliceDelta = (doc: Document, s: Splice): number => countBreaks(s.t
  * the whole line table (~4 ms on 200k lines) and cancels out.
  */
 export function renderLineEdits(doc: Document, edits: readonly LineEdit[], want: boolean | undefined): string {
+  return renderLineEditsWithChange(doc, edits, want).text;
+}
+
+/** `renderLineEdits`, and what it changed as one range of the raw text, unless it settled the final newline. */
+export function renderLineEditsWithChange(doc: Document, edits: readonly LineEdit[], want: boolean | undefined): { text: string; change?: TextChange } {
   const splices = edits.filter((e) => e.from !== e.to || e.lines.length > 0).map((e) => spliceOfLineEdit(doc, e));
-  const out = renderSplices(doc, splices);
+  const { text: out, change } = renderSplicesWithChange(doc, splices);
   let added = 0;
   let removed = 0;
   for (const e of edits) {
@@ -191,13 +197,13 @@ export function renderLineEdits(doc: Document, edits: readonly LineEdit[], want:
     removed += e.to - e.from;
   }
   // No line left: the edits removed as many lines as the file has.
-  if (added === 0 && !doc.hasLine(removed)) return doc.bom ? "\uFEFF" : "";
+  if (added === 0 && !doc.hasLine(removed)) return { text: doc.bom ? "\uFEFF" : "" };
   const wanted = want ?? doc.finalNewline;
   // Breaks minus lines: 0 for a file with a final newline (or none), -1 without; then what each splice changes.
   let breaksOverLines = doc.finalNewline || doc.text.length === 0 ? 0 : -1;
   for (const sp of splices) breaksOverLines += spliceDelta(doc, sp);
   const has = breaksOverLines === added - removed;
-  if (wanted && !has) return out + doc.eolAt(doc.text.length);
+  if (wanted && !has) return { text: out + doc.eolAt(doc.text.length) };
   if (!wanted && has) {
     // The final break may be "\r\r\n" (see Document): all of it goes; in a
     // file of CR-terminated lines it is the last CR alone. No more CRs than
@@ -207,7 +213,7 @@ export function renderLineEdits(doc: Document, edits: readonly LineEdit[], want:
     let end = out.length - 1;
     const crs = doc.crLines ? 0 : doc.breakCrs;
     for (let k = 0; k < crs && end > 0 && out.charCodeAt(end - 1) === 13; k++) end--;
-    return out.slice(0, end);
+    return { text: out.slice(0, end) };
   }
-  return out;
+  return { text: out, change };
 }

@@ -7,6 +7,9 @@
 import type { EditError } from "../errors.ts";
 import type { OpHints, ResolvedBy } from "../match/hints.ts";
 import type { StrategyName } from "../match/types.ts";
+import type { TextChange } from "../text/common-ends.ts";
+
+export type { TextChange };
 
 export type { OpHints, ResolvedBy };
 
@@ -102,10 +105,13 @@ export interface LineShift {
   delta: number;
 }
 
+
 /** The one report of the shared applier, for every format. */
 export interface EditReport {
   /** The content with every applied op. */
   content: string;
+  /** `content` as one change of the text handed in, when the ops were spliced (absent after a line edit or a retry). */
+  change?: TextChange;
   /** Applied ops, in file order (retried ones after). */
   applied: AppliedOp[];
   /** Failed ops, in input order. */

@@ -16,6 +16,8 @@ import { EditError } from "../errors.ts";
 import { isReplacementElision } from "../match/elided.ts";
 import type { Candidate, StrategyOptions } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
+import type { TextChange } from "./ops.ts";
+import { appendAll } from "../arrays.ts";
 import { collapseWhitespace, leadingWhitespace } from "../text/normalize.ts";
 import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
 import { readReplacement } from "./replacement.ts";
@@ -279,9 +281,15 @@ const FEW_PIECES = 64;
 
 /** Writes splices into the raw text. Overlapping splices are a CONFLICT. */
 export function renderSplices(doc: Document, splices: readonly Splice[]): string {
+  return renderSplicesWithChange(doc, splices).text;
+}
+
+/** `renderSplices`, and what it changed as one range of the raw text (from the first splice to the last). */
+export function renderSplicesWithChange(doc: Document, splices: readonly Splice[]): { text: string; change: TextChange } {
   const sorted = inOrder(splices) ? splices : [...splices].sort((a, b) => a.start - b.start || a.end - b.end);
   // Many pieces are joined once: a million `+=` built a rope that cost twice the join.
-  const out: string[] = [];
+  const middle: string[] = [];
+  let first = -1;
   let rawAt = 0;
   let prev: Splice | undefined;
   for (const s of sorted) {
@@ -298,17 +306,31 @@ export function renderSplices(doc: Document, splices: readonly Splice[]): string
       );
     }
     const rawStart = doc.toRaw(s.start);
-    if (rawStart > rawAt) out.push(doc.raw.slice(rawAt, rawStart));
+    if (first === -1) first = rawStart;
+    else if (rawStart > rawAt) middle.push(doc.raw.slice(rawAt, rawStart));
     // Only a text with a break needs the ending there, which eolAt finds by
     // scanning to the line's end: per splice, a 1 MB CRLF line took 7 s.
-    out.push(s.breaks || s.text.includes("\n") ? withBreaks(s, doc.eolAt(s.start)) : s.text);
+    middle.push(s.breaks || s.text.includes("\n") ? withBreaks(s, doc.eolAt(s.start)) : s.text);
     rawAt = doc.toRaw(s.end);
     prev = s;
   }
+  const start = Math.max(0, first);
+  const out = start > 0 ? [doc.raw.slice(0, start)] : [];
+  appendAll(out, middle);
   out.push(doc.raw.slice(rawAt));
-  if (out.length > FEW_PIECES) return out.join("");
+  // The change's text is joined only when asked (replaceAll's million pieces are most of the file).
+  let changed: string | undefined;
+  const change = {
+    start,
+    end: rawAt,
+    get text() {
+      changed ??= middle.join("");
+      return changed;
+    },
+  };
+  if (out.length > FEW_PIECES) return { text: out.join(""), change };
   // A few pieces: `+` makes a rope that shares the file's text; a join copies all of it (~4 ms on 9 MB).
   let text = "";
   for (const piece of out) text += piece;
-  return text;
+  return { text, change };
 }

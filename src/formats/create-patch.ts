@@ -44,7 +44,7 @@
 import { appendAll } from "../arrays.ts";
 import { describeValue, EditError } from "../errors.ts";
 import { type Budget, budgetOf } from "../limits.ts";
-import { changedPart } from "../text/common-ends.ts";
+import { changedPart, changedPartOfChange, type TextChange } from "../text/common-ends.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { diffLinesBounded } from "../text/line-diff.ts";
 import { repeatLengths } from "../text/repeats.ts";
@@ -417,9 +417,27 @@ export function writePatch(oldText: string, newText: string, options: CreatePatc
   const a = bothBom ? oldText.slice(1) : oldText;
   const b = bothBom ? newText.slice(1) : newText;
   const part = focus && !opts.fuzzy ? changedPart(a, b, opts.context) : undefined;
-  const oldLines = splitText(part ? part.a : a);
-  const newLines = splitText(part ? part.b : b);
-  const offset = part ? part.offset : 0;
+  return writeLines(opts, splitText(part ? part.a : a), splitText(part ? part.b : b), part ? part.offset : 0, () => [oldText, newText]);
+}
+
+/**
+ * `createPatch(oldText, newText, options)` where `newText` is `oldText` with
+ * `change` made, without reading `newText` whole (the file layer's report of
+ * one edit: the engine returns the new text as a rope over the old one, and
+ * reading it copies all of it). The same patch, byte for byte.
+ */
+export function createPatchOfChange(oldText: string, change: TextChange, options?: CreatePatchOptions): string {
+  const opts = resolveOptions(options);
+  const whole = () => writePatch(oldText, oldText.slice(0, change.start) + change.text + oldText.slice(change.end), options, true);
+  // A BOM (kept out of the diff when both texts have one) and the fuzzy form's whole-text index take the long way.
+  if (opts.fuzzy || oldText.startsWith(BOM)) return whole();
+  const part = changedPartOfChange(oldText, change, opts.context);
+  if (!part) return whole();
+  return writeLines(opts, splitText(part.a), splitText(part.b), part.offset, () => [oldText, oldText.slice(0, change.start) + change.text + oldText.slice(change.end)]);
+}
+
+/** The patch of two texts' lines (cut to what differs, `offset` lines from their start); `texts`: the whole texts, for a V4A patch's checks. */
+function writeLines(opts: ResolvedOptions, oldLines: Line[], newLines: Line[], offset: number, texts: () => [string, string]): string {
   const regions = findRegions(oldLines, newLines);
   if (regions.length === 0) return "";
   opts.budget.check("the diff");
@@ -443,7 +461,7 @@ export function writePatch(oldText: string, newText: string, options: CreatePatc
     }
     windows = mergeWindows(windows);
   }
-  if (opts.format === "v4a") return writeV4A(windows, oldLines, newLines, opts.path as string, [oldText, newText]);
+  if (opts.format === "v4a") return writeV4A(windows, oldLines, newLines, opts.path as string, texts());
   const out: string[] = [];
   if (opts.oldPath !== undefined && opts.newPath !== undefined) {
     out.push(`--- ${opts.oldPath}`, `+++ ${opts.newPath}`);

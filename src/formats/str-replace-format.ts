@@ -16,7 +16,7 @@ import { missingFile } from "./file-errors.ts";
 import { collectJsonEdits, parseJsonOrLines } from "./json-edits.ts";
 import { alreadyAppliedNote } from "./already-applied.ts";
 import { blockText, type RejectedOp, replaceAllText } from "./rejects.ts";
-import { replace } from "./str-replace.ts";
+import { replaceWithChange } from "./str-replace.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, ResponseText, SplitResult } from "./types.ts";
 
 export interface StrReplacePayload {
@@ -147,9 +147,9 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
     throw new EditError("ALREADY_APPLIED", `already applied (its new text, which holds the old, is at lines ${covered.startLine}-${covered.endLine}); nothing to do.`, covered);
   }
   const chosen = ctx.choices?.get(0);
-  let result: ReturnType<typeof replace>;
+  let replaced: ReturnType<typeof replaceWithChange>;
   try {
-    result = replace(content, oldString, newString, {
+    replaced = replaceWithChange(content, oldString, newString, {
       ...ctx.options,
       replaceAll: replaceAll ?? false,
       ...(chosen !== undefined && { startLine: chosen }),
@@ -160,9 +160,10 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
     if (!rejected) throw error;
     return { content, ops: [{ status: "failed", error: error as EditError, rejected }] };
   }
+  const { result, change } = replaced;
   const m = result.match;
   if (result.alreadyApplied) return { content, ops: [{ status: "already-applied", note: result.alreadyApplied }] };
-  return { content: result.content, ops: [{ status: "applied", strategy: m.strategy, startLine: m.startLine, endLine: m.endLine, score: m.score, fuzzy: m.fuzzy }] };
+  return { content: result.content, ...(change && { change }), ops: [{ status: "applied", strategy: m.strategy, startLine: m.startLine, endLine: m.endLine, score: m.score, fuzzy: m.fuzzy }] };
 }
 
 export const strReplaceFormat: FormatEntry<StrReplacePayload> = Object.freeze({

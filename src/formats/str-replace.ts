@@ -11,7 +11,7 @@
  * newString is literal: `$&`, `$1`, `$$` mean nothing here.
  */
 import { applyOps } from "../engine/apply-ops.ts";
-import type { AppliedOp, EditOp } from "../engine/ops.ts";
+import type { AppliedOp, EditOp, TextChange } from "../engine/ops.ts";
 import { checkFlag, checkLine, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
 import type { AmbiguitySituation, Vocabulary } from "../match/vocabulary.ts";
 import { EditError } from "../errors.ts";
@@ -69,6 +69,11 @@ function createContent(newString: string): ReplaceResult {
 }
 
 export function replace(content: string, oldString: string, newString: string, options: ReplaceOptions = {}): ReplaceResult {
+  return replaceWithChange(content, oldString, newString, options).result;
+}
+
+/** `replace`, and the change it made as one range of `content` when it spliced (for the file layer; not exported by the package). */
+export function replaceWithChange(content: string, oldString: string, newString: string, options: ReplaceOptions = {}): { result: ReplaceResult; change?: TextChange } {
   checkString(content, "content");
   checkString(oldString, "oldString");
   checkString(newString, "newString");
@@ -86,7 +91,7 @@ export function replace(content: string, oldString: string, newString: string, o
         "oldString is empty, which only creates a new file, but this file has content. To insert text, put the line before (or after) the insertion point in oldString and repeat it in newString with the new text.",
       );
     }
-    return createContent(newString);
+    return { result: createContent(newString) };
   }
   const op: EditOp = {
     readings: [{ find: oldString, replace: newString }],
@@ -102,13 +107,16 @@ export function replace(content: string, oldString: string, newString: string, o
   const done = failure && alreadyAppliedNote(failure.error, "edit");
   if (done) {
     const { startLine, endLine } = done.detail as { startLine: number; endLine: number };
-    return { content, match: { strategy: "exact", startLine, endLine, score: 1, fuzzy: false, count: 0 }, alreadyApplied: done };
+    return { result: { content, match: { strategy: "exact", startLine, endLine, score: 1, fuzzy: false, count: 0 }, alreadyApplied: done } };
   }
   if (failure) throw failure.error;
   const a = report.applied[0];
   if (!a) throw new EditError("INVALID_INPUT", "The edit was neither applied nor refused.");
   return {
-    content: report.content,
-    match: { strategy: a.strategy, startLine: a.startLine, endLine: a.endLine, score: a.score, fuzzy: a.fuzzy, count: a.count },
+    result: {
+      content: report.content,
+      match: { strategy: a.strategy, startLine: a.startLine, endLine: a.endLine, score: a.score, fuzzy: a.fuzzy, count: a.count },
+    },
+    ...(report.change && { change: report.change }),
   };
 }

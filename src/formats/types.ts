@@ -5,6 +5,7 @@
  * one file's edit to that file's text (`apply`, through the shared engine).
  */
 import type { EngineOptions } from "../engine/options.ts";
+import type { TextChange } from "../engine/ops.ts";
 import type { EditError } from "../errors.ts";
 import type { RejectedOp } from "./rejects.ts";
 
@@ -100,6 +101,8 @@ export interface FileApplyContext {
 export interface FileApplyResult {
   /** The new text; undefined when an op failed (nothing of this edit is kept), unless `keepApplied`. */
   content?: string;
+  /** `content` as one change of the text the edit was applied to, when the format knows it (the file layer then diffs and writes only that part). */
+  change?: TextChange;
   /** The edit deletes the file. */
   deleted?: boolean;
   /** The edit renames the file (V4A `*** Move to:`): the new text goes to this path (relative to the root) and the old path is deleted. */

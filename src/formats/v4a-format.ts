@@ -210,8 +210,9 @@ function applyUpdate(content: string, op: Extract<V4AFileOp, { kind: "update" }>
   }
   for (const f of report.failed) outcomes.push({ index: f.op.origin.index, outcome: { status: "failed", error: f.error } });
   const sorted = outcomes.sort((x, y) => x.index - y.index).map((o) => (ctx.keepApplied === true ? keptApart(o.outcome, op.chunks[o.index]) : o.outcome));
-  if (ctx.keepApplied === true) return { content: report.content, ...moved, ops: sorted };
-  return sorted.some((o) => o.status === "failed") ? { ops: sorted } : { content: report.content, ...moved, ops: sorted };
+  const changed = { content: report.content, ...(report.change && { change: report.change }), ...moved };
+  if (ctx.keepApplied === true) return { ...changed, ops: sorted };
+  return sorted.some((o) => o.status === "failed") ? { ops: sorted } : { ...changed, ops: sorted };
 }
 
 /**

@@ -11,7 +11,7 @@ import { checkFlag, type EngineOptions, optionsObject, resolveOptions } from "..
 import { describeValue, EditError } from "../errors.ts";
 import { alreadyAppliedNote } from "../formats/already-applied.ts";
 import { applyFromHistory } from "../formats/history-merge.ts";
-import { createPatch } from "../formats/create-patch.ts";
+import { createPatch, createPatchOfChange } from "../formats/create-patch.ts";
 import { permissionsFor } from "../formats/git-headers.ts";
 import { type EditFormat, formatByName, type ResponseFormat } from "../formats/index.ts";
 import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats/response.ts";
@@ -19,11 +19,11 @@ import type { StructuredEdit } from "../formats/str-replace-format.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, OpOutcome } from "../formats/types.ts";
 import { FileCache } from "./file-cache.ts";
 import { limiter } from "./limiter.ts";
-import { encodeText, type LoadedFile, loadTextFile, type ReadOptions } from "./read-file.ts";
+import { encodeChange, encodeText, type LoadedFile, loadTextFile, type ReadOptions } from "./read-file.ts";
 import { followDoneMoves } from "./done-moves.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
 import { type Budget, DEFAULT_LIMITS, overLimit } from "../limits.ts";
-import { changedLineNumbers } from "../text/common-ends.ts";
+import { changedLineNumbers, type TextChange } from "../text/common-ends.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { resolveRoot, resolveSafePath, type SafePath } from "./safe-path.ts";
 import { checkWritable } from "./writable.ts";
@@ -401,6 +401,10 @@ interface FilePlan {
   copiedFrom?: { rel: string; text: string };
   /** The file as read ahead of planning (lookUpFiles), for its first edit. */
   prefetched?: Promise<LoadedFile | EditError>;
+  /** How many edits changed `newText`. */
+  changes: number;
+  /** `newText` as one change of the text read, when its one edit said so: the diff and the bytes are made from it. */
+  change?: TextChange;
 }
 
 /** Where an edit's path leads: the file's identity (plans are keyed by it), and the file read ahead. */
@@ -511,6 +515,7 @@ export async function applyEdits(
         deleted: false,
         rel,
         rejects: [],
+        changes: 0,
       };
       // A missing file may be a path with a prefix too many (a/, the repository's name).
       if (found.safe && !found.exists) {
@@ -539,7 +544,7 @@ export async function applyEdits(
   const toWrite = nothing ? [] : planOrder.filter((p) => p.report.status !== "failed" && p.report.status !== "unchanged");
   // The .rej files go in the same transaction: a failed write leaves neither the file's change nor its .rej.
   const rejects = nothing ? [] : planOrder.filter((p) => p.rejectChange !== undefined && p.report.status !== "failed");
-  const changes: PlannedChange[] = [...toWrite.flatMap((p) => toChanges(p)), ...rejects.map((p) => p.rejectChange as PlannedChange)];
+  const changes: PlannedChange[] = [...toWrite.flatMap((p) => toChanges(p, opts.allowBinary)), ...rejects.map((p) => p.rejectChange as PlannedChange)];
   let written = false;
   if (changes.length > 0) {
     try {
@@ -676,7 +681,12 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
       plan.moveEdit = { index, format: edit.format };
     }
     if (result.gitMode !== undefined) plan.gitMode = result.gitMode;
-    if (result.content !== undefined) plan.newText = result.content;
+    if (result.content !== undefined) {
+      // Only the first edit's change is of the text read (a merge from history brings none).
+      plan.change = plan.changes === 0 && !merged && plan.loaded.exists && !plan.copiedFrom ? result.change : undefined;
+      plan.changes++;
+      plan.newText = result.content;
+    }
   } catch (error) {
     const note = error instanceof EditError ? alreadyAppliedNote(error, entry.unit) : undefined;
     if (note) report.edits.push(alreadyAppliedReport(index, edit.format, note, report.path));
@@ -859,9 +869,12 @@ function finishPlan(plan: FilePlan, reject: boolean): void {
   }
   const oldText = plan.loaded.exists ? plan.loaded.text : (plan.copiedFrom?.text ?? "");
   const modes = modeChange(plan);
+  // The text's one change, when known, says what the whole new text would (it is a rope over the old one: read whole, it is copied).
+  const change = plan.deleted || plan.moveAbs !== undefined ? undefined : plan.change;
+  const same = change ? change.text === oldText.slice(change.start, change.end) : plan.newText === oldText;
   if (plan.deleted) report.status = "deleted";
   else if (!plan.loaded.exists) report.status = "created";
-  else report.status = plan.newText === oldText && plan.moveAbs === undefined && modes.newMode === undefined ? "unchanged" : "modified";
+  else report.status = same && plan.moveAbs === undefined && modes.newMode === undefined ? "unchanged" : "modified";
   if (report.status === "unchanged") return;
   if (modes.oldMode !== undefined) report.oldMode = modes.oldMode;
   if (modes.newMode !== undefined) report.newMode = modes.newMode;
@@ -873,10 +886,11 @@ function finishPlan(plan: FilePlan, reject: boolean): void {
   // The bounded line diff of createPatch (numbered hunks): jsdiff's unbounded one took 1 s to show
   // 2,400 `}` lines deleted from 8,000.
   const from = plan.copiedFrom?.rel ?? report.path;
-  const hunks = createPatch(asLines(oldText), asLines(newText), {
+  const paths = {
     oldPath: plan.loaded.exists || plan.copiedFrom ? `a/${from}` : "/dev/null",
     newPath: plan.deleted ? "/dev/null" : `b/${report.movedTo ?? report.path}`,
-  });
+  };
+  const hunks = change && !crLines ? createPatchOfChange(oldText, change, paths) : createPatch(asLines(oldText), asLines(newText), paths);
   if (plan.copiedFrom || plan.moveAbs !== undefined) report.similarity = similarity(oldText, hunks);
   report.diff = gitHeader(report) + hunks;
 }
@@ -938,8 +952,8 @@ function rememberWritten(cache: FileCache, written: readonly FilePlan[], changes
 }
 
 /** The writes of one file: one, or for a move the new path created and the old one deleted. */
-function toChanges(plan: FilePlan): PlannedChange[] {
-  const change = toChange(plan);
+function toChanges(plan: FilePlan, allowBinary: boolean): PlannedChange[] {
+  const change = toChange(plan, allowBinary);
   if (plan.moveAbs === undefined || plan.deleted || plan.moveAbs === plan.abs) return [change];
   const { originalMode: _, ...rest } = change;
   const loaded = plan.loaded as LoadedFile;
@@ -949,7 +963,15 @@ function toChanges(plan: FilePlan): PlannedChange[] {
   ];
 }
 
-function toChange(plan: FilePlan): PlannedChange {
+/** The new text's bytes: from its one change where known (the bytes read, valid UTF-8, kept around it), else encoded whole. */
+function newBytes(plan: FilePlan, loaded: LoadedFile, allowBinary: boolean): Buffer {
+  const change = plan.moveAbs === undefined ? plan.change : undefined;
+  // Bytes read with allowBinary may not be what their text encodes to (an invalid byte is written back as U+FFFD).
+  const pieces = change && !allowBinary ? encodeChange(loaded.bytes, loaded.text, change, loaded.layout) : undefined;
+  return pieces ?? encodeText(plan.newText ?? "", loaded.layout);
+}
+
+function toChange(plan: FilePlan, allowBinary: boolean): PlannedChange {
   const loaded = plan.loaded as LoadedFile;
   const kind = plan.deleted ? "delete" : loaded.exists ? "write" : "create";
   const mode = plan.report.newMode ?? loaded.mode;
@@ -957,7 +979,7 @@ function toChange(plan: FilePlan): PlannedChange {
     rel: plan.report.path,
     abs: plan.abs as string,
     kind,
-    bytes: plan.deleted ? new Uint8Array() : encodeText(plan.newText ?? "", loaded.layout),
+    bytes: plan.deleted ? new Uint8Array() : newBytes(plan, loaded, allowBinary),
     original: loaded.bytes,
     ...(mode !== undefined && { mode }),
     ...(loaded.exists && loaded.mode !== undefined && loaded.mode !== mode && { originalMode: loaded.mode }),

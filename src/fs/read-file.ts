@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { fstatSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { EditError } from "../errors.ts";
+import type { TextChange } from "../text/common-ends.ts";
 import type { FileCache } from "./file-cache.ts";
 import { isAt, pathOfOpen, READ_FLAGS } from "./fd-place.ts";
 import { describeIoError } from "./safe-path.ts";
@@ -200,6 +201,35 @@ export function encodeText(text: string, layout: TextLayout): Buffer {
   const body = layout.crlf ? text.replace(/\r\n/g, "\n").replace(/\n/g, "\r\n") : text;
   const encoded = Buffer.from(body, "utf8");
   return layout.bom ? Buffer.concat([UTF8_BOM, encoded]) : encoded;
+}
+
+/**
+ * `encodeText` of `text` with `change` made, from the bytes `text` was
+ * decoded from (valid UTF-8: decoded without allowBinary): the bytes before
+ * and after the change as they are, the change's text encoded. The new text
+ * is a rope over the old one that would be copied whole to be encoded
+ * (~10 ms on 9 MB). Undefined where the pieces could encode otherwise than
+ * the whole: a surrogate pair or, in a CRLF file, a CR and a LF meeting at
+ * the change's border.
+ */
+export function encodeChange(bytes: Buffer, text: string, change: TextChange, layout: TextLayout): Buffer | undefined {
+  const { start, end } = change;
+  const inserted = change.text;
+  const surrogate = (at: number) => (text.charCodeAt(at) & 0xf800) === 0xd800;
+  if (surrogate(start - 1) || surrogate(end) || (inserted !== "" && ((inserted.charCodeAt(0) & 0xf800) === 0xd800 || (inserted.charCodeAt(inserted.length - 1) & 0xf800) === 0xd800))) {
+    return undefined;
+  }
+  // The text of a CRLF file holds no CRLF (all read as LF); without a CR at the border none is made.
+  if (layout.crlf && (inserted.includes("\r") || text.charCodeAt(start - 1) === 13)) return undefined;
+  const head = (layout.bom ? UTF8_BOM.length : 0) + byteLength(text, start, layout.crlf);
+  const tail = (layout.bom ? UTF8_BOM.length : 0) + byteLength(text, end, layout.crlf);
+  return Buffer.concat([bytes.subarray(0, head), encodeText(inserted, { bom: false, crlf: layout.crlf }), bytes.subarray(tail)]);
+}
+
+/** Bytes of `text`'s first `chars` characters encoded (a CR more per line break in a CRLF file). */
+function byteLength(text: string, chars: number, crlf: boolean): number {
+  const head = text.slice(0, chars);
+  return Buffer.byteLength(head, "utf8") + (crlf ? countOf(head, "\n") : 0);
 }
 
 function countOf(text: string, needle: string): number {

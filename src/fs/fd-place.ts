@@ -114,13 +114,15 @@ export async function isAt(handle: FileHandle, expected: string): Promise<boolea
  * in held open. A process moving its directory meanwhile makes a by-path
  * unlink miss: the path is asked again, a few times. Without `/proc` the
  * guess names the file only while the tree is as it was when the file was
- * made (or as it was when it landed elsewhere), so the attempts are spread
- * over a few milliseconds for a swapping process to put it back. Best
- * effort; returns whether it was removed.
+ * made (or as it was when it landed elsewhere), so the attempts go on, a few
+ * milliseconds apart, for up to 400 ms for a swapping process to put it
+ * back (a failure path only; under load such a process may be off the CPU
+ * for tens of milliseconds). Best effort; returns whether it was removed.
  */
 export async function removeOpen(handle: FileHandle, guess: string, held?: { at: (name: string) => string; name: string }): Promise<boolean> {
-  for (let attempt = 0; attempt < REMOVE_ATTEMPTS; attempt++) {
-    if (attempt > 0) await pause(Math.min(attempt, 8));
+  const deadline = performance.now() + GUESS_WAIT_MS;
+  for (let attempt = 0; attempt < 8 || (procWorks === false && performance.now() < deadline); attempt++) {
+    if (attempt > 0 && procWorks === false) await pause(Math.min(attempt, 8));
     try {
       const mine = fstatSync(handle.fd);
       const known = await pathOfOpen(handle);
@@ -142,8 +144,8 @@ export async function removeOpen(handle: FileHandle, guess: string, held?: { at:
   return false;
 }
 
-/** About 90 ms of attempts in all (1, 2, ... then 8 ms apart): on a failure path only. */
-const REMOVE_ATTEMPTS = 16;
+/** How long a by-path guess is tried again without `/proc`. */
+const GUESS_WAIT_MS = 400;
 
 function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -222,11 +222,10 @@ test("transaction: a failure among 30 files written several at a time restores e
     commitChanges(changes, {
       beforeWrite: async (c, index) => {
         started.push(index);
-        // The failing write is the slowest: the others under way finish before it fails.
-        if (c.rel === "d1/f13.txt") {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          throw new Error("injected failure");
-        }
+        // Every write is slow and the failing one fails before the others under way finish: they
+        // finish after it (and are restored), and no other write starts.
+        await new Promise((resolve) => setTimeout(resolve, c.rel === "d1/f13.txt" ? 20 : 30));
+        if (c.rel === "d1/f13.txt") throw new Error("injected failure");
       },
     }),
     (e: unknown) => e instanceof EditError && e.code === "IO" && e.detail.path === "d1/f13.txt" && e.detail.index === 13 && /restored; nothing changed/.test(e.message),

@@ -4,13 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { chown, link, mkdir, readdir, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
+import { chown, link, mkdir, readdir, readFile, rename, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
 import { EditError } from "../src/errors.ts";
 import { decodeText, encodeText } from "../src/fs/read-file.ts";
-import { commitChanges } from "../src/fs/transaction.ts";
+import { commitChanges, type PlannedChange } from "../src/fs/transaction.ts";
 import { applyPatch, createPatch, replace } from "../src/index.ts";
 import { applyEdits } from "../src/node.ts";
 import { Document } from "../src/text/document.ts";
@@ -142,6 +142,20 @@ test("item 5: a write whose file changed since it was read fails with STALE and 
   assert.equal(await read(t.root, "g.txt"), "g\n");
 });
 
+test("item 5: the check before the rename compares every byte: the same size with one byte changed, or the bytes read plus one more, are STALE", async () => {
+  const original = `${"x".repeat(70_000)}\n`;
+  for (const now of [`${"x".repeat(35_000)}y${"x".repeat(34_999)}\n`, `${original}!`, original.slice(0, -1)]) {
+    const t = await makeTree({ "f.txt": now });
+    const change: PlannedChange = { rel: "f.txt", abs: path.join(t.root, "f.txt"), kind: "write", bytes: Buffer.from("mine\n"), original: Buffer.from(original), mode: 0o644 };
+    await assert.rejects(commitChanges([change]), (e: unknown) => e instanceof EditError && e.code === "STALE");
+    assert.equal(await read(t.root, "f.txt"), now);
+  }
+  // The same bytes: written.
+  const t = await makeTree({ "f.txt": original });
+  await commitChanges([{ rel: "f.txt", abs: path.join(t.root, "f.txt"), kind: "write", bytes: Buffer.from("mine\n"), original: Buffer.from(original), mode: 0o644 }]);
+  assert.equal(await read(t.root, "f.txt"), "mine\n");
+});
+
 test("item 5: a file created by someone else before a create is STALE; a deleted file changed since is STALE", async () => {
   const t = await makeTree({ "taken.txt": "theirs\n", "gone.txt": "changed\n" });
   const abs = (p: string) => path.join(t.root, p);
@@ -224,6 +238,36 @@ test("item 7: an edit keeps the file's owner and group (as root) and its hard li
   assert.equal(after.ino, before.ino);
   assert.equal(after.nlink, 2);
   assert.deepEqual([after.uid, after.gid], [before.uid, before.gid]);
+  // Written in place: its temporary file is removed, not left beside it.
+  assert.deepEqual(await readdir(t.root), ["f.txt", "other-name.txt"]);
+});
+
+test("item 5: the directory's lock file held by another process: a write waits for it (TIMEOUT past the budget, nothing written); one left by a crash is taken over", async () => {
+  const t = await makeTree({ "sub/f.txt": "x = 1\n", "sub/g.txt": "y = 1\n" });
+  const lock = path.join(t.root, "sub", ".fuzzpatch-lock");
+  await writeFile(lock, "12345\n");
+  const edits = [
+    { path: "sub/f.txt", oldString: "x = 1", newString: "x = 2" },
+    { path: "sub/g.txt", oldString: "y = 1", newString: "y = 2" },
+  ];
+  const waited = await applyEdits(t.root, edits, { timeoutMs: 300 });
+  assert.deepEqual(waited.errors.map((e) => e.code), ["TIMEOUT"]);
+  assert.deepEqual([await read(t.root, "sub/f.txt"), await read(t.root, "sub/g.txt")], ["x = 1\n", "y = 1\n"]);
+  assert.deepEqual((await readdir(path.join(t.root, "sub"))).sort(), [".fuzzpatch-lock", "f.txt", "g.txt"]);
+  // Released by its owner: the same edits land, and no lock or temporary file is left.
+  const released = applyEdits(t.root, edits);
+  setTimeout(() => void rm(lock), 50);
+  assert.equal((await released).ok, true);
+  assert.deepEqual([await read(t.root, "sub/f.txt"), await read(t.root, "sub/g.txt")], ["x = 2\n", "y = 2\n"]);
+  assert.deepEqual((await readdir(path.join(t.root, "sub"))).sort(), ["f.txt", "g.txt"]);
+  // Older than 30 s: a crashed writer's, taken over.
+  await writeFile(lock, "12345\n");
+  const old = new Date(Date.now() - 60_000);
+  await utimes(lock, old, old);
+  const taken = await applyEdits(t.root, [{ path: "sub/f.txt", oldString: "x = 2", newString: "x = 3" }]);
+  assert.equal(taken.ok, true, JSON.stringify(taken.errors));
+  assert.equal(await read(t.root, "sub/f.txt"), "x = 3\n");
+  assert.deepEqual((await readdir(path.join(t.root, "sub"))).sort(), ["f.txt", "g.txt"]);
 });
 
 test("item 7: a file with one link is replaced atomically and keeps owner and group", async () => {

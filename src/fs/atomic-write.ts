@@ -10,7 +10,7 @@
  * - the temporary file is created exclusively, never through a final symlink
  *   (`O_EXCL|O_NOFOLLOW`), then checked through its descriptor to be in the
  *   directory meant: created elsewhere, it is removed from there;
- * - right before the rename, under a per-path lock (write-lock.ts), the
+ * - right before the rename, under its directory's lock (write-lock.ts), the
  *   directory must still resolve to itself, and the file, opened without
  *   following a symlink or waiting on a FIFO, must still hold the bytes the
  *   edit was computed from (else `STALE`, instead of undoing another write);
@@ -31,7 +31,7 @@ import { EditError } from "../errors.ts";
 import type { Budget } from "../limits.ts";
 import { CREATE_FLAGS, DIRECTORY, type HeldDirectory, isAt, NOFOLLOW, NONBLOCK, openDirectory, pathOfOpen, READ_FLAGS, removeOpen } from "./fd-place.ts";
 import { siblingName } from "./sibling-name.ts";
-import { withPathLock } from "./write-lock.ts";
+import { withDirectoryLock } from "./write-lock.ts";
 
 export interface AtomicWriteOptions {
   /**
@@ -57,96 +57,152 @@ export interface AtomicWriteOptions {
 }
 
 /**
- * Writes `bytes` to `abs`. Missing parent directories are created; the ones
- * created are returned so a rollback can remove them.
+ * A file's new bytes in a temporary file beside it, synced, not yet in
+ * place: what `stageWrite` makes and `placeStaged` renames over the file.
+ */
+export interface StagedWrite {
+  abs: string;
+  rel: string;
+  bytes: Uint8Array;
+  options: AtomicWriteOptions;
+  /** The file's directory, held open. */
+  held: HeldDirectory;
+  tempName: string;
+  handle: FileHandle;
+  /** Renamed into place: nothing to remove. */
+  placed: boolean;
+}
+
+/**
+ * Writes `bytes` to a new temporary file beside `abs` in `held` (its
+ * directory, held open) and syncs it: the slow part of a write, done before
+ * any lock is taken. A failure removes the temporary file.
+ */
+export async function stageWrite(abs: string, bytes: Uint8Array, options: AtomicWriteOptions, held: HeldDirectory): Promise<StagedWrite> {
+  const rel = options.rel ?? abs;
+  const tempName = siblingName(path.basename(abs), `.fuzzpatch-${randomBytes(6).toString("hex")}.tmp`);
+  const handle = await open(held.at(tempName), CREATE_FLAGS, options.mode === undefined ? 0o666 : options.mode & 0o777);
+  const staged: StagedWrite = { abs, rel, bytes, options, held, tempName, handle, placed: false };
+  try {
+    // Without /proc the directory may have been swapped between the check and the open: the
+    // temporary file is then elsewhere (removed from there by `unstage`).
+    if (!(await isAt(handle, path.join(path.dirname(abs), tempName)))) throw moved(rel, "its temporary file was created elsewhere");
+    await writeAll(handle, bytes, 0);
+    await handle.sync();
+    return staged;
+  } catch (error) {
+    await unstage(staged);
+    throw error;
+  }
+}
+
+/**
+ * Puts a staged file in place; the caller holds its directory's lock
+ * (write-lock.ts). The directory must still resolve to itself and the file
+ * still hold `expected`; a file with several links is written in place (its
+ * temporary file is then left for `unstage` to remove).
+ */
+export async function placeStaged(staged: StagedWrite): Promise<void> {
+  const { abs, rel, held, tempName, handle, options } = staged;
+  const name = path.basename(abs);
+  await checkDirectory(path.dirname(abs), rel);
+  const current = await checkExpected(held.at(name), abs, rel, options.expected);
+  if (current && current.nlink > 1) {
+    await writeInPlace(held.at(name), staged.bytes, current, rel);
+    return;
+  }
+  await setOwnerAndMode(handle, current, options.mode);
+  await rename(held.at(tempName), held.at(name));
+  staged.placed = true;
+  // Without /proc the rename goes through the directory's path once more: where did the file land?
+  if (!(await landedAt(handle, abs))) {
+    staged.placed = false;
+    throw moved(rel, "the written file landed elsewhere; it was removed from there");
+  }
+}
+
+/** Removes the staged temporary file unless it was placed (from wherever it is), and closes it. */
+export async function unstage(staged: StagedWrite): Promise<void> {
+  if (!staged.placed) await removeOpen(staged.handle, path.join(path.dirname(staged.abs), staged.tempName), { at: staged.held.at, name: staged.tempName });
+  await staged.handle.close().catch(() => undefined);
+}
+
+/**
+ * The directory `dir` held open for writes, its missing directories created
+ * first when `make` (returned, deepest first, for a rollback to remove).
+ */
+export async function prepareDirectory(dir: string, rel: string, make: boolean): Promise<{ held: HeldDirectory; createdDirs: string[] }> {
+  const createdDirs = make ? await makeParents(dir, rel) : [];
+  try {
+    return { held: await holdDirectory(dir, rel), createdDirs };
+  } catch (error) {
+    await removeDirs(createdDirs);
+    throw error;
+  }
+}
+
+/**
+ * Writes `bytes` to `abs` (staged, then placed under the directory's lock).
+ * Missing parent directories are created; the ones created are returned so
+ * a rollback can remove them.
  */
 export async function writeFileAtomic(abs: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): Promise<string[]> {
   const rel = options.rel ?? abs;
   const dir = path.dirname(abs);
-  const name = path.basename(abs);
-  const createdDirs = await makeParents(dir, rel);
-  const tempName = siblingName(name, `.fuzzpatch-${randomBytes(6).toString("hex")}.tmp`);
-  const temp = path.join(dir, tempName);
-  let held: HeldDirectory | undefined;
-  let handle: FileHandle | undefined;
-  let placed = false;
+  const { held, createdDirs } = await prepareDirectory(dir, rel, true);
+  let staged: StagedWrite | undefined;
+  let failed = false;
   try {
-    held = await holdDirectory(dir, rel);
-    const at = held.at;
-    handle = await open(at(tempName), CREATE_FLAGS, options.mode === undefined ? 0o666 : options.mode & 0o777);
-    // Without /proc the directory may have been swapped between the check and the open: the
-    // temporary file is then elsewhere (removed from there in `finally`).
-    if (!(await isAt(handle, temp))) throw moved(rel, "its temporary file was created elsewhere");
-    await writeAll(handle, bytes, 0);
-    await handle.sync();
-    const temporary = handle;
-    await withPathLock(
-      abs,
-      async () => {
-        await checkDirectory(dir, rel);
-        const current = await checkExpected(at(name), abs, rel, options.expected);
-        if (current && current.nlink > 1) {
-          await writeInPlace(at(name), bytes, current, rel);
-          return;
-        }
-        await setOwnerAndMode(temporary, current, options.mode);
-        await rename(at(tempName), at(name));
-        placed = true;
-        // Without /proc the rename goes through the directory's path once more: where did the file land?
-        if (!(await landedAt(temporary, abs))) {
-          placed = false;
-          throw moved(rel, "the written file landed elsewhere; it was removed from there");
-        }
-      },
-      { budget: options.budget, at },
-    );
-    placed = true;
+    staged = await stageWrite(abs, bytes, options, held);
+    const ready = staged;
+    await withDirectoryLock(dir, () => placeStaged(ready), { budget: options.budget, at: held.at });
   } catch (error) {
-    await removeDirs(createdDirs);
+    failed = true;
     throw error;
   } finally {
-    if (handle) {
-      if (!placed) await removeOpen(handle, temp, held && { at: held.at, name: tempName });
-      await handle.close().catch(() => undefined);
-    }
-    await held?.close();
+    if (staged) await unstage(staged);
+    await held.close();
+    if (failed) await removeDirs(createdDirs);
   }
   return createdDirs;
 }
 
 /**
- * Removes `abs` if it still holds `expected` (else `STALE`), under the same
- * lock and checks. The file is checked through a descriptor and unlinked
- * through its directory's; without /proc the unlink goes by path, and a file
- * that is not the one checked found unlinked instead is reported.
+ * Removes `abs` if it still holds `expected` (else `STALE`), under its
+ * directory's lock and the same checks.
  */
 export async function removeFileChecked(abs: string, expected: Uint8Array | undefined, rel = abs, budget?: Budget): Promise<void> {
   const dir = path.dirname(abs);
-  const name = path.basename(abs);
   const held = await holdDirectory(dir, rel);
   try {
-    await withPathLock(
-      abs,
-      async () => {
-        await checkDirectory(dir, rel);
-        const handle = await openExisting(held.at(name), rel);
-        try {
-          if (!handle) {
-            if (expected !== undefined) throw stale(rel, "it was deleted");
-            return;
-          }
-          const before = await checkOpened(handle, abs, rel, expected);
-          await unlink(held.at(name));
-          // If the checked file kept all its links, another file was unlinked.
-          if (fstatSync(handle.fd).nlink === before.nlink) throw moved(rel, "another file was found at its path when it was deleted");
-        } finally {
-          await handle?.close().catch(() => undefined);
-        }
-      },
-      { budget, at: held.at },
-    );
+    await withDirectoryLock(dir, () => removeChecked(abs, expected, rel, held), { budget, at: held.at });
   } finally {
     await held.close();
+  }
+}
+
+/**
+ * Removes `abs` (in `held`, its directory held open) if it still holds
+ * `expected`; the caller holds the directory's lock. The file is checked
+ * through a descriptor and unlinked through its directory's; without /proc
+ * the unlink goes by path, and a file that is not the one checked found
+ * unlinked instead is reported.
+ */
+export async function removeChecked(abs: string, expected: Uint8Array | undefined, rel: string, held: HeldDirectory): Promise<void> {
+  const name = path.basename(abs);
+  await checkDirectory(path.dirname(abs), rel);
+  const handle = await openExisting(held.at(name), rel);
+  try {
+    if (!handle) {
+      if (expected !== undefined) throw stale(rel, "it was deleted");
+      return;
+    }
+    const before = await checkOpened(handle, abs, rel, expected);
+    await unlink(held.at(name));
+    // If the checked file kept all its links, another file was unlinked.
+    if (fstatSync(handle.fd).nlink === before.nlink) throw moved(rel, "another file was found at its path when it was deleted");
+  } finally {
+    await handle?.close().catch(() => undefined);
   }
 }
 
@@ -293,8 +349,8 @@ async function setOwnerAndMode(handle: FileHandle, current: Current | undefined,
   let bits = mode & 0o7777;
   if (!current || mine.uid !== current.uid) bits &= ~0o4000;
   if (!current || mine.gid !== current.gid) bits &= ~0o2000;
-  // open() applied the umask; this sets the exact original bits.
-  await handle.chmod(bits);
+  // open() applied the umask; this sets the exact original bits (a chmod is a journaled inode change: skipped when the umask left them so).
+  if ((mine.mode & 0o7777) !== bits) await handle.chmod(bits);
 }
 
 /** True when the renamed file is at `abs`, or was replaced there by another writer since. */

@@ -13,10 +13,12 @@
 
 import { EditError } from "../errors.ts";
 import type { Budget } from "../limits.ts";
-import { removeDirs, removeFileChecked, writeFileAtomic } from "./atomic-write.ts";
+import path from "node:path";
+import { placeStaged, prepareDirectory, removeChecked, removeDirs, removeFileChecked, type StagedWrite, stageWrite, unstage, writeFileAtomic } from "./atomic-write.ts";
 import { describeIoError } from "./safe-path.ts";
 import { count } from "../text/plural.ts";
 import { limiter } from "./limiter.ts";
+import { withDirectoryLock } from "./write-lock.ts";
 
 export interface PlannedChange {
   /** Relative path, for messages. */
@@ -43,51 +45,129 @@ export interface TransactionHooks {
   beforeWrite?: (change: PlannedChange, index: number) => void | Promise<void>;
 }
 
-/** Files written at once. */
+/** Files staged or placed at once: each is a few file system calls in turn. */
 const WRITERS = 8;
+/** Most files of one directory staged before they are placed under one lock: bounds the descriptors held open. */
+const BATCH = 32;
 
 interface Done {
   change: PlannedChange;
-  createdDirs: string[];
+}
+
+interface Failure {
+  error: unknown;
+  change: PlannedChange;
+  index: number;
+}
+
+/** Changes of one directory, at most BATCH of them, with their indexes in the transaction. */
+interface Batch {
+  dir: string;
+  items: { change: PlannedChange; index: number }[];
+}
+
+/** The changes by directory, in order of first appearance, cut into batches of at most BATCH. */
+function batchesOf(changes: readonly PlannedChange[]): Batch[] {
+  const byDir = new Map<string, Batch[]>();
+  const out: Batch[] = [];
+  for (const [index, change] of changes.entries()) {
+    const dir = path.dirname(change.abs);
+    let batches = byDir.get(dir);
+    if (!batches) {
+      batches = [];
+      byDir.set(dir, batches);
+    }
+    let last = batches[batches.length - 1];
+    if (!last || last.items.length === BATCH) {
+      last = { dir, items: [] };
+      batches.push(last);
+      out.push(last);
+    }
+    last.items.push({ change, index });
+  }
+  return out;
 }
 
 /**
  * Applies every change or none; `budget` bounds the wait for other writers'
- * locks before each write (a rollback is not bounded by it: putting files
- * back matters more than the time). Throws an `IO` EditError naming the file
- * whose write failed (and any file that could not be restored).
+ * locks before each directory's files are placed (a rollback is not bounded
+ * by it: putting files back matters more than the time). Throws an `IO`
+ * EditError naming the file whose write failed (and any file that could not
+ * be restored).
+ *
+ * Directory by directory (a batch of at most BATCH files of one directory),
+ * each new file's bytes are first written to a temporary file beside it and
+ * synced, then, under the directory's one lock (write-lock.ts), each file is
+ * checked and its temporary file renamed over it: a file is replaced only
+ * once its new bytes are on disk, as when each file took its own lock, and a
+ * lock file is made once per batch instead of once per file.
  */
 export async function commitChanges(changes: readonly PlannedChange[], hooks: TransactionHooks = {}, budget?: Budget): Promise<void> {
   const done: Done[] = [];
-  let failure: { error: unknown; change: PlannedChange; index: number } | undefined;
-  // A few files are written at once: each write waits on a dozen file system calls in turn, and
-  // a response over 200 files spent most of its time waiting. After a failure no new write
+  const createdDirs: string[][] = [];
+  let failure: Failure | undefined;
+  const fail = (error: unknown, change: PlannedChange, index: number) => {
+    failure ??= { error, change, index };
+  };
+  // A few batches and a few files at once: each file waits on a dozen file system calls in turn,
+  // and a response over 200 files spent most of its time waiting. After a failure no new write
   // starts; the ones under way finish, and every file written is put back.
-  const limit = limiter(WRITERS);
-  const write = async (change: PlannedChange, index: number): Promise<void> => {
+  const batches = limiter(WRITERS);
+  const files = limiter(WRITERS);
+  const runBatch = async ({ dir, items }: Batch): Promise<void> => {
     if (failure !== undefined) return;
+    const first = items[0] as Batch["items"][number];
+    let prepared: Awaited<ReturnType<typeof prepareDirectory>>;
     try {
-      await hooks.beforeWrite?.(change, index);
-      if (change.kind === "delete") {
-        await removeFileChecked(change.abs, change.original, change.rel, budget);
-        done.push({ change, createdDirs: [] });
-      } else {
-        const createdDirs = await writeFileAtomic(change.abs, change.bytes, {
-          mode: change.mode,
-          expected: change.kind === "create" ? null : change.original,
-          rel: change.rel,
-          ...(budget && { budget }),
-        });
-        done.push({ change, createdDirs });
-      }
+      prepared = await prepareDirectory(dir, first.change.rel, items.some((i) => i.change.kind !== "delete"));
     } catch (error) {
-      failure ??= { error, change, index };
+      return fail(error, first.change, first.index);
+    }
+    const { held } = prepared;
+    createdDirs.push(prepared.createdDirs);
+    const staged = new Map<number, StagedWrite>();
+    try {
+      await Promise.all(
+        items.map(({ change, index }) =>
+          files(async () => {
+            if (failure !== undefined || change.kind === "delete") return;
+            try {
+              const expected = change.kind === "create" ? null : change.original;
+              staged.set(index, await stageWrite(change.abs, change.bytes, { mode: change.mode, expected, rel: change.rel }, held));
+            } catch (error) {
+              fail(error, change, index);
+            }
+          }),
+        ),
+      );
+      if (failure !== undefined) return;
+      const place = async (change: PlannedChange, index: number): Promise<void> => {
+        if (failure !== undefined) return;
+        try {
+          await hooks.beforeWrite?.(change, index);
+          const ready = staged.get(index);
+          if (ready) await placeStaged(ready);
+          else await removeChecked(change.abs, change.original, change.rel, held);
+          done.push({ change });
+        } catch (error) {
+          fail(error, change, index);
+        }
+      };
+      await withDirectoryLock(dir, () => Promise.all(items.map(({ change, index }) => files(() => place(change, index)))), { budget, at: held.at });
+    } catch (error) {
+      // The lock itself (a timeout, the directory swapped).
+      fail(error, first.change, first.index);
+    } finally {
+      for (const ready of staged.values()) await unstage(ready);
+      await held.close();
     }
   };
-  await Promise.all(changes.map((change, index) => limit(() => write(change, index))));
+  await Promise.all(batchesOf(changes).map((batch) => batches(() => runBatch(batch))));
   if (failure === undefined) return;
-  const { error, change, index } = failure;
+  const { error, change, index } = failure as Failure;
   const unrestored = await rollBack(done);
+  // Directories made for new files, once the files are gone (deepest first; a directory not empty stays).
+  for (const made of createdDirs.reverse()) await removeDirs(made);
   const restoredNote =
     done.length === 0
       ? "Nothing was written."
@@ -108,11 +188,10 @@ export async function commitChanges(changes: readonly PlannedChange[], hooks: Tr
 /** Undoes completed changes, last first; returns the paths that could not be restored. */
 async function rollBack(done: readonly Done[]): Promise<string[]> {
   const unrestored: string[] = [];
-  for (const { change, createdDirs } of [...done].reverse()) {
+  for (const { change } of [...done].reverse()) {
     try {
       if (change.kind === "create") {
         await removeFileChecked(change.abs, change.bytes, change.rel);
-        await removeDirs(createdDirs);
       } else {
         const expected = change.kind === "delete" ? null : change.bytes;
         await writeFileAtomic(change.abs, change.original, { mode: change.originalMode ?? change.mode, expected, rel: change.rel });

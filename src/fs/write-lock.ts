@@ -1,19 +1,26 @@
 /**
- * One writer at a time per file, for the short moment of "check the file is
- * as expected, then replace it". Inside a process the writers queue on a
- * promise chain; across processes they take a lock file next to the target,
- * created with O_EXCL (never through a final symlink), so two fuzzpatch
- * processes writing one file end with one write and one `STALE`, never a
- * lost update.
+ * One writer at a time per directory, for the short moment of "check each
+ * file is as expected, then replace it". Inside a process the writers queue
+ * on a promise chain; across processes they take a lock file in the
+ * directory, `.fuzzpatch-lock`, created with O_EXCL (never through a final
+ * symlink), so two fuzzpatch processes writing one file end with one write
+ * and one `STALE`, never a lost update.
+ *
+ * One lock for the directory, not one per file: a transaction checks and
+ * renames all its files of a directory under one lock (transaction.ts), and
+ * creating and removing a lock file costs the kernel about what writing a
+ * small file does (a response over 200 files of one directory spent a third
+ * of its write time on 200 lock files). Writers of other files of the
+ * directory wait those milliseconds.
  *
  * The lock file only guards fuzzpatch against fuzzpatch: an editor writing
  * the file does not look at it (the content check still catches most of
  * those). A lock left by a crashed process is taken over once it is older
  * than STALE_LOCK_MS; the lock is held for milliseconds, never across
- * reading or matching. Its descriptor stays open while it is held: the lock
- * file is checked through it to be in the file's directory (a directory
- * swapped for a symlink would put it elsewhere), and removed from wherever
- * it is when released.
+ * reading, matching or writing the new bytes. Its descriptor stays open while
+ * it is held: the lock file is checked through it to be in the directory (a
+ * directory swapped for a symlink would put it elsewhere), and removed from
+ * wherever it is when released.
  */
 
 import { lstatSync } from "node:fs";
@@ -22,33 +29,36 @@ import path from "node:path";
 import { EditError } from "../errors.ts";
 import type { Budget } from "../limits.ts";
 import { CREATE_FLAGS, isAt, removeOpen } from "./fd-place.ts";
-import { siblingName } from "./sibling-name.ts";
 
 const STALE_LOCK_MS = 30_000;
 const WAIT_LIMIT_MS = 10_000;
 
 const queues = new Map<string, Promise<unknown>>();
 
+/** The lock file's name, in the directory it locks. */
+export const LOCK_NAME = ".fuzzpatch-lock";
+
 export interface LockOptions {
   /** Ends the wait for another writer's lock (`TIMEOUT`). @default undefined (10 s, then `IO`) */
   budget?: Budget | undefined;
-  /** Names inside the file's directory held open (fd-place.ts), for the lock file. @default by path */
+  /** Names inside the directory held open (fd-place.ts), for the lock file. @default by path */
   at?: (name: string) => string;
 }
 
 /**
- * Runs `fn` holding the in-process queue and the lock file of `abs`. The
- * wait for another writer ends at `budget` (`TIMEOUT`) or after 10 s (`IO`).
+ * Runs `fn` holding the in-process queue and the lock file of the directory
+ * `dir` (a real path). The wait for another writer ends at `budget`
+ * (`TIMEOUT`) or after 10 s (`IO`).
  */
-export async function withPathLock<T>(abs: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
-  const previous = queues.get(abs) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(() => withLockFile(abs, fn, options));
+export async function withDirectoryLock<T>(dir: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const previous = queues.get(dir) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(() => withLockFile(dir, fn, options));
   const tail = run.catch(() => undefined);
-  queues.set(abs, tail);
+  queues.set(dir, tail);
   try {
     return await run;
   } finally {
-    if (queues.get(abs) === tail) queues.delete(abs);
+    if (queues.get(dir) === tail) queues.delete(dir);
   }
 }
 
@@ -62,10 +72,9 @@ function lockAge(lockAt: string): number {
   }
 }
 
-async function withLockFile<T>(abs: string, fn: () => Promise<T>, { budget, at }: LockOptions): Promise<T> {
-  const lockName = siblingName(path.basename(abs), ".fuzzpatch-lock");
-  const lock = path.join(path.dirname(abs), lockName);
-  const lockAt = at ? at(lockName) : lock;
+async function withLockFile<T>(dir: string, fn: () => Promise<T>, { budget, at }: LockOptions): Promise<T> {
+  const lock = path.join(dir, LOCK_NAME);
+  const lockAt = at ? at(LOCK_NAME) : lock;
   const started = Date.now();
   let handle: FileHandle | undefined;
   for (let attempt = 0; ; attempt++) {
@@ -81,7 +90,7 @@ async function withLockFile<T>(abs: string, fn: () => Promise<T>, { budget, at }
         continue;
       }
       if (Date.now() - started > WAIT_LIMIT_MS) {
-        throw new EditError("IO", `${abs} is being written by another process (lock file ${path.basename(lock)}); try again.`, { path: abs });
+        throw new EditError("IO", `${dir} is being written by another process (lock file ${LOCK_NAME}); try again.`, { path: dir });
       }
       const pause = Math.min(50, 2 + attempt * 2, budget?.remainingMs() ?? 50);
       await new Promise((resolve) => setTimeout(resolve, pause));
@@ -89,14 +98,14 @@ async function withLockFile<T>(abs: string, fn: () => Promise<T>, { budget, at }
   }
   try {
     if (!(await isAt(handle, lock))) {
-      throw new EditError("UNSAFE_PATH", `Refusing to write ${abs}: its directory changed while the edit was being applied (the lock file was created elsewhere); nothing was written.`, {
-        path: abs,
+      throw new EditError("UNSAFE_PATH", `Refusing to write in ${dir}: it changed while the edit was being applied (the lock file was created elsewhere); nothing was written.`, {
+        path: dir,
       });
     }
     await handle.writeFile(`${process.pid}\n`);
     return await fn();
   } finally {
-    await removeOpen(handle, lock, at && { at, name: lockName });
+    await removeOpen(handle, lock, at && { at, name: LOCK_NAME });
     await handle.close().catch(() => undefined);
   }
 }

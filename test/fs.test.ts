@@ -143,6 +143,29 @@ test("write: the bytes of one change, made from the bytes read around it, are th
   );
 });
 
+test("applyEdits: a file written from the bytes around its edit (CRLF, BOM, non-ASCII) holds the new text, and is put back when a later write fails", async () => {
+  const crlf = `\uFEFFconst a = "é";\r\n${"filler line\r\n".repeat(2000)}const b = 2;\r\n`;
+  const t = await makeTree({ "a.txt": crlf, "b.txt": "one\n" });
+  const edits = [
+    { path: "a.txt", oldString: "const b = 2;", newString: "const b = 3;\nconst c = \"→\";" },
+    { path: "b.txt", oldString: "one", newString: "two" },
+  ];
+  const before = await snapshot(t.base);
+  const failed = await applyEdits(t.root, edits, {
+    hooks: {
+      beforeWrite: (c) => {
+        if (c.rel === "b.txt") throw new Error("injected failure");
+      },
+    },
+  });
+  assert.equal(failed.ok, false);
+  assert.deepEqual(await snapshot(t.base), before, "a.txt put back");
+  const r = await applyEdits(t.root, edits);
+  assert.ok(r.ok, JSON.stringify(r.errors));
+  assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), crlf.replace("const b = 2;\r\n", 'const b = 3;\r\nconst c = "→";\r\n'));
+  assert.match(r.diff, /^-const b = 2;\n\+const b = 3;\n\+const c = "→";$/m);
+});
+
 test("read: a mixed-ending file is passed through unchanged", () => {
   const bytes = Buffer.from("a\r\nb\nc\r\n");
   const { text, layout } = decodeText(bytes, "f", false);

@@ -79,7 +79,7 @@ interface TheirScript {
 /** A line without its indentation (trailing whitespace the model writes is part of its text). */
 const body = (line: string) => withoutIndent(line);
 /** How the replacement's lines are compared with the find text's: indentation aside, a blank line as written. */
-const diffKey = (line: string) => (isBlank(line) ? line : withoutIndent(line));
+export const diffKey = (line: string) => (isBlank(line) ? line : withoutIndent(line));
 const loose = (line: string) => collapseWhitespace(normalizePunctuation(line));
 
 function pushAfter(after: Map<number, number[]>, j: number, k: number): void {
@@ -123,11 +123,31 @@ const keptCount = (parts: readonly DiffPart[]) => parts.reduce((n, p) => (p.adde
  * indentation says which copy the model kept.
  */
 function withIndentation(find: readonly string[], repl: readonly string[], unindented: DiffPart[]): DiffPart[] {
+  if (keysMatchLines(find, repl)) return unindented;
   const exact = anchoredDiff(find, repl, nonBlank);
   return keptCount(exact) >= keptCount(unindented) ? exact : unindented;
 }
 
 const nonBlank = (l: string) => !isBlank(l);
+
+/**
+ * Whether two of these lines have equal diff keys only when they are equal
+ * (no line stands at two indentations): the diff reads only which elements are
+ * equal, and blank lines are their own keys, so the diff with indentation would
+ * be the same as the one without (a hunk's context lines, one text for both sides).
+ */
+export function keysMatchLines(find: readonly string[], repl: readonly string[]): boolean {
+  const lineOf = new Map<string, string>();
+  for (const lines of [find, repl]) {
+    for (const line of lines) {
+      const key = diffKey(line);
+      const seen = lineOf.get(key);
+      if (seen === undefined) lineOf.set(key, line);
+      else if (seen !== line) return false;
+    }
+  }
+  return true;
+}
 
 /**
  * Moves each pair, found first in order, to the later new line most like its
@@ -486,8 +506,10 @@ function reindenter(doc: Document, cand: Candidate, find: readonly string[], rep
     const line = doc.line(f);
     if (!isBlank(line)) pairs.push({ model: leadingWhitespace(m), file: leadingWhitespace(line) });
   });
-  const region = doc.lines(cand.startLine, cand.endLine);
-  const fileUsesTabs = region.some((l) => l.startsWith("\t")) || (!region.some((l) => l.startsWith(" ")) && doc.indentUnit() === "\t");
+  const fileUsesTabs = () => {
+    const region = doc.lines(cand.startLine, cand.endLine);
+    return region.some((l) => l.startsWith("\t")) || (!region.some((l) => l.startsWith(" ")) && doc.indentUnit() === "\t");
+  };
   return levelMap({ pairs, modelLines: [...find, ...repl], fileUnit: doc.indentUnit(), fileUsesTabs });
 }
 
@@ -501,9 +523,8 @@ interface MergeCtx {
   mapIndent: LevelMap;
   fileFrame: boolean;
   words: SpliceWords;
-  /** Replacement lines that are new (not kept or changed find lines); the kept line being written. */
+  /** Replacement lines that are new (not kept or changed find lines). */
   isNew?: ReadonlySet<number>;
-  k?: number;
 }
 
 /** Whether replacement line k stands, through shallower lines, under a block that a new line opens (`try:`, `if (x) {`). */
@@ -533,15 +554,15 @@ function fresh(m: MergeCtx, k: number): MergedLine {
 /**
  * Whether the model left base line j at its place. A kept line is left
  * there at either side's indentation (a diff's context line is the find
- * text's copy); a changed line at its frame's.
+ * text's copy); a changed line at its frame's. `k`: the kept line's place in the replacement.
  */
-function unmoved(m: MergeCtx, j: number, f: number, t: string, kept: boolean): boolean {
+function unmoved(m: MergeCtx, j: number, f: number, t: string, kept: boolean, k?: number): boolean {
   const indent = leadingWhitespace(t);
   const fromFind = indent === leadingWhitespace(m.find[j] ?? "");
   const fromFile = indent === leadingWhitespace(m.doc.line(f));
   // In the model's frame a kept line at the file's indentation (not the find text's) inside a block
   // the replacement opens anew was moved there (nested), not left at the file's indentation.
-  if (kept && !m.fileFrame && !m.mapIndent.identity && fromFile && !fromFind && m.k !== undefined && insideNewBlock(m, m.k)) return false;
+  if (kept && !m.fileFrame && !m.mapIndent.identity && fromFile && !fromFind && k !== undefined && insideNewBlock(m, k)) return false;
   return kept ? fromFind || fromFile : m.fileFrame ? fromFile : fromFind;
 }
 
@@ -549,7 +570,7 @@ function unmoved(m: MergeCtx, j: number, f: number, t: string, kept: boolean): b
 function keptLine(m: MergeCtx, j: number, k: number, f: number): MergedLine {
   const t = m.repl[k] ?? "";
   const line = m.doc.line(f);
-  if (isBlank(t) || isBlank(line) || unmoved({ ...m, k }, j, f, t, true)) return fileLine(m, f);
+  if (isBlank(t) || isBlank(line) || unmoved(m, j, f, t, true, k)) return fileLine(m, f);
   return { text: m.mapIndent(leadingWhitespace(t)) + withoutIndent(line), from: f };
 }
 

@@ -34,8 +34,8 @@ export interface LevelMapInput {
   modelLines: readonly string[];
   /** The file's indentation unit ("\t", "  ", ...). */
   fileUnit: string;
-  /** Whether new indentation is written with tabs. */
-  fileUsesTabs: boolean;
+  /** Whether new indentation is written with tabs (a function: asked only when a level is rendered or a tab/space mix is judged). */
+  fileUsesTabs: boolean | (() => boolean);
 }
 
 /** A function from model indentation to file indentation; `identity` when it changes nothing. */
@@ -87,7 +87,7 @@ function tabsWrittenAsSpaces(seen: readonly { w: number; file: string }[]): numb
 }
 
 export function levelMap(input: LevelMapInput): LevelMap {
-  const { pairs, fileUnit, fileUsesTabs } = input;
+  const { pairs, fileUnit } = input;
   if (pairs.every((p) => p.model === p.file)) return identityMap;
   // Each model width seen -> the file indentation most often paired with it.
   const votes = new Map<number, Map<string, number>>();
@@ -110,26 +110,38 @@ export function levelMap(input: LevelMapInput): LevelMap {
       return { w, file: best };
     })
     .sort((a, b) => a.w - b.w);
-  const modelLines = input.modelLines.filter((l) => !isBlank(l) && leadingWhitespace(l) !== "");
-  const modelWidths = input.modelLines.filter((l) => !isBlank(l)).map((l) => columns(leadingWhitespace(l)));
   const unitCols = Math.max(1, columns(fileUnit));
-  const modelStep =
-    proportionalStep(seen, unitCols) ??
-    smallestStep(seen.map((s) => s.w)) ??
-    tabsWrittenAsSpaces(seen) ??
-    // Lines indented with tabs only: a tab is a level (their widths may skip one: 5 tabs and 3).
-    (modelLines.length > 0 && modelLines.every((l) => /^\t+\S/.test(l)) ? TAB_WIDTH : undefined) ??
-    smallestStep(modelWidths) ??
-    Math.max(1, columns(detectIndentUnit([...input.modelLines])));
+  // The step and the file's tab use are read on first need: most new lines sit at a seen level (a hunk
+  // of thousands pays for neither).
+  let step: number | undefined;
+  const modelStep = (): number => {
+    if (step !== undefined) return step;
+    const modelLines = input.modelLines.filter((l) => !isBlank(l) && leadingWhitespace(l) !== "");
+    const modelWidths = input.modelLines.filter((l) => !isBlank(l)).map((l) => columns(leadingWhitespace(l)));
+    step =
+      proportionalStep(seen, unitCols) ??
+      smallestStep(seen.map((s) => s.w)) ??
+      tabsWrittenAsSpaces(seen) ??
+      // Lines indented with tabs only: a tab is a level (their widths may skip one: 5 tabs and 3).
+      (modelLines.length > 0 && modelLines.every((l) => /^\t+\S/.test(l)) ? TAB_WIDTH : undefined) ??
+      smallestStep(modelWidths) ??
+      Math.max(1, columns(detectIndentUnit([...input.modelLines])));
+    return step;
+  };
+  let tabsKnown: boolean | undefined;
+  const fileUsesTabs = (): boolean => {
+    tabsKnown ??= typeof input.fileUsesTabs === "function" ? input.fileUsesTabs() : input.fileUsesTabs;
+    return tabsKnown;
+  };
   const render = (cols: number) =>
-    fileUsesTabs ? "\t".repeat(Math.floor(cols / TAB_WIDTH)) + " ".repeat(cols % TAB_WIDTH) : " ".repeat(cols);
+    fileUsesTabs() ? "\t".repeat(Math.floor(cols / TAB_WIDTH)) + " ".repeat(cols % TAB_WIDTH) : " ".repeat(cols);
 
   const modelTabs = pairs.some((p) => p.model.includes("\t"));
   const modelSpaces = pairs.some((p) => p.model.includes(" "));
   return (indent) => {
     // Written in the file's whitespace where the model's quoted lines used the other (tabs for spaces): already the file's.
     const tabs = indent.includes("\t");
-    if (indent !== "" && (tabs ? modelSpaces && !modelTabs && fileUsesTabs : modelTabs && !modelSpaces && !fileUsesTabs)) return indent;
+    if (indent !== "" && (tabs ? modelSpaces && !modelTabs && fileUsesTabs() : modelTabs && !modelSpaces && !fileUsesTabs())) return indent;
     const w = columns(indent);
     const exact = seen.find((s) => s.w === w);
     if (exact) return exact.file;
@@ -137,7 +149,7 @@ export function levelMap(input: LevelMapInput): LevelMap {
     // The nearest seen level below (else above), moved by whole model steps in file units.
     let ref = seen[0] as { w: number; file: string };
     for (const s of seen) if (s.w < w) ref = s;
-    const steps = Math.round((w - ref.w) / modelStep);
+    const steps = Math.round((w - ref.w) / modelStep());
     const next = seen.find((s) => s.w > ref.w);
     const cols = columns(ref.file) + steps * unitCols;
     if (next && w < next.w && cols >= columns(next.file)) {

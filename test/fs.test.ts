@@ -241,17 +241,22 @@ test("transaction: a failure among 30 files written several at a time restores e
   }));
   changes.push({ rel: "d0/new/n.txt", abs: path.join(t.root, "d0/new/n.txt"), kind: "create", bytes: Buffer.from("n\n"), original: Buffer.alloc(0) });
   const started: number[] = [];
+  let failing: { rel: string; index: number } | undefined;
   await assert.rejects(
     commitChanges(changes, {
       beforeWrite: async (c, index) => {
         started.push(index);
-        // Every write is slow and the failing one fails before the others under way finish: they
-        // finish after it (and are restored), and no other write starts.
-        await new Promise((resolve) => setTimeout(resolve, c.rel === "d1/f13.txt" ? 20 : 30));
-        if (c.rel === "d1/f13.txt") throw new Error("injected failure");
+        // The tenth write to start fails at once; every other write is slow: those under way
+        // finish after the failure (and are restored), and no other write starts.
+        if (started.length === 10) {
+          failing = { rel: c.rel, index };
+          throw new Error("injected failure");
+        }
+        await new Promise((resolve) => setTimeout(resolve, 30));
       },
     }),
-    (e: unknown) => e instanceof EditError && e.code === "IO" && e.detail.path === "d1/f13.txt" && e.detail.index === 13 && /restored; nothing changed/.test(e.message),
+    (e: unknown) =>
+      e instanceof EditError && e.code === "IO" && e.detail.path === failing?.rel && e.detail.index === failing?.index && /restored; nothing changed/.test(e.message),
   );
   assert.deepEqual(await snapshot(t.base), before);
   // No write starts once one has failed.

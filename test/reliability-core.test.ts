@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
+import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
 import { applyPatch, applySearchReplace, createPatch, replace } from "../src/index.ts";
 
@@ -229,6 +230,32 @@ for (const c of nullCases) {
 }
 
 // --- item 4 (the applier's part): a BOM removed ------------------------------------
+
+test("item 4: applyPatch(a, createPatch(a, b)) is b when lines are added above the line that held a's BOM (its BOMs become text)", () => {
+  for (const [a, b] of [
+    ["\uFEFF\n", "\n\uFEFF\n"],
+    ["\uFEFFx\n", "y\n\uFEFFx\n"],
+    ["\uFEFFx\n", "\uFEFFy\n\uFEFFx\n"],
+    ["\uFEFF\uFEFF", "\n\uFEFF\uFEFF"],
+    ["\uFEFF", "yy\n\uFEFF"],
+  ] as const) {
+    const patch = createPatch(a, b);
+    const r = attempt(() => applyPatch(a, patch));
+    assert.ok(!(r instanceof EditError), `refused: ${String(r)}`);
+    assert.equal(r.content, b, patch);
+  }
+});
+
+test("property: applyPatch(a, createPatch(a, b)) is b over texts of BOMs, spaces, letters and line breaks", () => {
+  const text = fc.array(fc.constantFrom("\uFEFF", "\uFEFF\uFEFF", "\n", "x", "y", " "), { maxLength: 8 }).map((parts) => parts.join(""));
+  fc.assert(
+    fc.property(text, text, (a, b) => {
+      fc.pre(a !== b);
+      assert.equal(applyPatch(a, createPatch(a, b)).content, b);
+    }),
+    { numRuns: 3000 },
+  );
+});
 
 test("item 4: applyPatch(a, createPatch(a, b)) is b when b drops a's BOM", () => {
   for (const [a, b] of [

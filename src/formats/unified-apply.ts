@@ -330,11 +330,18 @@ function takeBomChange(content: string, hunks: readonly Hunk[]): { index: number
     // A kept line's BOM is text the file has already (`\u3000` removed above a line that is a BOM): only an added one is new.
     const newBom = firstNew === firstOld ? oldBom : firstNew?.kind === "add" && firstNew.text.startsWith(BOM) && (!has || oldBom);
     if (!oldBom && !newBom) continue;
-    if (oldBom && firstOld) firstOld.text = firstOld.text.slice(1);
+    // The old line without the file's BOM, as the engine reads the file.
+    let old = firstOld;
+    if (oldBom && firstOld?.kind === "context" && firstNew !== firstOld) {
+      // Lines are added above the line that held the file's BOM: that line is no longer first, so the
+      // new file has its BOMs as text of it. It is matched without the file's BOM and written with all.
+      old = { kind: "delete", text: firstOld.text.slice(1) };
+      h.lines.splice(h.lines.indexOf(firstOld), 1, old, { kind: "add", text: firstOld.text });
+    } else if (oldBom && firstOld) firstOld.text = firstOld.text.slice(1);
     // A file that is only its BOM has no line: the removed "line" was the BOM alone, and its missing final
     // newline was that of the empty file (the hunk now adds to an empty file, as `@@ -0,0` does).
-    if (oldBom && firstOld?.kind === "delete" && firstOld.text === "" && content.length === 1) {
-      h.lines.splice(h.lines.indexOf(firstOld), 1);
+    if (oldBom && old?.kind === "delete" && old.text === "" && content.length === 1) {
+      h.lines.splice(h.lines.indexOf(old), 1);
       h.oldEofNoNewline = false;
     }
     if (newBom && firstNew && firstNew !== firstOld) firstNew.text = firstNew.text.slice(1);

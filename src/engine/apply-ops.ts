@@ -391,7 +391,7 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
   const doc = Document.from(content);
   // A file of CR-terminated lines: the CRs a model copied into its edit are line breaks.
   const edits = doc.crLines ? ops.map(readCrAsBreaks) : ops;
-  const ctx = createContext(doc, a.opts.strategy, () => a.opts.budget.check("the search"));
+  const ctx = createContext(doc, a.opts.strategy, () => a.opts.budget.check("the search"), edits.length);
   const failed: FailedOp[] = [];
   const retry: Retry[] = [];
   const planned: Planned[] = [];

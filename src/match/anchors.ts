@@ -30,10 +30,16 @@ export const MAX_VERIFIED_LINES = 150_000;
  */
 export const MAX_SCORED_PAIRS = 300;
 
-export function createContext(doc: Document, options: StrategyOptions, checkBudget: () => void = () => {}): MatchContext {
+/**
+ * `edits`: how many edits the context will search for. A call with at least as
+ * many edits as the scans that pay for the line index (hundreds of hunks) builds
+ * it on its first line lookup instead of after that many scans of the file:
+ * its first edits ran every strategy over the file (noLineWiseWindow waits for the index).
+ */
+export function createContext(doc: Document, options: StrategyOptions, checkBudget: () => void = () => {}, edits = 1): MatchContext {
   // Needles holding a whole line are found through the line index, once the searches have paid for it.
   const lines: LineSource = { index: (build) => (build ? builtLineIndex(ctx) : knownLineIndex(ctx)), start: (i) => doc.lineStart(i) };
-  const occurrences = createOccurrenceFinder(doc.text, lines);
+  const occurrences = createOccurrenceFinder(doc.text, lines, edits);
   const caps = new WeakMap<Query, CapNote[]>();
   let steps = 0;
   const ctx: MatchContext = {
@@ -55,6 +61,7 @@ export function createContext(doc: Document, options: StrategyOptions, checkBudg
       checkBudget();
     },
   };
+  if (edits >= SCANS_BEFORE_INDEX) memoOf(ctx).scans = SCANS_BEFORE_INDEX;
   return ctx;
 }
 

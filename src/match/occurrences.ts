@@ -52,12 +52,17 @@ export interface LineSource {
   start(i: number): number;
 }
 
-export function createOccurrenceFinder(text: string, lines?: LineSource): OccurrenceFinder {
+/**
+ * `edits`: how many edits the caller will search for. A call with at least as
+ * many edits as the line scans that pay for the line index asks for it on its
+ * first need (it would cross the count within its first edits anyway).
+ */
+export function createOccurrenceFinder(text: string, lines?: LineSource, edits = 1): OccurrenceFinder {
   const memo = new Map<string, readonly number[]>();
   const keys: string[] = [];
   let wordScans = 0;
   let words: WordIndex | undefined;
-  let lineScans = 0;
+  let lineScans = edits >= SCANS_BEFORE_INDEX ? SCANS_BEFORE_INDEX : 0;
 
   const scan = (needle: string): number[] => {
     const found: number[] = [];

@@ -13,6 +13,10 @@
  *   holding `content`, in turn;
  * - "fifo": `file` is replaced by a hard link to the FIFO `fifo` and by a
  *   regular file holding `content`, in turn.
+ *
+ * `pause()` has it put the tree back as it was and wait, so a test can check
+ * that a call goes through when nothing swaps (a race test whose calls were
+ * all refused would prove nothing); `resume()` lets it go on.
  */
 import { Worker } from "node:worker_threads";
 
@@ -26,11 +30,12 @@ export interface AttackerPaths {
 }
 
 // Plain JavaScript: the worker runs without the TypeScript loader.
+// flag: [0] stop asked, [1] swaps made (at the end), [2] pause asked, [3] paused.
 const WORKER = `
-const { workerData } = require("node:worker_threads");
+const { workerData, parentPort } = require("node:worker_threads");
 const fs = require("node:fs");
 const { mode, dir, file, outside, fifo, content, flag } = workerData;
-const stop = new Int32Array(flag);
+const state = new Int32Array(flag);
 const attempt = (fn) => { try { fn(); } catch {} };
 // Each state is held a random moment (a spin: a timed wait sleeps far longer), so swaps land at
 // every point of a call; the tree is left as it was for longer, so some calls get through.
@@ -38,8 +43,26 @@ const hold = (ms) => {
   const until = performance.now() + Math.random() * ms;
   while (performance.now() < until);
 };
+// Leave the tree as it was: the directory real, the file regular.
+const restore = () => {
+  if (mode === "dir") {
+    attempt(() => { if (fs.lstatSync(dir).isSymbolicLink()) fs.unlinkSync(dir); });
+    attempt(() => fs.renameSync(dir + ".away", dir));
+  } else {
+    attempt(() => fs.writeFileSync(file + ".back", content));
+    attempt(() => fs.renameSync(file + ".back", file));
+    attempt(() => fs.unlinkSync(file + ".swap"));
+  }
+};
 let swaps = 0;
-while (Atomics.load(stop, 0) === 0) {
+while (Atomics.load(state, 0) === 0) {
+  if (Atomics.load(state, 2) === 1) {
+    restore();
+    Atomics.store(state, 3, 1);
+    while (Atomics.load(state, 2) === 1 && Atomics.load(state, 0) === 0) Atomics.wait(state, 2, 1, 50);
+    Atomics.store(state, 3, 0);
+    continue;
+  }
   if (mode === "dir") {
     attempt(() => fs.renameSync(dir, dir + ".away"));
     attempt(() => fs.symlinkSync(outside, dir));
@@ -48,40 +71,61 @@ while (Atomics.load(stop, 0) === 0) {
     attempt(() => fs.renameSync(dir + ".away", dir));
     hold(0.5);
   } else {
-    const tmp = file + ".swap";
-    attempt(() => (mode === "fifo" ? fs.linkSync(fifo, tmp) : fs.symlinkSync(outside, tmp)));
-    attempt(() => fs.renameSync(tmp, file));
+    // Both replacements are made first, so each swap is one rename.
+    attempt(() => fs.writeFileSync(file + ".back", content));
+    attempt(() => (mode === "fifo" ? fs.linkSync(fifo, file + ".swap") : fs.symlinkSync(outside, file + ".swap")));
+    attempt(() => fs.renameSync(file + ".swap", file));
     hold(0.1);
-    attempt(() => fs.writeFileSync(tmp, content));
-    attempt(() => fs.renameSync(tmp, file));
+    attempt(() => fs.renameSync(file + ".back", file));
     hold(0.5);
   }
+  if (swaps === 0) parentPort.postMessage("swapping");
   swaps++;
 }
-// Leave the tree as it was: the directory real, the file regular.
-if (mode === "dir") {
-  attempt(() => { if (fs.lstatSync(dir).isSymbolicLink()) fs.unlinkSync(dir); });
-  attempt(() => fs.renameSync(dir + ".away", dir));
-} else {
-  attempt(() => fs.writeFileSync(file + ".swap", content));
-  attempt(() => fs.renameSync(file + ".swap", file));
-}
-Atomics.store(stop, 1, swaps);
+restore();
+Atomics.store(state, 1, swaps);
 `;
 
-/** Starts the attacker; `stop()` ends it, restores the tree and returns how many swaps it made. */
-export function startAttacker(paths: AttackerPaths): { stop: () => Promise<number> } {
-  const flag = new SharedArrayBuffer(8);
+export interface Attacker {
+  /** Puts the tree back as it was and keeps it so until `resume()`. */
+  pause(): Promise<void>;
+  resume(): void;
+  /** Ends the attacker, restores the tree, returns how many swaps it made. */
+  stop(): Promise<number>;
+}
+
+/**
+ * Starts the attacker and resolves once it has made its first swap (a
+ * worker takes tens of milliseconds to start on a loaded machine: a test's
+ * rounds would otherwise run before it).
+ */
+export async function startAttacker(paths: AttackerPaths): Promise<Attacker> {
+  const flag = new SharedArrayBuffer(16);
+  const state = new Int32Array(flag);
   const worker = new Worker(WORKER, { eval: true, workerData: { ...paths, flag } });
   const exited = new Promise<void>((resolve, reject) => {
     worker.once("exit", () => resolve());
     worker.once("error", reject);
   });
+  await Promise.race([new Promise((resolve) => worker.once("message", resolve)), exited]);
   return {
+    pause: async () => {
+      Atomics.store(state, 2, 1);
+      const until = Date.now() + 10_000;
+      while (Atomics.load(state, 3) === 0) {
+        if (Date.now() > until) throw new Error("the attacker did not pause");
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    },
+    resume: () => {
+      Atomics.store(state, 2, 0);
+      Atomics.notify(state, 2);
+    },
     stop: async () => {
-      Atomics.store(new Int32Array(flag), 0, 1);
+      Atomics.store(state, 0, 1);
+      Atomics.notify(state, 2);
       await exited;
-      return Atomics.load(new Int32Array(flag), 1);
+      return Atomics.load(state, 1);
     },
   };
 }

@@ -114,13 +114,18 @@ export async function isAt(handle: FileHandle, expected: string): Promise<boolea
  * in held open. A process moving its directory meanwhile makes a by-path
  * unlink miss: the path is asked again, a few times. Without `/proc` the
  * guess names the file only while the tree is as it was when the file was
- * made (or as it was when it landed elsewhere), so the attempts go on, a few
- * milliseconds apart, for up to 400 ms for a swapping process to put it
- * back (a failure path only; under load such a process may be off the CPU
- * for tens of milliseconds). Best effort; returns whether it was removed.
+ * made, so each attempt also looks at the real paths the guess's directory
+ * was seen to resolve to (a file made through a symlink stays there once the
+ * symlink is gone), and the attempts go on, a few milliseconds apart, for up
+ * to 400 ms (a failure path only; under load a swapping process may be off
+ * the CPU for tens of milliseconds). Best effort; returns whether it was
+ * removed.
  */
 export async function removeOpen(handle: FileHandle, guess: string, held?: { at: (name: string) => string; name: string }): Promise<boolean> {
   const deadline = performance.now() + GUESS_WAIT_MS;
+  // Without /proc: the real directories the guess's directory was seen to resolve to. A file that
+  // landed through a symlink stays at the real path after the symlink is gone.
+  const seen = new Set<string>();
   for (let attempt = 0; attempt < 8 || (procWorks === false && performance.now() < deadline); attempt++) {
     if (attempt > 0 && procWorks === false) await pause(Math.min(attempt, 8));
     try {
@@ -129,19 +134,34 @@ export async function removeOpen(handle: FileHandle, guess: string, held?: { at:
       if (known === null) return true;
       // First where it was made, through the directory held open (whatever that directory's path is now).
       const where = attempt === 0 && held ? held.at(held.name) : (known ?? guess);
-      const entry = lstatSync(where);
-      if (!sameFile(entry, mine)) {
-        // The kernel said where it is and another file is there: leave it. A guess may name it later.
-        if (known !== undefined) return false;
-        continue;
+      if (known === undefined) {
+        const real = realOrEmpty(path.dirname(guess));
+        if (real !== "") seen.add(path.join(real, path.basename(guess)));
       }
-      await (mine.isDirectory() ? rmdir(where) : unlink(where));
-      return true;
+      for (const place of known === undefined ? [where, ...seen] : [where]) {
+        const entry = lstatOrUndefined(place);
+        if (entry === undefined) continue;
+        // The kernel said where it is and another file is there: leave it. A guess may name it later.
+        if (!sameFile(entry, mine)) {
+          if (known !== undefined) return false;
+          continue;
+        }
+        await (mine.isDirectory() ? rmdir(place) : unlink(place));
+        return true;
+      }
     } catch {
       // Moved between the two calls: ask where it is again.
     }
   }
   return false;
+}
+
+function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
 }
 
 /** How long a by-path guess is tried again without `/proc`. */

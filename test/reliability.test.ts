@@ -270,6 +270,17 @@ test("item 5: the directory's lock file held by another process: a write waits f
   assert.deepEqual((await readdir(path.join(t.root, "sub"))).sort(), ["f.txt", "g.txt"]);
 });
 
+test("item 5: a user's own file named .fuzzpatch-lock is never taken over as a stale lock: the write waits (TIMEOUT) and the file is kept", async () => {
+  const t = await makeTree({ "f.txt": "x = 1\n", ".fuzzpatch-lock": "my notes\n" });
+  const lock = path.join(t.root, ".fuzzpatch-lock");
+  const old = new Date(Date.now() - 60_000);
+  await utimes(lock, old, old);
+  const r = await applyEdits(t.root, [{ path: "f.txt", oldString: "x = 1", newString: "x = 2" }], { timeoutMs: 300 });
+  assert.deepEqual(r.errors.map((e) => e.code), ["TIMEOUT"]);
+  assert.equal(await read(t.root, ".fuzzpatch-lock"), "my notes\n");
+  assert.equal(await read(t.root, "f.txt"), "x = 1\n");
+});
+
 test("item 7: a file with one link is replaced atomically and keeps owner and group", async () => {
   const t = await makeTree({ "f.txt": "x = 1\n" });
   const f = path.join(t.root, "f.txt");

@@ -23,7 +23,7 @@
  * wherever it is when released.
  */
 
-import { lstatSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { type FileHandle, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { EditError } from "../errors.ts";
@@ -62,11 +62,16 @@ export async function withDirectoryLock<T>(dir: string, fn: () => Promise<T>, op
   }
 }
 
-/** How long ago the lock file at `lockAt` was written (0 when it is gone or not a file). */
+/**
+ * How long ago the lock file at `lockAt` was written: 0 when it is gone, or
+ * is not what a lock holds (a process id and a line break, or nothing yet),
+ * so a user's own file of that name is never taken over (deleted) as stale.
+ */
 function lockAge(lockAt: string): number {
   try {
     const s = lstatSync(lockAt);
-    return s.isFile() ? Date.now() - s.mtimeMs : 0;
+    if (!s.isFile() || s.size > 24 || !/^(\d+\n)?$/.test(readFileSync(lockAt, "latin1"))) return 0;
+    return Date.now() - s.mtimeMs;
   } catch {
     return 0;
   }
@@ -90,7 +95,9 @@ async function withLockFile<T>(dir: string, fn: () => Promise<T>, { budget, at }
         continue;
       }
       if (Date.now() - started > WAIT_LIMIT_MS) {
-        throw new EditError("IO", `${dir} is being written by another process (lock file ${LOCK_NAME}); try again.`, { path: dir });
+        throw new EditError("IO", `${dir} is being written by another process (lock file ${LOCK_NAME}); try again, or remove that file if no fuzzpatch is running.`, {
+          path: dir,
+        });
       }
       const pause = Math.min(50, 2 + attempt * 2, budget?.remainingMs() ?? 50);
       await new Promise((resolve) => setTimeout(resolve, pause));

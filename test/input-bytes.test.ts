@@ -115,6 +115,11 @@ test("item 6: an exact unique edit stays where it is, whatever the line hint", (
   const two = "def f():\n    x = 1\n    return x\n\nx = 1\nreturn_value = x\n";
   assert.equal(replace(two, "x = 1\nreturn_value = x", "x = 2\nreturn_value = x", { startLine: 2 }).content, "def f():\n    x = 1\n    return x\n\nx = 2\nreturn_value = x\n");
 });
+test("item 6: an exact unique edit that starts inside a line stays there when the hinted lines hold the model's first line grown at the end", () => {
+  // `}\nx` ends the line `$&}`; at the hint, `} {a` starts with it: no better a reading (found by the fuzz suite).
+  const content = "} {a\nx\ny\n$&}\nx\nz\n";
+  for (const startLine of [1, 2, 4]) assert.equal(replace(content, "}\nx", "", { startLine }).content, "} {a\nx\ny\n$&\nz\n", `startLine ${startLine}`);
+});
 test("item 6: a line that merely starts with the model's line is not it grown", () => {
   assert.equal(replace("yaa\ny\n", "y\n", "", { startLine: 1 }).content, "yaa\n");
 });

@@ -122,6 +122,9 @@ function rivalOf(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: num
   // One line of text is too little to tell a grown copy from another line that starts alike
   // (`$&` and `$&\t@@…`): an exact match of one line stands (issue 22, item 6).
   if (winner.strategy === "exact" && nonBlankLines(q) < 2) return undefined;
+  // An exact match that starts inside a line holds its first line grown at the start: a hinted window
+  // holding it grown at the end is no better a reading, and removing the line there would fail.
+  if (winner.strategy === "exact" && winner.start !== ctx.doc.lineStart(winner.startLine)) return undefined;
   if (winner.strategy === "exact") return rivalAtHint(ctx, q, winner, hintStart, (at, all) => held(ctx, q, at, asWritten) < all, writtenOrGrownAtEnd);
   if (!winner.lineBased) return undefined;
   const atHint = rivalAtHint(ctx, q, winner, hintStart, (_, all) => held(ctx, q, winner.startLine, writtenOrGrown) < all);

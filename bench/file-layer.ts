@@ -12,7 +12,7 @@
  */
 import { spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { open, readFile, writeFile } from "node:fs/promises";
+import { open, readFile, rename, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -144,7 +144,8 @@ async function expectOk(p: Promise<{ ok: boolean; errors: unknown[]; files: { ed
  * One response of 500 SEARCH/REPLACE blocks over 200 files (1,000-line
  * slices of the big file, 2–3 blocks each), written and then undone by the
  * reverse response; per block, next to its floor: each file read, each
- * block's find text located with indexOf and spliced, each file written.
+ * block's find text located with indexOf and spliced, each file written
+ * (in place; and replaced atomically, as applyEdits replaces it).
  */
 async function benchManyFiles(dir: string, content: string, runs: number): Promise<void> {
   const FILES = 200;
@@ -188,6 +189,7 @@ async function benchManyFiles(dir: string, content: string, runs: number): Promi
   const backward = response(true);
   const applied = new Times();
   const floor = new Times();
+  const atomicFloor = new Times();
   for (let r = 0; r < runs; r++) {
     await applied.time(async () => {
       const result = await applyEdits(dir, forward);
@@ -205,14 +207,35 @@ async function benchManyFiles(dir: string, content: string, runs: number): Promi
       }
     });
     for (const f of files) writeFileSync(path.join(dir, f.name), f.text);
+    // The same, each file replaced as applyEdits replaces it: a temporary file written, synced and renamed over it.
+    await atomicFloor.time(async () => {
+      for (const f of files) {
+        const target = path.join(dir, f.name);
+        let text = await readFile(target, "utf8");
+        for (const find of f.blocks) {
+          const at = text.indexOf(find);
+          text = `${text.slice(0, at + find.length)}\n// edited${text.slice(at + find.length)}`;
+        }
+        const temp = `${target}.floor.tmp`;
+        const handle = await open(temp, "wx");
+        await handle.writeFile(text);
+        await handle.sync();
+        await handle.close();
+        await rename(temp, target);
+      }
+    });
+    for (const f of files) writeFileSync(path.join(dir, f.name), f.text);
   }
   const per = (t: Times): Times => Object.assign(new Times(), { wall: t.wall.map((x) => x / blocks), cpu: t.cpu.map((x) => x / blocks) });
   const perFloor = per(floor);
   const floorOf = { wall: median(perFloor.wall), cpu: median(perFloor.cpu) };
   console.log(`\nOne response of ${blocks} SEARCH/REPLACE blocks over ${FILES} files (${runs} runs; ms per block; ratio = median / floor)\n`);
   console.log(HEADER);
+  const perAtomic = per(atomicFloor);
+  const ratioAtomic = (t: Times) => `${(median(t.wall) / median(perAtomic.wall)).toFixed(2)}× (CPU ${(median(t.cpu) / median(perAtomic.cpu)).toFixed(2)}×) the floor written atomically`;
   row("floor: read + indexOf + splice + write", perFloor, floorOf);
-  row("applyEdits written", per(applied), floorOf);
+  row("floor, each file replaced atomically (temporary file, fsync, rename; one at a time)", perAtomic, floorOf);
+  row("applyEdits written", per(applied), floorOf, ratioAtomic(per(applied)));
 }
 
 /** CPU milliseconds the process `pid` has used (user + system, from /proc). */

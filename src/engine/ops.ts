@@ -105,7 +105,6 @@ export interface LineShift {
   delta: number;
 }
 
-
 /** The one report of the shared applier, for every format. */
 export interface EditReport {
   /** The content with every applied op. */

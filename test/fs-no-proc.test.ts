@@ -16,12 +16,11 @@ import { lstat, open, readFile, stat, symlink } from "node:fs/promises";
 import { syncBuiltinESMExports } from "node:module";
 import path from "node:path";
 import { before, test } from "node:test";
-import { EditError } from "../src/errors.ts";
 import { pathOfOpen } from "../src/fs/fd-place.ts";
-import { commitChanges, type PlannedChange } from "../src/fs/transaction.ts";
 import { applyEdits } from "../src/node.ts";
 import { runTool } from "../src/tools.ts";
 import { directorySwapRace, fifoSwapRace, fileSwapRace } from "./helpers/race-scenarios.ts";
+import { failureMidwayRestores } from "./helpers/transaction-scenarios.ts";
 import { makeTree, snapshot } from "./helpers/temp-tree.ts";
 
 before(() => {
@@ -80,24 +79,7 @@ test("symlinks out of the root are refused, for reading and writing, and nothing
   assert.deepEqual(await snapshot(t.outside), outsideBefore);
 });
 
-test("a failure midway restores written, created and deleted files", async () => {
-  const t = await makeTree({ "one.txt": "one\n", "gone.txt": "gone\n", "three.txt": "three\n" });
-  const before = await snapshot(t.base);
-  const abs = (p: string) => path.join(t.root, p);
-  const changes: PlannedChange[] = [
-    { rel: "one.txt", abs: abs("one.txt"), kind: "write", bytes: Buffer.from("ONE\n"), original: Buffer.from("one\n"), mode: 0o644 },
-    { rel: "new/dir/n.txt", abs: abs("new/dir/n.txt"), kind: "create", bytes: Buffer.from("n\n"), original: Buffer.alloc(0) },
-    { rel: "gone.txt", abs: abs("gone.txt"), kind: "delete", bytes: Buffer.alloc(0), original: Buffer.from("gone\n"), mode: 0o644 },
-    { rel: "three.txt", abs: abs("three.txt"), kind: "write", bytes: Buffer.from("THREE\n"), original: Buffer.from("three\n"), mode: 0o644 },
-  ];
-  const failing = {
-    beforeWrite: (c: PlannedChange) => {
-      if (c.rel === "three.txt") throw new Error("injected failure");
-    },
-  };
-  await assert.rejects(commitChanges(changes, failing), (e: unknown) => e instanceof EditError && e.code === "IO" && /restored/.test(e.message));
-  assert.deepEqual(await snapshot(t.base), before);
-});
+test("a failure midway restores written, created and deleted files", failureMidwayRestores);
 
 test("race, item 1 without /proc: a directory swapped for a symlink out of the root: no file lands outside, none is left inside", { timeout: 60_000 }, (t) => directorySwapRace(t, { withoutProc: true }));
 

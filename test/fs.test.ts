@@ -12,6 +12,7 @@ import { stripComponents } from "../src/fs/rewrite-edits.ts";
 import { commitChanges, type PlannedChange } from "../src/fs/transaction.ts";
 import { applyEdits } from "../src/node.ts";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
+import { failureMidwayRestores } from "./helpers/transaction-scenarios.ts";
 
 // --- safe paths -----------------------------------------------------------
 
@@ -205,27 +206,7 @@ test("read: ASCII bytes (made a string outside the heap past ~1 MB) and any othe
 
 // --- transaction ------------------------------------------------------------
 
-test("transaction: a failure midway restores written, created and deleted files", async () => {
-  const t = await makeTree({ "one.txt": "one\n", "gone.txt": "gone\n", "three.txt": "three\n" });
-  await chmod(path.join(t.root, "one.txt"), 0o640);
-  const before = await snapshot(t.base);
-  const abs = (p: string) => path.join(t.root, p);
-  const changes: PlannedChange[] = [
-    { rel: "one.txt", abs: abs("one.txt"), kind: "write", bytes: Buffer.from("ONE\n"), original: Buffer.from("one\n"), mode: 0o640 },
-    { rel: "new/dir/n.txt", abs: abs("new/dir/n.txt"), kind: "create", bytes: Buffer.from("n\n"), original: Buffer.alloc(0) },
-    { rel: "gone.txt", abs: abs("gone.txt"), kind: "delete", bytes: Buffer.alloc(0), original: Buffer.from("gone\n"), mode: 0o644 },
-    { rel: "three.txt", abs: abs("three.txt"), kind: "write", bytes: Buffer.from("THREE\n"), original: Buffer.from("three\n"), mode: 0o644 },
-  ];
-  await assert.rejects(
-    commitChanges(changes, {
-      beforeWrite: (c) => {
-        if (c.rel === "three.txt") throw new Error("injected failure");
-      },
-    }),
-    (e: unknown) => e instanceof EditError && e.code === "IO" && e.detail.path === "three.txt" && /restored/.test(e.message),
-  );
-  assert.deepEqual(await snapshot(t.base), before);
-});
+test("transaction: a failure midway restores written, created and deleted files", failureMidwayRestores);
 
 test("transaction: a failure among 30 files written several at a time restores every file and names the one that failed", async () => {
   const names = Array.from({ length: 30 }, (_, i) => `d${i % 3}/f${i}.txt`);

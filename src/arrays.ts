@@ -22,3 +22,20 @@ export function maxOf(values: Iterable<number>): number {
   for (const v of values) if (v > max || Number.isNaN(v)) max = v;
   return max;
 }
+
+/** Index of the smallest element of ascending `sorted` that is >= `min` (`sorted.length` when none). */
+export function firstAtLeast(sorted: ArrayLike<number>, min: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as number) < min) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index of the largest element of ascending `sorted` that is <= `max` (-1 when none). */
+export function lastAtMost(sorted: ArrayLike<number>, max: number): number {
+  return firstAtLeast(sorted, max + 1) - 1;
+}

@@ -10,27 +10,11 @@
  * last line within a size slack, and demands real resemblance, so `try {` …
  * `}` around other code is refused.
  */
+import { firstAtLeast, lastAtMost } from "../arrays.ts";
 import { blockSimilarity, positionalMiddleSimilarity, similarityBound } from "../text/similarity.ts";
 import { boundaryLines, lineCandidate, lineTrimmedIs, linesTrimmedEqual, MAX_SCORED_PAIRS, MAX_VERIFIED_LINES } from "./anchors.ts";
 import { selectScored } from "./select.ts";
 import type { Candidate, MatchContext, Strategy } from "./types.ts";
-
-/** Index of the smallest element of ascending `sorted` that is >= `min` (`sorted.length` when none). */
-function firstAtLeast(sorted: readonly number[], min: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((sorted[mid] ?? 0) < min) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Index of the largest element of ascending `sorted` that is <= `max` (-1 when none). */
-function lastAtMost(sorted: readonly number[], max: number): number {
-  return firstAtLeast(sorted, max + 1) - 1;
-}
 
 /** Lines checked in place before a scan of the whole file for the last line is cheaper. */
 const MAX_CHECKED_IN_PLACE = 20_000;

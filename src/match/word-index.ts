@@ -16,6 +16,8 @@
  * word scans have been spent.
  */
 
+import { lastAtMost } from "../arrays.ts";
+
 /** An identifier character's code, 1-63; 0 for any other character. */
 function wordCode(c: number): number {
   if (c >= 97 && c <= 122) return c - 96; // a-z: 1-26
@@ -149,15 +151,8 @@ export function buildWordIndex(text: string): WordIndex {
 
 /** The token whose entry in the dictionary holds offset `d` (the last entry starting at or before it). */
 function entryAt(index: WordIndex, d: number): number {
-  const starts = index.entryStarts;
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] as number) <= d) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  // The first entry starts at 0: some entry starts at or before any offset.
+  return Math.max(0, lastAtMost(index.entryStarts, d));
 }
 
 /** (token, offset of the word in it) for every place the word holds in a distinct token. */

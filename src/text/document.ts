@@ -17,6 +17,7 @@
  * window walks back to it, or rebuilds the window from the top.
  */
 
+import { firstAtLeast } from "../arrays.ts";
 import { hashTrimmed, isSpace } from "./blank.ts";
 import { commonPrefixLength, commonSuffixLength } from "./common-ends.ts";
 import { countBreaks } from "./count-breaks.ts";
@@ -506,14 +507,7 @@ export class Document {
   /** Maps an offset in `text` to the corresponding offset in `raw`. */
   toRaw(offset: number): number {
     // Every CR removed before `offset` shifts it by one, plus the BOM.
-    let lo = 0;
-    let hi = this.crlfAt.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((this.crlfAt[mid] ?? 0) < offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return offset + lo + (this.bom ? 1 : 0);
+    return offset + firstAtLeast(this.crlfAt, offset) + (this.bom ? 1 : 0);
   }
 
   /**
@@ -559,13 +553,7 @@ export class Document {
   /** The raw break at the "\n" at `nlOffset`: its CRs, then "\n". */
   private breakAt(nlOffset: number): string {
     if (this.crLines) return "\r";
-    let lo = 0;
-    let hi = this.crlfAt.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((this.crlfAt[mid] ?? 0) < nlOffset) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = firstAtLeast(this.crlfAt, nlOffset);
     let crs = 0;
     while (this.crlfAt[lo + crs] === nlOffset) crs++;
     return crs === 1 ? "\r\n" : `${"\r".repeat(crs)}\n`;

@@ -144,10 +144,7 @@ function lineIndexFor(ctx: MatchContext): LineIndex | undefined {
   const m = memoOf(ctx);
   if (m.index) return m.index;
   // A document kept across calls: its hashes, built once, serve this call and the owner's next ones.
-  if (ctx.doc.retained || ctx.doc.hasTrimmedHashes) {
-    m.index = hashedLineIndex(ctx);
-    return m.index;
-  }
+  if (ctx.doc.retained || ctx.doc.hasTrimmedHashes) return builtLineIndex(ctx);
   m.scans++;
   if (m.scans <= SCANS_BEFORE_INDEX) return undefined;
   return builtLineIndex(ctx);
@@ -223,11 +220,12 @@ export function lineTrimmedIs(ctx: MatchContext, i: number, trimmed: string): bo
 
 /*
  * `coarseKey` (normalize.ts) reads a line as all five line-for-line
- * strategies at most tell it apart. Two lines equal trimmed (line-trimmed, indentation-flexible), with whitespace runs
- * collapsed (whitespace-normalized), without whitespace
- * (whitespace-insensitive) or under punctuation-normalized's key have equal
- * coarse keys: each of those forms only drops or merges whitespace (which
- * the coarse key drops) or is the coarse key's own punctuation mapping.
+ * strategies at most tell it apart. Two lines equal trimmed (line-trimmed,
+ * indentation-flexible), with whitespace runs collapsed
+ * (whitespace-normalized), without whitespace (whitespace-insensitive) or
+ * under punctuation-normalized's key have equal coarse keys: each of those
+ * forms only drops or merges whitespace (which the coarse key drops) or is
+ * the coarse key's own punctuation mapping.
  */
 
 /**

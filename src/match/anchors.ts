@@ -5,6 +5,7 @@
  * windows the anchors point at.
  */
 import type { Document } from "../text/document.ts";
+import { isTrimmedAt } from "../text/blank.ts";
 import { coarseKey } from "../text/normalize.ts";
 import { buildLineIndex, isSpace, type LineIndex, SCANS_BEFORE_INDEX, trimBlank } from "./line-index.ts";
 import { createOccurrenceFinder, type LineSource } from "./occurrences.ts";
@@ -210,12 +211,7 @@ export function linesEqualTo(ctx: MatchContext, line: string): readonly number[]
 
 /** Whether line `i`, without the blank space at its ends (as `linesTrimmedEqual` reads it), is `trimmed`. */
 export function lineTrimmedIs(ctx: MatchContext, i: number, trimmed: string): boolean {
-  const text = ctx.doc.text;
-  let s = ctx.doc.lineStart(i);
-  let e = ctx.doc.lineEnd(i);
-  while (s < e && isSpace(text.charCodeAt(s))) s++;
-  while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
-  return e - s === trimmed.length && text.startsWith(trimmed, s);
+  return isTrimmedAt(ctx.doc.text, ctx.doc.lineStart(i), ctx.doc.lineEnd(i), trimmed);
 }
 
 /*

@@ -31,3 +31,12 @@ export function hashTrimmed(text: string, start: number, end: number): number {
   for (let p = Math.max(head, e - HASHED_ENDS); p < e; p++) h = Math.imul(h ^ text.charCodeAt(p), 0x01000193);
   return h === 0 ? 1 : h;
 }
+
+/** Whether `text[start, end)` without its blank ends is `trimmed`. */
+export function isTrimmedAt(text: string, start: number, end: number, trimmed: string): boolean {
+  let s = start;
+  let e = end;
+  while (s < e && isSpace(text.charCodeAt(s))) s++;
+  while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
+  return e - s === trimmed.length && text.startsWith(trimmed, s);
+}

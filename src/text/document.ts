@@ -18,7 +18,7 @@
  */
 
 import { firstAtLeast } from "../arrays.ts";
-import { hashTrimmed, isSpace } from "./blank.ts";
+import { hashTrimmed, isTrimmedAt } from "./blank.ts";
 import { commonPrefixLength, commonSuffixLength } from "./common-ends.ts";
 import { countBreaks } from "./count-breaks.ts";
 import { hasCrLines } from "./cr-lines.ts";
@@ -262,20 +262,11 @@ export class Document {
    * no blank ends), through the per-line hashes, each hash hit checked in place.
    */
   linesTrimmedAs(trimmed: string): number[] {
-    const hashes = this.trimmedHashes();
     const text = this.text;
     const starts = this.starts;
-    const out: number[] = [];
-    const h = hashTrimmed(trimmed, 0, trimmed.length);
-    for (let i = hashes.indexOf(h); i !== -1; i = hashes.indexOf(h, i + 1)) {
-      // The whole table is built (trimmedHashes), so line i spans starts[i] to the next start's break (or the end).
-      let s = starts[i] as number;
-      let e = i + 1 < this.n && i + 1 < this.count ? (starts[i + 1] as number) - 1 : text.endsWith("\n") ? text.length - 1 : text.length;
-      while (s < e && isSpace(text.charCodeAt(s))) s++;
-      while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
-      if (e - s === trimmed.length && text.startsWith(trimmed, s)) out.push(i);
-    }
-    return out;
+    // The whole table is built (trimmedHashes), so line i spans starts[i] to the next start's break (or the end).
+    const end = (i: number) => (i + 1 < this.n && i + 1 < this.count ? (starts[i + 1] as number) - 1 : text.endsWith("\n") ? text.length - 1 : text.length);
+    return this.linesHashedAs(trimmed).filter((i) => isTrimmedAt(text, starts[i] as number, end(i), trimmed));
   }
 
   /** Lines (ascending) whose hash is that of `trimmed`: a superset of `linesTrimmedAs`, for a caller that checks each place itself. */

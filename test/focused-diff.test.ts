@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { createPatch, createPatchOfChange, writePatch } from "../src/formats/create-patch.ts";
-import { changedLineNumbers, changedPart, changedPartOfChange, commonPrefixLength, commonSuffixLength } from "../src/text/common-ends.ts";
+import { createPatch, createPatchOfChange, createPatchOfChanges, writePatch } from "../src/formats/create-patch.ts";
+import { applyPatch } from "../src/index.ts";
+import { applyChanges, MAX_CHANGES, withChange } from "../src/text/change-list.ts";
+import { changedLineNumbers, changedPart, changedPartOfChange, commonPrefixLength, commonSuffixLength, type TextChange } from "../src/text/common-ends.ts";
 import { countBreaks } from "../src/text/count-breaks.ts";
 
 /** Lines from a small alphabet, so texts repeat and edits land next to equal lines; some carry a CR. */
@@ -52,6 +54,67 @@ test("a change given as a range (the file layer's), read from a window of the ol
       assert.equal(createPatchOfChange(c.a, c, options), createPatch(c.a, b, options));
     }),
     { numRuns: 3000 },
+  );
+});
+
+/** Edits made one after the other (offsets into the text the ones before gave), as a file's edits of one call are. */
+const editsOf = (unit: fc.Arbitrary<string>) => fc.array(fc.tuple(fc.nat(60), fc.nat(60), fc.string({ unit, maxLength: 8 })), { maxLength: 8 });
+
+/** `edits` made to `a` one after the other: the final text and the list of changes of `a` kept meanwhile. */
+function makeEdits(a: string, edits: readonly [number, number, string][]): { b: string; changes: TextChange[] } {
+  let b = a;
+  let changes: TextChange[] = [];
+  for (const [x, y, inserted] of edits) {
+    const start = Math.min(x, y, b.length);
+    const end = Math.min(Math.max(x, y), b.length);
+    changes = withChange(a, changes, { start, end, text: inserted }) ?? assert.fail("under MAX_CHANGES");
+    b = b.slice(0, start) + inserted + b.slice(end);
+  }
+  return { b, changes };
+}
+
+test("change list: edits made one after the other are kept as ranges of the first text, sorted, apart, none without effect", () => {
+  fc.assert(
+    fc.property(fc.string({ unit: fc.constantFrom("a", "b", "\n"), maxLength: 40 }), editsOf(fc.constantFrom("a", "c", "\n")), (a, edits) => {
+      const { b, changes } = makeEdits(a, edits);
+      assert.equal(applyChanges(a, changes), b);
+      for (const [i, c] of changes.entries()) {
+        assert.ok(c.start <= c.end && c.end <= a.length);
+        assert.notEqual(c.text, a.slice(c.start, c.end));
+        if (i > 0) assert.ok((changes[i - 1] as TextChange).end < c.start, "apart");
+      }
+    }),
+    { numRuns: 5000 },
+  );
+  // Past MAX_CHANGES the list gives up (the caller diffs the whole texts).
+  let changes: TextChange[] | undefined = [];
+  const a = "x\n".repeat(200);
+  for (let i = 0; i <= MAX_CHANGES && changes; i++) changes = withChange(a, changes, { start: 4 * i, end: 4 * i + 1, text: "y" });
+  assert.equal(changes, undefined);
+});
+
+test("a file's changes, diffed part by part: the patch applies, and it is the whole-text diff when every line is unique", () => {
+  const line = fc.constantFrom("", "a", "b", "ab", "  a", "--x", "é");
+  const texts = fc.array(line, { maxLength: 40 }).map((ls) => ls.join("\n") + (ls.length > 0 ? "\n" : ""));
+  fc.assert(
+    fc.property(texts, editsOf(fc.constantFrom("a", "b", "\n", "x")), fc.nat(4), (a, edits, context) => {
+      const { b, changes } = makeEdits(a, edits);
+      const options = { context, oldPath: "a/f", newPath: "b/f" };
+      const patch = createPatchOfChanges(a, changes, options);
+      assert.equal(patch === "", a === b);
+      if (patch !== "") assert.equal(applyPatch(a, patch).content, b);
+    }),
+    { numRuns: 2000 },
+  );
+  // Numbered lines: one line diff of them, so the parts' hunks must be the whole diff's, numbers included.
+  const numbered = fc.nat(120).map((n) => Array.from({ length: n }, (_, i) => `line ${i}\n`).join(""));
+  fc.assert(
+    fc.property(numbered, editsOf(fc.constantFrom("q", "\n")), fc.nat(4), (a, edits, context) => {
+      const { b, changes } = makeEdits(a, edits.map(([x, y, t]) => [x * 9, y * 9, t] as [number, number, string]));
+      const options = { context, oldPath: "a/f", newPath: "b/f" };
+      assert.equal(createPatchOfChanges(a, changes, options), createPatch(a, b, options));
+    }),
+    { numRuns: 2000 },
   );
 });
 

@@ -5,12 +5,15 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { formatCandidates } from "../src/cli/interactive.ts";
 import { EditError } from "../src/errors.ts";
+import { createPatch } from "../src/formats/create-patch.ts";
 import { detectEdits } from "../src/formats/response.ts";
-import { decodeText, encodeChange, encodeText, hashBytes, loadTextFile } from "../src/fs/read-file.ts";
+import { decodeText, encodeChanges, encodeText, hashBytes, loadTextFile } from "../src/fs/read-file.ts";
 import { resolveRoot, resolveSafePath } from "../src/fs/safe-path.ts";
 import { stripComponents } from "../src/fs/rewrite-edits.ts";
 import { commitChanges, type PlannedChange } from "../src/fs/transaction.ts";
 import { applyEdits } from "../src/node.ts";
+import { withChange } from "../src/text/change-list.ts";
+import type { TextChange } from "../src/text/common-ends.ts";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
 import { failureMidwayRestores } from "./helpers/transaction-scenarios.ts";
 
@@ -117,28 +120,36 @@ test("read: BOM and uniform CRLF are removed for the core and restored byte for 
   );
 });
 
-test("write: the bytes of one change, made from the bytes read around it, are the new text encoded whole (or it is encoded whole)", () => {
+test("write: the bytes of a file's changes, made from the bytes read around them, are the new text encoded whole (or it is encoded whole)", () => {
   const unit = fc.constantFrom("a", "b", " ", "\n", "\r", "é", "→", "😀", "\uD83D", "\uFEFF");
+  const edit = fc.tuple(fc.nat(40), fc.nat(40), fc.string({ unit, maxLength: 6 }));
   fc.assert(
-    fc.property(fc.string({ unit, maxLength: 30 }), fc.boolean(), fc.boolean(), fc.nat(40), fc.nat(40), fc.string({ unit, maxLength: 6 }), (body, bom, crlf, x, y, inserted) => {
+    fc.property(fc.string({ unit, maxLength: 30 }), fc.boolean(), fc.boolean(), fc.array(edit, { minLength: 1, maxLength: 3 }), (body, bom, crlf, edits) => {
       // A file as it is on disk (valid UTF-8: no lone surrogate), read as the file layer reads it.
       const lone = body.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "x");
       const onDisk = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(crlf ? lone.replace(/\r/g, "").replace(/\n/g, "\r\n") : lone)]);
       const { text, layout } = decodeText(onDisk, "f", false);
-      const start = Math.min(x, y, text.length);
-      const end = Math.min(Math.max(x, y), text.length);
-      const change = { start, end, text: inserted };
-      const whole = encodeText(text.slice(0, start) + inserted + text.slice(end), layout);
-      assert.deepEqual(encodeChange(onDisk, text, change, layout) ?? whole, whole);
+      // The edits one after the other, as a file's edits of one call are kept (text/change-list.ts).
+      let now = text;
+      let changes: TextChange[] = [];
+      for (const [x, y, inserted] of edits) {
+        const start = Math.min(x, y, now.length);
+        const end = Math.min(Math.max(x, y), now.length);
+        changes = withChange(text, changes, { start, end, text: inserted }) ?? assert.fail("under MAX_CHANGES");
+        now = now.slice(0, start) + inserted + now.slice(end);
+      }
+      const whole = encodeText(now, layout);
+      assert.deepEqual(encodeChanges(onDisk, text, changes, layout) ?? whole, whole);
     }),
     {
       numRuns: 3000,
       // A CR written before a LF of a CRLF file, and a change splitting a surrogate pair: rare at random.
       examples: [
-        ["a\nb\n", false, true, 1, 1, "x\r"],
-        ["a\nb\n", true, true, 2, 2, "\r"],
-        ["a😀b", false, false, 2, 2, "c"],
-        ["a😀b", false, false, 1, 1, "\uD83D"],
+        ["a\nb\n", false, true, [[1, 1, "x\r"]]],
+        ["a\nb\n", true, true, [[2, 2, "\r"]]],
+        ["a😀b", false, false, [[2, 2, "c"]]],
+        ["a😀b", false, false, [[1, 1, "\uD83D"]]],
+        ["a\nb\nc\n", false, true, [[0, 1, "x"], [5, 6, "y"]]],
       ],
     },
   );
@@ -165,6 +176,30 @@ test("applyEdits: a file written from the bytes around its edit (CRLF, BOM, non-
   assert.ok(r.ok, JSON.stringify(r.errors));
   assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), crlf.replace("const b = 2;\r\n", 'const b = 3;\r\nconst c = "→";\r\n'));
   assert.match(r.diff, /^-const b = 2;\n\+const b = 3;\n\+const c = "→";$/m);
+});
+
+test("applyEdits: a file edited in several places by one response is written and diffed from those places, as from the whole texts", async () => {
+  const lines = Array.from({ length: 300 }, (_, i) => `line ${i} é`);
+  const crlf = `\uFEFF${lines.join("\r\n")}\r\n`;
+  const t = await makeTree({ "a.txt": crlf });
+  const block = (find: string, replace: string) => `a.txt\n\`\`\`\n<<<<<<< SEARCH\n${find}\n=======\n${replace}\n>>>>>>> REPLACE\n\`\`\`\n`;
+  // Blocks far apart, two near enough for their hunks to meet, one whose range grows an earlier one.
+  const response = [
+    block("line 250 é\nline 251 é", "line 250 é\nadded → 1\nline 251 é"),
+    block("line 10 é", "line ten"),
+    block("line 14 é", "line fourteen"),
+    block("line 120 é\nline 121 é\nline 122 é", "line 121 é"),
+    block("line ten\nline 11 é", "line 10+11"),
+  ].join("\n");
+  const r = await applyEdits(t.root, response);
+  assert.ok(r.ok, JSON.stringify(r.errors));
+  const after = lines.map((l, i) => (i === 10 ? "line 10+11" : i === 14 ? "line fourteen" : i === 251 ? `added → 1\r\n${l}` : l));
+  after.splice(120, 3, "line 121 é");
+  after.splice(11, 1);
+  const expected = `\uFEFF${after.join("\r\n")}\r\n`;
+  assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), expected);
+  const asRead = (text: string) => text.slice(1).replaceAll("\r\n", "\n");
+  assert.ok(r.diff.endsWith(createPatch(asRead(crlf), asRead(expected), { oldPath: "a/a.txt", newPath: "b/a.txt" })), r.diff);
 });
 
 test("read: a mixed-ending file is passed through unchanged", () => {

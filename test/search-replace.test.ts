@@ -4,7 +4,8 @@ import { join } from "node:path";
 import test from "node:test";
 import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
-import { applySearchReplace, type SearchReplaceInput, type SearchReplaceOptions, type SearchReplaceResult } from "../src/formats/search-replace.ts";
+import { applyChanges } from "../src/text/change-list.ts";
+import { applySearchReplace, applySearchReplaceWithChanges, type SearchReplaceInput, type SearchReplaceOptions, type SearchReplaceResult } from "../src/formats/search-replace.ts";
 
 /** One SEARCH/REPLACE block as a model writes it. */
 function block(search: string, replace: string, hint?: number): string {
@@ -623,6 +624,9 @@ test("property: blocks made from exact, unique, non-overlapping edits, written i
         );
         assert.equal(r.applied.length, taken.length);
         assert.equal(r.content, expected);
+        // What the file layer diffs and writes from: the blocks' changes, as ranges of the text read.
+        const { changes } = applySearchReplaceWithChanges(content, diff);
+        if (changes) assert.equal(applyChanges(content, changes), expected);
       },
     ),
     { numRuns: 300 },
@@ -634,9 +638,10 @@ test("property: arbitrary content and diff text give a result or an EditError, n
   fc.assert(
     fc.property(fc.array(piece, { maxLength: 12 }), fc.array(fc.constantFrom("a", "  b", "c d", "1 | a", "", "\t"), { maxLength: 10 }), (diffLines, fileLines) => {
       try {
-        const r = applySearchReplace(fileLines.join("\n"), diffLines.join("\n"));
+        const { result: r, changes } = applySearchReplaceWithChanges(fileLines.join("\n"), diffLines.join("\n"));
         for (const e of r.failed) assert.ok(e instanceof EditError);
         assert.equal(typeof r.content, "string");
+        if (changes) assert.equal(applyChanges(fileLines.join("\n"), changes), r.content);
       } catch (e) {
         assert.ok(e instanceof EditError, String(e));
       }

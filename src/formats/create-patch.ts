@@ -44,6 +44,7 @@
 import { appendAll } from "../arrays.ts";
 import { describeValue, EditError } from "../errors.ts";
 import { type Budget, budgetOf } from "../limits.ts";
+import { applyChanges } from "../text/change-list.ts";
 import { changedPart, changedPartOfChange, type TextChange } from "../text/common-ends.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { diffLinesBounded } from "../text/line-diff.ts";
@@ -174,7 +175,8 @@ function splitText(text: string): Line[] {
   // The applier's document model reads a run of CRs before "\n" as part of the
   // break ("\r\r\n" included), and every CR of a text without "\n" as a break
   // (CR-terminated lines), so the diff does too.
-  const normalised = hasCrLines(text) ? text.replaceAll("\r", "\n") : text.replace(/\r+\n/g, "\n");
+  // (A regular expression over a text without a CR costs a pass over it: most texts skip it.)
+  const normalised = hasCrLines(text) ? text.replaceAll("\r", "\n") : text.includes("\r") ? text.replace(/\r+\n/g, "\n") : text;
   const endsWithNewline = normalised.endsWith("\n");
   const parts = (endsWithNewline ? normalised.slice(0, -1) : normalised).split("\n");
   return parts.map((t, i) => ({ text: t, noEol: !endsWithNewline && i === parts.length - 1 }));
@@ -343,8 +345,12 @@ function pushLine(out: string[], prefix: string, line: Line): void {
   if (line.noEol) out.push(NO_NEWLINE);
 }
 
-/** `offset`: lines before `oldLines[0]` (and `newLines[0]`) cut from both texts, for the numbers. */
-function writeHunk(w: Window, oldLines: Line[], newLines: Line[], fuzzy: boolean, offset = 0): string[] {
+/**
+ * `offset`: lines before `oldLines[0]` cut from the old text, for the numbers;
+ * `newOffset`: before `newLines[0]` from the new text (the same, unless
+ * earlier changes of the text added or removed lines).
+ */
+function writeHunk(w: Window, oldLines: Line[], newLines: Line[], fuzzy: boolean, offset = 0, newOffset = offset): string[] {
   const first = w.regions[0];
   // Lines before the first region are equal on both sides, so the new side starts as far before it.
   const newStart = first ? first.newStart - (first.oldStart - w.start) : w.start;
@@ -374,7 +380,7 @@ function writeHunk(w: Window, oldLines: Line[], newLines: Line[], fuzzy: boolean
   if (fuzzy) return ["@@ @@", ...body];
   // diff(1) convention: an empty side names the line before it (0 at the top of the file).
   const oldFrom = offset + (oldCount === 0 ? w.start : w.start + 1);
-  const newFrom = offset + (newCount === 0 ? newStart : newStart + 1);
+  const newFrom = newOffset + (newCount === 0 ? newStart : newStart + 1);
   return [`@@ -${range(oldFrom, oldCount)} +${range(newFrom, newCount)} @@`, ...body];
 }
 
@@ -434,6 +440,56 @@ export function createPatchOfChange(oldText: string, change: TextChange, options
   const part = changedPartOfChange(oldText, change, opts.context);
   if (!part) return whole();
   return writeLines(opts, splitText(part.a), splitText(part.b), part.offset, () => [oldText, oldText.slice(0, change.start) + change.text + oldText.slice(change.end)]);
+}
+
+/**
+ * `createPatch(oldText, newText, options)` where `newText` is `oldText` with
+ * `changes` made (sorted ranges of it, apart: text/change-list.ts), from the
+ * changed parts alone: a file edited in two places is not split and diffed
+ * from the first place to the last. Parts whose hunks would touch are diffed
+ * as one, so the hunks are those of the whole-text diff wherever the lines
+ * between the parts pair only with each other (always, unless a line diff
+ * could pair a moved line across them; the patch is right either way).
+ */
+export function createPatchOfChanges(oldText: string, changes: readonly TextChange[], options?: CreatePatchOptions): string {
+  if (changes.length === 1) return createPatchOfChange(oldText, changes[0] as TextChange, options);
+  const opts = resolveOptions(options);
+  if (changes.length === 0 || opts.fuzzy || oldText.startsWith(BOM)) return writePatch(oldText, applyChanges(oldText, changes), options, true);
+  const merged = [...changes];
+  for (;;) {
+    const parts: { oldLines: Line[]; newLines: Line[]; offset: number }[] = [];
+    let touching = -1;
+    for (const [i, change] of merged.entries()) {
+      const part = changedPartOfChange(oldText, change, opts.context);
+      // A CR next to a change: the whole texts, as createPatchOfChange does.
+      if (!part) return writePatch(oldText, applyChanges(oldText, changes), options, true);
+      const last = parts[parts.length - 1];
+      if (last && part.offset <= last.offset + last.oldLines.length) {
+        touching = i;
+        break;
+      }
+      parts.push({ oldLines: splitText(part.a), newLines: splitText(part.b), offset: part.offset });
+    }
+    if (touching !== -1) {
+      // Two parts whose context meets: one change from the first's start to the second's end.
+      const a = merged[touching - 1] as TextChange;
+      const b = merged[touching] as TextChange;
+      merged.splice(touching - 1, 2, { start: a.start, end: b.end, text: a.text + oldText.slice(a.end, b.start) + b.text });
+      continue;
+    }
+    const out: string[] = [];
+    let added = 0;
+    for (const { oldLines, newLines, offset } of parts) {
+      opts.budget.check("the diff");
+      for (const w of groupRegions(findRegions(oldLines, newLines), opts.context, oldLines.length)) {
+        appendAll(out, writeHunk(w, oldLines, newLines, false, offset, offset + added));
+      }
+      added += newLines.length - oldLines.length;
+    }
+    if (out.length === 0) return "";
+    if (opts.oldPath !== undefined && opts.newPath !== undefined) out.unshift(`--- ${opts.oldPath}`, `+++ ${opts.newPath}`);
+    return `${out.join("\n")}\n`;
+  }
 }
 
 /** The patch of two texts' lines (cut to what differs, `offset` lines from their start); `texts`: the whole texts, for a V4A patch's checks. */

@@ -8,7 +8,7 @@ import { EditError } from "../errors.ts";
 import { missingFile } from "./file-errors.ts";
 import { unescapeWholeText } from "../text/unescape-whole.ts";
 import { blockText } from "./rejects.ts";
-import { applySearchReplace } from "./search-replace.ts";
+import { applySearchReplaceWithChanges } from "./search-replace.ts";
 import { parseSearchReplace } from "./search-replace-parse.ts";
 import { looksLikeSearchReplace, parseSearchReplaceFiles } from "./search-replace-files.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome, ResponseText, SplitResult } from "./types.ts";
@@ -61,7 +61,7 @@ function split(response: ResponseText): SplitResult<SearchReplacePayload> {
 
 function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileApplyContext): FileApplyResult {
   const { startLine, offset } = edit.payload;
-  const result = applySearchReplace(content, edit.payload.diff, { ...ctx.options, ...(startLine !== undefined && { startLine }), ...(offset > 0 && { lineOffset: offset }) });
+  const { result, changes } = applySearchReplaceWithChanges(content, edit.payload.diff, { ...ctx.options, ...(startLine !== undefined && { startLine }), ...(offset > 0 && { lineOffset: offset }) });
   // On a missing file every SEARCH fails against empty text; say what is really wrong.
   if (!ctx.exists && !result.applied.some((a) => a.strategy === "create")) throw missingFile(ctx.path, "an empty SEARCH section", ctx.pathHint);
   const ops: OpOutcome[] = [];
@@ -69,7 +69,7 @@ function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileA
   for (const note of result.alreadyApplied) ops.push({ status: "already-applied", note });
   if (ctx.keepApplied !== true) {
     for (const error of result.failed) ops.push({ status: "failed", error });
-    return result.complete ? { content: result.content, ops } : { ops };
+    return result.complete ? { content: result.content, ...(changes && { changes }), ops } : { ops };
   }
   // --reject: the blocks that applied are kept, each failed one goes to the .rej as the model wrote it.
   const blocks = result.failed.length > 0 ? parseSearchReplace(unescapeWholeText(edit.payload.diff).text) : [];
@@ -77,7 +77,7 @@ function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileA
     const block = blocks.find((b) => b.index === error.detail.index);
     ops.push({ status: "failed", error, ...(block && { rejected: { kind: "block", text: blockText(block.search, block.replace) } }) });
   }
-  return { content: result.content, ops };
+  return { content: result.content, ...(changes && { changes }), ops };
 }
 
 export const searchReplaceFormat: FormatEntry<SearchReplacePayload> = Object.freeze({

@@ -39,6 +39,8 @@ import { EditError } from "../errors.ts";
 import { checkLimit } from "../limits.ts";
 import type { StrategyName } from "../match/types.ts";
 import { everyLineHasLineNumbers, firstLineNumber, stripLineNumbers } from "../text/line-numbers.ts";
+import { withChange } from "../text/change-list.ts";
+import type { TextChange } from "../text/common-ends.ts";
 import { unescapeWholeText } from "../text/unescape-whole.ts";
 import type { FileDiff } from "./search-replace-files.ts";
 import { parseSearchReplace, type SearchReplaceBlock } from "./search-replace-parse.ts";
@@ -191,7 +193,11 @@ function checkItems(diffText: unknown): readonly FileDiff[] | string {
 }
 
 interface State {
+  /** The text the blocks are applied to, and what they have made of it. */
+  read: string;
   content: string;
+  /** `content` as ranges of `read` (text/change-list.ts), while every block said what it changed. */
+  changes: TextChange[] | undefined;
   shifts: LineShift[];
   applied: BlockReport[];
   failed: EditError[];
@@ -231,6 +237,7 @@ function applyBlocks(state: State, blocks: readonly SearchReplaceBlock[], diffIn
   });
   if (ops.length > 0) {
     const report = applyOps(state.content, ops, { opts, vocab: VOCABULARY, shifts: state.shifts });
+    if (report.applied.length > 0) state.changes = state.changes && report.change ? withChange(state.read, state.changes, report.change) : undefined;
     state.content = report.content;
     state.shifts = report.shifts;
     for (const a of report.applied) state.applied.push(blockReport(a));
@@ -247,6 +254,8 @@ function applyBlocks(state: State, blocks: readonly SearchReplaceBlock[], diffIn
       continue;
     }
     state.content = r.content;
+    // An append renders the file's last lines again: told apart from the rest, only by reading both texts whole.
+    state.changes = undefined;
     state.applied.push({ ...blockReport(r.report), strategy: r.report.strategy === "create" ? "create" : "append" });
   }
 }
@@ -259,6 +268,15 @@ function applyBlocks(state: State, blocks: readonly SearchReplaceBlock[], diffIn
  * with `detail.index` set. `complete` says whether every block applied.
  */
 export function applySearchReplace(content: string, diffText: SearchReplaceInput, options: SearchReplaceOptions = {}): SearchReplaceResult {
+  return applySearchReplaceWithChanges(content, diffText, options).result;
+}
+
+/** `applySearchReplace`, and what it changed as ranges of `content` when every block said so (for the file layer; not exported by the package). */
+export function applySearchReplaceWithChanges(
+  content: string,
+  diffText: SearchReplaceInput,
+  options: SearchReplaceOptions = {},
+): { result: SearchReplaceResult; changes?: TextChange[] } {
   if (typeof content !== "string") {
     throw new EditError("INVALID_INPUT", `content must be a string, got ${content === null ? "null" : typeof content}.`);
   }
@@ -269,7 +287,7 @@ export function applySearchReplace(content: string, diffText: SearchReplaceInput
   const offset = checkLine(o.lineOffset, "lineOffset") ?? 0;
   if (typeof input === "string") checkLimit("maxResponseSize", input.length, opts.limits);
   else for (const item of input) checkLimit("maxResponseSize", item.content.length, opts.limits);
-  const state: State = { content, shifts: [], applied: [], failed: [], alreadyApplied: [] };
+  const state: State = { read: content, content, changes: [], shifts: [], applied: [], failed: [], alreadyApplied: [] };
   let unescaped = false;
 
   if (typeof input === "string") {
@@ -298,5 +316,8 @@ export function applySearchReplace(content: string, diffText: SearchReplaceInput
         a.order - b.order,
     )
     .map((f) => f.error);
-  return { content: state.content, applied: state.applied, failed, alreadyApplied: state.alreadyApplied, complete: failed.length === 0, ...(unescaped && { unescaped }) };
+  return {
+    result: { content: state.content, applied: state.applied, failed, alreadyApplied: state.alreadyApplied, complete: failed.length === 0, ...(unescaped && { unescaped }) },
+    ...(state.changes && { changes: state.changes }),
+  };
 }

@@ -101,8 +101,12 @@ export interface FileApplyContext {
 export interface FileApplyResult {
   /** The new text; undefined when an op failed (nothing of this edit is kept), unless `keepApplied`. */
   content?: string;
-  /** `content` as one change of the text the edit was applied to, when the format knows it (the file layer then diffs and writes only that part). */
-  change?: TextChange;
+  /**
+   * `content` as changes of the text the edit was applied to (ranges of it,
+   * sorted and apart), when the format knows them: the file layer then
+   * diffs and writes only those parts.
+   */
+  changes?: readonly TextChange[];
   /** The edit deletes the file. */
   deleted?: boolean;
   /** The edit renames the file (V4A `*** Move to:`): the new text goes to this path (relative to the root) and the old path is deleted. */

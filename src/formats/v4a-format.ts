@@ -210,7 +210,7 @@ function applyUpdate(content: string, op: Extract<V4AFileOp, { kind: "update" }>
   }
   for (const f of report.failed) outcomes.push({ index: f.op.origin.index, outcome: { status: "failed", error: f.error } });
   const sorted = outcomes.sort((x, y) => x.index - y.index).map((o) => (ctx.keepApplied === true ? keptApart(o.outcome, op.chunks[o.index]) : o.outcome));
-  const changed = { content: report.content, ...(report.change && { change: report.change }), ...moved };
+  const changed = { content: report.content, ...(report.change && { changes: [report.change] }), ...moved };
   if (ctx.keepApplied === true) return { ...changed, ops: sorted };
   return sorted.some((o) => o.status === "failed") ? { ops: sorted } : { ...changed, ops: sorted };
 }

@@ -11,7 +11,7 @@ import { checkFlag, type EngineOptions, optionsObject, resolveOptions } from "..
 import { describeValue, EditError } from "../errors.ts";
 import { alreadyAppliedNote } from "../formats/already-applied.ts";
 import { applyFromHistory } from "../formats/history-merge.ts";
-import { createPatch, createPatchOfChange } from "../formats/create-patch.ts";
+import { createPatch, createPatchOfChanges } from "../formats/create-patch.ts";
 import { permissionsFor } from "../formats/git-headers.ts";
 import { type EditFormat, formatByName, type ResponseFormat } from "../formats/index.ts";
 import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats/response.ts";
@@ -19,10 +19,11 @@ import type { StructuredEdit } from "../formats/str-replace-format.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, OpOutcome } from "../formats/types.ts";
 import { FileCache } from "./file-cache.ts";
 import { limiter } from "./limiter.ts";
-import { encodeChange, encodeText, type LoadedFile, loadTextFile, type ReadOptions } from "./read-file.ts";
+import { encodeChanges, encodeText, type LoadedFile, loadTextFile, type ReadOptions } from "./read-file.ts";
 import { followDoneMoves } from "./done-moves.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
 import { type Budget, DEFAULT_LIMITS, overLimit } from "../limits.ts";
+import { withChange } from "../text/change-list.ts";
 import { changedLineNumbers, type TextChange } from "../text/common-ends.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { resolveRoot, resolveSafePath, type SafePath } from "./safe-path.ts";
@@ -403,8 +404,12 @@ interface FilePlan {
   prefetched?: Promise<LoadedFile | EditError>;
   /** How many edits changed `newText`. */
   changes: number;
-  /** `newText` as one change of the text read, when its one edit said so: the diff and the bytes are made from it. */
-  change?: TextChange;
+  /**
+   * `newText` as changes of the text read (sorted ranges, apart), while
+   * every edit said what it changed: the diff and the bytes are made from
+   * them.
+   */
+  textChanges?: TextChange[];
 }
 
 /** Where an edit's path leads: the file's identity (plans are keyed by it), and the file read ahead. */
@@ -682,8 +687,12 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
     }
     if (result.gitMode !== undefined) plan.gitMode = result.gitMode;
     if (result.content !== undefined) {
-      // Only the first edit's change is of the text read (a merge from history brings none).
-      plan.change = plan.changes === 0 && !merged && plan.loaded.exists && !plan.copiedFrom ? result.change : undefined;
+      // Each edit's changes are of the text the edits before it gave; a merge from history brings none.
+      let known = plan.changes === 0 ? [] : plan.textChanges;
+      if (!result.changes || merged || !plan.loaded.exists || plan.copiedFrom) known = undefined;
+      // Last first: each is then a range of the text the ones after it (in the text) gave, unmoved by them.
+      for (let k = (result.changes?.length ?? 0) - 1; k >= 0 && known; k--) known = withChange(plan.loaded.text, known, result.changes?.[k] as TextChange);
+      plan.textChanges = known;
       plan.changes++;
       plan.newText = result.content;
     }
@@ -869,9 +878,9 @@ function finishPlan(plan: FilePlan, reject: boolean): void {
   }
   const oldText = plan.loaded.exists ? plan.loaded.text : (plan.copiedFrom?.text ?? "");
   const modes = modeChange(plan);
-  // The text's one change, when known, says what the whole new text would (it is a rope over the old one: read whole, it is copied).
-  const change = plan.deleted || plan.moveAbs !== undefined ? undefined : plan.change;
-  const same = change ? change.text === oldText.slice(change.start, change.end) : plan.newText === oldText;
+  // The text's changes, when known, say what the whole new text would (it is a rope over the old one: read whole, it is copied).
+  const changes = plan.deleted || plan.moveAbs !== undefined ? undefined : plan.textChanges;
+  const same = changes ? changes.every((c) => c.text === oldText.slice(c.start, c.end)) : plan.newText === oldText;
   if (plan.deleted) report.status = "deleted";
   else if (!plan.loaded.exists) report.status = "created";
   else report.status = same && plan.moveAbs === undefined && modes.newMode === undefined ? "unchanged" : "modified";
@@ -890,7 +899,7 @@ function finishPlan(plan: FilePlan, reject: boolean): void {
     oldPath: plan.loaded.exists || plan.copiedFrom ? `a/${from}` : "/dev/null",
     newPath: plan.deleted ? "/dev/null" : `b/${report.movedTo ?? report.path}`,
   };
-  const hunks = change && !crLines ? createPatchOfChange(oldText, change, paths) : createPatch(asLines(oldText), asLines(newText), paths);
+  const hunks = changes && !crLines ? createPatchOfChanges(oldText, changes, paths) : createPatch(asLines(oldText), asLines(newText), paths);
   if (plan.copiedFrom || plan.moveAbs !== undefined) report.similarity = similarity(oldText, hunks);
   report.diff = gitHeader(report) + hunks;
 }
@@ -963,11 +972,11 @@ function toChanges(plan: FilePlan, allowBinary: boolean): PlannedChange[] {
   ];
 }
 
-/** The new text's bytes: from its one change where known (the bytes read, valid UTF-8, kept around it), else encoded whole. */
+/** The new text's bytes: from its changes where known (the bytes read, valid UTF-8, kept around them), else encoded whole. */
 function newBytes(plan: FilePlan, loaded: LoadedFile, allowBinary: boolean): Buffer {
-  const change = plan.moveAbs === undefined ? plan.change : undefined;
+  const changes = plan.moveAbs === undefined ? plan.textChanges : undefined;
   // Bytes read with allowBinary may not be what their text encodes to (an invalid byte is written back as U+FFFD).
-  const pieces = change && !allowBinary ? encodeChange(loaded.bytes, loaded.text, change, loaded.layout) : undefined;
+  const pieces = changes && !allowBinary ? encodeChanges(loaded.bytes, loaded.text, changes, loaded.layout) : undefined;
   return pieces ?? encodeText(plan.newText ?? "", loaded.layout);
 }
 

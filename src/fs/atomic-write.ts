@@ -319,10 +319,12 @@ async function holds(handle: FileHandle, size: number, expected: Uint8Array): Pr
   const now = Buffer.allocUnsafe(expected.length + 1);
   let length = 0;
   for (;;) {
-    const { bytesRead } = await handle.read(now, length, now.length - length, length);
-    if (bytesRead === 0) break;
+    const asked = now.length - length;
+    const { bytesRead } = await handle.read(now, length, asked, length);
     length += bytesRead;
     if (length === now.length) return false;
+    // Less than asked: the end of the file (a short read elsewhere only makes the edit STALE).
+    if (bytesRead < asked) break;
   }
   return length === expected.length && now.subarray(0, length).equals(expected);
 }

@@ -159,9 +159,13 @@ async function readBounded(handle: FileHandle, size: number, maxBytes: number, r
       buffer.copy(bigger, 0, 0, length);
       buffer = bigger;
     }
-    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-    if (bytesRead === 0) break;
+    const asked = buffer.length - length;
+    const { bytesRead } = await handle.read(buffer, length, asked, length);
     length += bytesRead;
+    // A regular file's read returns less than asked only at its end: no second call to hear so
+    // (one hand-off to the thread pool per file; a short read that was not the end is caught by
+    // the check of the file's bytes before it is replaced, as STALE).
+    if (bytesRead < asked) break;
   }
   if (length > maxBytes) throw tooLarge(rel, length, maxBytes);
   return buffer.subarray(0, length);
@@ -204,32 +208,39 @@ export function encodeText(text: string, layout: TextLayout): Buffer {
 }
 
 /**
- * `encodeText` of `text` with `change` made, from the bytes `text` was
- * decoded from (valid UTF-8: decoded without allowBinary): the bytes before
- * and after the change as they are, the change's text encoded. The new text
- * is a rope over the old one that would be copied whole to be encoded
- * (~10 ms on 9 MB). Undefined where the pieces could encode otherwise than
- * the whole: a surrogate pair or, in a CRLF file, a CR and a LF meeting at
- * the change's border.
+ * `encodeText` of `text` with `changes` made (sorted ranges of it, apart:
+ * text/change-list.ts), from the bytes `text` was decoded from (valid UTF-8:
+ * decoded without allowBinary): the bytes between the changes as they are,
+ * the changes' texts encoded. The new text is a rope over the old one that
+ * would be copied whole to be encoded (~10 ms on 9 MB). Undefined where the
+ * pieces could encode otherwise than the whole: a surrogate pair or, in a
+ * CRLF file, a CR and a LF meeting at a change's border.
  */
-export function encodeChange(bytes: Buffer, text: string, change: TextChange, layout: TextLayout): Buffer | undefined {
-  const { start, end } = change;
-  const inserted = change.text;
-  const surrogate = (at: number) => (text.charCodeAt(at) & 0xf800) === 0xd800;
-  if (surrogate(start - 1) || surrogate(end) || (inserted !== "" && ((inserted.charCodeAt(0) & 0xf800) === 0xd800 || (inserted.charCodeAt(inserted.length - 1) & 0xf800) === 0xd800))) {
-    return undefined;
+export function encodeChanges(bytes: Buffer, text: string, changes: readonly TextChange[], layout: TextLayout): Buffer | undefined {
+  const surrogate = (s: string, at: number) => (s.charCodeAt(at) & 0xf800) === 0xd800;
+  const pieces: Buffer[] = [];
+  // The bytes not yet taken start at `taken`; the character `atText` of `text` at byte `atByte` (past the BOM).
+  let taken = 0;
+  let atText = 0;
+  let atByte = layout.bom ? UTF8_BOM.length : 0;
+  for (const { start, end, text: inserted } of changes) {
+    if (surrogate(text, start - 1) || surrogate(text, end) || (inserted !== "" && (surrogate(inserted, 0) || surrogate(inserted, inserted.length - 1)))) return undefined;
+    // The text of a CRLF file holds no CRLF (all read as LF); without a CR at the border none is made.
+    if (layout.crlf && (inserted.includes("\r") || text.charCodeAt(start - 1) === 13)) return undefined;
+    const head = atByte + byteLength(text, atText, start, layout.crlf);
+    pieces.push(bytes.subarray(taken, head), encodeText(inserted, { bom: false, crlf: layout.crlf }));
+    atByte = head + byteLength(text, start, end, layout.crlf);
+    atText = end;
+    taken = atByte;
   }
-  // The text of a CRLF file holds no CRLF (all read as LF); without a CR at the border none is made.
-  if (layout.crlf && (inserted.includes("\r") || text.charCodeAt(start - 1) === 13)) return undefined;
-  const head = (layout.bom ? UTF8_BOM.length : 0) + byteLength(text, start, layout.crlf);
-  const tail = (layout.bom ? UTF8_BOM.length : 0) + byteLength(text, end, layout.crlf);
-  return Buffer.concat([bytes.subarray(0, head), encodeText(inserted, { bom: false, crlf: layout.crlf }), bytes.subarray(tail)]);
+  pieces.push(bytes.subarray(taken));
+  return Buffer.concat(pieces);
 }
 
-/** Bytes of `text`'s first `chars` characters encoded (a CR more per line break in a CRLF file). */
-function byteLength(text: string, chars: number, crlf: boolean): number {
-  const head = text.slice(0, chars);
-  return Buffer.byteLength(head, "utf8") + (crlf ? countOf(head, "\n") : 0);
+/** Bytes of `text`'s characters [from, to) encoded (a CR more per line break in a CRLF file). */
+function byteLength(text: string, from: number, to: number, crlf: boolean): number {
+  const part = text.slice(from, to);
+  return Buffer.byteLength(part, "utf8") + (crlf ? countOf(part, "\n") : 0);
 }
 
 function countOf(text: string, needle: string): number {

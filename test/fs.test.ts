@@ -200,6 +200,13 @@ test("applyEdits: a file edited in several places by one response is written and
   assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), expected);
   const asRead = (text: string) => text.slice(1).replaceAll("\r\n", "\n");
   assert.ok(r.diff.endsWith(createPatch(asRead(crlf), asRead(expected), { oldPath: "a/a.txt", newPath: "b/a.txt" })), r.diff);
+  // A unified diff of two hunks far apart (one change from the first to the last, in the engine's terms).
+  const diff = ["--- a/a.txt", "+++ b/a.txt", "@@ @@", " line 2 é", "-line 3 é", "+line three", " line 4 é", "@@ @@", " line 200 é", "+line 200½", " line 201 é", ""].join("\n");
+  const u = await applyEdits(t.root, diff);
+  assert.ok(u.ok, JSON.stringify(u.errors));
+  const third = expected.replace("line 3 é\r\n", "line three\r\n").replace("line 200 é\r\n", "line 200 é\r\nline 200½\r\n");
+  assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), third);
+  assert.ok(u.diff.endsWith(createPatch(asRead(expected), asRead(third), { oldPath: "a/a.txt", newPath: "b/a.txt" })), u.diff);
 });
 
 test("read: a mixed-ending file is passed through unchanged", () => {

@@ -3,7 +3,8 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { EditError, type EditErrorCode } from "../src/errors.ts";
 import { createPatch } from "../src/formats/create-patch.ts";
-import { type ApplyPatchOptions, applyPatch, type HunkReport, type PatchResult } from "../src/formats/unified-apply.ts";
+import { type ApplyPatchOptions, applyPatch, applyPatchWithChange, type HunkReport, type PatchResult } from "../src/formats/unified-apply.ts";
+import { applyChanges } from "../src/text/change-list.ts";
 import { reverseUnifiedDiff } from "../src/formats/unified-reverse.ts";
 import { specBeginning, specMulti, specSingle, specThreeHunks } from "./helpers/spec-patches.ts";
 
@@ -698,6 +699,9 @@ for (const fuzzy of [true, false]) {
           }
         }
         assert.equal(applyPatch(a, patch).content, expected, patch);
+        // What the file layer diffs and writes from: the change, as a range of the text read.
+        const { change } = applyPatchWithChange(a, patch);
+        if (change) assert.equal(applyChanges(a, [change]), expected);
       }),
       { numRuns: 1500 },
     );
@@ -729,8 +733,9 @@ test("property: applyPatch throws nothing but EditError on arbitrary patches and
   fc.assert(
     fc.property(fc.array(patchLine, { maxLength: 16 }), linesArb, fc.boolean(), (patchLines, content, nl) => {
       try {
-        const result = applyPatch(join(content, nl, "\n"), patchLines.join("\n"));
+        const { result, change } = applyPatchWithChange(join(content, nl, "\n"), patchLines.join("\n"));
         assert.equal(typeof result.content, "string");
+        if (change) assert.equal(applyChanges(join(content, nl, "\n"), [change]), result.content);
       } catch (e) {
         if (!(e instanceof EditError)) throw e;
       }

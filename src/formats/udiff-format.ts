@@ -16,7 +16,7 @@ import { fencePath } from "./fence-path.ts";
 import { missingFile } from "./file-errors.ts";
 import { looksLikeSearchReplace } from "./search-replace-files.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome, ResponseText, SplitResult } from "./types.ts";
-import { applyPatch } from "./unified-apply.ts";
+import { applyPatch, applyPatchWithChange } from "./unified-apply.ts";
 import { type GitHeaders, isTextFileMode, looksLikeGitHeadersOnly, readGitHeaders } from "./git-headers.ts";
 import { looksLikeUnifiedDiff, readPatchIfComplete } from "./unified-parse.ts";
 import { reverseUnifiedDiff } from "./unified-reverse.ts";
@@ -290,11 +290,13 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
     const strategy = isNew ? "create" : git?.moveTo !== undefined ? "rename" : git?.copyFrom !== undefined ? "copy" : "mode";
     return { content: isNew ? "" : content, ...gitResult, ops: [{ status: "applied", strategy, fuzzy: false }] };
   }
-  const result = applyPatch(isNew ? "" : content, patch, {
+  const { result, change } = applyPatchWithChange(isNew ? "" : content, patch, {
     ...ctx.options,
     lineOffset: offset,
     ...(ctx.keepApplied === true && { keepApplied: true }),
   } as Parameters<typeof applyPatch>[2]);
+  // What the file layer diffs and writes from; a created file is its whole text.
+  const changes = change && !isNew ? { changes: [change] } : {};
   if (result.alreadyApplied && git === undefined) return { content, ops: [{ status: "already-applied", note: result.alreadyApplied }] };
   if (result.alreadyApplied) return { content, ...gitResult, ops: [{ status: "already-applied", note: result.alreadyApplied }] };
   const ops: OpOutcome[] = result.hunks.map((h) => ({ status: "applied", strategy: h.strategy, startLine: h.startLine, endLine: h.endLine, score: h.score, fuzzy: h.fuzzy }));
@@ -304,10 +306,11 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
     for (const r of result.rejected ?? []) order.set({ status: "failed", error: r.error, rejected: { kind: "hunk", text: r.text } }, r.index);
     for (const s of result.skipped ?? []) order.set({ status: "already-applied", note: s.note }, s.index);
     const all = [...order].sort((a, b) => a[1] - b[1]).map(([op]) => op);
-    return { content: result.content, ...gitResult, ops: all };
+    return { content: result.content, ...changes, ...gitResult, ops: all };
   }
   return {
     content: result.content,
+    ...(!isDeleted && changes),
     ...(isDeleted && { deleted: true }),
     ...gitResult,
     ops: ops.length > 0 ? ops : [{ status: "applied", strategy: "exact", fuzzy: false }],

@@ -72,6 +72,7 @@ import { checkLimit } from "../limits.ts";
 import type { StrategyName } from "../match/types.ts";
 import { Document } from "../text/document.ts";
 import { isBlank } from "../text/normalize.ts";
+import type { TextChange } from "../text/common-ends.ts";
 import { unescapeWholeText } from "../text/unescape-whole.ts";
 import { type FilePatch, type Hunk, type HunkLine, readPatch } from "./unified-parse.ts";
 import { count } from "../text/plural.ts";
@@ -403,6 +404,11 @@ function checkDeleted(output: string): void {
  * patch cannot be parsed or any hunk cannot be placed (nothing is applied).
  */
 export function applyPatch(content: string, patchText: string, options: ApplyPatchOptions = {}): PatchResult {
+  return applyPatchWithChange(content, patchText, options).result;
+}
+
+/** `applyPatch`, and what it changed as one range of `content` when the engine said so (for the file layer; not exported by the package). */
+export function applyPatchWithChange(content: string, patchText: string, options: ApplyPatchOptions = {}): { result: PatchResult; change?: TextChange } {
   for (const [name, value] of [
     ["content", content],
     ["patchText", patchText],
@@ -450,7 +456,7 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
   if (report.failed.length > 0) {
     const error = failureSummary(report.failed, hunks.length);
     const done = alreadyAppliedNote(error, "hunk");
-    if (done) return { content, hunks: [], alreadyApplied: done };
+    if (done) return { result: { content, hunks: [], alreadyApplied: done } };
     if (texts === undefined || file?.isDeleted) throw error;
     kept = keepApart(report.failed, texts);
   }
@@ -465,12 +471,14 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
     if (bomChange.bom && !content.startsWith(BOM)) report.content = `${BOM}${report.content}`;
     else if (!bomChange.bom && report.content.startsWith(BOM)) report.content = report.content.slice(1);
   }
+  // The engine's change is of its text; a BOM added or removed here is not in it.
+  const change = bomChange ? undefined : report.change;
   const extra = whole.unescaped ? { unescaped: true } : {};
   if (file?.isDeleted) {
     checkDeleted(report.content);
-    return { content: "", hunks: reports, ...extra };
+    return { result: { content: "", hunks: reports, ...extra } };
   }
-  if (kept) return { content: report.content, hunks: reports, ...extra, ...kept };
+  if (kept) return { result: { content: report.content, hunks: reports, ...extra, ...kept }, ...(change && { change }) };
   if (report.content === content && hunks.some(hasChanges)) {
     const where = reports.map((r) => `hunk ${r.index + 1} at lines ${r.startLine}-${r.endLine}`).join(", ");
     // Each place already reads as its hunk's new side (a final newline added twice, quotes aside): applied before.
@@ -484,7 +492,7 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
         startLine: reports[0]?.startLine ?? 1,
         endLine: reports[reports.length - 1]?.endLine ?? 0,
       });
-      return { content, hunks: [], alreadyApplied: note, ...extra };
+      return { result: { content, hunks: [], alreadyApplied: note, ...extra } };
     }
     throw new EditError(
       "NO_CHANGE",
@@ -492,5 +500,5 @@ export function applyPatch(content: string, patchText: string, options: ApplyPat
       { candidates: reports.map((r) => ({ startLine: r.startLine, endLine: r.endLine, strategy: r.strategy, score: r.score })) },
     );
   }
-  return { content: report.content, hunks: reports, ...extra };
+  return { result: { content: report.content, hunks: reports, ...extra }, ...(change && { change }) };
 }

@@ -7,6 +7,8 @@ import { SCANS_BEFORE_INDEX } from "../src/match/line-index.ts";
 import { createQuery } from "../src/match/query.ts";
 import { Document } from "../src/text/document.ts";
 import { applyPatch, type HunkReport } from "../src/formats/unified-apply.ts";
+import { replacementPlaces } from "../src/engine/already-applied.ts";
+import type { EditOp } from "../src/engine/ops.ts";
 
 const options = PRESETS.default.options;
 // Whitespace of every kind, typeset punctuation and a few words: lines that collide under the strategies' forms.
@@ -38,6 +40,63 @@ test("a context told of many edits (line index on its first lookup) answers ever
     { numRuns: 400 },
   );
   assert.ok(found > 500, `strategies found ${found} candidates`);
+});
+
+test("where a replacement already stands is the same with the line index (a line of it no file line is: nowhere) as without", () => {
+  let stands = 0;
+  fc.assert(
+    // Few distinct lines, most not blank: replacements of three lines and more stand, often more than once.
+    fc.property(fc.array(fc.constantFrom("a", "b()", "  c", "\td", "x(1)", "e\u3000", "\u3000f", " "), { minLength: 1, maxLength: 30 }), fc.array(queryArb, { minLength: 1, maxLength: 6 }), (lines, ops) => {
+      const text = `${lines.join("\n")}\n`;
+      const many = createContext(Document.from(text), options, () => {}, 2000);
+      // The index built, as a call of many edits builds it once its scans have paid for it.
+      for (let i = 0; i <= SCANS_BEFORE_INDEX; i++) linesTrimmedEqual(many, `probe ${i}`);
+      const few = createContext(Document.from(text), options);
+      for (const [at, size, changes] of ops) {
+        const from = at % lines.length;
+        const find = lines.slice(from, from + size);
+        // The replacement: the file's lines with some changed (standing where none is), or as they are elsewhere.
+        const replace: string[] = [...lines.slice((from + 3) % lines.length, ((from + 3) % lines.length) + size + 1)];
+        for (const [k, l] of changes) replace[k % replace.length] = l;
+        const op: EditOp = {
+          readings: [{ find: find.join("\n"), replace: replace.join("\n"), lines: { find, replace } }],
+          hints: {},
+          origin: { index: 0, line: 1, label: "" },
+          overlap: "conflict",
+          requireChange: false,
+        };
+        for (const loose of [false, true]) {
+          const a = replacementPlaces(many, op, loose);
+          assert.deepEqual(a, replacementPlaces(few, op, loose), JSON.stringify({ text, find, replace, loose }));
+          if (a && a.exact.length > 0) stands++;
+        }
+      }
+    }),
+    { numRuns: 400 },
+  );
+  assert.ok(stands > 100, `replacements standing: ${stands}`);
+  // With the index: standing verbatim, found; a line between the first and last that no file line is, nowhere;
+  // a first line with blank space the index keeps (U+3000 before it), still found.
+  const opOf = (find: string[], replace: string[]): EditOp => ({
+    readings: [{ find: find.join("\n"), replace: replace.join("\n"), lines: { find, replace } }],
+    hints: {},
+    origin: { index: 0, line: 1, label: "" },
+    overlap: "conflict",
+    requireChange: false,
+  });
+  const indexed = (lines: string[]) => {
+    const ctx = createContext(Document.from(`${lines.join("\n")}\n`), options, () => {}, 2000);
+    for (let i = 0; i <= SCANS_BEFORE_INDEX; i++) linesTrimmedEqual(ctx, `probe ${i}`);
+    return ctx;
+  };
+  const file = indexed(["a", "b()", "x(1)", "  c", "zz", "\u3000b()", "x(1)", "  c"]);
+  assert.deepEqual(replacementPlaces(file, opOf(["a", "q", "x(1)"], ["b()", "x(1)", "  c"]), false)?.exact, [
+    { startLine: 1, endLine: 4 },
+    { startLine: 5, endLine: 8 },
+  ]);
+  assert.equal(replacementPlaces(file, opOf(["a", "q", "x(1)"], ["b()", "x(2)", "  c"]), false), undefined);
+  const spaced = indexed(["a", "\u3000b()", "x(1)", "  c\u3000"]);
+  assert.deepEqual(replacementPlaces(spaced, opOf(["a", "q", "x(1)"], ["b()", "x(1)", "  c"]), false)?.exact, [{ startLine: 1, endLine: 4 }]);
 });
 
 test("a context told of many edits rules out line-wise windows from its first query, a plain one after its scans", () => {

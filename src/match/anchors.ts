@@ -209,6 +209,18 @@ export function linesEqualTo(ctx: MatchContext, line: string): readonly number[]
   return out;
 }
 
+/**
+ * True when this context's line index, already built (or its document's
+ * hashes), has no line whose trimmed text is `line`'s; false when it has
+ * one, or when there is no index to ask (nothing is searched for it).
+ */
+export function noLineTrimmedAs(ctx: MatchContext, line: string): boolean {
+  const trimmed = trimBlank(line);
+  const index = trimmed === "" ? undefined : knownLineIndex(ctx);
+  if (!index) return false;
+  return (index.maybe ? index.maybe(trimmed) : (index.get(trimmed) ?? [])).length === 0;
+}
+
 /** Whether line `i`, without the blank space at its ends (as `linesTrimmedEqual` reads it), is `trimmed`. */
 export function lineTrimmedIs(ctx: MatchContext, i: number, trimmed: string): boolean {
   return isTrimmedAt(ctx.doc.text, ctx.doc.lineStart(i), ctx.doc.lineEnd(i), trimmed);

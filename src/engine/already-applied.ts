@@ -110,11 +110,20 @@ function onlyReindents(find: readonly string[], replace: readonly string[]): boo
 const inside = (p: Place, q: Place) => q.startLine <= p.startLine && p.endLine <= q.endLine && p.endLine > p.startLine;
 const straddles = (p: Place, q: Place) => p.startLine < q.endLine && q.startLine < p.endLine && !inside(p, q);
 
+/**
+ * Whether `lines` stand verbatim nowhere because a line between the first and
+ * the last (each a whole file line where they stand) is no file line, as the
+ * line index of a call with many edits says; false without an index. (The
+ * first and last may have blank space around them the index keeps: U+3000.)
+ */
+function interiorLineNowhere(ctx: MatchContext, lines: readonly string[]): boolean {
+  for (let k = 1; k < lines.length - 1; k++) if (noLineTrimmedAs(ctx, lines[k] as string)) return true;
+  return false;
+}
+
 function wholeLinePlaces(ctx: MatchContext, lines: readonly string[], strict: boolean): Place[] {
-  // Verbatim, a line between the first and the last is a whole file line: one the line index (a call
-  // with many edits) has not is nowhere, and the text is not searched (2,000 fuzzy hunks: 8 % of the CPU).
-  // (The first and last may have blank space around them that the index does not trim: U+3000.)
-  if (strict) for (let k = 1; k < lines.length - 1; k++) if (noLineTrimmedAs(ctx, lines[k] as string)) return [];
+  // Not searched where the index says nowhere (2,000 fuzzy hunks: 8 % of the CPU).
+  if (strict && interiorLineNowhere(ctx, lines)) return [];
   const q = queryOf({ find: lines.join("\n"), replace: "", lines: { find: lines, replace: [] } });
   if (strict) return wholeLineCandidates(ctx.doc, exact.find(ctx, q)).map((c) => ({ startLine: c.startLine, endLine: c.endLine }));
   // Loosely: other indentation, or typeset quotes and dashes (the model's copy of a `“name”` line) but
@@ -146,6 +155,8 @@ export function replacementPlaces(ctx: MatchContext, op: EditOp, loose = true): 
   const sides = linesOf(reading);
   const find = sides.find;
   const replace = trimBlankEdges(sides.replace);
+  // Verbatim places only, and none: no answer, before a line is keyed.
+  if (!loose && interiorLineNowhere(ctx, replace)) return undefined;
   const keys = replace.map(lineKey).filter((k) => k !== "");
   if (keys.length === 0 || (keys.length === 1 && (keys[0] as string).length < MIN_LINE_CHARS)) return undefined;
   const added = addedChars(find, replace);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { anchoredDiff } from "../src/engine/anchored-diff.ts";
+import { anchoredDiff, fullAnchoredDiff } from "../src/engine/anchored-diff.ts";
 import { diffKey, keysMatchLines } from "../src/engine/merge.ts";
 import { type IndentPair, levelMap } from "../src/engine/reindent.ts";
 import { isBlank } from "../src/text/normalize.ts";
@@ -28,6 +28,29 @@ test("keysMatchLines: the diff with indentation is then the diff without it (the
   );
   // The property is tested, not vacuous: the precondition held in a good share of the runs.
   assert.ok(held > 300, `precondition held ${held} times`);
+});
+
+test("anchoredDiff: its shortcut (all anchors, one place that differs) gives the parts of the full diff", () => {
+  let short = 0;
+  const word = (x: string) => /\w/.test(x);
+  // Arrays edited in one place (the shortcut's case), and unrelated arrays, with blank elements and repeats.
+  const edited = fc
+    .tuple(linesArb, fc.nat(12), fc.nat(2), fc.array(lineArb, { maxLength: 2 }))
+    .map(([a, at, removed, added]) => {
+      const b = [...a];
+      b.splice(Math.min(at, a.length), removed, ...added);
+      return [a, b] as const;
+    });
+  fc.assert(
+    fc.property(fc.oneof(edited, fc.tuple(linesArb, linesArb)), fc.boolean(), ([a, b], byWord) => {
+      const isAnchor = byWord ? word : nonBlank;
+      const parts = anchoredDiff(a, b, isAnchor);
+      assert.deepEqual(parts, fullAnchoredDiff(a, b, isAnchor), JSON.stringify({ a, b, byWord }));
+      if (a.every(isAnchor) && b.every(isAnchor) && parts.filter((p) => p.added || p.removed).length > 0) short++;
+    }),
+    { numRuns: 20000 },
+  );
+  assert.ok(short > 300, `shortcut cases: ${short}`);
 });
 
 test("keysMatchLines is false exactly when two different lines share a diff key", () => {

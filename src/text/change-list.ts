@@ -10,8 +10,8 @@ import type { TextChange } from "./common-ends.ts";
 
 /**
  * Most ranges kept: past this the caller takes the whole new text (an edit is
- * merged into the list in time proportional to its length, and a call may
- * hold 2,000 edits of one file).
+ * merged into the list in time proportional to the list's length, and a call
+ * may hold 2,000 edits of one file).
  */
 export const MAX_CHANGES = 64;
 
@@ -49,7 +49,8 @@ export function withChange(old: string, changes: readonly TextChange[], change: 
     merged = { start: change.start - delta, end: change.end - delta, text: change.text };
   } else {
     const firstAt = first.start + delta;
-    const lastEnd = last.start + after - (last.text.length - (last.end - last.start)) + last.text.length;
+    // The last one's end in the new text: past it the offsets differ by `after`.
+    const lastEnd = last.end + after;
     // In the new text, the merged range runs from `from` to `to`; in `old`, from `start` to `end`.
     const from = Math.min(change.start, firstAt);
     const to = Math.max(change.end, lastEnd);

@@ -119,3 +119,30 @@ for (const format of FORMATS) {
     }
   });
 }
+
+test("layouts through the CLI, one file edited twice in one response (SEARCH/REPLACE blocks, the second after the first): only the two lines change", async () => {
+  const root = await mkdtemp(path.join(tmpdir(), "fp-layout-"));
+  const block = (old: string, next: string) => `f.txt\n\`\`\`\n<<<<<<< SEARCH\n${old}\n=======\n${next}\n>>>>>>> REPLACE\n\`\`\`\n`;
+  try {
+    await fc.assert(
+      fc.asyncProperty(layoutCase, fc.nat(), fc.boolean(), async (c, pick, laterFirst) => {
+        const { raw, starts, ends } = c.built;
+        // Two lines, in either order in the response: the file layer keeps both changes as ranges of the text read.
+        const a = c.at;
+        const b = (a + 1 + (pick % (c.lines.length - 1))) % c.lines.length;
+        const [first, second] = a < b ? [a, b] : [b, a];
+        const blocks = [block(c.lines[first] as string, "ONE"), block(c.lines[second] as string, "TWO")];
+        await writeFile(path.join(root, "f.txt"), raw);
+        await writeFile(path.join(root, "edit.txt"), (laterFirst ? blocks.reverse() : blocks).join("\n"));
+        const r = await runMain(["apply", path.join(root, "edit.txt"), "--root", root, "-q"]);
+        const out = await readFile(path.join(root, "f.txt"), "utf8");
+        assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}\n${JSON.stringify(raw)}`);
+        const expected = `${raw.slice(0, starts[first])}ONE${raw.slice(ends[first], starts[second])}TWO${raw.slice(ends[second])}`;
+        assert.equal(out, expected, `${JSON.stringify(raw)} -> ${JSON.stringify(out)}`);
+      }),
+      { numRuns: RUNS },
+    );
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

@@ -27,7 +27,7 @@
  *
  * Places are 0-based, half-open line ranges.
  */
-import { noLineTrimmedAs } from "../match/anchors.ts";
+import { innerLineNowhere } from "../match/anchors.ts";
 import { exact } from "../match/exact.ts";
 import { lineTrimmed } from "../match/line-trimmed.ts";
 import { punctuationNormalized } from "../match/punctuation-normalized.ts";
@@ -110,20 +110,9 @@ function onlyReindents(find: readonly string[], replace: readonly string[]): boo
 const inside = (p: Place, q: Place) => q.startLine <= p.startLine && p.endLine <= q.endLine && p.endLine > p.startLine;
 const straddles = (p: Place, q: Place) => p.startLine < q.endLine && q.startLine < p.endLine && !inside(p, q);
 
-/**
- * Whether `lines` stand verbatim nowhere because a line between the first and
- * the last (each a whole file line where they stand) is no file line, as the
- * line index of a call with many edits says; false without an index. (The
- * first and last may have blank space around them the index keeps: U+3000.)
- */
-function interiorLineNowhere(ctx: MatchContext, lines: readonly string[]): boolean {
-  for (let k = 1; k < lines.length - 1; k++) if (noLineTrimmedAs(ctx, lines[k] as string)) return true;
-  return false;
-}
-
 function wholeLinePlaces(ctx: MatchContext, lines: readonly string[], strict: boolean): Place[] {
   // Not searched where the index says nowhere (2,000 fuzzy hunks: 8 % of the CPU).
-  if (strict && interiorLineNowhere(ctx, lines)) return [];
+  if (strict && innerLineNowhere(ctx, lines)) return [];
   const q = queryOf({ find: lines.join("\n"), replace: "", lines: { find: lines, replace: [] } });
   if (strict) return wholeLineCandidates(ctx.doc, exact.find(ctx, q)).map((c) => ({ startLine: c.startLine, endLine: c.endLine }));
   // Loosely: other indentation, or typeset quotes and dashes (the model's copy of a `“name”` line) but
@@ -156,7 +145,7 @@ export function replacementPlaces(ctx: MatchContext, op: EditOp, loose = true): 
   const find = sides.find;
   const replace = trimBlankEdges(sides.replace);
   // Verbatim places only, and none: no answer, before a line is keyed.
-  if (!loose && interiorLineNowhere(ctx, replace)) return undefined;
+  if (!loose && innerLineNowhere(ctx, replace)) return undefined;
   const keys = replace.map(lineKey).filter((k) => k !== "");
   if (keys.length === 0 || (keys.length === 1 && (keys[0] as string).length < MIN_LINE_CHARS)) return undefined;
   const added = addedChars(find, replace);

@@ -221,6 +221,19 @@ export function noLineTrimmedAs(ctx: MatchContext, line: string): boolean {
   return (index.maybe ? index.maybe(trimmed) : (index.get(trimmed) ?? [])).length === 0;
 }
 
+/**
+ * Whether `lines` stand nowhere as a run of whole lines, as this context's
+ * line index (already built) says: a line between the first and the last,
+ * which is a whole file line wherever the run stands, is no file line,
+ * trimmed. False without an index (nothing searched). The first and last
+ * lines may be parts of lines, or carry blank space the index keeps
+ * (U+3000), so they are not asked about.
+ */
+export function innerLineNowhere(ctx: MatchContext, lines: readonly string[]): boolean {
+  for (let k = 1; k < lines.length - 1; k++) if (noLineTrimmedAs(ctx, lines[k] as string)) return true;
+  return false;
+}
+
 /** Whether line `i`, without the blank space at its ends (as `linesTrimmedEqual` reads it), is `trimmed`. */
 export function lineTrimmedIs(ctx: MatchContext, i: number, trimmed: string): boolean {
   return isTrimmedAt(ctx.doc.text, ctx.doc.lineStart(i), ctx.doc.lineEnd(i), trimmed);

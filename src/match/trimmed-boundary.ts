@@ -2,7 +2,7 @@
  * 7. TrimmedBoundary: the find text with blank space added or lost at its
  * ends (a stray leading newline, trailing spaces after the last line).
  */
-import { lineCandidate, linesTrimmedEqual, longestLineIndex, rangeCandidate, verifyWindows } from "./anchors.ts";
+import { innerLineNowhere, lineCandidate, linesTrimmedEqual, longestLineIndex, rangeCandidate, verifyWindows } from "./anchors.ts";
 import { createQuery } from "./query.ts";
 import type { Candidate, Strategy } from "./types.ts";
 
@@ -12,6 +12,8 @@ export const trimmedBoundary: Strategy = {
   find(ctx, q) {
     const t = createQuery(q.text.trim());
     if (t.text === q.text || t.text === "") return [];
+    // A call with many edits asks its line index first: 2,000 failing blocks scanned the file for each one's longest line.
+    if (innerLineNowhere(ctx, t.lines)) return [];
     // Every window below contains the longest trimmed line; skip when it is nowhere (memoised search).
     const anchor = longestLineIndex(t);
     if (anchor === -1 || ctx.occurrences(t.trimmed[anchor] ?? "").length === 0) return [];

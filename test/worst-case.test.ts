@@ -53,6 +53,20 @@ test("diffLinesBounded: a correct diff, as short as jsdiff's on small inputs", (
   );
 });
 
+test("diffLinesBounded: lines on one side only (never kept) do not change how short the diff is, and each change removes before it adds", () => {
+  // Each side has lines of its own (`p…` only in a, `q…` only in b): the exact diff searches without them.
+  const side = (own: string) => fc.array(fc.constantFrom("a", "b", "}", "", `${own}1`, `${own}2`, `${own}3`), { maxLength: 60 });
+  fc.assert(
+    fc.property(side("p"), side("q"), (a, b) => {
+      const parts = diffLinesBounded(a, b);
+      assert.ok(rebuilds(parts, a, b));
+      assert.equal(changed(parts), changed(diffArrays(a, b)));
+      for (let k = 1; k < parts.length; k++) assert.ok(!((parts[k - 1] as { added: boolean }).added && (parts[k] as { removed: boolean }).removed), "an addition before a removal");
+    }),
+    { numRuns: 1000 },
+  );
+});
+
 /** `changed`: the lines removed and added that the bounded diff must not exceed (a shortest diff's, where it finds one). */
 const bigCases: { name: string; a: string[]; b: string[]; changed?: number }[] = [
   { name: "full rewrite", a: Array.from({ length: 20_000 }, (_, i) => `a${i}`), b: Array.from({ length: 20_000 }, (_, i) => `b${i}`) },

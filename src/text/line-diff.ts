@@ -113,6 +113,11 @@ function diffWithoutSearch<T>(a: readonly T[], b: readonly T[], ka: string[], kb
  * Myers' O((N+M)·D) shortest edit script, with one snapshot of the furthest
  * reaching paths per D for the way back. Changes come as runs: in each run of
  * differing lines, the removals first, then the additions.
+ *
+ * Lines that occur on one side only are never kept, so the search runs on
+ * the others and those are placed after: the same edit length, and the
+ * search no longer walks through them (two blocks of generated code whose
+ * lines are all different cost D² steps to learn that nothing pairs).
  */
 function shortestEdit(sa: readonly string[], sb: readonly string[]): { count: number; added: boolean; removed: boolean }[] {
   // Lines as numbers, equal numbers for equal lines: the inner loop compares integers, not the
@@ -134,6 +139,43 @@ function shortestEdit(sa: readonly string[], sb: readonly string[]): { count: nu
   };
   const a = idsOf(sa);
   const b = idsOf(sb);
+  const inA = new Uint8Array(ids.size);
+  const inB = new Uint8Array(ids.size);
+  for (const id of a) inA[id] = 1;
+  for (const id of b) inB[id] = 1;
+  // Positions of the lines that occur on both sides.
+  const ia: number[] = [];
+  const ib: number[] = [];
+  for (let i = 0; i < a.length; i++) if (inB[a[i] as number]) ia.push(i);
+  for (let j = 0; j < b.length; j++) if (inA[b[j] as number]) ib.push(j);
+  const pairs = keptPairs(Int32Array.from(ia, (i) => a[i] as number), Int32Array.from(ib, (j) => b[j] as number));
+  // Back to every line: between two kept pairs, the lines of `a` go, then those of `b` come.
+  const parts: { count: number; added: boolean; removed: boolean }[] = [];
+  const emit = (count: number, added: boolean, removed: boolean) => {
+    if (count === 0) return;
+    const last = parts[parts.length - 1];
+    if (last && last.added === added && last.removed === removed) last.count += count;
+    else parts.push({ count, added, removed });
+  };
+  let x = 0;
+  let y = 0;
+  for (let k = 0; k <= pairs.length; k += 2) {
+    const px = k < pairs.length ? (ia[pairs[k] as number] as number) : a.length;
+    const py = k < pairs.length ? (ib[pairs[k + 1] as number] as number) : b.length;
+    emit(px - x, false, true);
+    emit(py - y, true, false);
+    if (k < pairs.length) emit(1, false, false);
+    x = px + 1;
+    y = py + 1;
+  }
+  return parts;
+}
+
+/**
+ * The kept pairs of a shortest edit script of `a` and `b`, as positions
+ * (x, y) one after the other, in order: Myers' search, then the way back.
+ */
+function keptPairs(a: Int32Array, b: Int32Array): number[] {
   const n = a.length;
   const m = b.length;
   const max = n + m;
@@ -159,7 +201,7 @@ function shortestEdit(sa: readonly string[], sb: readonly string[]): { count: nu
     trace.push(v.slice(off - d, off + d + 1));
   }
   // Walk back from (n, m): each D step is one edit after a diagonal run of equal lines.
-  const ops: number[] = []; // 0 same, 1 removed, 2 added (reversed)
+  const kept: number[] = []; // (x, y) pairs, last first
   let x = n;
   let y = m;
   for (let d = trace.length - 1; d > 0; d--) {
@@ -171,36 +213,12 @@ function shortestEdit(sa: readonly string[], sb: readonly string[]): { count: nu
     const prevX = at(prevK);
     const prevY = prevX - prevK;
     const startX = down ? prevX : prevX + 1;
-    for (; x > startX; x--, y--) ops.push(0);
-    ops.push(down ? 2 : 1);
+    for (; x > startX; x--, y--) kept.push(y - 1, x - 1);
     x = prevX;
     y = prevY;
   }
-  for (; x > 0; x--) ops.push(0);
-  ops.reverse();
-  const parts: { count: number; added: boolean; removed: boolean }[] = [];
-  const emit = (count: number, added: boolean, removed: boolean) => {
-    if (count > 0) parts.push({ count, added, removed });
-  };
-  for (let i = 0; i < ops.length; ) {
-    if (ops[i] === 0) {
-      let j = i;
-      while (ops[j] === 0) j++;
-      emit(j - i, false, false);
-      i = j;
-      continue;
-    }
-    let removed = 0;
-    let added = 0;
-    while (i < ops.length && ops[i] !== 0) {
-      if (ops[i] === 1) removed++;
-      else added++;
-      i++;
-    }
-    emit(removed, false, true);
-    emit(added, true, false);
-  }
-  return parts;
+  for (; x > 0; x--, y--) kept.push(y - 1, x - 1);
+  return kept.reverse();
 }
 
 /** Patience step: diffs the gaps between lines unique on both sides (longest increasing run of them). False when there is none. */

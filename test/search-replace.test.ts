@@ -5,6 +5,8 @@ import test from "node:test";
 import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
 import { applyChanges } from "../src/text/change-list.ts";
+import { lastWholeLines } from "../src/formats/search-replace-append.ts";
+import { Document } from "../src/text/document.ts";
 import { applySearchReplace, applySearchReplaceWithChanges, type SearchReplaceInput, type SearchReplaceOptions, type SearchReplaceResult } from "../src/formats/search-replace.ts";
 
 /** One SEARCH/REPLACE block as a model writes it. */
@@ -630,6 +632,21 @@ test("property: blocks made from exact, unique, non-overlapping edits, written i
       },
     ),
     { numRuns: 300 },
+  );
+});
+
+test("property: an empty-SEARCH block's lines are found standing at the last place trying every line finds", () => {
+  const line = fc.constantFrom("", " ", "a", "ab", "b a", "}", "\t}");
+  fc.assert(
+    fc.property(fc.array(line, { maxLength: 40 }), fc.array(line, { minLength: 1, maxLength: 4 }), fc.boolean(), (fileLines, lines, finalNewline) => {
+      const doc = Document.from(fileLines.join("\n") + (finalNewline ? "\n" : ""));
+      let expected = -1;
+      for (let i = doc.lineCount - lines.length; i >= 0 && expected === -1; i--) {
+        if (lines.every((l, k) => doc.line(i + k) === l)) expected = i;
+      }
+      assert.equal(lastWholeLines(doc, lines), expected, JSON.stringify({ fileLines, lines, finalNewline }));
+    }),
+    { numRuns: 3000 },
   );
 });
 

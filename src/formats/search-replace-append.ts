@@ -24,13 +24,26 @@ function linesOf(text: string): string[] {
   return lines;
 }
 
-/** 0-based line where `lines` stand as whole lines of `doc`, the last such place; -1 when nowhere. */
-function lastWholeLines(doc: Document, lines: readonly string[]): number {
+/**
+ * 0-based line where `lines` stand as whole lines of `doc`, the last such
+ * place; -1 when nowhere. Found through the places of its longest line (the
+ * rarest, as a rule): tried at every line, 2,300 mostly blank lines against
+ * a file of 28,000 blank lines compared millions of lines (2 s). Exported
+ * for the test that it finds what trying every line finds.
+ */
+export function lastWholeLines(doc: Document, lines: readonly string[]): number {
   const n = lines.length;
-  const first = lines[0] ?? "";
-  for (let i = doc.lineCount - n; i >= 0; i--) {
-    if (doc.line(i) !== first) continue;
-    let k = 1;
+  let anchor = 0;
+  for (let k = 1; k < n; k++) if ((lines[k] as string).length > (lines[anchor] as string).length) anchor = k;
+  const needle = lines[anchor] as string;
+  const text = doc.text;
+  // From the end: the first place that holds every line is the last one.
+  for (let p = text.lastIndexOf(needle); p !== -1; p = p === 0 ? -1 : text.lastIndexOf(needle, p - 1)) {
+    const at = doc.lineAt(p);
+    if (doc.lineStart(at) !== p || doc.line(at) !== needle) continue;
+    const i = at - anchor;
+    if (i < 0 || i + n > doc.lineCount) continue;
+    let k = 0;
     while (k < n && doc.line(i + k) === lines[k]) k++;
     if (k === n) return i;
   }

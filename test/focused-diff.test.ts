@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { createPatch, createPatchOfChange, createPatchOfChanges, writePatch } from "../src/formats/create-patch.ts";
 import { applyPatch } from "../src/index.ts";
 import { applyChanges, MAX_CHANGES, withChange } from "../src/text/change-list.ts";
+import { makeEdits } from "./helpers/edit-sequence.ts";
 import { changedLineNumbers, changedPart, changedPartOfChange, commonPrefixLength, commonSuffixLength, type TextChange } from "../src/text/common-ends.ts";
 import { countBreaks } from "../src/text/count-breaks.ts";
 
@@ -59,19 +60,6 @@ test("a change given as a range (the file layer's), read from a window of the ol
 
 /** Edits made one after the other (offsets into the text the ones before gave), as a file's edits of one call are. */
 const editsOf = (unit: fc.Arbitrary<string>) => fc.array(fc.tuple(fc.nat(60), fc.nat(60), fc.string({ unit, maxLength: 8 })), { maxLength: 8 });
-
-/** `edits` made to `a` one after the other: the final text and the list of changes of `a` kept meanwhile. */
-function makeEdits(a: string, edits: readonly [number, number, string][]): { b: string; changes: TextChange[] } {
-  let b = a;
-  let changes: TextChange[] = [];
-  for (const [x, y, inserted] of edits) {
-    const start = Math.min(x, y, b.length);
-    const end = Math.min(Math.max(x, y), b.length);
-    changes = withChange(a, changes, { start, end, text: inserted }) ?? assert.fail("under MAX_CHANGES");
-    b = b.slice(0, start) + inserted + b.slice(end);
-  }
-  return { b, changes };
-}
 
 test("change list: edits made one after the other are kept as ranges of the first text, sorted, apart, none without effect", () => {
   fc.assert(

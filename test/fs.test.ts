@@ -12,8 +12,7 @@ import { resolveRoot, resolveSafePath } from "../src/fs/safe-path.ts";
 import { stripComponents } from "../src/fs/rewrite-edits.ts";
 import { commitChanges, type PlannedChange } from "../src/fs/transaction.ts";
 import { applyEdits } from "../src/node.ts";
-import { withChange } from "../src/text/change-list.ts";
-import type { TextChange } from "../src/text/common-ends.ts";
+import { makeEdits } from "./helpers/edit-sequence.ts";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
 import { failureMidwayRestores } from "./helpers/transaction-scenarios.ts";
 
@@ -130,14 +129,7 @@ test("write: the bytes of a file's changes, made from the bytes read around them
       const onDisk = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(crlf ? lone.replace(/\r/g, "").replace(/\n/g, "\r\n") : lone)]);
       const { text, layout } = decodeText(onDisk, "f", false);
       // The edits one after the other, as a file's edits of one call are kept (text/change-list.ts).
-      let now = text;
-      let changes: TextChange[] = [];
-      for (const [x, y, inserted] of edits) {
-        const start = Math.min(x, y, now.length);
-        const end = Math.min(Math.max(x, y), now.length);
-        changes = withChange(text, changes, { start, end, text: inserted }) ?? assert.fail("under MAX_CHANGES");
-        now = now.slice(0, start) + inserted + now.slice(end);
-      }
+      const { b: now, changes } = makeEdits(text, edits);
       const whole = encodeText(now, layout);
       assert.deepEqual(encodeChanges(onDisk, text, changes, layout) ?? whole, whole);
     }),

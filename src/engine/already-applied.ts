@@ -32,7 +32,7 @@ import { exact } from "../match/exact.ts";
 import { lineTrimmed } from "../match/line-trimmed.ts";
 import { punctuationNormalized } from "../match/punctuation-normalized.ts";
 import type { MatchContext } from "../match/types.ts";
-import { normalizePunctuation } from "../text/normalize.ts";
+import { coarseKey, normalizePunctuation } from "../text/normalize.ts";
 import { wholeLineCandidates } from "./line-edits.ts";
 import { queryOf } from "./locate-op.ts";
 import type { EditOp, Reading } from "./ops.ts";
@@ -67,9 +67,10 @@ const linesOf = (r: Reading) => (r.lines ? { find: r.lines.find, replace: r.line
 /**
  * A line as the comparison of the two sides sees it: no whitespace, ASCII
  * punctuation, one dash for a run ("—" typed as "--"). A replacement that
- * only un-curls its find text's quotes adds nothing.
+ * only un-curls its find text's quotes adds nothing. That is `coarseKey`
+ * (normalize.ts), the key the line-wise strategies' skip reads.
  */
-const lineKey = (line: string): string => normalizePunctuation(line).replace(/\s+/g, "").replace(/-+/g, "-");
+const lineKey = coarseKey;
 
 /** Texts that read the same: line by line, whitespace, blank lines and typographic punctuation aside. */
 export function readsTheSame(a: readonly string[], b: readonly string[]): boolean {

@@ -1,12 +1,24 @@
 /** The blank characters at a line's ends (the Unicode spaces inside code are kept). */
 export const isSpace = (c: number) => c === 32 || c === 9 || c === 13 || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff;
 
+/** Where `text[start, end)` starts past its blank space. */
+function blankStart(text: string, start: number, end: number): number {
+  let s = start;
+  while (s < end && isSpace(text.charCodeAt(s))) s++;
+  return s;
+}
+
+/** Where `text[start, end)` ends before its blank space (`start`: where its text starts). */
+function blankEnd(text: string, start: number, end: number): number {
+  let e = end;
+  while (e > start && isSpace(text.charCodeAt(e - 1))) e--;
+  return e;
+}
+
 /** `line` without the blank space at its ends, the same characters `linesTrimmedEqual` treats as blank. */
 export function trimBlank(line: string): string {
-  let s = 0;
-  let e = line.length;
-  while (s < e && isSpace(line.charCodeAt(s))) s++;
-  while (e > s && isSpace(line.charCodeAt(e - 1))) e--;
+  const s = blankStart(line, 0, line.length);
+  const e = blankEnd(line, s, line.length);
   return s === 0 && e === line.length ? line : line.slice(s, e);
 }
 
@@ -19,10 +31,8 @@ const HASHED_ENDS = 12;
  * Equal trimmed texts hash equal; a match on the hash is checked in place.
  */
 export function hashTrimmed(text: string, start: number, end: number): number {
-  let s = start;
-  let e = end;
-  while (s < e && isSpace(text.charCodeAt(s))) s++;
-  while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
+  const s = blankStart(text, start, end);
+  const e = blankEnd(text, s, end);
   if (s === e) return 0;
   // The length and at most the first and last HASHED_ENDS units: hashing every unit of 9 MB took ~25 ms, most of the build.
   let h = Math.imul(0x811c9dc5 ^ (e - s), 0x01000193);
@@ -34,9 +44,7 @@ export function hashTrimmed(text: string, start: number, end: number): number {
 
 /** Whether `text[start, end)` without its blank ends is `trimmed`. */
 export function isTrimmedAt(text: string, start: number, end: number, trimmed: string): boolean {
-  let s = start;
-  let e = end;
-  while (s < e && isSpace(text.charCodeAt(s))) s++;
-  while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
+  const s = blankStart(text, start, end);
+  const e = blankEnd(text, s, end);
   return e - s === trimmed.length && text.startsWith(trimmed, s);
 }

@@ -91,15 +91,15 @@ test("inFindWhitespace: a replacement in the find text's own whitespace never sa
   assert.equal(inFindWhitespace(["    x = 1"], ["    x = 2", "    y = 3"], ["    x = 1"], unit), undefined);
 });
 
-test("replace: a replacement typed with tabs in a file indented with spaces is written in spaces", () => {
+test("replace: a replacement typed with tabs in a file indented with spaces is written in spaces (the find text off by a trailing space)", () => {
   const content = "def greet(name):\n    print(name)\n    x = 1\n    return x\n";
-  const r = replace(content, "    print(name)\n    x = 1", "\tprint(name)\n\tx = 2\n\ty = 3");
+  const r = replace(content, "    print(name) \n    x = 1", "\tprint(name)\n\tx = 2\n\ty = 3");
   assert.equal(r.content, "def greet(name):\n    print(name)\n    x = 2\n    y = 3\n    return x\n");
 });
 
-test("applySearchReplace: a REPLACE section typed with spaces in a tab-indented file is written with tabs", () => {
+test("applySearchReplace: a REPLACE section typed with spaces in a tab-indented file is written with tabs (the SEARCH text off by a trailing space)", () => {
   const content = "function f() {\n\tif (a) {\n\t\tb();\n\t}\n}\n";
-  const r = applySearchReplace(content, "<<<<<<< SEARCH\n\tif (a) {\n\t\tb();\n=======\n    if (a) {\n        b();\n        c();\n>>>>>>> REPLACE\n");
+  const r = applySearchReplace(content, "<<<<<<< SEARCH\n\tif (a) { \n\t\tb();\n=======\n    if (a) {\n        b();\n        c();\n>>>>>>> REPLACE\n");
   assert.equal(r.content, "function f() {\n\tif (a) {\n\t\tb();\n\t\tc();\n\t}\n}\n");
 });
 

@@ -27,9 +27,10 @@ import { Document } from "../text/document.ts";
 import { countBreaks } from "../text/count-breaks.ts";
 import { lineEditsOverlap, type LineEdit, mergeLineEdits, newLinesAt, renderLineEditsWithChange, spliceDelta } from "./line-edits.ts";
 import { type Place, readsTheSame, standsAmongCandidates, standsAroundMatch, standsInstead, standsVerbatim } from "./already-applied.ts";
-import { readCrAsBreaks } from "./cr-lines.ts";
+import { readCrAsBreaks, readCrsLfAsBreaks } from "./cr-lines.ts";
 import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
 import { notFoundNotes, withOrigin } from "./op-messages.ts";
+import { exactLines, exactRangeWarnings, repeatWarnings, withWarnings } from "./exact-report.ts";
 import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, type LineShift, placedOp, type Reading, type TextChange } from "./ops.ts";
 import type { ResolvedOptions } from "./options.ts";
 import { planSplice, renderSplicesWithChange, type Splice } from "./splice.ts";
@@ -156,9 +157,11 @@ function planOp(doc: Document, l: LocateContext, op: EditOp): Planned {
     const same = rl.find.length === rl.replace.length && rl.find.every((x, k) => x === rl.replace[k]);
     // The strategy's reading of the find text (un-escaped, numbers stripped) unless the splice reading won.
     const query = r === reading ? cand.query : queryOf(r);
-    const lines = same ? doc.lines(cand.startLine, cand.endLine) : newLinesAt(doc, { ...cand, query }, rl.replace, l.opts.strategy, l.vocab);
+    const literal = located.strategy === "exact" ? exactLines(doc, cand, rl) : undefined;
+    const lines = same ? doc.lines(cand.startLine, cand.endLine) : (literal ?? newLinesAt(doc, { ...cand, query }, rl.replace, l.opts.strategy, l.vocab));
     const line = { from: cand.startLine, to: cand.endLine, lines };
-    return { op, splices: [], line, report: appliedOf(op, located, lines.length - (line.to - line.from)), ...(reading.looser && { looser: true }) };
+    const report = withWarnings(appliedOf(op, located, lines.length - (line.to - line.from)), literal && repeatWarnings(doc, cand.startLine, cand.endLine, rl.find, lines));
+    return { op, splices: [], line, report, ...(reading.looser && { looser: true }) };
   }
   // replaceAll: a candidate sharing its line with another is spliced literally
   // (widened to the line, each would copy the whole line: memory without end on one huge line).
@@ -176,7 +179,11 @@ function planOp(doc: Document, l: LocateContext, op: EditOp): Planned {
     splices[k] = s;
     delta += spliceDelta(doc, s);
   }
-  return { op, splices, report: appliedOf(op, located, delta) };
+  const report = appliedOf(op, located, delta);
+  const only = cands.length === 1 ? splices[0] : undefined;
+  if (!only || located.strategy !== "exact") return { op, splices, report };
+  if (only.exception) report.exception = only.exception;
+  return { op, splices, report: withWarnings(report, exactRangeWarnings(doc, cands[0] as Candidate, only)) };
 }
 
 function unchanged(doc: Document, p: Planned): boolean {
@@ -390,7 +397,7 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
   a.opts.budget.check();
   const doc = Document.from(content);
   // A file of CR-terminated lines: the CRs a model copied into its edit are line breaks.
-  const edits = doc.crLines ? ops.map(readCrAsBreaks) : ops;
+  const edits = doc.crLines ? ops.map(readCrAsBreaks) : doc.breakCrs > 1 ? ops.map(readCrsLfAsBreaks) : ops;
   const ctx = createContext(doc, a.opts.strategy, () => a.opts.budget.check("the search"), edits.length);
   const failed: FailedOp[] = [];
   const retry: Retry[] = [];

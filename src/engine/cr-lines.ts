@@ -32,3 +32,25 @@ function opHasCr(op: EditOp): boolean {
   const readings = op.spliceReading ? [...op.readings, op.spliceReading] : op.readings;
   return readings.some((r) => r.find.includes("\r") || r.replace.includes("\r"));
 }
+
+/** CRs then a line feed: one line break of a file whose breaks carry several CRs. */
+const CRS_LF = /\r+\n/g;
+
+function readingWithCrsLfBreaks(r: Reading): Reading {
+  if (r.lines) return r;
+  return { ...r, find: r.find.replace(CRS_LF, "\n"), replace: r.replace.replace(CRS_LF, "\n") };
+}
+
+/**
+ * The op as it applies to a file with `\r\r\n` breaks (a CRLF file
+ * converted to CRLF again; `Document.breakCrs` 2): the document reads each
+ * such break as one line break, and a model that copied the file verbatim
+ * wrote its CRs into the edit. `\r\r\n` there is a line break, so the find
+ * text matches exactly (line-trimmed took it, dropped a whitespace-only line
+ * outside the edit and wrote `\r\r\r\n`; issue 32). Breaks are written back
+ * as the file's.
+ */
+export function readCrsLfAsBreaks(op: EditOp): EditOp {
+  if (!op.readings.some((r) => !r.lines && (r.find.includes("\r\r\n") || r.replace.includes("\r\r\n")))) return op;
+  return { ...op, readings: op.readings.map(readingWithCrsLfBreaks) };
+}

@@ -83,9 +83,12 @@ function lineShaped(op: EditOp, q: Query): boolean {
  * (`indented`) is never read inside a longer line by a strategy that
  * loosened its whitespace: `      x.delete(k)` is not the `x.delete(k)` of
  * `return x.delete(k)` (a re-sent edit's old line, gone, found there).
+ * A SEARCH section (`wholeLines`) is lines by its format: it is never read
+ * inside a longer line at all (`StringIO,` is not the start of
+ * `StringIO, unicode,`; issue 32).
  */
-function wholeLinesFirst(doc: Document, cands: Candidate[], indented: boolean): Candidate[] {
-  if (cands.length < 2 && !indented) return cands;
+function wholeLinesFirst(doc: Document, cands: Candidate[], indented: boolean, wholeLines: boolean): Candidate[] {
+  if (cands.length < 2 && !indented && !wholeLines) return cands;
   const whole: Candidate[] = [];
   const reindented: Candidate[] = [];
   const t = doc.text;
@@ -123,7 +126,7 @@ function wholeLinesFirst(doc: Document, cands: Candidate[], indented: boolean): 
     else if (c.start <= startOfText(c.startLine)) reindented.push(c);
   }
   const tier = whole.length > 0 ? whole : reindented;
-  if (tier.length > 0) return tier;
+  if (tier.length > 0 || wholeLines) return tier;
   return indented ? cands.filter((c) => c.strategy === "exact" || c.start <= startOfText(c.startLine)) : cands;
 }
 
@@ -206,7 +209,7 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
       return { found: { cands: [r.cand], ...(r.resolvedBy && { resolvedBy: r.resolvedBy }) } };
     },
     (cands) => {
-      const lines = reading.lines ? wholeLineCandidates(doc, cands) : lineShaped(op, q) ? wholeLinesFirst(doc, cands, /^(\t| {2})/.test(q.text)) : cands;
+      const lines = reading.lines ? wholeLineCandidates(doc, cands) : lineShaped(op, q) ? wholeLinesFirst(doc, cands, /^(\t| {2})/.test(q.text), op.hints.wholeLines === true) : cands;
       const after = op.hints.after;
       const below = after === undefined ? lines : lines.filter((c) => c.startLine >= after);
       return l.exactOnly || reading.looser ? below.filter((c) => c.score >= 1) : below;

@@ -8,6 +8,7 @@ import type { EditError } from "../errors.ts";
 import type { OpHints, ResolvedBy } from "../match/hints.ts";
 import type { StrategyName } from "../match/types.ts";
 import type { TextChange } from "../text/common-ends.ts";
+import type { LiteralException } from "./exact-literal.ts";
 
 export type { TextChange };
 
@@ -91,6 +92,10 @@ export interface AppliedOp {
   merged: boolean;
   /** Located in the text as edited by the ops applied before it (second try). */
   retried: boolean;
+  /** An exact match written otherwise than sent: the named exception (exact-literal.ts). */
+  exception?: LiteralException;
+  /** Things the model should look at although the op applied (lines it wrote twice). */
+  warnings?: string[];
 }
 
 export interface FailedOp {

@@ -7,7 +7,8 @@
  * the other whitespace, repeating the file line next to the find text, or
  * without the find text's final line break. A diff's new side is written on
  * purpose, line by line (createPatch's patches apply back exactly), and
- * keeps only the readings of its find text.
+ * keeps only the readings of its find text. An exact match reads none of
+ * this: its replacement is literal (exact-literal.ts).
  */
 import type { Candidate } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
@@ -26,66 +27,8 @@ export function readReplacement(doc: Document, cand: Candidate, newString: strin
   // A diff has real line breaks, so a literal `\n` in one of its lines is the code's own (issue 22, item 10).
   const escaped = explicitLines ? undefined : escapedReplacement(lf, cand.query.lines);
   const read = cand.rewrite ? rewriteReplacement(lf, cand) : (escaped ?? numbersStripped(doc, lf, cand) ?? lf);
-  const typed = explicitLines ? read : withoutRepeatedNeighbours(doc, cand, inFileWhitespace(doc, cand, withoutUniformShift(cand, read)));
+  const typed = explicitLines ? read : withoutRepeatedNeighbours(doc, cand, inFileWhitespace(doc, cand, read));
   return cand.lineBased ? typed : withFindsFinalBreak(doc, cand, typed);
-}
-
-/**
- * A replacement written shifted as a whole while its find text is exact:
- * every line the model kept from the find text sits `d` columns deeper, and
- * no line is shallower than the find text so shifted — no line opens the
- * block the shift would be for. The shift is the model's frame (it re-indented what it
- * typed, not the code), so the lines go back by `d`. Not when only the
- * indentation changes: then the shift is the edit.
- */
-function withoutUniformShift(cand: Candidate, text: string): string {
-  if (cand.strategy !== "exact" || !text.includes("\n")) return text;
-  const find = cand.query.lines;
-  const repl = text.split("\n");
-  const width = (l: string) => leadingWhitespace(l).length;
-  // Find lines by their text, in order: each replacement line looks up its own, never rescans the find text.
-  const at = new Map<string, number[]>();
-  find.forEach((f, i) => {
-    const list = at.get(f.trim());
-    if (list) list.push(i);
-    else at.set(f.trim(), [i]);
-  });
-  const cursor = new Map<string, number>();
-  let d: number | undefined;
-  let kept = 0;
-  let changed = false;
-  let from = 0;
-  for (const r of repl) {
-    if (r.trim() === "") continue;
-    const key = r.trim();
-    const list = at.get(key) ?? [];
-    // `from` only grows, so each text's cursor only moves on (a line repeated a thousand times stays linear).
-    let c = cursor.get(key) ?? 0;
-    while (c < list.length && (list[c] as number) < from) c++;
-    cursor.set(key, c);
-    const k = list[c] ?? -1;
-    if (k < 0) {
-      changed = true;
-      continue;
-    }
-    from = k + 1;
-    const f = find[k] as string;
-    // The same indentation characters, more or fewer of them.
-    const [long, short] = width(r) >= width(f) ? [leadingWhitespace(r), leadingWhitespace(f)] : [leadingWhitespace(f), leadingWhitespace(r)];
-    if (!long.startsWith(short)) return text;
-    const delta = width(r) - width(f);
-    if (d === undefined) d = delta;
-    else if (d !== delta) return text;
-    kept++;
-  }
-  // Deeper only: a shallower replacement may be a wrapper taken away.
-  if (d === undefined || d <= 0 || kept === 0 || !changed) return text;
-  const shift = d;
-  // A line shallower than the shifted find text opens the block the shift is for (a new `if c:` around it).
-  let floor = Number.POSITIVE_INFINITY;
-  for (const f of find) if (f.trim() !== "") floor = Math.min(floor, width(f) + shift);
-  if (repl.some((l) => l.trim() !== "" && width(l) < floor)) return text;
-  return repl.map((l) => (l.trim() === "" ? l : l.slice(shift))).join("\n");
 }
 
 /** The replacement as the find text was read: un-escaped, without line numbers, ... */

@@ -21,6 +21,7 @@ import { appendAll } from "../arrays.ts";
 import { collapseWhitespace, leadingWhitespace } from "../text/normalize.ts";
 import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
 import { readReplacement } from "./replacement.ts";
+import { type LiteralException, literalText } from "./exact-literal.ts";
 import { capitalize, GENERIC_WORDS, type SpliceWords } from "../match/vocabulary.ts";
 
 /** Replace `text` (LF line breaks) over [start, end) of `Document.text`. */
@@ -34,6 +35,8 @@ export interface Splice {
    * its own ending. Omitted: every break takes the ending where the splice lands.
    */
   breaks?: string[];
+  /** An exact match's replacement was not written as sent: which of the named exceptions (exact-literal.ts). */
+  exception?: LiteralException;
 }
 
 /** `options`: the preset's thresholds, which set how closely a removed line must match (merge.ts). */
@@ -49,6 +52,7 @@ export interface SpliceHow {
 export function planSplice(doc: Document, cand: Candidate, newString: string, options?: StrategyOptions, how: SpliceHow = {}): Splice {
   const explicitLines = how.explicitLines ?? false;
   const words = how.words ?? GENERIC_WORDS;
+  if (cand.strategy === "exact" && !cand.lineBased) return exactSplice(doc, cand, newString, words, explicitLines);
   const replacement = readReplacement(doc, cand, newString, explicitLines);
   if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
   // A match widened to its lines may not move or change the text around it on those lines.
@@ -78,6 +82,33 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
   const splice: Splice = { start: cand.start, end: cand.end, text };
   if (doc.mixedLineEndings) splice.breaks = breaksOf(doc, merged, doc.eolAt(cand.start));
   return splice;
+}
+
+/** The last answer of literalText: replaceAll plans a splice per place (a million) with one find text and one replacement. */
+let lastLiteral: { find: string; text: string; explicit: boolean; out: ReturnType<typeof literalText> } | undefined;
+
+/**
+ * An exact match, replaced literally (exact-literal.ts): the replacement as
+ * sent, or one of the named exceptions. A deletion of all of a line's text
+ * after its indentation deletes the line.
+ */
+function exactSplice(doc: Document, cand: Candidate, newString: string, words: SpliceWords, explicit: boolean): Splice {
+  // CRLF the model typed is a line break like the file's (written back in the file's ending).
+  const text = !explicit && newString.includes("\r\n") ? newString.replaceAll("\r\n", "\n") : newString;
+  const find = cand.query.text;
+  if (lastLiteral?.find !== find || lastLiteral.text !== text || lastLiteral.explicit !== explicit) {
+    lastLiteral = { find, text, explicit, out: literalText(find, text, words, explicit) };
+  }
+  const out = lastLiteral.out;
+  if (out.text === "") {
+    const t = doc.text;
+    const lineStart = doc.lineStart(cand.startLine);
+    const afterIndent = cand.start > lineStart && t.slice(lineStart, cand.start).trim() === "";
+    if (afterIndent && t[cand.end - 1] === "\n") return { start: lineStart, end: cand.end, text: "" };
+    if (afterIndent && (cand.end === t.length || t[cand.end] === "\n")) return deleteLines(doc, lineStart, cand.end);
+  }
+  const splice = literalSplice(doc, cand.start, cand.end, out.text);
+  return out.exception ? { ...splice, exception: out.exception } : splice;
 }
 
 /** Each kept line brings its own break; a new line takes the break of the line before it. */

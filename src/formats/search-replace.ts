@@ -83,6 +83,10 @@ export interface BlockReport {
   fuzzy: boolean;
   /** Lines added minus lines removed. */
   lineDelta: number;
+  /** An exact match written otherwise than sent: which named exception (an elision filled, a whole shift undone). */
+  exception?: AppliedOp["exception"];
+  /** Things to look at although the block applied (lines it wrote twice). */
+  warnings?: string[];
 }
 
 export interface SearchReplaceResult {
@@ -173,6 +177,8 @@ function blockReport(a: AppliedOp): BlockReport {
     score: a.score,
     fuzzy: a.fuzzy,
     lineDelta: a.lineDelta,
+    ...(a.exception && { exception: a.exception }),
+    ...(a.warnings && { warnings: a.warnings }),
   };
 }
 

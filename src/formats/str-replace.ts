@@ -27,7 +27,7 @@ export interface ReplaceOptions extends EngineOptions {
 }
 
 /** How an edit was applied (the applier's report of it); 1-based inclusive lines of the original content. */
-export type MatchReport = Pick<AppliedOp, "strategy" | "startLine" | "endLine" | "score" | "fuzzy" | "count">;
+export type MatchReport = Pick<AppliedOp, "strategy" | "startLine" | "endLine" | "score" | "fuzzy" | "count" | "exception" | "warnings">;
 
 export interface ReplaceResult {
   content: string;
@@ -115,7 +115,16 @@ export function replaceWithChange(content: string, oldString: string, newString:
   return {
     result: {
       content: report.content,
-      match: { strategy: a.strategy, startLine: a.startLine, endLine: a.endLine, score: a.score, fuzzy: a.fuzzy, count: a.count },
+      match: {
+        strategy: a.strategy,
+        startLine: a.startLine,
+        endLine: a.endLine,
+        score: a.score,
+        fuzzy: a.fuzzy,
+        count: a.count,
+        ...(a.exception && { exception: a.exception }),
+        ...(a.warnings && { warnings: a.warnings }),
+      },
     },
     ...(report.change && { change: report.change }),
   };

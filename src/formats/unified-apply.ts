@@ -138,6 +138,8 @@ export interface HunkReport {
   resolvedBy?: "order" | "end-of-file" | "line-hint" | "boundary" | "callback";
   /** Merged with an overlapping hunk before applying. */
   merged: boolean;
+  /** Things to look at although the hunk applied (lines it wrote twice). */
+  warnings?: string[];
 }
 
 export interface PatchResult {
@@ -263,6 +265,7 @@ function hunkReport(a: AppliedOp, byIndex: ReadonlyMap<number, Hunk>): HunkRepor
     changed: h ? hasChanges(h) : true,
     ...(a.resolvedBy && { resolvedBy: a.resolvedBy }),
     merged: a.merged,
+    ...(a.warnings && { warnings: a.warnings }),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Every import in src/ points down the layers docs/design.md describes:
  * the base modules (errors, limits, arrays, version) <- text/ <- match/ <-
- * engine/ <- formats/ <- fs/ <- tools/ <- mcp/ and the AI SDK entry <- cli/.
+ * engine/ <- syntax/ <- formats/ <- fs/ <- tools/ <- mcp/ and the AI SDK entry <- cli/.
  * A module may import its own layer or a lower one, never a higher one.
  * Each entry file sits at the layer it publishes.
  */
@@ -19,6 +19,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["text/"],
   ["match/"],
   ["engine/"],
+  ["syntax/"],
   ["formats/", "index.ts"],
   ["fs/", "node.ts"],
   ["tools/", "tools.ts"],

@@ -91,7 +91,9 @@ const checks: { name: string; check: () => void }[] = [
     name: "the tarball holds dist/, README.md, LICENSE and package.json only",
     check: () => {
       const files = execFileSync("tar", ["-tzf", installed.tarball], { encoding: "utf8" }).trim().split("\n");
-      const stray = files.filter((f) => !/^package\/(dist\/.+\.(js|d\.ts)|dist\/cli\/(bin|cli)\.cjs|README\.md|LICENSE|package\.json)$/.test(f));
+      const stray = files.filter(
+        (f) => !/^package\/(dist\/.+\.(js|d\.ts)|dist\/cli\/(bin|cli)\.cjs|dist\/grammars\/tree-sitter-\w+\.wasm\.br|README\.md|LICENSE|package\.json)$/.test(f),
+      );
       assert.deepEqual(stray, []);
       for (const entry of ["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/cli/bin.cjs", "dist/cli/cli.cjs"]) {
         assert.ok(files.includes(`package/${entry}`), `${entry} is missing`);
@@ -179,6 +181,21 @@ console.log(JSON.stringify({ names: toolDefinitions.map((t) => t.name), isError:
       assert.equal(result.isError, false);
       assert.deepEqual(result.mcp, ["function", "function"]);
       assert.equal(readFileSync(join(dir, "tool.txt"), "utf8"), "alpha\nBETA\n");
+    },
+  },
+  {
+    // The grammar packages are dev dependencies: an installed fuzzpatch reads its own dist/grammars/.
+    name: "plain node: the syntax layer parses every language from the grammars in dist/grammars",
+    check: () => {
+      assert.throws(() => readFileSync(join(dir, "node_modules", "tree-sitter-python", "package.json")), /ENOENT/);
+      const code = `import { SYNTAX_LANGUAGES, parse, checkSyntax } from "./node_modules/fuzzpatch/dist/syntax/index.js";
+const clean = [];
+for (const language of SYNTAX_LANGUAGES) { const tree = await parse("", language); clean.push(tree.rootNode.hasError === false); tree.delete(); }
+const report = await checkSyntax("a.py", "def f():\\n    return 1\\n", "def f(:\\n    return 1\\n");
+console.log(JSON.stringify({ count: clean.length, clean: clean.every(Boolean), lines: report.introduced.map((i) => i.line) }));`;
+      const r = node(code, dir);
+      ok(r, "node");
+      assert.deepEqual(JSON.parse(r.stdout), { count: 17, clean: true, lines: [1] });
     },
   },
   {

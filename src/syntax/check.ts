@@ -1,0 +1,101 @@
+/**
+ * The syntax check of one file's edit: one parse of the text before, the
+ * tree told where the text changed (`tree.edit`), and an incremental
+ * re-parse of the text after, which reuses every subtree outside the change.
+ * The report says whether each text parses and which errors the edit
+ * introduced (introduced.ts).
+ */
+
+import type { Parser, Point } from "web-tree-sitter";
+import type { LineRange } from "../errors.ts";
+import { commonPrefixLength, commonSuffixLength } from "../text/common-ends.ts";
+import { countBreaks } from "../text/count-breaks.ts";
+import { type ChangedRegion, introducedIssues } from "./introduced.ts";
+import { lineText, listSyntaxIssues, type SyntaxIssue } from "./issues.ts";
+import { languageOf, type SyntaxLanguage } from "./languages.ts";
+import { loadParser } from "./runtime.ts";
+
+/** What an edit did to a file's syntax. */
+export interface SyntaxReport {
+  /** The grammar that read the file. */
+  language: SyntaxLanguage;
+  /** The text before the edit parses without an error. */
+  parsesBefore: boolean;
+  /** The text after the edit parses without an error. */
+  parsesAfter: boolean;
+  /** Errors of the text after that the text before did not have, in document order (lines of the text after). */
+  introduced: SyntaxIssue[];
+  /** The lines of the text after that the edit changed (one range over all of a file's changes). */
+  changed: LineRange;
+}
+
+/** The one region where two texts differ. */
+export function changedRegion(before: string, after: string): ChangedRegion {
+  const start = commonPrefixLength(before, after);
+  const tail = commonSuffixLength(before, after, Math.min(before.length, after.length) - start);
+  return { start, oldEnd: before.length - tail, newEnd: after.length - tail };
+}
+
+function pointAt(text: string, offset: number): Point {
+  const row = countBreaks(text, 0, offset);
+  return { row, column: offset - (text.lastIndexOf("\n", offset - 1) + 1) };
+}
+
+/**
+ * An error that starts before the change and runs into it is placed at the
+ * change: tree-sitter often wraps a whole block (or file) from its first line
+ * in one ERROR when a token inside it breaks, and "line 1" tells the model
+ * nothing about its edit at line 40.
+ */
+function placeAtChange(issue: SyntaxIssue, text: string, region: ChangedRegion): SyntaxIssue {
+  if (issue.kind !== "error" || issue.start >= region.start || issue.end <= region.start) return issue;
+  const at = pointAt(text, region.start);
+  return { ...issue, line: at.row + 1, column: at.column + 1, excerpt: lineText(text, region.start) };
+}
+
+/** The check with a loaded parser: synchronous, for callers that weigh many readings of one edit. */
+export function checkSyntaxWith(parser: Parser, language: SyntaxLanguage, before: string, after: string): SyntaxReport {
+  const region = changedRegion(before, after);
+  const oldTree = parser.parse(before);
+  if (oldTree === null) throw new Error("tree-sitter returned no tree");
+  try {
+    const old = listSyntaxIssues(oldTree, before);
+    oldTree.edit({
+      startIndex: region.start,
+      oldEndIndex: region.oldEnd,
+      newEndIndex: region.newEnd,
+      startPosition: pointAt(before, region.start),
+      oldEndPosition: pointAt(before, region.oldEnd),
+      newEndPosition: pointAt(after, region.newEnd),
+    } as Parameters<typeof oldTree.edit>[0]);
+    const newTree = parser.parse(after, oldTree);
+    if (newTree === null) throw new Error("tree-sitter returned no tree");
+    try {
+      const now = listSyntaxIssues(newTree, after);
+      const startLine = countBreaks(after, 0, region.start) + 1;
+      const endLine = Math.max(startLine, startLine + countBreaks(after, region.start, Math.max(region.start, region.newEnd - 1)));
+      return {
+        language,
+        parsesBefore: old.length === 0,
+        parsesAfter: now.length === 0,
+        introduced: introducedIssues(old, now, region).map((issue) => placeAtChange(issue, after, region)),
+        changed: { startLine, endLine },
+      };
+    } finally {
+      newTree.delete();
+    }
+  } finally {
+    oldTree.delete();
+  }
+}
+
+/**
+ * The syntax check of an edit that turned `before` into `after` in the file
+ * at `path`; undefined when the path is of no known language. Loads the
+ * runtime and the grammar on first use.
+ */
+export async function checkSyntax(path: string, before: string, after: string): Promise<SyntaxReport | undefined> {
+  const language = languageOf(path, after);
+  if (language === undefined) return undefined;
+  return checkSyntaxWith(await loadParser(language), language, before, after);
+}

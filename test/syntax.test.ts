@@ -1,0 +1,380 @@
+/**
+ * The syntax layer (src/syntax/): languages by path and shebang, parsing
+ * every listed language, the errors an edit introduces (at the right line,
+ * not counting a file already broken elsewhere), and definitions.
+ */
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { checkSyntax, languageOf, listDefinitions, listSyntaxIssues, parse, SYNTAX_LANGUAGES, type SyntaxLanguage } from "../src/syntax/index.ts";
+
+interface LanguageCase {
+  language: SyntaxLanguage;
+  path: string;
+  before: string;
+  /** [find, replace] applied to `before`: a valid edit. */
+  valid: [string, string];
+  /** [find, replace]: an edit that breaks the syntax, and the 1-based line of the error it introduces. */
+  broken: [string, string];
+  line: number;
+}
+
+const languageCases: LanguageCase[] = [
+  {
+    language: "python",
+    path: "app/main.py",
+    before: "import os\n\n\ndef main(x):\n    if x:\n        return 1\n    return 2\n",
+    valid: ["        return 1\n", "        print(x)\n        return 1\n"],
+    broken: ["    if x:\n", "    if x\n"],
+    line: 5,
+  },
+  {
+    language: "javascript",
+    path: "src/a.js",
+    before: "function f(x) {\n  const a = [1, 2];\n  return a;\n}\n",
+    valid: ["[1, 2]", "[1, 2, 3]"],
+    broken: ["[1, 2]", "[1, 2"],
+    line: 2,
+  },
+  {
+    language: "typescript",
+    path: "src/a.ts",
+    before: "export function f(x: number): number {\n  const y: number = x + 1;\n  return y;\n}\n",
+    valid: ["x + 1", "x + 2"],
+    broken: ["x + 1;", "(x + 1;"],
+    line: 2,
+  },
+  {
+    language: "tsx",
+    path: "src/App.tsx",
+    before: "export const App = (p: { n: number }) => (\n  <div>\n    <span>{p.n}</span>\n  </div>\n);\n",
+    valid: ["<span>{p.n}</span>", "<b>{p.n}</b>"],
+    broken: ["{p.n}</span>", "{p.n</span>"],
+    line: 3,
+  },
+  {
+    language: "go",
+    path: "main.go",
+    before: "package main\n\nfunc add(a int, b int) int {\n\treturn a + b\n}\n",
+    valid: ["a + b", "b + a"],
+    broken: ["return a + b", "return a + (b"],
+    line: 4,
+  },
+  {
+    language: "rust",
+    path: "src/lib.rs",
+    before: "pub fn add(a: i32, b: i32) -> i32 {\n    let c = a + b;\n    c\n}\n",
+    valid: ["a + b", "a * b"],
+    broken: ["let c = a + b;", "let c = a + (b;"],
+    line: 2,
+  },
+  {
+    language: "java",
+    path: "src/A.java",
+    before: "class A {\n    int f(int x) {\n        int y = x + 1;\n        return y;\n    }\n}\n",
+    valid: ["x + 1", "x + 2"],
+    broken: ["int y = x + 1;", "int y = x + (1;"],
+    line: 3,
+  },
+  {
+    language: "c",
+    path: "src/a.c",
+    before: "int f(int x) {\n    int y = x + 1;\n    return y;\n}\n",
+    valid: ["x + 1", "x - 1"],
+    broken: ["int y = x + 1;", "int y = x + (1;"],
+    line: 2,
+  },
+  {
+    language: "cpp",
+    path: "src/a.cpp",
+    before: "namespace n {\nint f(int x) {\n    auto y = x + 1;\n    return y;\n}\n}\n",
+    valid: ["x + 1", "x * 2"],
+    broken: ["auto y = x + 1;", "auto y = x + (1;"],
+    line: 3,
+  },
+  {
+    language: "csharp",
+    path: "src/A.cs",
+    before: "class A {\n    int F(int x) {\n        var y = x + 1;\n        return y;\n    }\n}\n",
+    valid: ["x + 1", "x + 2"],
+    broken: ["var y = x + 1;", "var y = x + (1;"],
+    line: 3,
+  },
+  {
+    language: "ruby",
+    path: "lib/a.rb",
+    before: "class A\n  def f(x)\n    y = x + 1\n    y\n  end\nend\n",
+    valid: ["x + 1", "x + 2"],
+    broken: ["y = x + 1", "y = x + 1)"],
+    line: 3,
+  },
+  {
+    language: "php",
+    path: "src/a.php",
+    before: "<?php\nfunction f($x) {\n    $y = $x + 1;\n    return $y;\n}\n",
+    valid: ["$x + 1", "$x + 2"],
+    broken: ["$y = $x + 1;", "$y = $x + (1;"],
+    line: 3,
+  },
+  {
+    language: "json",
+    path: "package.json",
+    before: '{\n  "name": "x",\n  "version": "1.0.0"\n}\n',
+    valid: ['"1.0.0"', '"1.0.1"'],
+    broken: ['"name": "x",', '"name": "x",,'],
+    line: 2,
+  },
+  {
+    language: "yaml",
+    path: ".github/ci.yml",
+    before: "on: push\njobs:\n  test:\n    runs-on: ubuntu\n",
+    valid: ["ubuntu", "debian"],
+    broken: ["runs-on: ubuntu", 'runs-on: "ubuntu'],
+    line: 4,
+  },
+  {
+    language: "css",
+    path: "a.css",
+    before: "a {\n  color: red;\n}\n\nb {\n  margin: 0;\n}\n",
+    valid: ["red", "blue"],
+    broken: ["color: red;", "color: red;)"],
+    line: 2,
+  },
+  {
+    language: "html",
+    path: "index.html",
+    before: "<html>\n<body>\n<p class=\"x\">hi</p>\n</body>\n</html>\n",
+    valid: [">hi<", ">hello<"],
+    broken: ['<p class="x">', '<p class="x>'],
+    line: 3,
+  },
+  {
+    language: "bash",
+    path: "run.sh",
+    before: 'f() {\n  echo "$1"\n}\nif [ -n "$x" ]; then\n  f x\nfi\n',
+    valid: ["f x", "f y"],
+    broken: ['echo "$1"', 'echo "$(1"'],
+    line: 2,
+  },
+];
+
+function edit(text: string, [find, replace]: [string, string]): string {
+  assert.ok(text.includes(find), `fixture: ${JSON.stringify(find)} not in text`);
+  return text.replace(find, () => replace);
+}
+
+test("syntax: the cases cover every language", () => {
+  assert.deepEqual(languageCases.map((c) => c.language).sort(), [...SYNTAX_LANGUAGES].sort());
+});
+
+for (const c of languageCases) {
+  test(`syntax ${c.language}: the file parses, a valid edit is clean, a breaking one reports its line`, async () => {
+    assert.equal(languageOf(c.path), c.language);
+    const valid = await checkSyntax(c.path, c.before, edit(c.before, c.valid));
+    assert.ok(valid);
+    assert.equal(valid.language, c.language);
+    assert.equal(valid.parsesBefore, true);
+    assert.equal(valid.parsesAfter, true);
+    assert.deepEqual(valid.introduced, []);
+    const broken = await checkSyntax(c.path, c.before, edit(c.before, c.broken));
+    assert.ok(broken);
+    assert.equal(broken.parsesBefore, true);
+    assert.equal(broken.parsesAfter, false);
+    assert.ok(broken.introduced.length > 0);
+    assert.equal(broken.introduced[0]?.line, c.line, JSON.stringify(broken.introduced));
+    assert.equal(broken.changed.startLine, c.line);
+  });
+}
+
+const pathCases: { path: string; text?: string; language: SyntaxLanguage | undefined }[] = [
+  { path: "a/b/C.PY", language: "python" },
+  { path: "x.mjs", language: "javascript" },
+  { path: "x.d.ts", language: "typescript" },
+  { path: "include/x.h", language: "cpp" },
+  { path: "Rakefile", language: "ruby" },
+  { path: "windows\\path\\a.go", language: "go" },
+  { path: "README.md", language: undefined },
+  { path: "Makefile", language: undefined },
+  { path: ".bashrc", language: undefined },
+  { path: "bin/tool", text: "#!/usr/bin/env python3\nprint(1)\n", language: "python" },
+  { path: "bin/tool", text: "#!/usr/bin/env -S python3.12 -u\n", language: "python" },
+  { path: "bin/tool", text: "#!/bin/bash -e\n", language: "bash" },
+  { path: "bin/tool", text: "#!/usr/bin/env node\n", language: "javascript" },
+  { path: "bin/tool", text: "#!/usr/bin/perl\n", language: undefined },
+  { path: "bin/tool", text: "no shebang\n", language: undefined },
+  // The extension wins over the shebang.
+  { path: "bin/tool.rb", text: "#!/usr/bin/env python\n", language: "ruby" },
+];
+for (const c of pathCases) {
+  test(`syntax languageOf ${c.path} ${JSON.stringify(c.text ?? "")}`, () => {
+    assert.equal(languageOf(c.path, c.text), c.language);
+  });
+}
+
+test("syntax: a path of no known language is skipped", async () => {
+  assert.equal(await checkSyntax("notes.txt", "a (", "a (("), undefined);
+});
+
+const brokenElsewhere = "def a():\n    return (1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n";
+
+interface IntroducedCase {
+  name: string;
+  path: string;
+  before: string;
+  after: string;
+  parsesBefore: boolean;
+  /** Lines of the introduced errors. */
+  lines: number[];
+}
+
+const introducedCases: IntroducedCase[] = [
+  {
+    name: "a file broken elsewhere: a valid edit introduces nothing",
+    path: "m.py",
+    before: brokenElsewhere,
+    after: brokenElsewhere.replace("return 3", "return 4"),
+    parsesBefore: false,
+    lines: [],
+  },
+  {
+    name: "a file broken elsewhere: only the edit's own error counts",
+    path: "m.py",
+    before: `x = 1\n${brokenElsewhere}`.replace("def c():", "class C:\n  pass\ndef c():"),
+    after: `x = 1\n${brokenElsewhere}`.replace("def c():", "class C:\n  pass\ndef c(:"),
+    parsesBefore: false,
+    lines: [12],
+  },
+  {
+    name: "an edit above a broken line shifts it: not introduced",
+    path: "m.py",
+    before: brokenElsewhere,
+    after: `import os\nimport sys\n\n${brokenElsewhere}`,
+    parsesBefore: false,
+    lines: [],
+  },
+  {
+    name: "an edit inside already broken text is not blamed for it",
+    path: "m.py",
+    before: brokenElsewhere,
+    after: brokenElsewhere.replace("return (1", "return (1 +"),
+    parsesBefore: false,
+    lines: [],
+  },
+  {
+    name: "a closing brace removed: the missing brace at the end counts",
+    path: "a.js",
+    before: "function f() {\n  if (x) {\n    a();\n  }\n}\n\nfunction g() {\n  return 1;\n}\n",
+    after: "function f() {\n  if (x) {\n    a();\n\n}\n\nfunction g() {\n  return 1;\n}\n",
+    parsesBefore: true,
+    lines: [9],
+  },
+  {
+    name: "characters outside the BMP before the error: the line and column still count",
+    path: "a.py",
+    before: "s = '😀😀'\nt = 'é'\nu = 1\n",
+    after: "s = '😀😀'\nt = 'é'\nu = (1\n",
+    parsesBefore: true,
+    lines: [3],
+  },
+];
+for (const c of introducedCases) {
+  test(`syntax introduced: ${c.name}`, async () => {
+    const report = await checkSyntax(c.path, c.before, c.after);
+    assert.ok(report);
+    assert.equal(report.parsesBefore, c.parsesBefore);
+    assert.deepEqual(
+      report.introduced.map((i) => i.line),
+      c.lines,
+      JSON.stringify(report.introduced),
+    );
+  });
+}
+
+test("syntax issues: line, column, message and excerpt of a missing token", async () => {
+  const text = "const x = 1;\nconst a = [1, 2;\n";
+  const tree = await parse(text, "javascript");
+  try {
+    const issues = listSyntaxIssues(tree, text);
+    assert.equal(issues.length, 1);
+    assert.equal(issues[0]?.kind, "missing");
+    assert.equal(issues[0]?.message, 'missing "]"', JSON.stringify(issues));
+    assert.equal(issues[0]?.line, 2);
+    assert.equal(issues[0]?.column, 16);
+    assert.equal(issues[0]?.excerpt, "const a = [1, 2;");
+  } finally {
+    tree.delete();
+  }
+});
+
+const definitionCases: { language: SyntaxLanguage; text: string; expected: [string, string, number, number][] }[] = [
+  {
+    language: "python",
+    text: "import os\n\n@dec\ndef main(x):\n    return x\n\n\nclass A(B):\n    def m(self):\n        pass\n",
+    expected: [
+      ["function", "main", 3, 5],
+      ["class", "A", 8, 10],
+      ["method", "m", 9, 10],
+    ],
+  },
+  {
+    language: "typescript",
+    text: "export function f(): void {}\nexport class K {\n  m(): number { return 1; }\n}\ninterface I { a: number }\nexport const g = () => 1;\n",
+    expected: [
+      ["function", "f", 1, 1],
+      ["class", "K", 2, 4],
+      ["method", "m", 3, 3],
+      ["interface", "I", 5, 5],
+      ["function", "g", 6, 6],
+    ],
+  },
+  {
+    language: "go",
+    text: "package main\n\ntype S struct {\n\tx int\n}\n\nfunc (s *S) M() int {\n\treturn s.x\n}\n",
+    expected: [
+      ["type", "S", 3, 5],
+      ["method", "M", 7, 9],
+    ],
+  },
+  {
+    language: "rust",
+    text: "impl S {\n    fn m(&self) -> i32 { self.x }\n}\nfn f() {}\n",
+    expected: [
+      ["impl", "S", 1, 3],
+      ["method", "m", 2, 2],
+      ["function", "f", 4, 4],
+    ],
+  },
+  { language: "c", text: "struct p { int x; };\nstatic int *f(int a) {\n  return 0;\n}\nstruct p *g(void);\n", expected: [["struct", "p", 1, 1], ["function", "f", 2, 4]] },
+  { language: "ruby", text: "module M\n  def self.g\n  end\nend\n", expected: [["module", "M", 1, 4], ["method", "g", 2, 3]] },
+  { language: "json", text: '{"a": 1}\n', expected: [] },
+];
+for (const c of definitionCases) {
+  test(`syntax definitions: ${c.language}`, async () => {
+    const tree = await parse(c.text, c.language);
+    try {
+      const found = listDefinitions(tree, c.language).map((d) => [d.kind, d.name, d.startLine, d.endLine]);
+      assert.deepEqual(found, c.expected);
+    } finally {
+      tree.delete();
+    }
+  });
+}
+
+test("syntax property: the incremental re-parse agrees with a fresh parse of the text after", async () => {
+  const base = "function f(a, b) {\n  if (a) {\n    return [a, b];\n  }\n  return { a, b };\n}\n";
+  await fc.assert(
+    fc.asyncProperty(fc.nat(base.length), fc.nat(4), fc.constantFrom("", "{", "}", "(", ")", ";", "\n", "x"), async (at, cut, insert) => {
+      const after = base.slice(0, at) + insert + base.slice(Math.min(base.length, at + cut));
+      const report = await checkSyntax("p.js", base, after);
+      const fresh = await parse(after, "javascript");
+      try {
+        assert.equal(report?.parsesAfter, listSyntaxIssues(fresh, after).length === 0);
+        assert.equal(report?.introduced.length === 0, report?.parsesAfter === true);
+      } finally {
+        fresh.delete();
+      }
+    }),
+    { numRuns: 150, seed: 33 },
+  );
+});

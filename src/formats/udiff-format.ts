@@ -290,7 +290,7 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
     const strategy = isNew ? "create" : git?.moveTo !== undefined ? "rename" : git?.copyFrom !== undefined ? "copy" : "mode";
     return { content: isNew ? "" : content, ...gitResult, ops: [{ status: "applied", strategy, fuzzy: false }] };
   }
-  const { result, change } = applyPatchWithChange(isNew ? "" : content, patch, {
+  const { result, change } = applyPatchWithChange(isNew ? "" : content, ctx.bom ? withoutFileBom(patch) : patch, {
     ...ctx.options,
     lineOffset: offset,
     ...(ctx.keepApplied === true && { keepApplied: true }),
@@ -315,6 +315,38 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
     ...gitResult,
     ops: ops.length > 0 ? ops : [{ status: "applied", strategy: "exact", fuzzy: false }],
   };
+}
+
+/**
+ * The file layer hands over a file's text without its BOM (it restores it on
+ * write); git writes the BOM as text of line 1, so a hunk from line 1 carries
+ * it on its first old line, and on its first new line unless the diff drops
+ * it. Taken off those lines, the hunk matches exactly, as for `git apply`
+ * (left on, it matched only line-trimmed and was reported fuzzy).
+ */
+function withoutFileBom(patch: string): string {
+  const lines = patch.split("\n");
+  let fromLineOne = false;
+  let oldSeen = false;
+  let newSeen = false;
+  let oldHadBom = false;
+  for (const [k, line] of lines.entries()) {
+    if (line.startsWith("@@")) {
+      fromLineOne = /^@@ -1(?:,\d+)? /.test(line);
+      oldSeen = newSeen = oldHadBom = false;
+      continue;
+    }
+    if (!fromLineOne) continue;
+    const kind = line[0];
+    const bom = line[1] === "\uFEFF";
+    const firstOld: boolean = !oldSeen && (kind === " " || kind === "-");
+    const firstNew: boolean = !newSeen && (kind === " " || kind === "+");
+    if (firstOld) oldHadBom = bom;
+    if (bom && (firstOld || (firstNew && oldHadBom))) lines[k] = `${kind}${line.slice(2)}`;
+    oldSeen ||= firstOld;
+    newSeen ||= firstNew;
+  }
+  return lines.join("\n");
 }
 
 function createdBefore(content: string, patch: string, ctx: FileApplyContext): boolean {

@@ -55,3 +55,33 @@ test("apply --3way of a plain git diff on an untouched checkout of a BOM file (a
   assert.equal(await readFile(path.join(root, "f.txt"), "utf8"), BOM_EDITED);
   assert.equal(await readFile(path.join(root, "w.txt"), "utf8"), crlf.replace("two", "TWO"));
 });
+
+const RETURNS = "function f() {\n  const a = 1;\n  return a;\n}\n";
+const strayCases: { name: string; patch: string; code: number; stderr: RegExp; after: string }[] = [
+  {
+    name: "a line without a prefix inside a hunk's counted range, change lines below it: PARSE naming the line, nothing written",
+    patch: "--- a/f.js\n+++ b/f.js\n@@ -1,4 +1,4 @@\n function f() {\n-  const a = 1;\nthis line has no prefix\n+  const a = 2;\n   return a;\n }\n",
+    code: 1,
+    stderr: /PARSE: f\.js: edit 1 \(udiff\): Line 6 is inside hunk 1 .*"this line has no prefix"/,
+    after: RETURNS,
+  },
+  {
+    name: "prose after a hunk whose count is one too many, no change below it: the diff ends there and applies",
+    patch: "Here:\n--- a/f.js\n+++ b/f.js\n@@ -1,5 +1,5 @@\n function f() {\n-  const a = 1;\n+  const a = 2;\n   return a;\n\nThat changes a.\n",
+    code: 0,
+    stderr: /^(?![\s\S]*PARSE)/,
+    after: RETURNS.replace("= 1", "= 2"),
+  },
+];
+
+for (const c of strayCases) {
+  test(`bare diff file: ${c.name}`, async () => {
+    const t = await makeTree({ "f.js": RETURNS });
+    const file = path.join(t.base, "p.diff");
+    await writeFile(file, c.patch);
+    const r = await runMain(["apply", file, "--root", t.root]);
+    assert.equal(r.code, c.code, r.stderr);
+    assert.match(r.stderr, c.stderr);
+    assert.equal(await readFile(path.join(t.root, "f.js"), "utf8"), c.after);
+  });
+}

@@ -238,6 +238,51 @@ function gitChange(git: GitHeaders, header: Header): GitChange | undefined {
   return Object.keys(change).length > 0 ? change : undefined;
 }
 
+const COUNTED_HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
+
+/** What a hunk line counts against its header: [old, new] lines. */
+function hunkLineCounts(line: string): [number, number] {
+  if (line.startsWith(" ") || line === "") return [1, 1];
+  if (line.startsWith("-")) return [1, 0];
+  return line.startsWith("+") ? [0, 1] : [0, 0];
+}
+
+/**
+ * A bare diff ends at the first line that cannot be diff text (`end`), but
+ * not inside a hunk's counted range (`@@ -1,4 +1,4 @@` with fewer lines
+ * seen) when change lines follow the stray lines: the section then runs on
+ * to the count, so the parser reports the stray line (PARSE, naming it)
+ * instead of a hunk applied in part (issue 38: a line without a prefix
+ * between a `-` and a `+` line ended the diff; the `-` was applied, the `+`
+ * dropped). Prose after a miscounted hunk, with no change below it, still
+ * ends the diff.
+ */
+function throughCountedHunk(lines: readonly string[], start: number, end: number, free: (k: number) => boolean): number {
+  let header = end - 1;
+  while (header >= start && !(lines[header] as string).startsWith("@@")) header--;
+  const counts = header >= start ? COUNTED_HUNK.exec(lines[header] as string) : null;
+  if (!counts) return end;
+  let oldLeft = Number(counts[1] ?? 1);
+  let newLeft = Number(counts[2] ?? 1);
+  const take = (line: string) => {
+    const [o, n] = hunkLineCounts(line);
+    oldLeft -= o;
+    newLeft -= n;
+  };
+  for (let k = header + 1; k < end; k++) take(lines[k] as string);
+  let stray = end;
+  while (stray < lines.length && free(stray) && !isDiffLine(lines[stray] as string)) stray++;
+  const next = lines[stray];
+  const changeFollows = next !== undefined && free(stray) && /^[-+]/.test(next) && !isSectionStart(lines, stray);
+  if ((oldLeft <= 0 && newLeft <= 0) || !changeFollows) return end;
+  let k = stray;
+  for (; k < lines.length && free(k) && (oldLeft > 0 || newLeft > 0); k++) {
+    if ((lines[k] as string).startsWith("@@") || isSectionStart(lines, k)) break;
+    take(lines[k] as string);
+  }
+  return k;
+}
+
 function split(response: ResponseText): SplitResult<UdiffPayload> {
   const out: SplitResult<UdiffPayload> = { edits: [], errors: [] };
   const { lines, fences, consumed } = response;
@@ -258,8 +303,10 @@ function split(response: ResponseText): SplitResult<UdiffPayload> {
     // With a target file, hunks without headers are edits too.
     const headless = response.defaultPath !== undefined && (lines[i] as string).startsWith("@@");
     if (inFence.has(i) || consumed.has(i) || !(isSectionStart(lines, i) || headless)) continue;
+    const free = (k: number) => !inFence.has(k) && !consumed.has(k);
     let j = i;
-    while (j < lines.length && !inFence.has(j) && !consumed.has(j) && isDiffLine(lines[j] as string)) j++;
+    while (j < lines.length && free(j) && isDiffLine(lines[j] as string)) j++;
+    j = throughCountedHunk(lines, i, j, free);
     while (j > i && (lines[j - 1] as string).trim() === "") j--;
     diffSections(lines.slice(i, j), i, out, undefined, response.defaultPath);
     for (let k = i; k < j; k++) consumed.add(k);

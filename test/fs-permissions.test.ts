@@ -4,6 +4,8 @@
  * refused (READ_ONLY), never replaced through its writable directory. The
  * tests run as root here: the refusal is then checked in a child process
  * running as an unprivileged user (uid 65534), so it is asserted either way.
+ * That child may not be able to enter the clone (a home directory is often
+ * 0700), so it runs a self-contained bundle written beside the temporary tree.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -12,6 +14,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { buildSync } from "esbuild";
 import { applyEdits } from "../src/node.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
 
@@ -35,6 +38,28 @@ test("item 12: setuid and setgid survive the replacement when the owner is kept 
   assert.notEqual(after.ino, before.ino, "replaced by rename, not written in place");
 });
 
+/**
+ * Runs `body` (a module that may use `applyEdits`) as uid 65534 and returns
+ * what it printed. The body is bundled with src/ and its dependencies into
+ * `dir`: the child reads nothing from the clone, which it may not enter.
+ */
+async function runAsNobody(dir: string, body: string): Promise<string> {
+  const script = path.join(dir, "child.mjs");
+  buildSync({
+    stdin: { contents: `import { applyEdits } from "./src/node.ts";\n${body}`, resolveDir: REPO, sourcefile: "child.ts", loader: "ts" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    mainFields: ["module", "main"], // jsonc-parser's CommonJS build is UMD, whose requires esbuild cannot follow
+    outfile: script,
+    logLevel: "silent",
+  });
+  await chmod(script, 0o644);
+  const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: dir, uid: NOBODY, gid: NOBODY });
+  return stdout;
+}
+
 /** Runs applyEdits on `rel` as `uid` (a child process when that is another user) and returns its error codes. */
 async function applyAs(uid: number | undefined, root: string, rel: string): Promise<{ ok: boolean; codes: string[] }> {
   const edit = { path: rel, oldString: "old", newString: "new" };
@@ -42,11 +67,9 @@ async function applyAs(uid: number | undefined, root: string, rel: string): Prom
     const result = await applyEdits(root, [edit]);
     return { ok: result.ok, codes: result.files.map((f) => f.error?.code ?? "") };
   }
-  const code = `import { applyEdits } from ${JSON.stringify(path.join(REPO, "src", "node.ts"))};
-const r = await applyEdits(${JSON.stringify(root)}, [${JSON.stringify(edit)}]);
+  const code = `const r = await applyEdits(${JSON.stringify(root)}, [${JSON.stringify(edit)}]);
 process.stdout.write(JSON.stringify({ ok: r.ok, codes: r.files.map((f) => f.error?.code ?? "") }));`;
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { cwd: REPO, uid, gid: uid });
-  return JSON.parse(stdout) as { ok: boolean; codes: string[] };
+  return JSON.parse(await runAsNobody(path.dirname(root), code)) as { ok: boolean; codes: string[] };
 }
 
 test("item 12: a file the user may not write, in a directory the user may write, is refused with READ_ONLY and left as it was; a file the user owns there is edited", async () => {
@@ -84,13 +107,11 @@ test("item 12: a dry run reports READ_ONLY too, and a read-only file in a multi-
     await chmod(t.base, 0o755);
     await chmod(t.root, 0o777);
     await chown(path.join(t.root, "b.txt"), NOBODY, NOBODY);
-    const code = `import { applyEdits } from ${JSON.stringify(path.join(REPO, "src", "node.ts"))};
-const edits = [{ path: "b.txt", oldString: "old", newString: "new" }, { path: "a.txt", oldString: "old", newString: "new" }];
+    const code = `const edits = [{ path: "b.txt", oldString: "old", newString: "new" }, { path: "a.txt", oldString: "old", newString: "new" }];
 const dry = await applyEdits(${JSON.stringify(t.root)}, edits, { dryRun: true });
 const real = await applyEdits(${JSON.stringify(t.root)}, edits);
 process.stdout.write(JSON.stringify([dry.files.map((f) => f.error?.code ?? ""), real.written, real.ok]));`;
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { cwd: REPO, uid: NOBODY, gid: NOBODY });
-    assert.deepEqual(JSON.parse(stdout), [["", "READ_ONLY"], false, false]);
+    assert.deepEqual(JSON.parse(await runAsNobody(t.base, code)), [["", "READ_ONLY"], false, false]);
   } else {
     await chmod(path.join(t.root, "a.txt"), 0o444);
     const edits = [

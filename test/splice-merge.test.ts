@@ -13,12 +13,13 @@ import { fileURLToPath } from "node:url";
 import { diffArrays } from "diff";
 import { mergeInline } from "../src/engine/inline-merge.ts";
 import { applyPatch, applySearchReplace, EditError, replace } from "../src/index.ts";
+import { cliCommand } from "./helpers/cli-run.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 // The CLI from source through tsx (the built bin is checked by test/pack/pack-install.ts).
-const BIN = path.join(REPO, "src", "cli", "run.ts");
-const TSX = import.meta.resolve("tsx");
+/** The CLI from its sources, bundled once (helpers/cli-run.ts: a spawn through tsx costs four times the CPU). */
+const [NODE, ...CLI] = cliCommand() as [string, ...string[]];
 
 interface MergeCase {
   name: string;
@@ -204,7 +205,7 @@ test("CLI: every case through a SEARCH/REPLACE response", async () => {
   const { root } = await makeTree(files);
   for (const [k, c] of cases.entries()) {
     const response = `case${k}.txt\n\`\`\`\n<<<<<<< SEARCH\n${c.find}=======\n${c.repl}>>>>>>> REPLACE\n\`\`\`\n`;
-    const r = spawnSync(process.execPath, ["--import", TSX, BIN, "apply", "--root", root, "--json"], {
+    const r = spawnSync(NODE, [...CLI, "apply", "--root", root, "--json"], {
       input: response,
       encoding: "utf8",
       env: { ...process.env, NO_COLOR: "1" },
@@ -222,7 +223,7 @@ test("CLI: every case through a SEARCH/REPLACE response", async () => {
 });
 
 test("CLI: the README example's greet.js edit is indented as the file is", () => {
-  const r = spawnSync(process.execPath, ["--import", TSX, BIN, "apply", "examples/response.md", "--root", "examples/project", "--dry-run"], {
+  const r = spawnSync(NODE, [...CLI, "apply", "examples/response.md", "--root", "examples/project", "--dry-run"], {
     cwd: REPO,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },

@@ -8,6 +8,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { EditError } from "../errors.ts";
+import { decodeText } from "../fs/read-file.ts";
 
 /** Per path the diff names (its b/ side, else a/, git's prefixes dropped), the abbreviated blob id it was made from. */
 export function indexBlobs(patch: string): Map<string, string> {
@@ -28,12 +29,23 @@ export function indexBlobs(patch: string): Map<string, string> {
   return out;
 }
 
+/**
+ * The blob's text as the file layer reads a file (its BOM and a uniform CRLF
+ * are the file's layout, not text): read raw, a BOM file's blob differed from
+ * the file's text in its first line and every clean apply was a false CONFLICT.
+ */
 async function catFile(root: string, blob: string): Promise<string | undefined> {
   // Loaded here, not at the top: child_process costs every start ~5 ms, and few applies run git.
   const { execFile } = await import("node:child_process");
-  return new Promise((resolve) => {
-    execFile("git", ["cat-file", "blob", blob], { cwd: root, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, stdout) => resolve(error ? undefined : stdout));
+  const bytes = await new Promise<Buffer | undefined>((resolve) => {
+    execFile("git", ["cat-file", "blob", blob], { cwd: root, maxBuffer: 64 * 1024 * 1024, encoding: "buffer" }, (error, stdout) => resolve(error ? undefined : stdout));
   });
+  if (bytes === undefined) return undefined;
+  try {
+    return decodeText(bytes, blob, false).text;
+  } catch {
+    return undefined;
+  }
 }
 
 /** History from the repository at `root` for the diff's sections; `missing` names the blobs git could not give. */

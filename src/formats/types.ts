@@ -87,6 +87,8 @@ export interface FileApplyContext {
   replaceAllAdvice?: string;
   /** How the caller says "an empty text to find" (`an empty "oldString"`, `--old ''`). */
   emptyOldAdvice?: string;
+  /** The file starts with a BOM, which `content` leaves out (the file layer restores it on write). */
+  bom?: boolean;
   /** Earlier texts of the file the model may have read, oldest first (the history): a format that places edits by itself reads them (anchored tags). */
   versions?: readonly string[];
   /**

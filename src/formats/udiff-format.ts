@@ -238,6 +238,51 @@ function gitChange(git: GitHeaders, header: Header): GitChange | undefined {
   return Object.keys(change).length > 0 ? change : undefined;
 }
 
+const COUNTED_HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
+
+/** What a hunk line counts against its header: [old, new] lines. */
+function hunkLineCounts(line: string): [number, number] {
+  if (line.startsWith(" ") || line === "") return [1, 1];
+  if (line.startsWith("-")) return [1, 0];
+  return line.startsWith("+") ? [0, 1] : [0, 0];
+}
+
+/**
+ * A bare diff ends at the first line that cannot be diff text (`end`), but
+ * not inside a hunk's counted range (`@@ -1,4 +1,4 @@` with fewer lines
+ * seen) when change lines follow the stray lines: the section then runs on
+ * to the count, so the parser reports the stray line (PARSE, naming it)
+ * instead of a hunk applied in part (issue 38: a line without a prefix
+ * between a `-` and a `+` line ended the diff; the `-` was applied, the `+`
+ * dropped). Prose after a miscounted hunk, with no change below it, still
+ * ends the diff.
+ */
+function throughCountedHunk(lines: readonly string[], start: number, end: number, free: (k: number) => boolean): number {
+  let header = end - 1;
+  while (header >= start && !(lines[header] as string).startsWith("@@")) header--;
+  const counts = header >= start ? COUNTED_HUNK.exec(lines[header] as string) : null;
+  if (!counts) return end;
+  let oldLeft = Number(counts[1] ?? 1);
+  let newLeft = Number(counts[2] ?? 1);
+  const take = (line: string) => {
+    const [o, n] = hunkLineCounts(line);
+    oldLeft -= o;
+    newLeft -= n;
+  };
+  for (let k = header + 1; k < end; k++) take(lines[k] as string);
+  let stray = end;
+  while (stray < lines.length && free(stray) && !isDiffLine(lines[stray] as string)) stray++;
+  const next = lines[stray];
+  const changeFollows = next !== undefined && free(stray) && /^[-+]/.test(next) && !isSectionStart(lines, stray);
+  if ((oldLeft <= 0 && newLeft <= 0) || !changeFollows) return end;
+  let k = stray;
+  for (; k < lines.length && free(k) && (oldLeft > 0 || newLeft > 0); k++) {
+    if ((lines[k] as string).startsWith("@@") || isSectionStart(lines, k)) break;
+    take(lines[k] as string);
+  }
+  return k;
+}
+
 function split(response: ResponseText): SplitResult<UdiffPayload> {
   const out: SplitResult<UdiffPayload> = { edits: [], errors: [] };
   const { lines, fences, consumed } = response;
@@ -258,8 +303,10 @@ function split(response: ResponseText): SplitResult<UdiffPayload> {
     // With a target file, hunks without headers are edits too.
     const headless = response.defaultPath !== undefined && (lines[i] as string).startsWith("@@");
     if (inFence.has(i) || consumed.has(i) || !(isSectionStart(lines, i) || headless)) continue;
+    const free = (k: number) => !inFence.has(k) && !consumed.has(k);
     let j = i;
-    while (j < lines.length && !inFence.has(j) && !consumed.has(j) && isDiffLine(lines[j] as string)) j++;
+    while (j < lines.length && free(j) && isDiffLine(lines[j] as string)) j++;
+    j = throughCountedHunk(lines, i, j, free);
     while (j > i && (lines[j - 1] as string).trim() === "") j--;
     diffSections(lines.slice(i, j), i, out, undefined, response.defaultPath);
     for (let k = i; k < j; k++) consumed.add(k);
@@ -290,7 +337,7 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
     const strategy = isNew ? "create" : git?.moveTo !== undefined ? "rename" : git?.copyFrom !== undefined ? "copy" : "mode";
     return { content: isNew ? "" : content, ...gitResult, ops: [{ status: "applied", strategy, fuzzy: false }] };
   }
-  const { result, change } = applyPatchWithChange(isNew ? "" : content, patch, {
+  const { result, change } = applyPatchWithChange(isNew ? "" : content, ctx.bom ? withoutFileBom(patch) : patch, {
     ...ctx.options,
     lineOffset: offset,
     ...(ctx.keepApplied === true && { keepApplied: true }),
@@ -315,6 +362,38 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
     ...gitResult,
     ops: ops.length > 0 ? ops : [{ status: "applied", strategy: "exact", fuzzy: false }],
   };
+}
+
+/**
+ * The file layer hands over a file's text without its BOM (it restores it on
+ * write); git writes the BOM as text of line 1, so a hunk from line 1 carries
+ * it on its first old line, and on its first new line unless the diff drops
+ * it. Taken off those lines, the hunk matches exactly, as for `git apply`
+ * (left on, it matched only line-trimmed and was reported fuzzy).
+ */
+function withoutFileBom(patch: string): string {
+  const lines = patch.split("\n");
+  let fromLineOne = false;
+  let oldSeen = false;
+  let newSeen = false;
+  let oldHadBom = false;
+  for (const [k, line] of lines.entries()) {
+    if (line.startsWith("@@")) {
+      fromLineOne = /^@@ -1(?:,\d+)? /.test(line);
+      oldSeen = newSeen = oldHadBom = false;
+      continue;
+    }
+    if (!fromLineOne) continue;
+    const kind = line[0];
+    const bom = line[1] === "\uFEFF";
+    const firstOld: boolean = !oldSeen && (kind === " " || kind === "-");
+    const firstNew: boolean = !newSeen && (kind === " " || kind === "+");
+    if (firstOld) oldHadBom = bom;
+    if (bom && (firstOld || (firstNew && oldHadBom))) lines[k] = `${kind}${line.slice(2)}`;
+    oldSeen ||= firstOld;
+    newSeen ||= firstNew;
+  }
+  return lines.join("\n");
 }
 
 function createdBefore(content: string, patch: string, ctx: FileApplyContext): boolean {

@@ -639,6 +639,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
     ...(opts.reject && { keepApplied: true }),
     options: left === undefined ? opts.engine : { ...opts.engine, timeoutMs: left },
     ...(plan.pathHint !== undefined && { pathHint: plan.pathHint }),
+    ...(plan.loaded.layout.bom && { bom: true }),
     ...(opts.replaceAllAdvice !== undefined && { replaceAllAdvice: opts.replaceAllAdvice }),
     ...(opts.emptyOldAdvice !== undefined && { emptyOldAdvice: opts.emptyOldAdvice }),
     ...(versions.length > 0 && { versions }),

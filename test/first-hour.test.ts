@@ -1,0 +1,87 @@
+/**
+ * Issue 38, "a new user's first hour": what a newcomer met with real
+ * `git diff` output beside `git apply`, a model's response sent twice, the
+ * `--dry-run` diff re-applied, and the claims of the README and the help.
+ * Each test failed before its fix.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { applyEdits } from "../src/node.ts";
+import { runMain } from "./helpers/cli-run.ts";
+import { makeTree } from "./helpers/temp-tree.ts";
+
+const BOM = "\uFEFF";
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", "-c", "core.fileMode=true", ...args], { cwd, encoding: "utf8" });
+
+/** A repository holding `files` committed, then `edit` made to its working tree: returns the root and `git diff` (the tree restored). */
+async function repoWithDiff(files: Record<string, string>, edit: Record<string, string>): Promise<{ root: string; base: string; patch: string }> {
+  const t = await makeTree(files, "fuzzpatch-first-hour-");
+  git(t.root, "init", "-q");
+  git(t.root, "add", "-A");
+  git(t.root, "commit", "-qm", "before");
+  for (const [rel, text] of Object.entries(edit)) await writeFile(path.join(t.root, rel), text);
+  const patch = git(t.root, "diff");
+  git(t.root, "checkout", "-q", "--", ".");
+  return { root: t.root, base: t.base, patch };
+}
+
+const BOM_FILE = `${BOM}line one\nline two\nline three\n`;
+const BOM_EDITED = `${BOM}line one\nline TWO\nline three\n`;
+
+test("a git diff of a file with a BOM matches exactly (git's context line carries the BOM), and writes what git apply writes", async () => {
+  const { root, patch } = await repoWithDiff({ "f.txt": BOM_FILE }, { "f.txt": BOM_EDITED });
+  assert.ok(patch.includes(` ${BOM}line one`), "git writes the BOM into the context line");
+  const r = await applyEdits(root, patch);
+  assert.equal(r.ok, true, JSON.stringify(r.errors));
+  const op = r.files[0]?.edits?.[0];
+  assert.equal(op?.strategy, "exact");
+  assert.equal(op?.fuzzy, false);
+  assert.equal(await readFile(path.join(root, "f.txt"), "utf8"), BOM_EDITED);
+});
+
+test("apply --3way of a plain git diff on an untouched checkout of a BOM file (and a CRLF file) applies, as git apply --3way does", async () => {
+  const crlf = "one\r\ntwo\r\nthree\r\n";
+  const { root, base, patch } = await repoWithDiff({ "f.txt": BOM_FILE, "w.txt": crlf }, { "f.txt": BOM_EDITED, "w.txt": crlf.replace("two", "TWO") });
+  const file = path.join(base, "p.diff");
+  await writeFile(file, patch);
+  const r = await runMain(["apply", file, "--root", root, "--3way"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /CONFLICT/);
+  assert.equal(await readFile(path.join(root, "f.txt"), "utf8"), BOM_EDITED);
+  assert.equal(await readFile(path.join(root, "w.txt"), "utf8"), crlf.replace("two", "TWO"));
+});
+
+const RETURNS = "function f() {\n  const a = 1;\n  return a;\n}\n";
+const strayCases: { name: string; patch: string; code: number; stderr: RegExp; after: string }[] = [
+  {
+    name: "a line without a prefix inside a hunk's counted range, change lines below it: PARSE naming the line, nothing written",
+    patch: "--- a/f.js\n+++ b/f.js\n@@ -1,4 +1,4 @@\n function f() {\n-  const a = 1;\nthis line has no prefix\n+  const a = 2;\n   return a;\n }\n",
+    code: 1,
+    stderr: /PARSE: f\.js: edit 1 \(udiff\): Line 6 is inside hunk 1 .*"this line has no prefix"/,
+    after: RETURNS,
+  },
+  {
+    name: "prose after a hunk whose count is one too many, no change below it: the diff ends there and applies",
+    patch: "Here:\n--- a/f.js\n+++ b/f.js\n@@ -1,5 +1,5 @@\n function f() {\n-  const a = 1;\n+  const a = 2;\n   return a;\n\nThat changes a.\n",
+    code: 0,
+    stderr: /^(?![\s\S]*PARSE)/,
+    after: RETURNS.replace("= 1", "= 2"),
+  },
+];
+
+for (const c of strayCases) {
+  test(`bare diff file: ${c.name}`, async () => {
+    const t = await makeTree({ "f.js": RETURNS });
+    const file = path.join(t.base, "p.diff");
+    await writeFile(file, c.patch);
+    const r = await runMain(["apply", file, "--root", t.root]);
+    assert.equal(r.code, c.code, r.stderr);
+    assert.match(r.stderr, c.stderr);
+    assert.equal(await readFile(path.join(t.root, "f.js"), "utf8"), c.after);
+  });
+}

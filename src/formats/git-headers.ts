@@ -22,7 +22,9 @@
  * Leniencies: a trailing `\r` (a patch pasted from Windows) and surrounding
  * spaces are dropped. Strictness: a mode git does not write for a text file
  * (a symlink, a submodule) and binary content are refused by the format, by
- * name, instead of being applied as text.
+ * name, instead of being applied as text; so is a `rename`/`copy` line whose
+ * path is not the one the `diff --git` line (or the `---`/`+++` line) names
+ * for that side, as git apply refuses it (`namesDisagree`).
  */
 
 import { unquoteC } from "./unified-parse.ts";
@@ -148,4 +150,47 @@ export function looksLikeGitHeadersOnly(text: string): boolean {
     if (/^(?:old mode|new mode|new file mode|deleted file mode|rename from|copy from|similarity index|GIT binary patch|Binary files) /.test(`${next} `)) return true;
   }
   return false;
+}
+
+/**
+ * The two paths of a `diff --git a/P b/Q` line, when they can be told apart:
+ * a name may hold " b/" itself, so only a line with one such split (or two
+ * equal halves) is read.
+ */
+export function gitLineNames(line: string): { old: string; new: string } | undefined {
+  const rest = line.slice("diff --git ".length).trim();
+  // Quoted (C-escaped) names are left to the ---/+++ lines.
+  if (!rest.startsWith("a/") || rest.includes('"')) return undefined;
+  const sep = rest.indexOf(" b/");
+  if (sep === -1) return undefined;
+  if (rest.indexOf(" b/", sep + 1) === -1) return { old: rest.slice(2, sep), new: rest.slice(sep + 3) };
+  // Several candidates: only the cut into two equal names is sure ("a/N b/N": 2n + 5 characters).
+  const n = (rest.length - 5) / 2;
+  const name = rest.slice(2, 2 + n);
+  return Number.isInteger(n) && rest.slice(2 + n) === ` b/${name}` ? { old: name, new: name } : undefined;
+}
+
+/**
+ * Where a git section's `rename`/`copy` lines disagree with the paths the
+ * section names elsewhere (`diff --git a/P b/Q`, `--- a/P`, `+++ b/Q`):
+ * e.g. `diff --git a/x b/y` with `copy to z`. git apply refuses such a patch
+ * (which path would it write?); so does fuzzpatch, instead of writing one of
+ * them. Returns a description of the first disagreement, else undefined.
+ */
+export function namesDisagree(section: readonly string[], git: GitHeaders, header: { oldPath?: string; newPath?: string }): string | undefined {
+  const names = gitLineNames((section[0] as string).replace(/\r$/, ""));
+  const checks: [string, string | undefined, string | undefined, string][] = [
+    ["rename from", git.renameFrom, names?.old, "the diff --git line"],
+    ["rename to", git.renameTo, names?.new, "the diff --git line"],
+    ["copy from", git.copyFrom, names?.old, "the diff --git line"],
+    ["copy to", git.copyTo, names?.new, "the diff --git line"],
+    ["rename from", git.renameFrom, header.oldPath, "the --- line"],
+    ["rename to", git.renameTo, header.newPath, "the +++ line"],
+    ["copy from", git.copyFrom, header.oldPath, "the --- line"],
+    ["copy to", git.copyTo, header.newPath, "the +++ line"],
+  ];
+  for (const [what, said, other, where] of checks) {
+    if (said !== undefined && other !== undefined && said !== other) return `"${what} ${said}" names another file than ${where} (${other})`;
+  }
+  return undefined;
 }

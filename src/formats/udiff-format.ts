@@ -17,8 +17,8 @@ import { missingFile } from "./file-errors.ts";
 import { looksLikeSearchReplace } from "./search-replace-files.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome, ResponseText, SplitResult } from "./types.ts";
 import { applyPatch, applyPatchWithChange } from "./unified-apply.ts";
-import { type GitHeaders, isTextFileMode, looksLikeGitHeadersOnly, readGitHeaders } from "./git-headers.ts";
-import { looksLikeUnifiedDiff, readPatchIfComplete } from "./unified-parse.ts";
+import { type GitHeaders, isTextFileMode, looksLikeGitHeadersOnly, namesDisagree, readGitHeaders } from "./git-headers.ts";
+import { looksLikeUnifiedDiff, readPatchIfComplete, unquoteC } from "./unified-parse.ts";
 import { reverseUnifiedDiff } from "./unified-reverse.ts";
 
 export interface UdiffPayload {
@@ -159,7 +159,7 @@ export function diffSections(lines: readonly string[], offset: number, out: Spli
       continue;
     }
     const git = readGitHeaders(section);
-    const refused = git && refuseGit(git, path, line);
+    const refused = git && (refuseGit(git, path, line) ?? disagreeing(section, git, line, path));
     if (refused) {
       out.errors.push(refused);
       continue;
@@ -221,6 +221,20 @@ function refuseGit(git: GitHeaders, path: string, line: number): EditError | und
     }
   }
   return undefined;
+}
+
+/** A git section whose rename/copy lines name other files than its headers (git-headers.ts): refused, as git apply does. */
+function disagreeing(section: readonly string[], git: GitHeaders, line: number, path: string): EditError | undefined {
+  const raw = (prefix: string, strip: string) => {
+    const written = rawHeaderPath(section, prefix);
+    const p = written !== undefined && written.length >= 2 && written.startsWith('"') && written.endsWith('"') ? unquoteC(written.slice(1, -1)) : written;
+    return p?.startsWith(strip) ? p.slice(strip.length) : p;
+  };
+  const oldPath = raw("--- ", "a/");
+  const newPath = raw("+++ ", "b/");
+  const why = namesDisagree(section, git, { ...(oldPath !== undefined && { oldPath }), ...(newPath !== undefined && { newPath }) });
+  if (why === undefined) return undefined;
+  return new EditError("PARSE", `The diff at line ${line} is inconsistent: ${why}. Send the section with one pair of paths (git writes the same names on every line).`, { line, path });
 }
 
 /** The renames, copies and modes of a git section; undefined when it has none. */

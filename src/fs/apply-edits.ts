@@ -20,6 +20,7 @@ import type { FileApplyContext, FileApplyResult, FileEdit, OpOutcome } from "../
 import { FileCache } from "./file-cache.ts";
 import { limiter } from "./limiter.ts";
 import { encodeChanges, encodeText, type LoadedFile, loadTextFile, type ReadOptions } from "./read-file.ts";
+import { encodeKeepingUndecoded } from "./undecoded-bytes.ts";
 import { followDoneMoves } from "./done-moves.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
 import { type Budget, DEFAULT_LIMITS, overLimit } from "../limits.ts";
@@ -976,6 +977,9 @@ function toChanges(plan: FilePlan, allowBinary: boolean): PlannedChange[] {
 /** The new text's bytes: from its changes where known (the bytes read, valid UTF-8, kept around them), else encoded whole. */
 function newBytes(plan: FilePlan, loaded: LoadedFile, allowBinary: boolean): Buffer {
   const changes = plan.moveAbs === undefined ? plan.textChanges : undefined;
+  // Bytes that did not decode are written back as they were, outside the lines the edits changed.
+  const { undecoded } = loaded.layout;
+  if (undecoded) return encodeKeepingUndecoded(loaded.bytes, loaded.layout.bom ? 3 : 0, loaded.text, undecoded, plan.newText ?? "", changes, plan.report.path);
   // Bytes read with allowBinary may not be what their text encodes to (an invalid byte is written back as U+FFFD).
   const pieces = changes && !allowBinary ? encodeChanges(loaded.bytes, loaded.text, changes, loaded.layout) : undefined;
   return pieces ?? encodeText(plan.newText ?? "", loaded.layout);

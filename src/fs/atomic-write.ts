@@ -23,14 +23,13 @@
  * set them, and setuid/setgid with them.
  */
 
-import { randomBytes } from "node:crypto";
-import { constants, fstatSync, realpathSync, statSync } from "node:fs";
+import { constants, fstatSync, lstatSync, realpathSync, type Stats, statSync } from "node:fs";
 import { type FileHandle, mkdir, open, rename, rmdir, unlink } from "node:fs/promises";
 import path from "node:path";
 import { EditError } from "../errors.ts";
 import type { Budget } from "../limits.ts";
 import { CREATE_FLAGS, DIRECTORY, type HeldDirectory, isAt, NOFOLLOW, NONBLOCK, openDirectory, pathOfOpen, READ_FLAGS, removeOpen } from "./fd-place.ts";
-import { siblingName } from "./sibling-name.ts";
+import { tempNameFor } from "./debris.ts";
 import { withDirectoryLock } from "./write-lock.ts";
 
 export interface AtomicWriteOptions {
@@ -80,7 +79,8 @@ export interface StagedWrite {
  */
 export async function stageWrite(abs: string, bytes: Uint8Array, options: AtomicWriteOptions, held: HeldDirectory): Promise<StagedWrite> {
   const rel = options.rel ?? abs;
-  const tempName = siblingName(path.basename(abs), `.fuzzpatch-${randomBytes(6).toString("hex")}.tmp`);
+  // Named for this host and process, so the next writer knows it for debris if this one is killed (debris.ts).
+  const tempName = tempNameFor(path.basename(abs));
   const handle = await open(held.at(tempName), CREATE_FLAGS, options.mode === undefined ? 0o666 : options.mode & 0o777);
   const staged: StagedWrite = { abs, rel, bytes, options, held, tempName, handle, placed: false };
   try {
@@ -133,7 +133,7 @@ export async function unstage(staged: StagedWrite): Promise<void> {
  * The directory `dir` held open for writes, its missing directories created
  * first when `make` (returned, deepest first, for a rollback to remove).
  */
-export async function prepareDirectory(dir: string, rel: string, make: boolean): Promise<{ held: HeldDirectory; createdDirs: string[] }> {
+export async function prepareDirectory(dir: string, rel: string, make: boolean): Promise<{ held: HeldDirectory; createdDirs: CreatedDir[] }> {
   const createdDirs = make ? await makeParents(dir, rel) : [];
   try {
     return { held: await holdDirectory(dir, rel), createdDirs };
@@ -148,7 +148,7 @@ export async function prepareDirectory(dir: string, rel: string, make: boolean):
  * Missing parent directories are created; the ones created are returned so
  * a rollback can remove them.
  */
-export async function writeFileAtomic(abs: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): Promise<string[]> {
+export async function writeFileAtomic(abs: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): Promise<CreatedDir[]> {
   const rel = options.rel ?? abs;
   const dir = path.dirname(abs);
   const { held, createdDirs } = await prepareDirectory(dir, rel, true);
@@ -378,12 +378,19 @@ async function writeInPlace(target: string, bytes: Uint8Array, current: Current,
   }
 }
 
+/** A directory made for a new file: where, and which one (a rollback removes only that very directory). */
+export interface CreatedDir {
+  path: string;
+  dev: number;
+  ino: number;
+}
+
 /**
  * Creates the missing directories of `dir`, returning them deepest first.
  * Each is made inside its parent held open (fd-place.ts): a parent swapped
  * for a symlink out of the root is refused, never created through.
  */
-async function makeParents(dir: string, rel: string): Promise<string[]> {
+async function makeParents(dir: string, rel: string): Promise<CreatedDir[]> {
   const missing: string[] = [];
   let current = dir;
   for (;;) {
@@ -398,10 +405,11 @@ async function makeParents(dir: string, rel: string): Promise<string[]> {
       current = parent;
     }
   }
-  const created: string[] = [];
+  const created: CreatedDir[] = [];
   try {
     for (const target of [...missing].reverse()) {
-      if (await makeDirectory(target, rel)) created.unshift(target);
+      const made = await makeDirectory(target, rel);
+      if (made) created.unshift(made);
     }
   } catch (error) {
     await removeDirs(created);
@@ -410,8 +418,8 @@ async function makeParents(dir: string, rel: string): Promise<string[]> {
   return created;
 }
 
-/** Makes one directory whose parent exists; false when someone else made it meanwhile. */
-async function makeDirectory(target: string, rel: string): Promise<boolean> {
+/** Makes one directory whose parent exists; undefined when someone else made it meanwhile. */
+async function makeDirectory(target: string, rel: string): Promise<CreatedDir | undefined> {
   const held = await holdDirectory(path.dirname(target), rel);
   const name = path.basename(target);
   try {
@@ -420,7 +428,7 @@ async function makeDirectory(target: string, rel: string): Promise<boolean> {
     } catch (error) {
       if ((error as { code?: string }).code !== "EEXIST") throw error;
       await checkDirectory(target, rel);
-      return false;
+      return undefined;
     }
     // Without /proc the mkdir went by path: a directory made elsewhere is removed from there.
     const handle = await open(held.at(name), constants.O_RDONLY | DIRECTORY | NOFOLLOW).catch(() => undefined);
@@ -430,22 +438,52 @@ async function makeDirectory(target: string, rel: string): Promise<boolean> {
         await removeOpen(handle, target);
         throw moved(rel, "a directory it needed was created elsewhere; it was removed from there");
       }
+      const { dev, ino } = fstatSync(handle.fd);
+      return { path: target, dev, ino };
     } finally {
       await handle.close().catch(() => undefined);
     }
-    return true;
   } finally {
     await held.close();
   }
 }
 
-/** Removes directories (deepest first) if they are empty; best effort. */
-export async function removeDirs(dirs: readonly string[]): Promise<void> {
-  for (const dir of dirs) {
+/**
+ * Removes directories this transaction made, deepest first whatever order
+ * they come in (two batches may each have made part of one chain), when
+ * empty; returns the paths of those left. Each is removed through its parent
+ * held open and checked in place (fd-place.ts), and only when the entry
+ * there is still the directory made (device and inode): a parent swapped
+ * for a symlink since (an agent's shell) leaves the directory where it is,
+ * never removing an empty directory of the same name elsewhere.
+ */
+export async function removeDirs(dirs: readonly CreatedDir[]): Promise<string[]> {
+  const depth = (d: CreatedDir) => d.path.split(path.sep).length;
+  const left: string[] = [];
+  for (const dir of [...dirs].sort((a, b) => depth(b) - depth(a))) {
+    if (!(await removeCreated(dir))) left.push(dir.path);
+  }
+  return left;
+}
+
+/** Removes one made directory through its parent held open; false when it stays (moved, replaced, not empty). */
+async function removeCreated(dir: CreatedDir): Promise<boolean> {
+  const held = await openDirectory(path.dirname(dir.path)).catch(() => undefined);
+  if (!held) return false;
+  try {
+    const at = held.at(path.basename(dir.path));
+    let entry: Stats;
     try {
-      await rmdir(dir);
-    } catch {
-      return;
+      entry = lstatSync(at);
+    } catch (error) {
+      return (error as { code?: string }).code === "ENOENT";
     }
+    if (!entry.isDirectory() || entry.dev !== dir.dev || entry.ino !== dir.ino) return false;
+    await rmdir(at);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await held.close();
   }
 }

@@ -149,6 +149,8 @@ export class FileCache {
  * not taken for the file's BOM.
  */
 export function decodesBack(text: string, layout: TextLayout): boolean {
+  // Bytes that did not decode were written back: reading them gives other offsets.
+  if (layout.undecoded) return false;
   if (!(text as unknown as { isWellFormed(): boolean }).isWellFormed()) return false;
   if (text.includes("\0") || text.includes("\r")) return false;
   if (layout.crlf && !text.includes("\n")) return false;

@@ -9,7 +9,7 @@
  * is read as LF. `encodeText` puts both back, so untouched bytes round-trip.
  */
 
-import { isAscii } from "node:buffer";
+import { constants, isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { fstatSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
@@ -18,6 +18,7 @@ import type { TextChange } from "../text/common-ends.ts";
 import type { FileCache } from "./file-cache.ts";
 import { isAt, pathOfOpen, READ_FLAGS } from "./fd-place.ts";
 import { describeIoError } from "./safe-path.ts";
+import { decodeLossy } from "./undecoded-bytes.ts";
 
 export interface ReadOptions {
   /**
@@ -41,11 +42,26 @@ export interface ReadOptions {
 
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 
+/**
+ * The largest file read at all, whatever `maxBytes` says: its text must fit
+ * one JavaScript string (V8's longest, 2^29 - 24 characters on 64-bit
+ * systems), and a single read of 2 GiB or more aborts Node (a length past
+ * int32 fails an assertion in its fs binding: exit 134, no error to catch).
+ */
+export const MAX_READABLE_BYTES: number = constants.MAX_STRING_LENGTH;
+
 /** How the file's bytes were laid out, to restore on write. */
 export interface TextLayout {
   bom: boolean;
   /** True when every line ending was CRLF and the text was converted to LF. */
   crlf: boolean;
+  /**
+   * A file that is not valid UTF-8, read with `allowBinary`: the text
+   * offsets of the U+FFFD that each stand for one byte that did not decode
+   * (undecoded-bytes.ts writes those bytes back). Such a text is never
+   * converted from CRLF.
+   */
+  undecoded?: readonly number[];
 }
 
 export interface LoadedFile {
@@ -144,11 +160,13 @@ function notRegular(rel: string): EditError {
 }
 
 function tooLarge(rel: string, size: number, limit: number): EditError {
-  return new EditError("TOO_LARGE", `${rel} is ${size} bytes, over the limit of ${limit} bytes; refusing to edit it.`, { path: rel, size, limit });
+  const which = limit === MAX_READABLE_BYTES ? "the most fuzzpatch can read" : "the limit";
+  return new EditError("TOO_LARGE", `${rel} is ${size} bytes, over ${which} of ${limit} bytes; refusing to edit it.`, { path: rel, size, limit });
 }
 
 /** Reads the open file to its end, refusing it once it passes `maxBytes` (it may grow after the stat). */
-async function readBounded(handle: FileHandle, size: number, maxBytes: number, rel: string): Promise<Buffer> {
+async function readBounded(handle: FileHandle, size: number, asked: number, rel: string): Promise<Buffer> {
+  const maxBytes = Math.min(asked, MAX_READABLE_BYTES);
   if (size > maxBytes) throw tooLarge(rel, size, maxBytes);
   let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, size + 1));
   let length = 0;
@@ -182,9 +200,12 @@ export function decodeText(bytes: Buffer, rel: string, allowBinary: boolean): { 
     // ASCII (most source files) decodes to the same text as Latin-1, and Node makes a Latin-1
     // string over ~1 MB outside the JS heap: 0.7 ms for the 9 MB typescript.js against 7.5 ms
     // for the UTF-8 decoder, which builds it in the heap (a fresh 9 MB there, page by page).
-    text = isAscii(body) ? body.toString("latin1") : new TextDecoder("utf-8", { fatal: !allowBinary, ignoreBOM: true }).decode(body);
+    text = isAscii(body) ? body.toString("latin1") : new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(body);
   } catch {
-    throw new EditError("BINARY", `${rel} is not valid UTF-8; refusing to edit it as text.`, { path: rel });
+    if (!allowBinary) throw new EditError("BINARY", `${rel} is not valid UTF-8; refusing to edit it as text.`, { path: rel });
+    // Each byte that does not decode is one U+FFFD, and where it stands is kept: the write puts the byte back.
+    const lossy = decodeLossy(body);
+    return { text: lossy.text, layout: { bom, crlf: false, undecoded: lossy.undecoded } };
   }
   // Only a uniformly CRLF file is converted: a mixed file is passed through
   // as is, so its lone LFs and CRLFs stay exactly where they are.

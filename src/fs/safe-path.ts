@@ -11,6 +11,7 @@
 import { lstatSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 import { EditError } from "../errors.ts";
+import { touchesDotGit } from "./dot-git.ts";
 
 /** Most components a model's path may have (deep trees rarely pass 20). */
 export const MAX_DEPTH = 64;
@@ -85,8 +86,10 @@ export async function resolveSafePath(realRoot: string, raw: string): Promise<Sa
   if (parts.length > MAX_DEPTH) throw refuse(raw, `the path has ${parts.length} components, more than ${MAX_DEPTH}`);
   if (parts.some((p) => Buffer.byteLength(p) > NAME_MAX)) throw refuse(raw, `a component of the path is longer than ${NAME_MAX} bytes`);
   if (Buffer.byteLength(parts.join("/")) > MAX_PATH_BYTES) throw refuse(raw, `the path is longer than ${MAX_PATH_BYTES} bytes`);
-  // Case-insensitive file systems would let ".GIT/config" reach .git.
-  if (parts.some((p) => p.toLowerCase() === ".git")) throw refuse(raw, "the path points into .git/");
+  // Case-insensitive, NTFS and HFS+ file systems would let ".GIT", ".git." or "GIT~1" reach .git (dot-git.ts).
+  if (touchesDotGit(parts)) throw refuse(raw, "the path points into .git/");
+  // A root inside .git (a client's MCP root, a --root given so) would put every path there.
+  if (touchesDotGit(realRoot.split(path.sep))) throw refuse(raw, "the root directory is inside .git/");
 
   // Walk the components: any symlink must resolve inside the root, and the
   // target itself must not be a directory.
@@ -114,7 +117,7 @@ export async function resolveSafePath(realRoot: string, raw: string): Promise<Sa
       }
       if (!isInside(realRoot, target)) throw refuse(raw, "the path passes through a symlink that leads outside the root");
       const targetRel = path.relative(realRoot, target).split(path.sep);
-      if (targetRel.some((p) => p.toLowerCase() === ".git")) throw refuse(raw, "the path passes through a symlink into .git/");
+      if (touchesDotGit(targetRel)) throw refuse(raw, "the path passes through a symlink into .git/");
       current = target;
     } else {
       current = next;

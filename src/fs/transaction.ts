@@ -14,11 +14,12 @@
 import { EditError } from "../errors.ts";
 import type { Budget } from "../limits.ts";
 import path from "node:path";
-import { placeStaged, prepareDirectory, removeChecked, removeDirs, removeFileChecked, type StagedWrite, stageWrite, unstage, writeFileAtomic } from "./atomic-write.ts";
+import { type CreatedDir, placeStaged, prepareDirectory, removeChecked, removeDirs, removeFileChecked, type StagedWrite, stageWrite, unstage, writeFileAtomic } from "./atomic-write.ts";
+import { sweepDebris } from "./debris.ts";
 import { describeIoError } from "./safe-path.ts";
 import { count } from "../text/plural.ts";
 import { limiter } from "./limiter.ts";
-import { withDirectoryLock } from "./write-lock.ts";
+import { WAIT_LIMIT_MS, withDirectoryLock } from "./write-lock.ts";
 
 export interface PlannedChange {
   /** Relative path, for messages. */
@@ -90,7 +91,8 @@ function batchesOf(changes: readonly PlannedChange[]): Batch[] {
 
 /**
  * Applies every change or none; `budget` bounds the wait for other writers'
- * locks before each directory's files are placed (a rollback is not bounded
+ * locks before each directory's files are placed, and so does `lockWaitMs`,
+ * one deadline for all of them (then `IO`) (a rollback is not bounded
  * by it: putting files back matters more than the time). Throws an `IO`
  * EditError naming the file whose write failed (and any file that could not
  * be restored).
@@ -102,9 +104,11 @@ function batchesOf(changes: readonly PlannedChange[]): Batch[] {
  * once its new bytes are on disk, as when each file took its own lock, and a
  * lock file is made once per batch instead of once per file.
  */
-export async function commitChanges(changes: readonly PlannedChange[], hooks: TransactionHooks = {}, budget?: Budget): Promise<void> {
+export async function commitChanges(changes: readonly PlannedChange[], hooks: TransactionHooks = {}, budget?: Budget, lockWaitMs = WAIT_LIMIT_MS): Promise<void> {
+  // One deadline for every lock of the transaction: a lock held elsewhere made each batch of 32 files wait its own 10 s.
+  const lockDeadline = Date.now() + lockWaitMs;
   const done: Done[] = [];
-  const createdDirs: string[][] = [];
+  const createdDirs: CreatedDir[] = [];
   let failure: Failure | undefined;
   const fail = (error: unknown, change: PlannedChange, index: number) => {
     failure ??= { error, change, index };
@@ -124,7 +128,9 @@ export async function commitChanges(changes: readonly PlannedChange[], hooks: Tr
       return fail(error, first.change, first.index);
     }
     const { held } = prepared;
-    createdDirs.push(prepared.createdDirs);
+    for (const made of prepared.createdDirs) createdDirs.push(made);
+    // Temporary files a killed fuzzpatch left here (debris.ts).
+    await sweepDebris(dir, held);
     const staged = new Map<number, StagedWrite>();
     try {
       await Promise.all(
@@ -153,7 +159,12 @@ export async function commitChanges(changes: readonly PlannedChange[], hooks: Tr
           fail(error, change, index);
         }
       };
-      await withDirectoryLock(dir, () => Promise.all(items.map(({ change, index }) => files(() => place(change, index)))), { budget, at: held.at });
+      await withDirectoryLock(dir, () => Promise.all(items.map(({ change, index }) => files(() => place(change, index)))), {
+        budget,
+        at: held.at,
+        deadline: lockDeadline,
+        cancelled: () => failure !== undefined,
+      });
     } catch (error) {
       // The lock itself (a timeout, the directory swapped).
       fail(error, first.change, first.index);
@@ -166,22 +177,28 @@ export async function commitChanges(changes: readonly PlannedChange[], hooks: Tr
   if (failure === undefined) return;
   const { error, change, index } = failure as Failure;
   const unrestored = await rollBack(done);
-  // Directories made for new files, once the files are gone (deepest first; a directory not empty stays).
-  for (const made of createdDirs.reverse()) await removeDirs(made);
-  const restoredNote =
+  // Directories made for new files, once the files are gone (deepest first; a directory not empty, moved or replaced stays).
+  const leftDirs = await removeDirs(createdDirs);
+  const filesNote =
     done.length === 0
-      ? "Nothing was written."
+      ? "Nothing was written"
       : unrestored.length === 0
-        ? `The ${count(done.length, "file")} already written ${done.length === 1 ? "was" : "were"} restored; nothing changed.`
-        : `Could not restore: ${unrestored.join(", ")}.`;
+        ? `The ${count(done.length, "file")} already written ${done.length === 1 ? "was" : "were"} restored`
+        : `Could not restore: ${unrestored.join(", ")}`;
+  // "Nothing was written" only when it is true: a directory made and not removed is said so.
+  const restoredNote =
+    leftDirs.length === 0
+      ? `${filesNote}${done.length > 0 && unrestored.length === 0 ? "; nothing changed." : "."}`
+      : `${filesNote}, but ${leftDirs.length === 1 ? "a directory it created" : "directories it created"} could not be removed (moved, replaced or no longer empty): ${leftDirs.join(", ")}.`;
   // A file changed under us, a directory swapped, or the budget spent waiting for a lock keeps its own code.
   if (error instanceof EditError && (error.code === "STALE" || error.code === "UNSAFE_PATH" || error.code === "TIMEOUT")) {
-    throw new EditError(error.code, `${error.message} ${restoredNote}`, { ...error.detail, path: change.rel, index, unrestored });
+    throw new EditError(error.code, `${error.message} ${restoredNote}`, { ...error.detail, path: change.rel, index, unrestored, ...(leftDirs.length > 0 && { leftDirectories: leftDirs }) });
   }
   throw new EditError("IO", `Writing ${change.rel} failed: ${describeIoError(error)}. ${restoredNote}`, {
     path: change.rel,
     index,
     unrestored,
+    ...(leftDirs.length > 0 && { leftDirectories: leftDirs }),
   });
 }
 

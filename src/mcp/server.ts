@@ -17,6 +17,7 @@ import { narrowRoots } from "../tools/roots.ts";
 import { VersionStore } from "../tools/version-store.ts";
 import { VERSION } from "../version.ts";
 import { boundedLines } from "./bounded-lines.ts";
+import { jsonRpcLines } from "./json-rpc-lines.ts";
 
 /** Longest JSON-RPC message read, in bytes: a longer one is answered with an error and dropped, the server stays up. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -156,12 +157,16 @@ export function serveMcp(options: McpServerOptions = {}): StdioServerHandle {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const roots = options.roots && options.roots.length > 0 ? [...options.roots] : [];
   log(`fuzzpatch mcp ${VERSION}: serving ${describeRoots(roots.length > 0 ? roots : [process.cwd()])}${options.readOnly ? " (read-only)" : ""}`);
-  const stdin = boundedLines(process.stdin, MAX_MESSAGE_BYTES, (id, bytes) => {
+  const lines = boundedLines(process.stdin, MAX_MESSAGE_BYTES, (id, bytes) => {
     log(`fuzzpatch mcp: dropped a message of ${bytes} bytes, over the limit of ${MAX_MESSAGE_BYTES}`);
     // A notification (no id) gets no answer; a request gets an error with its id.
     if (id === undefined) return;
     const message = `The request is ${bytes} bytes, over this server's limit of ${MAX_MESSAGE_BYTES} bytes (10 MiB); it was not read. Send a smaller request: an edit or a diff instead of a whole large file.`;
     transport.send({ jsonrpc: "2.0", id, error: { code: -32600, message } }).catch((error: Error) => log(`fuzzpatch mcp: ${error.message}`));
+  });
+  // Not JSON, a batch, not a JSON-RPC message: answered here (json-rpc-lines.ts), which the transport does not.
+  const stdin = jsonRpcLines(lines, (reply) => {
+    transport.send(reply as unknown as Parameters<typeof transport.send>[0]).catch((error: Error) => log(`fuzzpatch mcp: ${error.message}`));
   });
   // Each line reaches the transport alone and within the limit, so its own buffer limit (which closes the connection) is never reached.
   const transport = new StdioServerTransport(stdin, process.stdout, { maxBufferSize: 2 * (MAX_MESSAGE_BYTES + 1) });

@@ -10,6 +10,7 @@
 
 import path from "node:path";
 import { EditError } from "../errors.ts";
+import { touchesDotGit } from "../fs/dot-git.ts";
 import { resolveRoot } from "../fs/safe-path.ts";
 
 export interface RootedPath {
@@ -68,7 +69,8 @@ export async function locateInRoots(roots: readonly string[], raw: string): Prom
  * client root (a client offering `file:///`) is kept instead; client roots
  * elsewhere are dropped. Real paths are compared and returned, so a client
  * root reached through a symlink out of a configured root is dropped. With
- * nothing left, the configured roots stand.
+ * nothing left, the configured roots stand. A client root inside `.git`
+ * is dropped (a narrowing there would put every path into .git/).
  */
 export async function narrowRoots(configured: readonly string[], offered: readonly string[]): Promise<{ roots: string[]; dropped: string[] }> {
   const real = (p: string) => resolveRoot(p).catch(() => path.resolve(p));
@@ -80,7 +82,8 @@ export async function narrowRoots(configured: readonly string[], offered: readon
   };
   for (const root of offered) {
     const mine = await real(root);
-    if (bases.some((base) => isWithin(base, mine))) add(mine);
+    if (touchesDotGit(mine.split(path.sep))) dropped.push(root);
+    else if (bases.some((base) => isWithin(base, mine))) add(mine);
     else if (bases.some((base) => isWithin(mine, base))) {
       for (const base of bases) if (isWithin(mine, base)) add(base);
     } else dropped.push(root);

@@ -215,6 +215,13 @@ test("a very long line", () => {
   assert.equal(doc.lineAt(100_000), 1);
 });
 
+test("a windowed line table walked back to offset 0 of a text that starts with a break numbers it line 0", () => {
+  // Found by the property below: lastIndexOf("\n", -1) finds the "\n" at offset 0 itself.
+  const doc = Document.withWindow("\n\n\n", 1, 1);
+  assert.equal(doc.lineAt(2), 2);
+  assert.equal(doc.lineAt(0), 0);
+});
+
 test("the line table as a window (jumps ahead by counting breaks, walks back, restarts at the top) answers every lookup as a table built from the top", () => {
   const query = fc.oneof(
     fc.record({ kind: fc.constant("lineAt" as const), at: fc.nat(260) }),

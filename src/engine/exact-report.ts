@@ -34,7 +34,10 @@ const SHOWN = 3;
  * lines [from, to) and are not the find text's own last lines (kept ones).
  */
 export function repeatWarnings(doc: Document, from: number, to: number, find: readonly string[], written: readonly string[]): string[] | undefined {
-  const most = Math.min(written.length, doc.lineCount - to, MOST_REPEATED);
+  // hasLine, not lineCount: the line table is read only as far as the lines compared.
+  const cap = Math.min(written.length, MOST_REPEATED);
+  let most = 0;
+  while (most < cap && doc.hasLine(to + most)) most++;
   // The longest run: the last n written lines equal file lines [to, to + n).
   let n = 0;
   for (let m = most; m >= 1; m--) {

@@ -392,7 +392,8 @@ export class Document {
     let first = this.starts[0] as number;
     const text = this.text;
     if (offset >= 0 && first - offset > this.jumpChars) {
-      const start = text.lastIndexOf("\n", offset - 1) + 1;
+      // lastIndexOf reads a fromIndex of -1 as 0: at offset 0 it would find a "\n" standing there.
+      const start = offset === 0 ? 0 : text.lastIndexOf("\n", offset - 1) + 1;
       this.base -= countBreaks(text, start, first);
       this.restartAt(start);
       return;

@@ -29,7 +29,7 @@ import {
   toolDefinitions,
 } from "./definitions.ts";
 import { renderNumberedView } from "./numbered-view.ts";
-import { outputOf, refusedOutput } from "./result-data.ts";
+import { outputOf, type ReadToolOutput, refusedOutput } from "./result-data.ts";
 import { describeResult, type ToolResult } from "./result-text.ts";
 import { locateInRoots } from "./roots.ts";
 import type { VersionStore } from "./version-store.ts";
@@ -112,15 +112,20 @@ export async function runTool(called: string, args: unknown, options: RunToolOpt
         : // A bug, not a bad edit: still a result, so an agent loop keeps running.
           { code: "IO", message: `internal error in ${name}: ${(error as Error)?.message ?? String(error)}` };
     const writing = (isToolName(name) && !READ_ONLY_TOOLS.has(name)) || name === "Write";
-    return { isError: true, text: `${failure.code}: ${failure.message}\n`, ...(writing && { structured: refusedOutput(failure) }) };
+    const structured = writing ? refusedOutput(failure) : isToolName(name) ? { ok: false, errors: [failure] } : undefined;
+    return { isError: true, text: `${failure.code}: ${failure.message}\n`, ...(structured && { structured }) };
   }
 }
 
 async function readFileTool(args: ReadFileArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
   const { root, rel, display } = await locateInRoots(roots, args.path);
   const store = options.versions;
+  let view: ReadToolOutput = { ok: true, errors: [] };
   const text = await renderNumberedView(root, rel, {
     display,
+    shown: (v) => {
+      view = { ok: true, ...v, errors: [] };
+    },
     ...(store && { seen: (abs: string, hash: string, text: string) => store.remember(abs, hash, text) }),
     ...(args.offset !== undefined && { offset: args.offset }),
     ...(args.limit !== undefined && { limit: args.limit }),
@@ -128,7 +133,7 @@ async function readFileTool(args: ReadFileArgs, roots: string[], options: RunToo
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
     ...(options.cache !== undefined && { cache: options.cache }),
   });
-  return { isError: false, text };
+  return { isError: false, text, structured: view };
 }
 
 async function editFileTool(args: EditFileArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {

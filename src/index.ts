@@ -7,6 +7,7 @@ export { applyLineEdits } from "./formats/line-edits.ts";
 export { applyPatch, applySearchReplace, createEditor, replace } from "./formats/editor.ts";
 export { type ParsePatchOptions, parsePatch } from "./formats/unified-parse.ts";
 export { lineTag } from "./text/line-tags.ts";
+export { applyV4A } from "./formats/v4a-section.ts";
 
 export type { EditErrorCode, EditErrorDetail, LineRange } from "./errors.ts";
 export type { LineEdit } from "./formats/anchored-parse.ts";
@@ -23,4 +24,5 @@ export type { MatchReport, ReplaceOptions, ReplaceResult } from "./formats/str-r
 export type { AmbiguousHunk, ApplyPatchOptions, HunkCandidate, HunkReport, PatchResult } from "./formats/unified-apply.ts";
 export type { FilePatch, Hunk, HunkLine } from "./formats/unified-parse.ts";
 export type { PresetName } from "./match/cascade.ts";
+export type { ApplyV4AOptions, ChunkReport, V4AResult } from "./formats/v4a-section.ts";
 export type { StrategyName } from "./match/types.ts";

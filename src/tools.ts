@@ -12,4 +12,5 @@ export { FileCache } from "./fs/file-cache.ts";
 export type { ToolAnnotations, ToolDefinition, ToolName } from "./tools/definitions.ts";
 export type { JsonSchema, JsonSchemaObject, JsonSchemaType } from "./tools/json-schema.ts";
 export type { ToolResult } from "./tools/result-text.ts";
+export type { EditData, FileData, ReadToolOutput, ToolErrorData, WriteToolOutput } from "./tools/result-data.ts";
 export type { RunToolOptions } from "./tools/run-tool.ts";

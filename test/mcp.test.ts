@@ -6,7 +6,9 @@ import { after, before, test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { hashBytes } from "../src/fs/read-file.ts";
+import { createMcpServer } from "../src/mcp/server.ts";
 import { makeTree, snapshot } from "./helpers/temp-tree.ts";
 
 const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -102,15 +104,15 @@ test("mcp: lists the five tools with their schemas; --read-only lists read_file 
   assert.deepEqual(edit?.inputSchema.required, ["path", "edits"]);
   assert.equal(edit?.annotations?.readOnlyHint, false);
   assert.match(edit?.description ?? "", /AMBIGUOUS/);
-  // Only create_file (which never overwrites) and read_file are non-destructive; the writing tools publish an output schema.
+  // Only create_file (which never overwrites) and read_file are non-destructive; every tool publishes an output schema and a title.
   assert.deepEqual(
-    tools.map((t) => [t.name, t.annotations?.destructiveHint, t.outputSchema?.required]),
+    tools.map((t) => [t.name, t.annotations?.destructiveHint, t.annotations?.idempotentHint, t.outputSchema?.required, typeof t.title]),
     [
-      ["read_file", false, undefined],
-      ["edit_file", true, ["ok", "dryRun", "files", "errors"]],
-      ["edit_lines", true, ["ok", "dryRun", "files", "errors"]],
-      ["apply_diff", true, ["ok", "dryRun", "files", "errors"]],
-      ["create_file", false, ["ok", "dryRun", "files", "errors"]],
+      ["read_file", false, true, ["ok", "errors"], "string"],
+      ["edit_file", true, true, ["ok", "dryRun", "files", "errors"], "string"],
+      ["edit_lines", true, false, ["ok", "dryRun", "files", "errors"], "string"],
+      ["apply_diff", true, true, ["ok", "dryRun", "files", "errors"], "string"],
+      ["create_file", false, true, ["ok", "dryRun", "files", "errors"], "string"],
     ],
   );
   const ro = await readOnly.client.listTools(undefined, { timeout: TIMEOUT_MS });
@@ -269,7 +271,7 @@ test("mcp: edit_file results carry structuredContent (the client checks it again
   assert.equal(file?.status, "modified");
   assert.equal(file?.sha256, hashBytes(after));
   assert.ok(file?.diff.includes("-    return 1;\n+    return 2;\n"), file?.diff);
-  assert.deepEqual(file?.edits, [{ status: "applied", strategy: "exact", startLine: 9, endLine: 9, fuzzy: false }]);
+  assert.deepEqual(file?.edits, [{ status: "applied", strategy: "exact", startLine: 9, endLine: 9, fuzzy: false, similarity: 1 }]);
 
   const refused = await server.client.callTool(
     { name: "edit_file", arguments: { path: "structured.js", edits: [{ old_string: "}", new_string: "};" }] } },
@@ -289,9 +291,9 @@ test("mcp: edit_file results carry structuredContent (the client checks it again
     (invalid.structuredContent as unknown as Structured).errors.map((e) => e.code),
     ["INVALID_INPUT"],
   );
-  // read_file has no output schema and sends text only.
+  // read_file says which lines of which version it showed.
   const read = await server.client.callTool({ name: "read_file", arguments: { path: "structured.js", limit: 1 } }, { timeout: TIMEOUT_MS });
-  assert.equal(read.structuredContent, undefined);
+  assert.deepEqual(read.structuredContent, { ok: true, path: "structured.js", sha256: hashBytes(Buffer.from(GREET)), startLine: 1, endLine: 1, totalLines: 10, errors: [] });
 });
 
 test("mcp: --read-only refuses edit_file and writes nothing", opts, async () => {
@@ -408,4 +410,110 @@ test("narrowRoots: a client root inside --root narrows it, one containing it lea
   assert.deepEqual(await narrowRoots([tree.root], [sub]), { roots: [sub], dropped: [] });
   assert.deepEqual(await narrowRoots([tree.root], ["/"]), { roots: [tree.root], dropped: [] });
   assert.deepEqual(await narrowRoots([tree.root], [clientRoot]), { roots: [tree.root], dropped: [clientRoot] });
+});
+
+// --- in process, through InMemoryTransport: the current client (2025-11-25) and a 2025-06-18 session ---
+
+async function inProcess(root: string): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer({ roots: [root], log: () => {} }).connect(serverSide);
+  const client = new Client({ name: "fuzzpatch-test", version: "1.0.0" });
+  await client.connect(clientSide);
+  return client;
+}
+
+type Edits = { status: string; strategy?: string; similarity?: number; warnings?: string[]; note?: string; candidates?: { startLine: number }[]; closest?: { startLine: number; similarity: number } }[];
+const editsOf = (r: { structuredContent?: unknown }) => ((r.structuredContent as { files: { edits: Edits }[] }).files[0]?.edits ?? []) as Edits;
+
+test("mcp 2025-11-25: per-edit reports (similarity, warnings, candidates, closest) in structuredContent the client validated", opts, async () => {
+  const t = await makeTree({ "g.js": GREET });
+  const client = await inProcess(t.root);
+  const fuzzy = await client.callTool({ name: "edit_file", arguments: { path: "g.js", edits: [{ oldString: 'if (name) {\n    console.log("hello " + name);\n}', newString: 'if (name) {\n    console.log("hi " + name);\n}' }] } });
+  assert.equal(fuzzy.isError, false, JSON.stringify(fuzzy.content));
+  const [applied] = editsOf(fuzzy);
+  assert.equal(applied?.status, "applied");
+  assert.ok((applied?.similarity ?? 1) <= 1 && applied?.warnings?.[0]?.includes("not exactly"), JSON.stringify(applied));
+  const ambiguous = await client.callTool({ name: "edit_file", arguments: { path: "g.js", edits: [{ oldString: "    return", newString: "    return void" }] } });
+  assert.equal(ambiguous.isError, true);
+  assert.deepEqual(
+    editsOf(ambiguous)[0]?.candidates?.map((c) => c.startLine),
+    [5, 9],
+  );
+  const missing = await client.callTool({ name: "edit_file", arguments: { path: "g.js", edits: [{ oldString: "function greeter(nom) {", newString: "x" }] } });
+  assert.equal(missing.isError, true);
+  assert.equal(editsOf(missing)[0]?.closest?.startLine, 1);
+  await client.close();
+});
+
+test("mcp 2025-11-25: invalid arguments are a tool result with isError and a message to correct from, not a protocol error", opts, async () => {
+  const t = await makeTree({ "g.js": GREET });
+  const client = await inProcess(t.root);
+  for (const [name, args, says] of [
+    ["edit_file", { path: "g.js", edits: "nope" }, /edits must be JSON|not valid/],
+    ["edit_file", { edits: [{ oldString: "a", newString: "b" }] }, /path: .*(expected string|Required|received undefined)/i],
+    ["read_file", { path: "g.js", offset: 0 }, /offset/],
+    ["apply_diff", {}, /diff/],
+  ] as const) {
+    const r = await client.callTool({ name, arguments: args });
+    assert.equal(r.isError, true, name);
+    const text = (r.content as { text: string }[])[0]?.text ?? "";
+    assert.match(text, /^INVALID_INPUT: /, text);
+    assert.match(text, says);
+    assert.equal((r.structuredContent as { ok: boolean }).ok, false);
+  }
+  await client.close();
+});
+
+test("mcp: idempotentHint is the truth: the same edit_file, apply_diff and create_file call again changes nothing", opts, async () => {
+  const t = await makeTree({ "g.js": GREET });
+  const client = await inProcess(t.root);
+  const { tools } = await client.listTools();
+  const calls: [string, Record<string, unknown>][] = [
+    ["edit_file", { path: "g.js", edits: [{ oldString: "return 1;", newString: "return 1; // one" }] }],
+    ["apply_diff", { diff: "--- a/g.js\n+++ b/g.js\n@@ -1,2 +1,2 @@\n-function greet(name) {\n+function greet(who) {\n     if (name) {\n" }],
+    ["create_file", { path: "n.txt", content: "new\n" }],
+  ];
+  for (const [name, args] of calls) {
+    assert.equal(tools.find((x) => x.name === name)?.annotations?.idempotentHint, true, name);
+    const first = await client.callTool({ name, arguments: args });
+    assert.equal(first.isError, false, JSON.stringify(first.content));
+    const before = await snapshot(t.root);
+    const again = await client.callTool({ name, arguments: args });
+    assert.deepEqual(await snapshot(t.root), before, `${name} sent again changed a file`);
+    if (name !== "create_file") assert.equal(editsOf(again)[0]?.status, "already-applied", JSON.stringify(again.content));
+  }
+  await client.close();
+});
+
+test("mcp 2025-06-18: a client on the older revision initializes, lists the tools and gets structured results", opts, async () => {
+  const t = await makeTree({ "g.js": GREET });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer({ roots: [t.root], log: () => {} }).connect(serverSide);
+  const replies = new Map<number, { result?: Record<string, unknown>; error?: unknown }>();
+  clientSide.onmessage = (m) => {
+    const msg = m as { id?: number; result?: Record<string, unknown>; error?: unknown };
+    if (typeof msg.id === "number") replies.set(msg.id, msg);
+  };
+  await clientSide.start();
+  const request = async (id: number, method: string, params: Record<string, unknown>) => {
+    await clientSide.send({ jsonrpc: "2.0", id, method, params });
+    for (let i = 0; i < 200 && !replies.has(id); i++) await new Promise((r) => setTimeout(r, 5));
+    const reply = replies.get(id);
+    assert.ok(reply?.result, `${method}: ${JSON.stringify(reply)}`);
+    return reply.result;
+  };
+  const init = await request(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "old", version: "1" } });
+  assert.equal(init.protocolVersion, "2025-06-18");
+  await clientSide.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  const list = (await request(2, "tools/list", {})) as { tools: { name: string; title?: string; outputSchema?: unknown }[] };
+  assert.equal(list.tools.length, 5);
+  assert.ok(list.tools.every((x) => x.outputSchema && x.title));
+  const called = (await request(3, "tools/call", { name: "edit_file", arguments: { path: "g.js", edits: [{ oldString: "return 1;", newString: "return 2;" }] } })) as {
+    isError?: boolean;
+    structuredContent?: { ok: boolean };
+  };
+  assert.equal(called.isError, false);
+  assert.equal(called.structuredContent?.ok, true);
+  assert.equal(await readFile(path.join(t.root, "g.js"), "utf8"), GREET.replace("return 1;", "return 2;"));
+  await clientSide.close();
 });

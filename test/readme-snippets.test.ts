@@ -1,7 +1,7 @@
 /**
  * The README's TypeScript snippets are the files under test/snippets/, word
  * for word, and those files compile under the project's strict settings
- * against the official SDKs they use (openai, @anthropic-ai/sdk, ai: pinned
+ * against the official SDKs they use (openai, @openai/agents, @anthropic-ai/sdk, ai, the MCP client: pinned
  * dev dependencies), with `fuzzpatch/*` mapped to src/ (tsconfig.json
  * "paths"). A snippet a user copies therefore type-checks as printed.
  */
@@ -54,7 +54,7 @@ test("README snippets compile with strict tsc against the official SDKs", { time
   });
   assert.deepEqual(diagnostics, []);
   // The SDKs' own types were read, not stubbed.
-  for (const pkg of ["openai", "@anthropic-ai/sdk"]) {
+  for (const pkg of ["openai", "@anthropic-ai/sdk", "@openai/agents", "@modelcontextprotocol/client"]) {
     assert.ok(
       program.getSourceFiles().some((f) => f.fileName.includes(`/node_modules/${pkg}/`)),
       `${pkg} types loaded`,

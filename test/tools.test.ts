@@ -7,6 +7,8 @@ import { hashBytes } from "../src/fs/read-file.ts";
 import { lineTag } from "../src/index.ts";
 import { type RunToolOptions, runTool, strictToolDefinitions, toolDefinitions } from "../src/tools.ts";
 import type { JsonSchema } from "../src/tools/json-schema.ts";
+import type { WriteToolOutput } from "../src/tools/result-data.ts";
+import type { ToolResult } from "../src/tools/result-text.ts";
 import { makeTree, snapshot } from "./helpers/temp-tree.ts";
 
 const GREET = 'function greet(name) {\n    if (name) {\n        console.log("hello " + name);\n    }\n    return name;\n}\n\nfunction other() {\n    return 1;\n}\n';
@@ -614,28 +616,41 @@ test("strictToolDefinitions: arguments a strict model sends (all keys, null wher
   assert.equal(await readFile(path.join(t.root, "b.js"), "utf8"), "b\n");
 });
 
-test("runTool: writing tools return their result as data too (structured), read_file does not", async () => {
+test("runTool: every tool returns its result as data too (structured), of its outputSchema's shape", async () => {
   const t = await makeTree({ "a.js": GREET });
+  const data = (r: ToolResult) => r.structured as WriteToolOutput | undefined;
   const ok = await runTool("create_file", { path: "n/new.txt", content: "one\n" }, { root: t.root });
   assert.deepEqual(ok.structured, {
     ok: true,
     dryRun: false,
-    files: [{ path: "n/new.txt", status: "created", written: true, sha256: sha("one\n"), diff: ok.structured?.files[0]?.diff, edits: [{ status: "applied", strategy: "create", startLine: 1, endLine: 1, fuzzy: false }] }],
+    files: [
+      {
+        path: "n/new.txt",
+        status: "created",
+        written: true,
+        sha256: sha("one\n"),
+        diff: data(ok)?.files[0]?.diff,
+        edits: [{ status: "applied", strategy: "create", startLine: 1, endLine: 1, fuzzy: false, similarity: 1 }],
+      },
+    ],
     errors: [],
   });
-  assert.match(ok.structured?.files[0]?.diff ?? "", /\+one/);
+  assert.match(data(ok)?.files[0]?.diff ?? "", /\+one/);
   const dry = await runTool("edit_file", { path: "a.js", dryRun: true, edits: [{ oldString: "return 1;", newString: "return 2;" }] }, { root: t.root });
-  assert.equal(dry.structured?.dryRun, true);
-  assert.equal(dry.structured?.files[0]?.written, false);
-  assert.equal(dry.structured?.files[0]?.sha256, undefined);
+  assert.equal(data(dry)?.dryRun, true);
+  assert.equal(data(dry)?.files[0]?.written, false);
+  assert.equal(data(dry)?.files[0]?.sha256, undefined);
   const refused = await runTool("edit_file", { path: "a.js" }, { root: t.root });
-  assert.equal(refused.structured?.ok, false);
-  assert.equal(refused.structured?.errors[0]?.code, "INVALID_INPUT");
+  assert.equal(data(refused)?.ok, false);
+  assert.equal(data(refused)?.errors[0]?.code, "INVALID_INPUT");
   const readOnly = await runTool("apply_diff", { diff: "x" }, { root: t.root, readOnly: true });
-  assert.equal(readOnly.structured?.errors[0]?.code, "INVALID_INPUT");
-  assert.equal((await runTool("read_file", { path: "a.js" }, { root: t.root })).structured, undefined);
+  assert.equal(data(readOnly)?.errors[0]?.code, "INVALID_INPUT");
+  const read = await runTool("read_file", { path: "a.js", offset: 2, limit: 2 }, { root: t.root });
+  assert.deepEqual(read.structured, { ok: true, path: "a.js", sha256: sha(GREET), startLine: 2, endLine: 3, totalLines: GREET.split("\n").length - 1, errors: [] });
+  const missing = await runTool("read_file", { path: "none.js" }, { root: t.root });
+  assert.deepEqual(missing.structured, { ok: false, errors: [{ code: "NOT_FOUND", message: missing.text.replace(/^NOT_FOUND: /, "").trimEnd() }] });
   assert.equal((await runTool("no_such_tool", {}, { root: t.root })).structured, undefined);
-  for (const def of toolDefinitions) assert.equal(def.outputSchema !== undefined, !def.annotations.readOnlyHint, def.name);
+  for (const def of toolDefinitions) assert.ok(def.outputSchema !== undefined && def.title !== "", def.name);
 });
 
 test("runTool: arbitrary arguments give a result, never a throw, and nothing outside the root changes", async () => {

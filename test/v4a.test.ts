@@ -12,6 +12,7 @@ import { findAnchor, lineEqual, type V4APayload, v4aFormat } from "../src/format
 import { Document } from "../src/text/document.ts";
 import { parseV4A, patchExtent } from "../src/formats/v4a-parse.ts";
 import { applyEdits } from "../src/fs/apply-edits.ts";
+import { applyV4A as applyV4ASection } from "../src/index.ts";
 import { applyChanges } from "../src/text/change-list.ts";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
 import { type Run, runCli } from "./helpers/cli-run.ts";
@@ -119,6 +120,26 @@ const parseCases: { name: string; text: string; expect: unknown }[] = [
     text: patch("*** Begin Patch", "*** Update File: a.txt", "@@", " *** End Patch", "-@@ x", "+*** End of File", "*** End Patch"),
     expect: [{ update: "a.txt", chunks: [{ anchors: [], old: ["*** End Patch", "@@ x"], new: ["*** End Patch", "*** End of File"] }] }],
   },
+  {
+    name: "Codex scenario 017: a padded *** Update File: where a header is expected is the header",
+    text: patch("*** Begin Patch", "  *** Update File: foo.txt", "@@", "-old", "+new", "*** End Patch"),
+    expect: [{ update: "foo.txt", chunks: [{ anchors: [], old: ["old"], new: ["new"] }] }],
+  },
+  {
+    name: "Codex scenario 020: a padded *** End Patch with nothing after it closes the patch",
+    text: patch("*** Begin Patch", "*** Update File: file.txt", "@@", "-one", "+two", " *** End Patch"),
+    expect: [{ update: "file.txt", chunks: [{ anchors: [], old: ["one"], new: ["two"] }] }],
+  },
+  {
+    name: "a padded header after an Add File's lines starts the next section",
+    text: patch("*** Begin Patch", "*** Add File: a.txt", "+x", " *** Delete File: b.txt", "*** End Patch"),
+    expect: [{ add: "a.txt", lines: ["x"] }, { delete: "b.txt" }],
+  },
+  {
+    name: "leniency 7: *** Environment ID: before the first file operation is skipped",
+    text: patch("*** Begin Patch", "*** Environment ID: remote", "*** Add File: hello.txt", "+hello", "*** End Patch"),
+    expect: [{ add: "hello.txt", lines: ["hello"] }],
+  },
 ];
 
 describe("V4A parse", () => {
@@ -134,6 +155,12 @@ const parseErrors: { name: string; text: string; message: RegExp; line: number }
   { name: "a header without a path", text: patch("*** Begin Patch", "*** Update File: ", "@@", "-x", "*** End Patch"), message: /names no file/, line: 2 },
   { name: "an @@ line with no chunk lines", text: patch("*** Begin Patch", "*** Update File: a", "@@ def f", "*** End Patch"), message: /followed by no chunk lines/, line: 3 },
   { name: "a patch with no file operations", text: patch("*** Begin Patch", "*** End Patch"), message: /holds no file operations/, line: 1 },
+  {
+    name: "*** Environment ID: after a file operation",
+    text: patch("*** Begin Patch", "*** Delete File: a", "*** Environment ID: x", "*** End Patch"),
+    message: /Delete File section has no lines/,
+    line: 3,
+  },
   { name: "an unknown *** line inside an update", text: patch("*** Begin Patch", "*** Update File: a", "@@", "-x", "*** Oops", "*** End Patch"), message: /inside an Update File/, line: 5 },
 ];
 
@@ -567,5 +594,107 @@ describe("V4A on the command line", { concurrency: 4 }, () => {
     assert.ok(await missing(t.root, "src/config.js"), "config.js moved");
     assert.match(await read(t.root, "src/settings.js"), /retries: 5,/);
     assert.match(await read(t.root, "src/strings.js"), /export function shout/);
+  });
+});
+
+// --- Codex's whitespace scenarios, as Codex's fixtures write them -------------------
+
+const codexScenarios: { name: string; file: string; patch: string; expect: string }[] = [
+  { name: "017 whitespace-padded hunk header", file: "old\n", patch: "*** Begin Patch\n  *** Update File: f.txt\n@@\n-old\n+new\n*** End Patch\n", expect: "new\n" },
+  { name: "018 whitespace-padded patch markers", file: "one\n", patch: " *** Begin Patch\n*** Update File: f.txt\n@@\n-one\n+two\n*** End Patch \n", expect: "two\n" },
+  { name: "020 whitespace-padded marker lines", file: "one\n", patch: "*** Begin Patch \n*** Update File: f.txt\n@@\n-one\n+two\n *** End Patch\n", expect: "two\n" },
+  { name: "an Environment ID line, with CRLF in the file", file: "one\r\n", patch: "*** Begin Patch\n*** Environment ID: remote\n*** Update File: f.txt\n@@\n-one\n+two\n*** End Patch\n", expect: "two\r\n" },
+];
+
+describe("V4A: Codex scenarios through the file layer", () => {
+  for (const c of codexScenarios) {
+    test(c.name, async () => {
+      const t = await makeTree({ "f.txt": c.file });
+      const r = await applyEdits(t.root, c.patch, { format: "v4a" });
+      assert.ok(r.ok, JSON.stringify(r.errors.map(String)) + JSON.stringify(r.files));
+      assert.equal(await read(t.root, "f.txt"), c.expect);
+    });
+  }
+});
+
+// --- applyV4A: one headerless section (OpenAI's apply_patch diff) ----------------------
+
+const CLASSES = "class A:\n    def run(self):\n        return 1\n\nclass B:\n    def run(self):\n        return 1\n";
+
+const sectionCases: { name: string; content: string; diff: string; create?: boolean; expect: string | { code: string; message: RegExp } }[] = [
+  { name: "an @@ anchor places the chunk", content: CLASSES, diff: "@@ class B:\n     def run(self):\n-        return 1\n+        return 2\n", expect: CLASSES.replace(/1\n$/, "2\n") },
+  { name: "CRLF content keeps CRLF; a CRLF diff is read", content: "a\r\nb\r\n", diff: "@@\r\n a\r\n-b\r\n+c\r\n", expect: "a\r\nc\r\n" },
+  { name: "a bare first chunk without @@", content: "a\nb\n", diff: " a\n-b\n+B\n", expect: "a\nB\n" },
+  { name: "*** End of File pins the chunk to the end", content: "x\ny\nx\n", diff: "@@\n-x\n+z\n*** End of File\n", expect: "x\ny\nz\n" },
+  { name: "leniency 8: the envelope copied into the diff is skipped", content: "a\n", diff: "*** Begin Patch\n*** Update File: f.py\n@@\n-a\n+b\n*** End Patch\n", expect: "b\n" },
+  { name: "create: every line a + line", content: "", diff: "+one\n+\n+three", create: true, expect: "one\n\nthree\n" },
+  { name: "create: an empty diff makes an empty file", content: "", diff: "", create: true, expect: "" },
+  { name: "two places: AMBIGUOUS with both", content: CLASSES, diff: "@@\n-        return 1\n+        return 2\n", expect: { code: "AMBIGUOUS", message: /2 places[\s\S]*lines 3-3[\s\S]*lines 7-7/ } },
+  { name: "an anchor that is not in the file", content: CLASSES, diff: "@@ class C:\n-x\n+y\n", expect: { code: "NOT_FOUND", message: /"@@ class C:" matches no line/ } },
+  { name: "a diff with no chunks", content: "a\n", diff: "\n\n", expect: { code: "PARSE", message: /no chunks/ } },
+  { name: "create: a line without +", content: "", diff: "+a\nb\n", create: true, expect: { code: "PARSE", message: /line 2: every line of a create_file diff starts with "\+"/ } },
+  { name: "create over other content", content: "old\n", diff: "+new\n", create: true, expect: { code: "CONFLICT", message: /already exists/ } },
+  {
+    name: "one failed chunk of two: nothing applied, the failure named",
+    content: "a\nb\nc\n",
+    diff: "@@\n-a\n+A\n@@\n-zzz\n+Z\n",
+    expect: { code: "NOT_FOUND", message: /Chunk 2 \(patch line 4\)[\s\S]*Nothing was applied/ },
+  },
+];
+
+describe("applyV4A", () => {
+  for (const c of sectionCases) {
+    test(c.name, () => {
+      const run = () => applyV4ASection(c.content, c.diff, { create: c.create === true });
+      if (typeof c.expect === "string") {
+        const r = run();
+        assert.equal(r.content, c.expect);
+        assert.ok(r.chunks.length >= 1 || c.diff === "");
+        return;
+      }
+      const want = c.expect;
+      assert.throws(run, (e: unknown) => e instanceof EditError && e.code === want.code && want.message.test(e.message));
+    });
+  }
+
+  test("the report says where each chunk went and how", () => {
+    const r = applyV4ASection("def f():\n    x = 1\n    return x\n", "@@ def f():\n-    x  =  1\n+    x = 2\n     return x\n");
+    assert.equal(r.content, "def f():\n    x = 2\n    return x\n");
+    assert.equal(r.chunks.length, 1);
+    const [c] = r.chunks;
+    assert.equal(c?.startLine, 2);
+    assert.equal(c?.endLine, 3);
+    assert.equal(c?.fuzzy, true);
+  });
+
+  test("sent again, the diff is reported already applied and changes nothing", () => {
+    const diff = "@@\n a\n-b\n+B\n";
+    const once = applyV4ASection("a\nb\nc\n", diff).content;
+    const twice = applyV4ASection(once, diff);
+    assert.equal(twice.content, once);
+    assert.equal(twice.alreadyApplied?.code, "ALREADY_APPLIED");
+    assert.deepEqual(twice.chunks, []);
+  });
+
+  test("not strings: INVALID_INPUT", () => {
+    assert.throws(() => applyV4ASection(null as unknown as string, "@@\n-a"), /content must be a string/);
+    assert.throws(() => applyV4ASection("a", 3 as unknown as string), /diff must be a string/);
+  });
+
+  test("property: arbitrary sections throw nothing but EditError, and a result keeps the content's line breaks", () => {
+    const lineArb = fc.constantFrom("a", "b", "", " ", "  a", "}", "x y");
+    const diffLineArb = fc.tuple(fc.constantFrom(" ", "-", "+", "@@ ", "", "*** "), lineArb).map(([p, l]) => p + l);
+    fc.assert(
+      fc.property(fc.array(lineArb, { maxLength: 10 }), fc.array(diffLineArb, { maxLength: 8 }), fc.constantFrom("\n", "\r\n"), fc.boolean(), (file, diff, eol, create) => {
+        const content = file.length === 0 ? "" : `${file.join(eol)}${eol}`;
+        try {
+          const r = applyV4ASection(create ? "" : content, diff.join("\n"), { create });
+          if (!create && content.includes("\r\n")) assert.ok(!/[^\r]\n/.test(r.content) && !r.content.startsWith("\n"), JSON.stringify(r.content));
+        } catch (error) {
+          assert.ok(error instanceof EditError, String(error));
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -16,6 +16,10 @@
  *              | { "command": "create", path, file_text }              a new file
  *              | { path, content }                                     the whole new text of a file
  *              | { path, edits: [{ op, from, to?, at?, lines }] }      line edits citing tags (anchored-parse.ts)
+ *              | { "type": "update_file", path, diff, move_to? }       OpenAI apply_patch operations: a headerless
+ *              | { "type": "create_file", path, diff }                 V4A section (v4a-parse.ts), the whole new
+ *              | { "type": "delete_file", path }                       file as "+" lines, a deletion
+ *   wrapper   += { "type": "apply_patch_call", "operation": op }      OpenAI's apply_patch_call item
  *
  * Leniencies, each for a model habit:
  * - Keys in snake or camel case and under other tools' names (`file_path`,
@@ -37,6 +41,7 @@ import { looksAnchored, parseAnchoredEdits } from "./anchored-parse.ts";
 import { looksLikeSearchReplace } from "./search-replace-files.ts";
 import type { SplitResult } from "./types.ts";
 import { diffSections } from "./udiff-format.ts";
+import { v4aPayloadOf } from "./v4a-section.ts";
 
 export type JsonParse = { ok: true; value: unknown } | { ok: false; error: string; line: number };
 
@@ -145,6 +150,7 @@ function wrapped(raw: unknown): { items: unknown[]; path?: string } | undefined 
   if (isObj(raw.message) && !PATH_KEYS.some((k) => k in raw)) return { items: [raw.message] };
   if (Array.isArray(raw.tool_calls)) return { items: raw.tool_calls };
   if (isObj(raw.function)) return { items: [raw.function] };
+  if (isObj(raw.operation)) return { items: [raw.operation] };
   // An Anthropic message: its tool_use blocks (text blocks are the model talking).
   if (Array.isArray(raw.content)) return { items: raw.content.filter((b) => isObj(b) && b.type === "tool_use") };
   for (const key of ["arguments", "input", "parameters", "args"]) {
@@ -195,6 +201,16 @@ export function collectJsonEdits(value: unknown, line: number | undefined, out: 
       else if (payload instanceof EditError) fail(`(line edits): ${payload.message}`);
       else {
         out.edits.push({ format: "anchored", path, ...base, payload });
+        count++;
+      }
+      continue;
+    }
+    const operation = pickString(item, ["type"]);
+    if (operation !== undefined && Object.hasOwn(V4A_OPERATIONS, operation)) {
+      const made = operationEdit(item, operation, path);
+      if (typeof made === "string") fail(made);
+      else {
+        out.edits.push({ ...made, ...base });
         count++;
       }
       continue;
@@ -263,4 +279,22 @@ function commandEdit(item: Obj, command: string, path: string | undefined): { fo
   const fileText = pickString(item, ["file_text", "content"]);
   if (fileText === undefined) return '(create) needs "file_text", the new file\'s text.';
   return { format: "whole", path, payload: { content: fileText, create: true } };
+}
+
+/** OpenAI's apply_patch operation types, and whether each carries a diff. */
+const V4A_OPERATIONS: Readonly<Record<string, boolean>> = Object.freeze({ create_file: true, update_file: true, delete_file: false });
+
+/** An OpenAI apply_patch operation as a V4A file edit, or what is wrong with it. */
+function operationEdit(item: Obj, type: string, path: string | undefined): { format: string; path: string; payload: unknown } | string {
+  if (path === undefined) return `(${type}) needs "path".`;
+  if (type === "delete_file") return { format: "v4a", path, payload: { kind: "delete", path, line: 1 } };
+  const diff = pickString(item, ["diff"]);
+  if (diff === undefined) return `(${type}) needs "diff", ${type === "create_file" ? 'the new file\'s lines each after "+"' : 'the V4A chunks ("@@", then " ", "-" and "+" lines)'}.`;
+  const moveTo = pickString(item, ["move_to", "moveTo"]);
+  try {
+    return { format: "v4a", path, payload: v4aPayloadOf(diff, type === "create_file", path, moveTo) };
+  } catch (error) {
+    if (error instanceof EditError) return `(${type}): ${error.message}`;
+    throw error;
+  }
 }

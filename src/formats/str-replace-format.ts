@@ -34,7 +34,11 @@ export type StructuredEdit =
   /** The whole new text of the file (a new file, or a replacement of all of it). */
   | { path: string; content: string; expectedHash?: string; expectedContent?: string }
   /** Line edits citing the tags of the anchored view (anchored-parse.ts). */
-  | { path: string; edits: readonly LineEdit[]; expectedHash?: string; expectedContent?: string };
+  | { path: string; edits: readonly LineEdit[]; expectedHash?: string; expectedContent?: string }
+  /** An OpenAI apply_patch operation: `diff` a V4A section without its envelope (the new file's "+" lines for create_file). */
+  | { type: "create_file" | "update_file" | "delete_file"; path: string; diff?: string; move_to?: string; expectedHash?: string; expectedContent?: string }
+  /** An Anthropic text editor edit: str_replace (`old_str`, `new_str`), insert (`insert_line`, `insert_text` or `new_str`), create (`file_text`). */
+  | { command: "str_replace" | "insert" | "create"; path: string; old_str?: string; new_str?: string; insert_line?: number; insert_text?: string; file_text?: string };
 
 function split(response: ResponseText): SplitResult {
   const out: SplitResult = { edits: [], errors: [] };

@@ -5,7 +5,7 @@
  *
  * Grammar (one line per item):
  *
- *   patch     := "*** Begin Patch" NL { file-op } "*** End Patch" NL?
+ *   patch     := "*** Begin Patch" NL [ "*** Environment ID: " id NL ] { file-op } "*** End Patch" NL?
  *   file-op   := add | delete | update
  *   add       := "*** Add File: " path NL { "+" text NL }
  *   delete    := "*** Delete File: " path NL
@@ -44,8 +44,16 @@
  * 6. A patch whose `*** Begin Patch` is padded with whitespace (the model
  *    indented the patch: ` *** Begin Patch`, `  *** Update File: x`,
  *    ` *** End Patch`) has its file-level markers read as markers, as Codex
- *    reads them. In a patch that starts at column 0, markers do too, so a
- *    ` *** End Patch` there is a context line holding that text.
+ *    reads them. In a patch that starts at column 0, a padded line inside an
+ *    Update section is a context line holding that text (` *** End Patch`
+ *    followed by more chunk lines), with two exceptions Codex's own
+ *    scenarios make (017, 020): a padded file header where a header is
+ *    expected (after `*** Begin Patch`, an Add File's lines or a Delete
+ *    File line) is that header, and a padded `*** End Patch` with nothing
+ *    but blank lines or prose after it ends the patch.
+ * 7. `*** Environment ID: ID` before the first file operation (Codex's
+ *    envelope names the machine the patch is for): skipped; this applier
+ *    edits the files under its own root.
  *
  * Strict elsewhere: an unknown `*** ` line, a line in a Delete File section,
  * a non-`+` line in an Add File, a `*** Move to:` anywhere but right after
@@ -61,6 +69,7 @@ const DELETE = "*** Delete File: ";
 const UPDATE = "*** Update File: ";
 const MOVE = "*** Move to: ";
 const END_OF_FILE = "*** End of File";
+const ENVIRONMENT = "*** Environment ID:";
 
 export interface V4AChunk {
   /** The `@@` anchors, in order (empty: none). */
@@ -114,11 +123,22 @@ export function patchExtent(lines: readonly string[], begin: number, limit: numb
   const pad = padded(lines[begin] ?? "");
   for (let i = begin + 1; i < limit; i++) {
     const l = lines[i] as string;
-    if (isEndPatch(l, pad)) return { end: i + 1, closed: true };
+    if (isEndPatch(l, pad) || (isEndPatch(l, true) && endsHere(lines, i + 1, limit))) return { end: i + 1, closed: true };
     if (pad ? isBeginPatch(l) : l.trimEnd() === BEGIN_PATCH) return { end: trimTail(lines, begin, prose ?? i), closed: false };
     if (prose === undefined && l.trim() !== "" && !isMarkerLine(l) && (lines[i - 1] as string).trim() === "") prose = i;
   }
   return { end: trimTail(lines, begin, prose ?? limit), closed: false };
+}
+
+/** Leniency 6: nothing after line `from` (to `limit`) but blank lines, prose or another patch: a padded `*** End Patch` before it closes the patch. */
+function endsHere(lines: readonly string[], from: number, limit: number): boolean {
+  for (let k = from; k < limit; k++) {
+    const l = lines[k] as string;
+    if (l.trim() === "") continue;
+    // A patch after it starts at column 0 as this one does; ` *** Begin Patch` is a context line.
+    return l.trimEnd() === BEGIN_PATCH || !isMarkerLine(l);
+  }
+  return true;
 }
 
 /** Leniency 1: an unclosed patch ends after its last marker line. */
@@ -147,15 +167,24 @@ function isFileHeader(l: string): boolean {
  * line); `offset` is the 0-based response line of `lines[0]`. Throws a
  * `PARSE` EditError for the first line that breaks the grammar.
  */
-export function parseV4A(raw: readonly string[], begin: number, end: number, offset = 0): V4AFileOp[] {
+export function parseV4A(raw: readonly string[], begin: number, until: number, offset = 0): V4AFileOp[] {
   const lines = padded(raw[begin] ?? "") ? raw.map(unpadMarker) : raw;
+  // The patch's last line closes it however it is padded (patchExtent decided so): not a context line of the last chunk.
+  const end = until > begin + 1 && isEndPatch(lines[until - 1] as string, true) ? until - 1 : until;
   const ops: V4AFileOp[] = [];
   const at = (i: number) => offset + i + 1;
   let i = begin + 1;
+  // Leniency 6: where a header is expected, a padded one is read as the header (Codex trims a hunk's first line).
+  const header = (k: number) => unpadMarker(lines[k] as string);
   while (i < end) {
-    const l = lines[i] as string;
-    if (isEndPatch(l)) break;
+    const l = header(i);
+    if (isEndPatch(l, true)) break;
     if (l.trim() === "") {
+      i++;
+      continue;
+    }
+    // Leniency 7: the environment line of Codex's envelope, before the first file operation.
+    if (ops.length === 0 && l.startsWith(ENVIRONMENT)) {
       i++;
       continue;
     }
@@ -164,7 +193,7 @@ export function parseV4A(raw: readonly string[], begin: number, end: number, off
       const start = i++;
       const content: string[] = [];
       let blankTail = 0;
-      while (i < end && !isFileHeader(lines[i] as string)) {
+      while (i < end && !isFileHeader(header(i))) {
         const x = lines[i] as string;
         if (x.startsWith("+")) {
           content.push(x.slice(1));
@@ -185,7 +214,7 @@ export function parseV4A(raw: readonly string[], begin: number, end: number, off
       ops.push({ kind: "delete", path: headerPath(l, DELETE, at(i)), line: at(i) });
       i++;
       while (i < end && (lines[i] as string).trim() === "") i++;
-      if (i < end && !isFileHeader(lines[i] as string)) {
+      if (i < end && !isFileHeader(header(i))) {
         throw parseError(at(i), `a Delete File section has no lines after its header; found ${JSON.stringify((lines[i] as string).slice(0, 80))}. To change the file instead, use "*** Update File:".`);
       }
       continue;
@@ -301,5 +330,46 @@ function parseChunks(lines: readonly string[], from: number, to: number, at: (i:
     }
     if (hasLines(open)) closeChunk(open, chunks);
   }
+  return chunks;
+}
+
+/**
+ * One file's V4A section without the patch's envelope, as OpenAI's
+ * `apply_patch` tool sends it in an operation's `diff`:
+ *
+ *   section := { chunk }                       update_file (chunks as in an Update File section)
+ *            | { "+" text NL }                 create_file (`create`: the new file's lines)
+ *
+ * Leniency 8: the envelope copied into the diff anyway (the model wrote
+ * the whole patch: `*** Begin Patch`, `*** Update File: a.py`, ...,
+ * `*** End Patch`): those lines at its start and end are skipped, and line
+ * numbers in messages still count the diff's own lines. Line breaks may
+ * be CRLF. Everything else is read as the sections of a patch are, with
+ * the same leniencies and refusals.
+ */
+export function parseV4ASection(diff: string, create: false): V4AChunk[];
+export function parseV4ASection(diff: string, create: true): string[];
+export function parseV4ASection(diff: string, create: boolean): V4AChunk[] | string[] {
+  const lines = diff.replace(/\r\n/g, "\n").split("\n");
+  let from = 0;
+  let to = lines.length;
+  const envelope = (l: string) => isBeginPatch(l) || [UPDATE, ADD, ENVIRONMENT].some((m) => l.trimStart().startsWith(m));
+  while (from < to && (envelope(lines[from] as string) || (lines[from] as string).trim() === "")) from++;
+  while (to > from && (isEndPatch(lines[to - 1] as string, true) || (lines[to - 1] as string).trim() === "")) to--;
+  const at = (i: number) => i + 1;
+  if (create) {
+    const out: string[] = [];
+    for (let i = from; i < to; i++) {
+      const l = lines[i] as string;
+      // Leniency 5: a blank line is an empty line whose `+` was dropped.
+      if (l !== "" && !l.startsWith("+")) {
+        throw parseError(at(i), `every line of a create_file diff starts with "+" (the new file's lines); this one does not: ${JSON.stringify(l.slice(0, 80))}.`);
+      }
+      out.push(l.slice(1));
+    }
+    return out;
+  }
+  const chunks = from < to ? parseChunks(lines, from, to, at) : [];
+  if (chunks.length === 0) throw parseError(1, `the diff has no chunks. Write "@@" (or "@@ " and a line the change comes after), then the lines: " " context, "-" removed, "+" added.`);
   return chunks;
 }

@@ -126,6 +126,7 @@ export function createMcpServer(options: McpServerOptions = {}): McpServer {
   for (const def of toolDefinitions) {
     if (options.readOnly && !READ_ONLY_TOOLS.has(def.name)) continue;
     const config = {
+      title: def.title,
       description: def.description,
       inputSchema: asStandardSchema(def.inputSchema),
       ...(def.outputSchema !== undefined && { outputSchema: asStandardSchema(def.outputSchema) }),

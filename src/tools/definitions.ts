@@ -15,7 +15,7 @@
 
 import { z } from "zod";
 import type { JsonSchema, JsonSchemaObject } from "./json-schema.ts";
-import { WRITE_OUTPUT_SCHEMA } from "./result-data.ts";
+import { READ_OUTPUT_SCHEMA, WRITE_OUTPUT_SCHEMA } from "./result-data.ts";
 import { strictSchemaOf } from "./strict-schema.ts";
 
 export type ToolName = "read_file" | "edit_file" | "edit_lines" | "apply_diff" | "create_file";
@@ -30,10 +30,12 @@ export interface ToolAnnotations {
 
 export interface ToolDefinition {
   name: ToolName;
+  /** A short human-readable name (MCP `title`). */
+  title: string;
   description: string;
   /** JSON Schema (draft 2020-12) of the arguments object. */
   inputSchema: JsonSchemaObject;
-  /** JSON Schema of the result as data (`ToolResult.structured`), for the tools that write. */
+  /** JSON Schema of the result as data (`ToolResult.structured`). */
   outputSchema?: JsonSchemaObject;
   annotations: ToolAnnotations;
 }
@@ -176,17 +178,31 @@ const DESCRIPTIONS: Record<ToolName, string> = {
   ].join(" "),
 };
 
+const TITLES: Record<ToolName, string> = {
+  read_file: "Read a file",
+  edit_file: "Edit a file (replace text)",
+  edit_lines: "Edit lines by tag",
+  apply_diff: "Apply a diff or SEARCH/REPLACE blocks",
+  create_file: "Create a file",
+};
+
 /**
+ * `idempotentHint`: the same call again changes nothing more. edit_file and
+ * apply_diff report an edit whose result already stands as already applied
+ * (tested in agent-apis.test.ts); create_file refuses a file that exists.
+ * edit_lines is not: a re-sent insert cites tags that still stand, and
+ * inserts again.
+ *
  * MCP reserves `destructiveHint: false` for tools that only add: edit_file
  * rewrites existing text (the reference filesystem server marks its edit_file
  * destructive too); create_file refuses to overwrite, so it only adds.
  */
 const ANNOTATIONS: Record<ToolName, ToolAnnotations> = {
   read_file: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  edit_file: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  edit_file: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   edit_lines: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  apply_diff: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  create_file: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  apply_diff: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  create_file: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 
 /** JSON Schema of a zod schema, without the keys function-calling APIs trip over. */
@@ -212,9 +228,10 @@ export const toolDefinitions: readonly ToolDefinition[] = Object.freeze(
   ORDER.map((name) =>
     Object.freeze({
       name,
+      title: TITLES[name],
       description: DESCRIPTIONS[name],
       inputSchema: jsonSchemaOf(toolArgs[name]),
-      ...(!ANNOTATIONS[name].readOnlyHint && { outputSchema: WRITE_OUTPUT_SCHEMA }),
+      outputSchema: ANNOTATIONS[name].readOnlyHint ? READ_OUTPUT_SCHEMA : WRITE_OUTPUT_SCHEMA,
       annotations: ANNOTATIONS[name],
     }),
   ),

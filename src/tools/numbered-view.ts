@@ -55,6 +55,11 @@ export interface NumberedViewOptions {
    */
   anchors?: boolean;
   /**
+   * Told what the view shows (the read tool's structured result).
+   * @default undefined
+   */
+  shown?: (view: { path: string; sha256: string; startLine: number; endLine: number; totalLines: number }) => void;
+  /**
    * Where decoded files are kept between calls (see fs/file-cache.ts): a
    * file read here and then edited is decoded once.
    * @default undefined
@@ -86,7 +91,10 @@ export async function renderNumberedView(root: string, rel: string, options: Num
   const total = lines.length;
   const name = options.display ? options.display(safe.rel) : safe.rel;
   const header = (shown: string) => `${name} (${shown}, sha256 ${loaded.hash})`;
-  if (total === 0) return `${header("empty file")}\n`;
+  if (total === 0) {
+    options.shown?.({ path: name, sha256: loaded.hash, startLine: 1, endLine: 0, totalLines: 0 });
+    return `${header("empty file")}\n`;
+  }
   if (offset > total) {
     throw new EditError("INVALID_INPUT", `offset ${offset} is past the end of ${safe.rel}, which has ${total} line${total === 1 ? "" : "s"}.`, {
       path: safe.rel,
@@ -109,6 +117,7 @@ export async function renderNumberedView(root: string, rel: string, options: Num
     chars += line.length;
     end = n;
   }
+  options.shown?.({ path: name, sha256: loaded.hash, startLine: offset, endLine: end, totalLines: total });
   const shown = offset === 1 && end === total ? `${total} line${total === 1 ? "" : "s"}` : `lines ${offset}-${end} of ${total}`;
   const more = end < total ? `(${total - end} more line${total - end === 1 ? "" : "s"}: call read_file with offset ${end + 1} to read on.)\n` : "";
   return `${header(shown)}\n${body.join("\n")}\n${more}`;

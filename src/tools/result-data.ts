@@ -7,7 +7,7 @@
  */
 
 import type { EditError } from "../errors.ts";
-import type { ApplyEditsResult } from "../fs/apply-edits.ts";
+import type { ApplyEditsResult, EditReport } from "../fs/apply-edits.ts";
 import type { JsonSchema, JsonSchemaObject } from "./json-schema.ts";
 
 export interface ToolErrorData {
@@ -21,6 +21,16 @@ export interface EditData {
   startLine?: number;
   endLine?: number;
   fuzzy?: boolean;
+  /** How similar the matched text was to the edit's (1: equal after the strategy's normalisation). */
+  similarity?: number;
+  /** AMBIGUOUS: every place the edit fits; CONFLICT: the places in dispute. */
+  candidates?: { startLine: number; endLine: number; strategy?: string; similarity?: number }[];
+  /** NOT_FOUND: the closest text of the file, and how similar it is. */
+  closest?: { startLine: number; endLine: number; similarity: number };
+  /** What to check in an applied edit (a fuzzy match, a merge from an earlier version). */
+  warnings?: string[];
+  /** already-applied: where its text already stands. */
+  note?: string;
   error?: ToolErrorData;
 }
 
@@ -59,20 +69,73 @@ export function outputOf(result: ApplyEditsResult, hashes: ReadonlyMap<string, s
         written: file.written,
         ...(hash !== undefined && { sha256: hash }),
         diff: file.diff,
-        edits: file.edits.map((edit) => ({
-          status: edit.status,
-          ...(edit.strategy !== undefined && { strategy: edit.strategy }),
-          ...(edit.startLine !== undefined && { startLine: edit.startLine }),
-          ...(edit.endLine !== undefined && { endLine: edit.endLine }),
-          ...(edit.fuzzy !== undefined && { fuzzy: edit.fuzzy }),
-          ...(edit.error !== undefined && { error: errorOf(edit.error) }),
-        })),
+        edits: file.edits.map(editData),
         ...(file.error !== undefined && { error: errorOf(file.error) }),
       };
     }),
     errors: result.errors.map(errorOf),
   };
 }
+
+function editData(edit: EditReport): EditData {
+  const detail = edit.error?.detail;
+  const candidates = Array.isArray(detail?.candidates) ? detail.candidates : undefined;
+  const closest = detail?.closest;
+  const warnings = [
+    ...(edit.fuzzy === true ? [`matched by ${edit.strategy ?? "a tolerant strategy"}, not exactly: check the diff`] : []),
+    ...(edit.version !== undefined ? [`applied to version ${edit.version + 1} you read and merged into the current file`] : []),
+  ];
+  return {
+    status: edit.status,
+    ...(edit.strategy !== undefined && { strategy: edit.strategy }),
+    ...(edit.startLine !== undefined && { startLine: edit.startLine }),
+    ...(edit.endLine !== undefined && { endLine: edit.endLine }),
+    ...(edit.fuzzy !== undefined && { fuzzy: edit.fuzzy }),
+    ...(edit.score !== undefined && { similarity: edit.score }),
+    ...(candidates && {
+      candidates: candidates.map((c) => ({
+        startLine: c.startLine,
+        endLine: c.endLine,
+        ...(c.strategy !== undefined && { strategy: c.strategy }),
+        ...(c.score !== undefined && { similarity: c.score }),
+      })),
+    }),
+    ...(closest && { closest: { startLine: closest.startLine, endLine: closest.endLine, similarity: closest.similarity } }),
+    ...(warnings.length > 0 && { warnings }),
+    ...(edit.note !== undefined && { note: edit.note.message }),
+    ...(edit.error !== undefined && { error: errorOf(edit.error) }),
+  };
+}
+
+/** What read_file returns as data: which lines of which version were shown (the text is the tool's text content). */
+export interface ReadToolOutput {
+  ok: boolean;
+  path?: string;
+  /** sha256 of the file's bytes: the `expectedHash` of an edit written against this view. */
+  sha256?: string;
+  startLine?: number;
+  endLine?: number;
+  totalLines?: number;
+  errors: ToolErrorData[];
+}
+
+const range = { type: "object", properties: { startLine: { type: "integer" }, endLine: { type: "integer" } } } as const;
+
+/** JSON Schema of `ReadToolOutput`, read_file's `outputSchema`. */
+export const READ_OUTPUT_SCHEMA: JsonSchemaObject = {
+  type: "object",
+  properties: {
+    ok: { type: "boolean" },
+    path: { type: "string" },
+    sha256: { type: "string", description: "sha256 of the file's bytes: the expectedHash of an edit based on this view." },
+    startLine: { type: "integer" },
+    endLine: { type: "integer" },
+    totalLines: { type: "integer" },
+    errors: { type: "array", items: { type: "object", properties: { code: { type: "string" }, message: { type: "string" } }, required: ["code", "message"], additionalProperties: false } },
+  },
+  required: ["ok", "errors"],
+  additionalProperties: false,
+};
 
 /** A call refused before any file was looked at (invalid arguments, a read-only server, ...). */
 export function refusedOutput(error: ToolErrorData): WriteToolOutput {
@@ -112,6 +175,15 @@ export const WRITE_OUTPUT_SCHEMA: JsonSchemaObject = {
                 startLine: { type: "integer" },
                 endLine: { type: "integer" },
                 fuzzy: { type: "boolean" },
+                similarity: { type: "number", description: "1 for an exact match; lower for a similarity match." },
+                candidates: {
+                  type: "array",
+                  description: "AMBIGUOUS: every place the edit fits; CONFLICT: the places in dispute.",
+                  items: { ...range, properties: { ...range.properties, strategy: { type: "string" }, similarity: { type: "number" } }, required: ["startLine", "endLine"] },
+                },
+                closest: { ...range, description: "NOT_FOUND: the closest text of the file.", properties: { ...range.properties, similarity: { type: "number" } }, required: ["startLine", "endLine", "similarity"] },
+                warnings: { type: "array", items: { type: "string" }, description: "What to check in an applied edit." },
+                note: { type: "string", description: "already-applied: where its text already stands." },
                 error: errorSchema,
               },
               required: ["status"],

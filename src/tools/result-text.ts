@@ -9,14 +9,14 @@
 import { formatByName } from "../formats/index.ts";
 import type { EditError } from "../errors.ts";
 import type { ApplyEditsResult, EditReport, FileReport } from "../fs/apply-edits.ts";
-import type { WriteToolOutput } from "./result-data.ts";
+import type { ReadToolOutput, WriteToolOutput } from "./result-data.ts";
 
 export interface ToolResult {
   /** True when the call failed; `text` then says why and what to send next. */
   isError: boolean;
   text: string;
-  /** The writing tools' result as data (the MCP server's `structuredContent`); absent for read_file. */
-  structured?: WriteToolOutput;
+  /** The result as data (the MCP server's `structuredContent`): `ReadToolOutput` for read_file, `WriteToolOutput` for the others. */
+  structured?: WriteToolOutput | ReadToolOutput;
 }
 
 const unitOf = (format: string): string => formatByName(format)?.unit ?? "edit";

@@ -29,7 +29,7 @@ import {
   toolDefinitions,
 } from "./definitions.ts";
 import { renderNumberedView } from "./numbered-view.ts";
-import { outputOf, refusedOutput } from "./result-data.ts";
+import { outputOf, type ReadToolOutput, refusedOutput } from "./result-data.ts";
 import { describeResult, type ToolResult } from "./result-text.ts";
 import { locateInRoots } from "./roots.ts";
 import type { VersionStore } from "./version-store.ts";
@@ -80,8 +80,11 @@ export interface RunToolOptions {
 }
 
 /** Runs tool `name` with `args` (an object, or its JSON text as OpenAI sends it). */
-export async function runTool(name: string, args: unknown, options: RunToolOptions): Promise<ToolResult> {
+export async function runTool(called: string, args: unknown, options: RunToolOptions): Promise<ToolResult> {
+  // Claude Code's tool names: Edit and MultiEdit are edit_file's shapes; Write replaces a whole file.
+  const name = claudeCodeTool(called);
   try {
+    if (name === "Write") return await writeTool(args, options);
     if (!isToolName(name)) {
       throw new EditError("INVALID_INPUT", `There is no tool named ${JSON.stringify(name)}. The tools are: ${toolDefinitions.map((t) => t.name).join(", ")}.`);
     }
@@ -108,16 +111,21 @@ export async function runTool(name: string, args: unknown, options: RunToolOptio
         ? { code: error.code, message: error.message }
         : // A bug, not a bad edit: still a result, so an agent loop keeps running.
           { code: "IO", message: `internal error in ${name}: ${(error as Error)?.message ?? String(error)}` };
-    const writing = isToolName(name) && !READ_ONLY_TOOLS.has(name);
-    return { isError: true, text: `${failure.code}: ${failure.message}\n`, ...(writing && { structured: refusedOutput(failure) }) };
+    const writing = (isToolName(name) && !READ_ONLY_TOOLS.has(name)) || name === "Write";
+    const structured = writing ? refusedOutput(failure) : isToolName(name) ? { ok: false, errors: [failure] } : undefined;
+    return { isError: true, text: `${failure.code}: ${failure.message}\n`, ...(structured && { structured }) };
   }
 }
 
 async function readFileTool(args: ReadFileArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
   const { root, rel, display } = await locateInRoots(roots, args.path);
   const store = options.versions;
+  let view: ReadToolOutput = { ok: true, errors: [] };
   const text = await renderNumberedView(root, rel, {
     display,
+    shown: (v) => {
+      view = { ok: true, ...v, errors: [] };
+    },
     ...(store && { seen: (abs: string, hash: string, text: string) => store.remember(abs, hash, text) }),
     ...(args.offset !== undefined && { offset: args.offset }),
     ...(args.limit !== undefined && { limit: args.limit }),
@@ -125,7 +133,7 @@ async function readFileTool(args: ReadFileArgs, roots: string[], options: RunToo
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
     ...(options.cache !== undefined && { cache: options.cache }),
   });
-  return { isError: false, text };
+  return { isError: false, text, structured: view };
 }
 
 async function editFileTool(args: EditFileArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
@@ -227,6 +235,28 @@ async function finish(root: string, result: ApplyEditsResult, display: ((rel: st
     }
   }
   return { ...describeResult(result, hashes, display), structured: outputOf(result, hashes, display ?? ((rel) => rel)) };
+}
+
+/** Claude Code's names for the same tools: Edit and MultiEdit are edit_file (its arguments' aliases read theirs). */
+function claudeCodeTool(name: string): string {
+  return name === "Edit" || name === "MultiEdit" ? "edit_file" : name;
+}
+
+const writeArgs = z.object({ path: z.string().min(1), content: z.string(), dryRun: z.boolean().optional() }).strict();
+
+/** Claude Code's Write { file_path, content }: the file's whole new text, a new file or all of an existing one. */
+async function writeTool(raw: unknown, options: RunToolOptions): Promise<ToolResult> {
+  if (options.readOnly) throw new EditError("INVALID_INPUT", "Write is not available: this server is read-only. Only read_file can be used.");
+  const roots = typeof options.root === "string" ? [options.root] : [...options.root];
+  const obj = renameAliases((typeof raw === "string" ? parseJson(raw, "The arguments of Write") : (raw ?? {})) as Record<string, unknown>);
+  const parsed = writeArgs.safeParse(obj);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `- ${formatPath(issue.path)}: ${issue.message}`);
+    throw new EditError("INVALID_INPUT", `The arguments of Write are not valid:\n${problems.join("\n")}\nSend "file_path" and "content".`);
+  }
+  const { root, rel, display } = await locateInRoots(roots, parsed.data.path);
+  const edit: StructuredEdit = { path: rel, content: parsed.data.content };
+  return finish(root, await applyEdits(root, [edit], fileLayerOptions(options, parsed.data.dryRun)), display, options);
 }
 
 // --- arguments ----------------------------------------------------------------

@@ -199,6 +199,21 @@ console.log(JSON.stringify({ count: clean.length, clean: clean.every(Boolean), l
     },
   },
   {
+    name: 'plain node: "fuzzpatch/openai" applies an apply_patch operation, "fuzzpatch/anthropic" a text editor call, with neither SDK installed',
+    check: () => {
+      writeFileSync(join(dir, "vendor.txt"), "one\r\ntwo\r\n");
+      const code = `import { createApplyPatchEditor, codexApplyPatchTool } from "fuzzpatch/openai";
+import { textEditorCall } from "fuzzpatch/anthropic";
+const a = await createApplyPatchEditor({ root: "." }).updateFile({ type: "update_file", path: "vendor.txt", diff: "@@\\n one\\n-two\\n+2\\n" });
+const b = await textEditorCall({ command: "str_replace", path: "vendor.txt", old_str: "one", new_str: "1" }, { root: "." });
+console.log(JSON.stringify({ a: a.status, b: b.is_error, grammar: codexApplyPatchTool.format.syntax }));`;
+      const r = node(code, dir);
+      ok(r, "node");
+      assert.deepEqual(JSON.parse(r.stdout), { a: "completed", b: false, grammar: "lark" });
+      assert.equal(readFileSync(join(dir, "vendor.txt"), "utf8"), "1\r\n2\r\n");
+    },
+  },
+  {
     // ESM only: Node >= 20.19 loads it through require(esm); older Node refuses with ERR_REQUIRE_ESM.
     name: 'plain node: require("fuzzpatch") from CommonJS',
     check: () => {

@@ -8,6 +8,9 @@ import assert from "node:assert/strict";
 import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
+import fc from "fast-check";
+import { EditError } from "../src/errors.ts";
+import { parseEntry } from "../src/fs/journal-entry.ts";
 import { applyEdits, undoLast, undoWrite } from "../src/node.ts";
 import { defaultJournalDir } from "../src/fs/journal-dir.ts";
 import { listEntryIds, pruneJournal } from "../src/fs/journal-store.ts";
@@ -358,4 +361,58 @@ test("report and --replay: the bundle reproduces the write byte for byte, redact
   const cli = await runMain(["apply", "--replay", path.join(t.base, "wrong.json")]);
   assert.equal(cli.code, 1);
   assert.match(cli.stdout, /^differs: .*\n {2}src\/app\.txt: its bytes differ/);
+});
+
+test("property: any sequence of journaled edits, undone as many times, gives back every file byte for byte", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.record({ file: fc.constantFrom("a.txt", "b.txt", "c/new.txt"), line: fc.nat(5), text: fc.string({ minLength: 1, maxLength: 6 }) }), { minLength: 1, maxLength: 5 }),
+      async (steps) => {
+        const t = await makeTree({ "a.txt": lines(1, 6), "b.txt": "x\r\ny\r\n" });
+        const journal = journalOf(t);
+        const before = await snapshot(t.root);
+        let writes = 0;
+        for (const s of steps) {
+          const current = await readFile(path.join(t.root, s.file), "utf8").catch(() => undefined);
+          const parts = current?.split("\n") ?? [];
+          const old = current === undefined ? "" : (parts[s.line % Math.max(1, parts.length - 1)] as string);
+          const r = await applyEdits(t.root, [{ path: s.file, oldString: old, newString: `${old}${s.text}` }], { journal });
+          if (r.written) writes++;
+        }
+        for (let k = 0; k < writes; k++) await undoLast({ root: t.root, journal });
+        await rejected(undoLast({ root: t.root, journal }), "NOT_FOUND");
+        const after = await snapshot(t.root);
+        for (const [k, v] of after) if (v === "dir" && !before.has(k)) after.delete(k);
+        assert.deepEqual(after, before);
+      },
+    ),
+    { numRuns: 25 },
+  );
+});
+
+test("property: a journal entry read back throws nothing but EditError on any content", () => {
+  const entryLike = fc.record(
+    {
+      format: fc.oneof(fc.constant(1), fc.jsonValue()),
+      id: fc.oneof(fc.constant("0mx17pwzt-dab88b65"), fc.string()),
+      time: fc.string(),
+      root: fc.string(),
+      source: fc.string(),
+      version: fc.string(),
+      files: fc.oneof(fc.array(fc.record({ path: fc.string(), kind: fc.constantFrom("write", "create", "delete", "x"), before: fc.string(), after: fc.string(), modeBefore: fc.jsonValue() }, { requiredKeys: [] })), fc.jsonValue()),
+      read: fc.oneof(fc.array(fc.jsonValue()), fc.jsonValue()),
+      undoes: fc.jsonValue(),
+    },
+    { requiredKeys: [] },
+  );
+  fc.assert(
+    fc.property(fc.oneof(entryLike.map((e) => JSON.stringify(e)), fc.string()), (text) => {
+      try {
+        parseEntry("0mx17pwzt-dab88b65", text);
+      } catch (error) {
+        assert.ok(error instanceof EditError, String(error));
+      }
+    }),
+    { numRuns: 500 },
+  );
 });

@@ -259,6 +259,8 @@ async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor):
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ["--import", "tsx", path.join(REPO, "bench", "mcp-timed-server.ts"), engineLog, "mcp", "--root", dir],
+    // The server journals its writes, as users run it, into the bench's directory (not the user's state directory).
+    env: { ...process.env, FUZZPATCH_JOURNAL_DIR: path.join(dir, "journal") } as Record<string, string>,
     stderr: "ignore",
     cwd: REPO,
   });

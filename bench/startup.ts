@@ -71,7 +71,8 @@ try {
   writeFileSync(join(installed.dir, "edit.diff"), EDIT);
   const hook = join(installed.dir, "cpu-hook.cjs");
   writeFileSync(hook, CPU_HOOK);
-  const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require=${hook}`.trim() };
+  // The apply rows journal their write, as users run it, into this run's directory.
+  const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require=${hook}`.trim(), FUZZPATCH_JOURNAL_DIR: join(installed.dir, "journal") };
   // The CLI keeps V8's compiled code between runs (src/cli/compile-cache.ts); here in a directory of
   // this run, so the rows measure a cache this build wrote, and one row runs without it.
   const cache = join(installed.dir, "compile-cache");

@@ -6,6 +6,7 @@
 export { applyEdits } from "./fs/apply-edits.ts";
 export { DEFAULT_FILE_CACHE_BYTES, FileCache } from "./fs/file-cache.ts";
 export { hashBytes } from "./fs/read-file.ts";
+export { undoLast, undoWrite } from "./fs/undo.ts";
 export type {
   AmbiguityChoice,
   ApplyEditsOptions,
@@ -18,3 +19,5 @@ export type {
 export type { EditFormat, ResponseFormat } from "./formats/index.ts";
 export type { StructuredEdit } from "./formats/str-replace-format.ts";
 export type { TransactionHooks, PlannedChange } from "./fs/transaction.ts";
+export type { JournalOptions, JournalRecord } from "./fs/journal.ts";
+export type { UndoFile, UndoOptions, UndoResult } from "./fs/undo.ts";

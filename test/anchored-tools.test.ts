@@ -141,7 +141,9 @@ after(async () => {
 });
 
 async function connect(args: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(REPO, "dist", "cli", "bin.cjs"), "mcp", ...args], stderr: "pipe" });
+  // The test's environment (its journal directory among it): the SDK passes the server only HOME, PATH and a few more by default.
+  const env = { ...process.env } as Record<string, string>;
+  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(REPO, "dist", "cli", "bin.cjs"), "mcp", ...args], stderr: "pipe", env });
   const client = new Client({ name: "fuzzpatch-anchored-test", version: "1.0.0" }, { capabilities: {} });
   await client.connect(transport, { timeout: TIMEOUT_MS });
   conns.push(client);

@@ -72,7 +72,7 @@ let readOnly: Connection;
 let modern: Connection;
 
 before(async () => {
-  tree = await makeTree({ "fuzzy.js": GREET, "ambiguous.js": GREET, "multi.js": GREET, "stale.js": GREET, "read.js": GREET, "merge.js": GREET, "structured.js": GREET, "reference.js": GREET });
+  tree = await makeTree({ "fuzzy.js": GREET, "ambiguous.js": GREET, "multi.js": GREET, "stale.js": GREET, "read.js": GREET, "merge.js": GREET, "structured.js": GREET, "reference.js": GREET, "undo.js": GREET });
   // A root the client offers (MCP roots) beside the --root the server was started with.
   clientRoot = path.join(tree.base, "client-root");
   await mkdir(clientRoot);
@@ -94,11 +94,11 @@ after(async () => {
 
 const opts = { timeout: TIMEOUT_MS * 2 };
 
-test("mcp: lists the five tools with their schemas; --read-only lists read_file only", opts, async () => {
+test("mcp: lists the six tools with their schemas; --read-only lists read_file only", opts, async () => {
   const { tools } = await server.client.listTools(undefined, { timeout: TIMEOUT_MS });
   assert.deepEqual(
     tools.map((t) => t.name),
-    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file"],
+    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit"],
   );
   const edit = tools.find((t) => t.name === "edit_file");
   assert.deepEqual(edit?.inputSchema.required, ["path", "edits"]);
@@ -113,6 +113,7 @@ test("mcp: lists the five tools with their schemas; --read-only lists read_file 
       ["edit_lines", true, false, ["ok", "dryRun", "files", "errors"], "string"],
       ["apply_diff", true, true, ["ok", "dryRun", "files", "errors"], "string"],
       ["create_file", false, true, ["ok", "dryRun", "files", "errors"], "string"],
+      ["undo_edit", true, false, ["ok", "dryRun", "files", "errors"], "string"],
     ],
   );
   const ro = await readOnly.client.listTools(undefined, { timeout: TIMEOUT_MS });
@@ -294,6 +295,24 @@ test("mcp: edit_file results carry structuredContent (the client checks it again
   // read_file says which lines of which version it showed.
   const read = await server.client.callTool({ name: "read_file", arguments: { path: "structured.js", limit: 1 } }, { timeout: TIMEOUT_MS });
   assert.deepEqual(read.structuredContent, { ok: true, path: "structured.js", sha256: hashBytes(Buffer.from(GREET)), startLine: 1, endLine: 1, totalLines: 10, errors: [] });
+});
+
+test("mcp: undo_edit takes back the last edit of a file (restored byte for byte, structuredContent with its sha256); a second undo finds nothing left", opts, async () => {
+  const file = path.join(tree.root, "undo.js");
+  const edited = await call(server, "edit_file", { path: "undo.js", edits: [{ oldString: "return 1;", newString: "return 2;" }] });
+  assert.equal(edited.isError, false, edited.text);
+  assert.equal(await readFile(file, "utf8"), GREET.replace("return 1;", "return 2;"));
+  const result = await server.client.callTool({ name: "undo_edit", arguments: { path: "undo.js" } }, { timeout: TIMEOUT_MS });
+  const text = (result.content as { text: string }[])[0]?.text ?? "";
+  assert.equal(result.isError, false, text);
+  assert.match(text, /^Undid write \S+:\nrestored: undo\.js\n/);
+  assert.equal(await readFile(file, "utf8"), GREET);
+  const structured = result.structuredContent as { ok: boolean; files: { path: string; status: string; written: boolean; sha256: string }[] };
+  assert.deepEqual(structured.files.map((f) => [f.path, f.status, f.written, f.sha256]), [["undo.js", "modified", true, hashBytes(GREET)]]);
+  const again = await call(server, "undo_edit", { path: "undo.js" });
+  assert.equal(again.isError, true);
+  assert.match(again.text, /^NOT_FOUND: No write to .*undo\.js left to undo/);
+  assert.equal(await readFile(file, "utf8"), GREET);
 });
 
 test("mcp: --read-only refuses edit_file and writes nothing", opts, async () => {
@@ -506,7 +525,7 @@ test("mcp 2025-06-18: a client on the older revision initializes, lists the tool
   assert.equal(init.protocolVersion, "2025-06-18");
   await clientSide.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   const list = (await request(2, "tools/list", {})) as { tools: { name: string; title?: string; outputSchema?: unknown }[] };
-  assert.equal(list.tools.length, 5);
+  assert.equal(list.tools.length, 6);
   assert.ok(list.tools.every((x) => x.outputSchema && x.title));
   const called = (await request(3, "tools/call", { name: "edit_file", arguments: { path: "g.js", edits: [{ oldString: "return 1;", newString: "return 2;" }] } })) as {
     isError?: boolean;

@@ -486,7 +486,7 @@ const cases: Case[] = [
     tool: "delete_file",
     args: { path: "a.js" },
     isError: true,
-    says: ['INVALID_INPUT: There is no tool named "delete_file". The tools are: read_file, edit_file, edit_lines, apply_diff, create_file.'],
+    says: ['INVALID_INPUT: There is no tool named "delete_file". The tools are: read_file, edit_file, edit_lines, apply_diff, create_file, undo_edit.'],
   },
 ];
 
@@ -534,7 +534,7 @@ test("runTool: every line of a read_file view, pasted back as oldString, matches
 test("toolDefinitions: object schemas a function-calling API accepts", () => {
   assert.deepEqual(
     toolDefinitions.map((d) => d.name),
-    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file"],
+    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit"],
   );
   for (const def of toolDefinitions) {
     const schema = def.inputSchema as { type: string; properties: Record<string, unknown>; required?: string[]; $schema?: string };
@@ -554,6 +554,7 @@ test("toolDefinitions: object schemas a function-calling API accepts", () => {
       ["edit_lines", true],
       ["apply_diff", true],
       ["create_file", false],
+      ["undo_edit", true],
     ],
   );
   for (const code of ["AMBIGUOUS", "NOT_FOUND", "STALE"]) assert.ok(edit?.description.includes(code), code);
@@ -605,6 +606,8 @@ test("strictToolDefinitions: arguments a strict model sends (all keys, null wher
     edit_file: { path: "a.js", edits: [{ oldString: "return 1;", newString: "return 2;", replaceAll: null }], expectedHash: null, dryRun: null },
     apply_diff: { diff: "--- a/a.js\n+++ b/a.js\n@@ @@\n-    return 2;\n+    return 3;\n", path: null, dryRun: null },
     create_file: { path: "b.js", content: "b\n", dryRun: null },
+    // A dry run of undoing the last write (create_file's).
+    undo_edit: { path: null, id: null, merge: null, dryRun: true },
   };
   for (const def of strictToolDefinitions) {
     const given = args[def.name] ?? {};

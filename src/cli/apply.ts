@@ -39,6 +39,10 @@ export interface ApplyCommandOptions {
   "3way"?: boolean;
   /** Earlier versions of the --target file. */
   history?: string[];
+  /** `--no-journal` makes it false: the write is not recorded for undo. */
+  journal?: boolean;
+  /** `--replay BUNDLE`: reproduce a report bundle instead of applying an input. */
+  replay?: string;
 }
 
 /** Exit codes: 0 all applied, 1 some edit failed, 2 bad usage or unparseable input. */
@@ -48,6 +52,10 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
     const choices = ["auto", ...formatNames()].join(", ");
     writeError(streams, new EditError("INVALID_INPUT", `option '--format <format>' argument '${options.format}' is invalid. Allowed choices are ${choices}.`));
     return 2;
+  }
+  if (options.replay !== undefined) {
+    const { runReplay } = await import("./replay.ts");
+    return runReplay(options.replay, options, streams);
   }
   let input: string;
   try {
@@ -64,6 +72,7 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
     preset: options.preset,
     allowBinary: options.allowBinary,
     reverse: options.reverse,
+    journal: options.journal !== false && { source: "cli apply" },
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
     ...(options.strip !== undefined && { strip: options.strip }),
     ...(options.target !== undefined && { target: options.target }),
@@ -98,6 +107,7 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
     writeError(streams, error instanceof EditError ? error : new EditError("IO", String(error)));
     return 2;
   }
+  if (result.journal?.warning) writeNote(streams, result.journal.warning);
   const unparseable = result.files.length === 0;
   if (options.json) {
     streams.out.write(`${JSON.stringify(toJson(result), null, 2)}\n`);

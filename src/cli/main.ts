@@ -78,7 +78,9 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("-R, --reverse", "undo the diffs instead of applying them", false)
     .option("--target <file>", "the one file the input edits, for blocks or diffs that name none")
     .option("--3way", "for a git diff: merge it into the file from the blob its index line names (as git apply --3way)", false)
-    .option("--history <files...>", "earlier versions of the --target file the edit may be written against, oldest first");
+    .option("--history <files...>", "earlier versions of the --target file the edit may be written against, oldest first")
+    .option("--no-journal", "do not record the write in the undo journal (FUZZPATCH_JOURNAL=0 for every command)")
+    .option("--replay <bundle>", "reproduce a `fuzzpatch report` bundle (a JSON file or a --dir directory) in a temporary directory and compare the result");
   addCommonOptions(apply, true).action(async (file: string | undefined, opts) => {
     const { runApply } = await import("./apply.ts");
     code = await runApply(file, opts, withColor(opts), () => stdin ?? process.stdin);
@@ -95,7 +97,8 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--all", "replace every occurrence", false)
     .option("--dry-run", "show what would change, write nothing", false)
     .option("-q, --quiet", "print nothing but errors", false)
-    .option("--json", "print the machine-readable report", false);
+    .option("--json", "print the machine-readable report", false)
+    .option("--no-journal", "do not record the write in the undo journal");
   addCommonOptions(replace, true).action(async (file: string, opts) => {
     const { runReplace } = await import("./replace.ts");
     code = await runReplace(file, opts, withColor(opts));
@@ -124,6 +127,46 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     code = await runRead(file, opts, withColor(opts));
   });
 
+  const undo = program
+    .command("undo")
+    .description("take back a write recorded in the undo journal: the last one under --root, or the one ID names (see fuzzpatch log)")
+    .argument("[id]", "the write's id, or the start of it")
+    .option("--last", "the last write under --root not yet undone (the default without an id)", false)
+    .option("--root <dir>", "without an id: the last write whose root is this directory, inside it or holds it", ".")
+    .option("--merge", "a file changed since: take the write's change out of it by three-way merge instead of refusing", false)
+    .option("--dry-run", "show what would change, write nothing", false)
+    .option("--json", "print the machine-readable result", false)
+    .option("-q, --quiet", "print nothing but errors", false)
+    .option("--no-journal", "do not record the undo itself (it then cannot be redone)");
+  addCommonOptions(undo, false).action(async (id: string | undefined, opts) => {
+    const { runUndo } = await import("./undo.ts");
+    code = await runUndo(id, opts, withColor(opts));
+  });
+
+  const log = program
+    .command("log")
+    .description("list the writes in the undo journal, newest first")
+    .option("--root <dir>", "only writes whose root is this directory, inside it or holds it")
+    .option("-n, --max <n>", "most writes listed (default 20)", wholeNumber(1))
+    .option("--json", "print the machine-readable list", false);
+  addCommonOptions(log, false).action(async (opts) => {
+    const { runLog } = await import("./undo.ts");
+    code = await runLog(opts, withColor(opts));
+  });
+
+  const report = program
+    .command("report")
+    .description("write a reproduction bundle of a write (the last under --root, or ID): its input, options, files before and after, result and versions")
+    .argument("[id]", "the write's id, or the start of it")
+    .option("-o, --output <path>", "where to write it (default fuzzpatch-report-ID.json, or fuzzpatch-report-ID/ with --dir)")
+    .option("--dir", "write a directory (bundle.json, the input, before/ and after/) instead of one JSON file", false)
+    .option("--redact", "replace the files' lines far from the edits with placeholders (checked to still reproduce)", false)
+    .option("--root <dir>", "without an id: the last write whose root is this directory, inside it or holds it", ".");
+  addCommonOptions(report, false).action(async (id: string | undefined, opts) => {
+    const { runReport } = await import("./replay.ts");
+    code = await runReport(id, opts, withColor(opts));
+  });
+
   program
     .command("mcp")
     .description("serve the edit tools (read_file, edit_file, edit_lines, apply_diff, create_file) as an MCP server on stdio")
@@ -135,6 +178,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--read-only", "offer only read_file", false)
     .option("--anchors", "read_file tags each line (N#TAG:text) for edit_lines unless a call says otherwise", false)
     .option("--allow-client-roots", "let the client's MCP roots widen the scope beyond --root (without it they may only narrow it)", false)
+    .option("--no-journal", "do not record writes in the undo journal (and offer no undo_edit)")
     .action(async (opts) => {
       const { runMcp } = await import("./mcp.ts");
       code = await runMcp(opts, streams);

@@ -11,6 +11,8 @@ export interface McpCommandOptions {
   readOnly: boolean;
   anchors?: boolean;
   allowClientRoots?: boolean;
+  /** `--no-journal` makes it false: writes are not recorded, and undo_edit is not offered. */
+  journal?: boolean;
 }
 
 /**
@@ -29,6 +31,6 @@ export async function runMcp(options: McpCommandOptions, streams: Streams): Prom
     }
     roots.push(path.resolve(root));
   }
-  serveMcp({ roots, readOnly: options.readOnly, anchors: options.anchors ?? false, allowClientRoots: options.allowClientRoots ?? false, log: (line) => streams.err.write(`${line}\n`) });
+  serveMcp({ roots, readOnly: options.readOnly, anchors: options.anchors ?? false, allowClientRoots: options.allowClientRoots ?? false, journal: options.journal ?? true, log: (line) => streams.err.write(`${line}\n`) });
   return 0;
 }

@@ -19,6 +19,8 @@ export interface ReplaceCommandOptions {
   preset: "default" | "opencode";
   maxFileBytes?: number;
   allowBinary: boolean;
+  /** `--no-journal` makes it false. */
+  journal?: boolean;
 }
 
 export async function runReplace(file: string, options: ReplaceCommandOptions, streams: Streams): Promise<number> {
@@ -41,11 +43,13 @@ export async function runReplace(file: string, options: ReplaceCommandOptions, s
     dryRun: options.dryRun,
     preset: options.preset,
     allowBinary: options.allowBinary,
+    journal: options.journal !== false && { source: "cli replace" },
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
     replaceAllAdvice: "use --all",
     emptyOldAdvice: "--old ''",
     displayPrefix: file.endsWith(name) ? file.slice(0, file.length - name.length) : "",
   });
+  if (result.journal?.warning) writeNote(streams, result.journal.warning);
   const report = result.files[0];
   if (options.json) {
     streams.out.write(

@@ -31,6 +31,7 @@ import { resolveRoot, resolveSafePath, type SafePath } from "./safe-path.ts";
 import { checkWritable } from "./writable.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
 import { type RejectedOp, rejectFileText } from "../formats/rejects.ts";
+import { type JournalOptions, type JournalRecord, type ResolvedJournal, recordWrite, resolveJournal } from "./journal.ts";
 
 /**
  * The engine's part of each edit (matching and splicing, in the current
@@ -176,6 +177,16 @@ export interface ApplyEditsOptions extends EngineOptions {
    * @default undefined (nothing kept between calls)
    */
   cache?: FileCache;
+  /**
+   * Record every write in the undo journal (fs/journal.ts): `fuzzpatch
+   * undo`, `undoWrite` and the `undo_edit` tool take it back, `fuzzpatch
+   * report` makes a reproduction bundle of it. `true` uses the default
+   * location; `FUZZPATCH_JOURNAL=0` turns it off whatever this says. A
+   * journal that cannot be written is a warning (`result.journal`), never
+   * a failed edit.
+   * @default false (the CLI, the MCP server and runTool turn it on)
+   */
+  journal?: boolean | JournalOptions;
 }
 
 export interface EditReport {
@@ -253,6 +264,8 @@ export interface ApplyEditsResult {
   unescaped?: boolean;
   /** The unified diff of every change, concatenated. */
   diff: string;
+  /** With `journal`, when something was written: the write's journal id, or why it was not recorded. */
+  journal?: JournalRecord;
 }
 
 const DEFAULTS = Object.freeze({
@@ -278,6 +291,7 @@ interface ResolvedOptions {
   chooseCandidate: ApplyEditsOptions["chooseCandidate"];
   hooks: TransactionHooks | undefined;
   cache: FileCache | undefined;
+  journal: ResolvedJournal | undefined;
   strip: number | undefined;
   target: string | undefined;
   reverse: boolean;
@@ -333,6 +347,7 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     chooseCandidate: o.chooseCandidate,
     hooks: o.hooks,
     cache: o.cache,
+    journal: resolveJournal(o.journal),
     strip: o.strip,
     target: o.target,
     reverse: checkFlag(o.reverse, "reverse") ?? DEFAULTS.reverse,
@@ -471,6 +486,16 @@ export async function applyEdits(
   }
   const opts = resolveFileOptions(options);
   const realRoot = await resolveRoot(root);
+  // The answers of an interactive run, for the journal: a replay gives the same ones.
+  const choices: (number | null)[] = [];
+  const ask = opts.chooseCandidate;
+  if (opts.journal && ask) {
+    opts.chooseCandidate = async (choice) => {
+      const answer = await ask(choice);
+      choices.push(answer);
+      return answer;
+    };
+  }
 
   // Checked before any work: a huge response is refused, not parsed.
   const limits = { ...DEFAULT_LIMITS, maxResponseSize: opts.maxResponseSize, maxEdits: opts.maxEdits };
@@ -576,7 +601,7 @@ export async function applyEdits(
   const failed = files.reduce((n, f) => n + f.edits.filter((e) => e.status === "failed").length, 0);
   const alreadyApplied = files.reduce((n, f) => n + f.edits.filter((e) => e.status === "already-applied").length, 0);
   const ok = failed === 0 && errors.length === 0;
-  return {
+  const result: ApplyEditsResult = {
     ok,
     written,
     dryRun: opts.dryRun,
@@ -588,6 +613,12 @@ export async function applyEdits(
     diff: files.map((f) => f.diff).join(""),
     ...(detected.unescaped && { unescaped: true }),
   };
+  if (written && opts.journal) {
+    const read = planOrder.flatMap((p) => (p.abs !== undefined && p.loaded ? [{ abs: p.abs, exists: p.loaded.exists, bytes: p.loaded.bytes, mode: p.loaded.mode }] : []));
+    const recorded = { ...options, ...(choices.length > 0 && { choices }) } as Record<string, unknown>;
+    result.journal = await recordWrite(opts.journal, { realRoot, changes, read, input, options: recorded, result });
+  }
+  return result;
 }
 
 async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: ResolvedOptions, realRoot: string): Promise<void> {

@@ -16,6 +16,8 @@ import { runTool } from "../tools/run-tool.ts";
 import { narrowRoots } from "../tools/roots.ts";
 import { VersionStore } from "../tools/version-store.ts";
 import { VERSION } from "../version.ts";
+import { journalDisabled } from "../fs/journal-dir.ts";
+import type { JournalOptions } from "../fs/journal.ts";
 import { boundedLines } from "./bounded-lines.ts";
 import { jsonRpcLines } from "./json-rpc-lines.ts";
 
@@ -66,6 +68,13 @@ export interface McpServerOptions {
    * @default 67108864 (64 MiB)
    */
   cacheBytes?: number;
+  /**
+   * Record every write in the undo journal (`undo_edit`, `fuzzpatch undo`,
+   * `fuzzpatch report`); `false` also withdraws undo_edit
+   * (`fuzzpatch mcp --no-journal`). FUZZPATCH_JOURNAL=0 turns it off too.
+   * @default true
+   */
+  journal?: boolean | JournalOptions;
   /**
    * Where log lines go; never stdout, which carries the protocol.
    * @default writes to process.stderr
@@ -125,6 +134,7 @@ export function createMcpServer(options: McpServerOptions = {}): McpServer {
   const cache = new FileCache(options.cacheBytes ?? DEFAULT_FILE_CACHE_BYTES);
   for (const def of toolDefinitions) {
     if (options.readOnly && !READ_ONLY_TOOLS.has(def.name)) continue;
+    if (def.name === "undo_edit" && (options.journal === false || journalDisabled())) continue;
     const config = {
       title: def.title,
       description: def.description,
@@ -142,6 +152,7 @@ export function createMcpServer(options: McpServerOptions = {}): McpServer {
         ...(options.preset !== undefined && { preset: options.preset }),
         ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
         ...(options.anchors !== undefined && { anchors: options.anchors }),
+        journal: options.journal !== false && { source: "mcp", ...(typeof options.journal === "object" && options.journal) },
       });
       return {
         content: [{ type: "text", text: result.text }],

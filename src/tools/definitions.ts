@@ -18,7 +18,7 @@ import type { JsonSchema, JsonSchemaObject } from "./json-schema.ts";
 import { READ_OUTPUT_SCHEMA, WRITE_OUTPUT_SCHEMA } from "./result-data.ts";
 import { strictSchemaOf } from "./strict-schema.ts";
 
-export type ToolName = "read_file" | "edit_file" | "edit_lines" | "apply_diff" | "create_file";
+export type ToolName = "read_file" | "edit_file" | "edit_lines" | "apply_diff" | "create_file" | "undo_edit";
 
 /** Hints for clients (the MCP `ToolAnnotations` fields). */
 export interface ToolAnnotations {
@@ -131,12 +131,26 @@ export const createFileArgs = z
   })
   .strict();
 
+export const undoEditArgs = z
+  .object({
+    path: z.string().min(1).optional().describe("Undo the last write to this file (relative to the project root, or absolute inside one of the roots)."),
+    id: z
+      .string()
+      .min(4)
+      .optional()
+      .describe("Undo this write instead: the journal id a result reported (the start of it is enough). Without path or id: the last write under the project root."),
+    merge: z.boolean().optional().describe("The file changed since that write: take the write's change out of it by a three-way merge instead of refusing. Default false."),
+    dryRun,
+  })
+  .strict();
+
 export const toolArgs = {
   read_file: readFileArgs,
   edit_file: editFileArgs,
   edit_lines: editLinesArgs,
   apply_diff: applyDiffArgs,
   create_file: createFileArgs,
+  undo_edit: undoEditArgs,
 } as const;
 
 export type ReadFileArgs = z.infer<typeof readFileArgs>;
@@ -144,6 +158,7 @@ export type EditFileArgs = z.infer<typeof editFileArgs>;
 export type EditLinesArgs = z.infer<typeof editLinesArgs>;
 export type ApplyDiffArgs = z.infer<typeof applyDiffArgs>;
 export type CreateFileArgs = z.infer<typeof createFileArgs>;
+export type UndoEditArgs = z.infer<typeof undoEditArgs>;
 
 const DESCRIPTIONS: Record<ToolName, string> = {
   read_file: [
@@ -176,6 +191,11 @@ const DESCRIPTIONS: Record<ToolName, string> = {
     "Create a new text file with the given content (missing directories are created).",
     "Refuses if the file already exists and is not empty, so it never overwrites your user's work: to change an existing file, read it and use edit_file or apply_diff.",
   ].join(" "),
+  undo_edit: [
+    "Take back an earlier write of edit_file, edit_lines, apply_diff or create_file: the last write to `path`, or the write `id` names.",
+    "Every file of that write is restored as it was (created files removed, deleted or moved files put back), all or nothing. Calling it again goes one write further back.",
+    "STALE: a file changed since that write; the error shows how. Undo the later write first, or pass merge: true to take only that write's change out of the current file (CONFLICT when the two overlap).",
+  ].join(" "),
 };
 
 const TITLES: Record<ToolName, string> = {
@@ -184,6 +204,7 @@ const TITLES: Record<ToolName, string> = {
   edit_lines: "Edit lines by tag",
   apply_diff: "Apply a diff or SEARCH/REPLACE blocks",
   create_file: "Create a file",
+  undo_edit: "Undo an earlier write",
 };
 
 /**
@@ -203,6 +224,7 @@ const ANNOTATIONS: Record<ToolName, ToolAnnotations> = {
   edit_lines: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   apply_diff: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   create_file: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  undo_edit: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 };
 
 /** JSON Schema of a zod schema, without the keys function-calling APIs trip over. */
@@ -221,7 +243,7 @@ function withoutKey(value: Record<string, unknown>, key: string): Record<string,
   return copy;
 }
 
-const ORDER: readonly ToolName[] = ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file"];
+const ORDER: readonly ToolName[] = ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit"];
 
 /** Every tool, in the order a model should consider them. */
 export const toolDefinitions: readonly ToolDefinition[] = Object.freeze(

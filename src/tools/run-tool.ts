@@ -25,6 +25,7 @@ import {
   READ_ONLY_TOOLS,
   type ReadFileArgs,
   type ToolName,
+  type UndoEditArgs,
   toolArgs,
   toolDefinitions,
 } from "./definitions.ts";
@@ -33,6 +34,8 @@ import { outputOf, type ReadToolOutput, refusedOutput } from "./result-data.ts";
 import { describeResult, type ToolResult } from "./result-text.ts";
 import { locateInRoots } from "./roots.ts";
 import type { VersionStore } from "./version-store.ts";
+import type { JournalOptions } from "../fs/journal.ts";
+import { undoEditTool } from "./undo-tool.ts";
 
 export interface RunToolOptions {
   /**
@@ -77,6 +80,13 @@ export interface RunToolOptions {
    * @default undefined (nothing kept)
    */
   cache?: FileCache;
+  /**
+   * Record each write in the undo journal (for `undo_edit`, `fuzzpatch
+   * undo` and `fuzzpatch report`); options say where and how much.
+   * `FUZZPATCH_JOURNAL=0` turns it off. `false` also disables undo_edit.
+   * @default true
+   */
+  journal?: boolean | JournalOptions;
 }
 
 /** Runs tool `name` with `args` (an object, or its JSON text as OpenAI sends it). */
@@ -104,6 +114,8 @@ export async function runTool(called: string, args: unknown, options: RunToolOpt
         return await applyDiffTool(parseArgs(name, args) as ApplyDiffArgs, roots, options);
       case "create_file":
         return await createFileTool(parseArgs(name, args) as CreateFileArgs, roots, options);
+      case "undo_edit":
+        return await undoEditTool(parseArgs(name, args) as UndoEditArgs, roots, options.journal);
     }
   } catch (error) {
     const failure =
@@ -212,6 +224,7 @@ function fileLayerOptions(options: RunToolOptions, dryRun: boolean | undefined, 
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
     ...(expected !== undefined && { expected }),
     ...(options.cache !== undefined && { cache: options.cache }),
+    journal: options.journal !== false && { source: "tool", ...(typeof options.journal === "object" && options.journal) },
   };
 }
 
@@ -234,7 +247,10 @@ async function finish(root: string, result: ApplyEditsResult, display: ((rel: st
       }
     }
   }
-  return { ...describeResult(result, hashes, display), structured: outputOf(result, hashes, display ?? ((rel) => rel)) };
+  const described = describeResult(result, hashes, display);
+  // The edit stands; only its undo is lost.
+  if (result.journal?.warning) described.text += `warning: ${result.journal.warning}\n`;
+  return { ...described, structured: outputOf(result, hashes, display ?? ((rel) => rel)) };
 }
 
 /** Claude Code's names for the same tools: Edit and MultiEdit are edit_file (its arguments' aliases read theirs). */

@@ -6,6 +6,7 @@ import { buildSync } from "esbuild";
 import { PassThrough, Writable } from "node:stream";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import "./journal-sandbox.ts";
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
 export const BIN = path.join(REPO, "src", "cli", "run.ts");

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after } from "node:test";
+import "./journal-sandbox.ts";
 
 const temps: string[] = [];
 after(async () => {

@@ -10,7 +10,8 @@
 
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { installTarball, REPO } from "../../scripts/pack-install.ts";
@@ -21,7 +22,10 @@ interface Run {
   stderr: string;
 }
 
-const env = { ...process.env, NO_COLOR: "1" };
+// `npx fuzzpatch apply` journals its write: into a directory of this run, not the user's state directory.
+const journalDir = mkdtempSync(join(tmpdir(), "fuzzpatch-pack-journal-"));
+process.on("exit", () => rmSync(journalDir, { recursive: true, force: true }));
+const env = { ...process.env, NO_COLOR: "1", FUZZPATCH_JOURNAL_DIR: journalDir };
 const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string };
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
@@ -274,6 +278,10 @@ console.log(JSON.stringify({ a: a.status, b: b.is_error, grammar: codexApplyPatc
       const changed = [...after.keys()].filter((f) => after.get(f) !== before.get(f)).sort();
       assert.deepEqual(changed, ["README.md", "src/config.js", "src/greet.js", "src/math.js", "src/strings.js"]);
       assert.match(readFileSync(join(dir, "examples", "project", "src", "config.js"), "utf8"), /retries: 5,/);
+      // The write is in the journal, and undo takes it back byte for byte.
+      const undo = run("npx", ["fuzzpatch", "undo", "--last", "--root", "examples/project"], dir);
+      ok(undo, "npx fuzzpatch undo");
+      assert.deepEqual(snapshot(join(dir, "examples", "project")), before);
     },
   },
 ];

@@ -285,7 +285,7 @@ test("item 9: the server answers a line that is not JSON with -32700 and each re
   let buffer = "";
   const got = (n: number) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`only ${answers.length} answers: ${JSON.stringify(answers)}`)), 10_000);
+      const timer = setTimeout(() => reject(new Error(`only ${answers.length} answers: ${JSON.stringify(answers)}`)), 60_000);
       const check = () => {
         if (answers.length >= n) {
           clearTimeout(timer);

@@ -424,6 +424,39 @@ const cases: Case[] = [
       return () => applyPatch(content, patch);
     },
   },
+  {
+    // Issue 39 item 6: each hunk matched ~198,000 places (~0.8 s of CPU per hunk, ~8 s for ten).
+    name: "ambiguous `@@ @@` hunks of 1,700 `}` lines on 200k `}` lines (issue 39)",
+    unit: "hunks",
+    sizes: [5, 10, 20, 50],
+    build(n) {
+      const content = "}\n".repeat(200_000);
+      const hunk = `@@ @@\n${" }\n".repeat(850)}-}\n+};\n${" }\n".repeat(849)}`;
+      const patch = hunk.repeat(n);
+      return () => applyPatch(content, patch);
+    },
+  },
+  {
+    name: "ambiguous SEARCH/REPLACE blocks of 1,700 `}` lines on 200k `}` lines (issue 39)",
+    unit: "blocks",
+    sizes: [5, 10, 20, 50],
+    build(n) {
+      const content = "}\n".repeat(200_000);
+      const blocks = sr("}\n".repeat(1_699).concat("}"), "}\n".repeat(1_699).concat("};")).repeat(n);
+      return () => applySearchReplace(content, blocks);
+    },
+  },
+  {
+    name: "SEARCH/REPLACE blocks of 3 `}` lines on a 1 MB file of `}` and code (issue 39)",
+    unit: "blocks",
+    sizes: [500, 1_000, 2_000],
+    build(n) {
+      const lines = codeLines(14_000);
+      const content = `${lines.map((l, i) => (i % 2 === 0 ? l : "}")).join("\n")}\n`;
+      const blocks = Array.from({ length: n }, (_, k) => sr(`}\n${lines[(k * 14) % 14_000 & ~1]}\n}`, `}\n// ${k}\n}`)).join("");
+      return () => applySearchReplace(content, blocks);
+    },
+  },
 ];
 
 function outcome(run: () => unknown): string {

@@ -52,6 +52,20 @@ export function checkLimit(limit: keyof Limits, value: number, limits: Readonly<
   if (error) throw error;
 }
 
+/**
+ * The time budget the command line gives an edit when `--timeout` does not
+ * say: a guard against an input no benchmark foresaw, far above what the
+ * benchmarks measure (docs/speed.md: 1 s of CPU at most for inputs up to 1 MB).
+ */
+export const DEFAULT_CLI_TIMEOUT_MS = 30_000;
+
+/**
+ * The time budget of a tool call (`runTool`, the MCP server) when its
+ * options do not say: the engine runs on the server's one thread, so a slow
+ * call holds every other call (a concurrent read_file) until it ends.
+ */
+export const DEFAULT_TOOL_TIMEOUT_MS = 10_000;
+
 /** What a caller may pass to bound a call's time. */
 export interface BudgetOptions {
   /** Milliseconds the call may take; past it the call fails with TIMEOUT and writes nothing. @default undefined (no limit) */

@@ -18,7 +18,10 @@ import { commitChanges, type PlannedChange } from "../src/fs/transaction.ts";
 import { checkLine } from "../src/mcp/json-rpc-lines.ts";
 import { applyEdits } from "../src/node.ts";
 import { narrowRoots } from "../src/tools/roots.ts";
+import { applyPatch } from "../src/index.ts";
+import { runCli } from "./helpers/cli-run.ts";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
+import { runTool } from "../src/tools/run-tool.ts";
 
 const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -282,7 +285,7 @@ test("item 9: the server answers a line that is not JSON with -32700 and each re
   let buffer = "";
   const got = (n: number) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`only ${answers.length} answers: ${JSON.stringify(answers)}`)), 10_000);
+      const timer = setTimeout(() => reject(new Error(`only ${answers.length} answers: ${JSON.stringify(answers)}`)), 60_000);
       const check = () => {
         if (answers.length >= n) {
           clearTimeout(timer);
@@ -313,4 +316,37 @@ test("item 9: the server answers a line that is not JSON with -32700 and each re
   } finally {
     child.kill();
   }
+});
+
+// --- item 6: the exact search stops once ambiguity is certain, never changing the answer ---
+
+test("item 6: a hunk of repeated lines with thousands of places is AMBIGUOUS without listing them all", () => {
+  const file = "}\n".repeat(20_000);
+  const patch = `--- a/f\n+++ b/f\n@@ @@\n${" }\n".repeat(5)}-}\n+};\n${" }\n".repeat(5)}`;
+  assert.throws(
+    () => applyPatch(file, patch),
+    (error: unknown) => error instanceof EditError && error.code === "AMBIGUOUS" && /matches more than 1001 places/.test(error.message),
+  );
+});
+
+test("item 6: an ordered hunk whose one place after the previous hunk follows thousands of others is still placed by order", () => {
+  const file = `${"}\n".repeat(5000)}x\n}\n}\n}\n}\n}\ny\n`;
+  const patch = "--- a/f\n+++ b/f\n@@ @@\n-x\n+X\n@@ @@\n }\n }\n-}\n+};\n }\n }\n";
+  assert.equal(applyPatch(file, patch).content, `${"}\n".repeat(5000)}X\n}\n}\n};\n}\n}\ny\n`);
+  // The same text with a line hint in range is placed by the hint, as before.
+  const hinted = "--- a/f\n+++ b/f\n@@ -2001,5 +2001,5 @@\n }\n }\n-}\n+};\n }\n }\n";
+  assert.equal(applyPatch(file, hinted).content.split("\n")[2002], "};");
+});
+
+test("item 6: the command line takes --timeout (TIMEOUT, nothing written) and a tool call has a budget of its own", async () => {
+  const t = await makeTree({ "f.txt": "}\n".repeat(100_000) });
+  const diff = `--- a/f.txt\n+++ b/f.txt\n@@ @@\n${" }\n".repeat(400)}-}\n+};\n`.repeat(30);
+  await writeFile(path.join(t.base, "edit.diff"), diff);
+  const cli = await runCli(["apply", "--timeout", "1", path.join(t.base, "edit.diff")], t.root);
+  assert.equal(cli.code, 1, cli.stderr);
+  assert.match(cli.stderr, /TIMEOUT/);
+  const tool = await runTool("apply_diff", { diff }, { root: t.root, timeoutMs: 1 });
+  assert.equal(tool.isError, true);
+  assert.match(tool.text, /TIMEOUT/);
+  assert.equal(await read(t.root, "f.txt"), "}\n".repeat(100_000));
 });

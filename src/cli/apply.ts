@@ -1,5 +1,6 @@
 /** `fuzzpatch apply`: applies a model's response or a patch to files under a root. */
 
+import { DEFAULT_CLI_TIMEOUT_MS } from "../limits.ts";
 import { readFile } from "node:fs/promises";
 import { EditError } from "../errors.ts";
 import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits } from "../fs/apply-edits.ts";
@@ -34,6 +35,8 @@ export interface ApplyCommandOptions {
   reverse: boolean;
   preset: "default" | "opencode";
   maxFileBytes?: number;
+  /** Milliseconds before the edit gives up (TIMEOUT, nothing written); 0: no limit. */
+  timeout?: number;
   allowBinary: boolean;
   /** Merge a git diff from the blobs its index lines name. */
   "3way"?: boolean;
@@ -74,6 +77,7 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
     reverse: options.reverse,
     journal: options.journal !== false && { source: "cli apply" },
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
+    ...(options.timeout !== 0 && { timeoutMs: options.timeout ?? DEFAULT_CLI_TIMEOUT_MS }),
     ...(options.strip !== undefined && { strip: options.strip }),
     ...(options.target !== undefined && { target: options.target }),
   };

@@ -29,7 +29,8 @@ function addCommonOptions(command: Command, edits: boolean): Command {
   return command
     .addOption(new Option("--preset <name>", "matcher preset").choices(PRESETS).default("default"))
     .option("--max-file-bytes <n>", "largest file to edit, in bytes (default 10485760)", wholeNumber(1))
-    .option("--allow-binary", "edit files with NUL bytes or invalid UTF-8", false);
+    .option("--allow-binary", "edit files with NUL bytes or invalid UTF-8", false)
+    .option("--timeout <ms>", "give up after this many milliseconds, writing nothing (TIMEOUT; default 30000, 0: no limit)", wholeNumber(0));
 }
 
 export async function main(argv: readonly string[], streams: Streams = defaultStreams(), stdin?: NodeJS.ReadStream): Promise<number> {

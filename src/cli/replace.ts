@@ -1,5 +1,6 @@
 /** `fuzzpatch replace FILE --old TEXT --new TEXT`: one str_replace edit on one file. */
 
+import { DEFAULT_CLI_TIMEOUT_MS } from "../limits.ts";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { EditError } from "../errors.ts";
@@ -18,6 +19,8 @@ export interface ReplaceCommandOptions {
   quiet?: boolean;
   preset: "default" | "opencode";
   maxFileBytes?: number;
+  /** Milliseconds before the edit gives up (TIMEOUT, nothing written); 0: no limit. */
+  timeout?: number;
   allowBinary: boolean;
   /** `--no-journal` makes it false. */
   journal?: boolean;
@@ -45,6 +48,7 @@ export async function runReplace(file: string, options: ReplaceCommandOptions, s
     allowBinary: options.allowBinary,
     journal: options.journal !== false && { source: "cli replace" },
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
+    ...(options.timeout !== 0 && { timeoutMs: options.timeout ?? DEFAULT_CLI_TIMEOUT_MS }),
     replaceAllAdvice: "use --all",
     emptyOldAdvice: "--old ''",
     displayPrefix: file.endsWith(name) ? file.slice(0, file.length - name.length) : "",

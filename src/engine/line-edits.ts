@@ -39,11 +39,22 @@ function toWholeLines(doc: Document, c: Candidate): Candidate | undefined {
 }
 
 export function wholeLineCandidates(doc: Document, cands: readonly Candidate[]): Candidate[] {
-  const byRange = new Map<string, Candidate>();
+  // Candidates in document order (the cascade's `distinct` gives them so) give whole-line ranges in
+  // order, a repeat only next to its twin: no string keys and no sort. A find text of 1,700 `}` lines
+  // in a file of 200,000 has 198,000 places; keyed and sorted, this took ~0.8 s per hunk.
+  const out: Candidate[] = [];
+  let ordered = true;
   for (const c of cands) {
     const w = toWholeLines(doc, c);
-    if (w && !byRange.has(`${w.startLine}:${w.endLine}`)) byRange.set(`${w.startLine}:${w.endLine}`, w);
+    if (!w) continue;
+    const last = out[out.length - 1];
+    if (last && last.startLine === w.startLine && last.endLine === w.endLine) continue;
+    if (last && (w.startLine < last.startLine || (w.startLine === last.startLine && w.endLine < last.endLine))) ordered = false;
+    out.push(w);
   }
+  if (ordered) return out;
+  const byRange = new Map<string, Candidate>();
+  for (const w of out) if (!byRange.has(`${w.startLine}:${w.endLine}`)) byRange.set(`${w.startLine}:${w.endLine}`, w);
   return [...byRange.values()].sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
 }
 

@@ -15,6 +15,7 @@ import { findRival } from "../match/rival.ts";
 import { lineCandidate, rangeCandidate } from "../match/anchors.ts";
 import type { Candidate, MatchContext, Query, Strategy, StrategyName } from "../match/types.ts";
 import { wholeLineCandidates } from "./line-edits.ts";
+import { cappedExact, certainAmong, mayCapPlaces } from "./place-cap.ts";
 import type { Document } from "../text/document.ts";
 import type { EditOp, Reading, ResolvedBy } from "./ops.ts";
 import type { ResolvedOptions } from "./options.ts";
@@ -185,10 +186,12 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
     },
     ask: l.ask ? (pool) => l.ask?.(op, pool) : undefined,
   };
-  const run = runCascade<{ cands: Candidate[]; resolvedBy?: ResolvedBy }>(
+  // Ambiguity certain past MAX_PLACES places: the exact search stops there (place-cap.ts).
+  const cap = mayCapPlaces(op, l.hintLine, l.ask !== undefined) ? cappedExact(strategies) : undefined;
+  const search = (cascade: readonly Strategy[]) => runCascade<{ cands: Candidate[]; resolvedBy?: ResolvedBy }>(
     ctx,
     q,
-    strategies,
+    cascade,
     stopOnAmbiguity,
     (cands) => {
       if (op.hints.replaceAll) return { found: { cands: nonOverlapping(cands) } };
@@ -216,6 +219,11 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
     },
     (strategy) => opts.budget.check(`the ${strategy} search of ${op.origin.label || "the edit"}`),
   );
+  let run = search(cap?.strategies ?? strategies);
+  const capped = cap?.capped() === true;
+  // Cut short without a certain ambiguity: the full search answers.
+  if (capped && !(run.ambiguous && !run.found && certainAmong(op, run.ambiguous.cands, l.prevEnd))) run = search(strategies);
+  const more = capped && run.ambiguous !== undefined && !run.found && run.ambiguous.strategy === "exact";
   if (run.found) {
     const { cands, resolvedBy } = run.found.value;
     return { found: { candidates: cands, strategy: run.found.strategy, reading, ...(resolvedBy && { resolvedBy }) } };
@@ -223,7 +231,7 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
   if (run.ambiguous) {
     const { strategy, cands } = run.ambiguous;
     const hint = op.hints.startLine;
-    throw ambiguityError(doc, strategy, cands, l.vocab, { ...(hint !== undefined && { hint }), hintWindow: opts.hintWindow });
+    throw ambiguityError(doc, strategy, cands, l.vocab, { ...(hint !== undefined && { hint }), hintWindow: opts.hintWindow, ...(more && { more: true }) });
   }
   return { error: notFoundError(ctx, q, run.tried, l.vocab) };
 }

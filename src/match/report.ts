@@ -74,7 +74,10 @@ export function ambiguityError(
   strategy: StrategyName,
   cands: readonly Candidate[],
   vocab: Vocabulary,
-  situation: Omit<AmbiguitySituation, "farApart" | "sameText">,
+  situation: Omit<AmbiguitySituation, "farApart" | "sameText"> & {
+    /** The search stopped once ambiguity was certain (engine/place-cap.ts): there are more places than `cands`. */
+    more?: boolean;
+  },
 ): EditError {
   const shown = cands.slice(0, MAX_LISTED);
   const listed = shown.map((c) => distinctPlace(doc, c, shown.filter((d) => d !== c)) ?? describePlace(doc, c));
@@ -85,7 +88,7 @@ export function ambiguityError(
   // Replacing every place helps only when the places hold the same text (not a rival reading).
   const sameText = cands.every((c) => c.strategy === strategy);
   const message = [
-    `${capitalize(vocab.find)} matches ${cands.length} places in the file ${how}:`,
+    `${capitalize(vocab.find)} matches ${situation.more ? `more than ${cands.length}` : cands.length} places in the file ${how}:`,
     ...listed,
     `${vocab.moreContext} (a line above or below that differs between these places) so that it matches exactly one place${vocab.disambiguate({ ...situation, farApart, sameText })}`,
   ].join("\n");

@@ -5,6 +5,7 @@
  * `isError: true` whose text is the `EditError` message written for the model.
  */
 
+import { DEFAULT_TOOL_TIMEOUT_MS } from "../limits.ts";
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { EditError } from "../errors.ts";
@@ -58,6 +59,12 @@ export interface RunToolOptions {
    * @default 10485760
    */
   maxFileBytes?: number;
+  /**
+   * Milliseconds an edit may take (TIMEOUT past it, nothing written): the
+   * server's one thread serves every call, a read_file too.
+   * @default 10000
+   */
+  timeoutMs?: number;
   /**
    * Where the versions of each file that were read and written are kept:
    * an edit written against one of them (an out-of-date `expectedHash`, or
@@ -222,6 +229,7 @@ function fileLayerOptions(options: RunToolOptions, dryRun: boolean | undefined, 
     ...(history !== undefined && { history }),
     ...(options.preset !== undefined && { preset: options.preset }),
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
+    timeoutMs: options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(expected !== undefined && { expected }),
     ...(options.cache !== undefined && { cache: options.cache }),
     journal: options.journal !== false && { source: "tool", ...(typeof options.journal === "object" && options.journal) },

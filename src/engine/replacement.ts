@@ -37,8 +37,9 @@ function rewriteReplacement(text: string, cand: Candidate): string {
     case "unescape-joined":
       // The find text came as one line, its breaks escaped; a replacement
       // with real line breaks was written plainly, and its backslashes are
-      // the code's own (`split("\n")`).
-      return text.includes("\n") ? text : unescapeModelText(text);
+      // the code's own (`split("\n")`). So are a one-line replacement's when it is, as written,
+      // a line of the find text as read (a deletion keeping that line: accuracy case 23, `\\${`).
+      return text.includes("\n") || cand.query.lines.includes(text) ? text : unescapeModelText(text);
     case "unescape":
       return unescapeModelText(text);
     case "strip-line-numbers":

@@ -52,7 +52,7 @@ export interface SpliceHow {
 export function planSplice(doc: Document, cand: Candidate, newString: string, options?: StrategyOptions, how: SpliceHow = {}): Splice {
   const explicitLines = how.explicitLines ?? false;
   const words = how.words ?? GENERIC_WORDS;
-  if (cand.strategy === "exact" && !cand.lineBased) return exactSplice(doc, cand, newString, words, explicitLines);
+  if (cand.strategy === "exact" && !cand.lineBased && !startsInsideIndent(doc, cand)) return exactSplice(doc, cand, newString, words, explicitLines);
   const replacement = readReplacement(doc, cand, newString, explicitLines);
   if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
   // A match widened to its lines may not move or change the text around it on those lines.
@@ -82,6 +82,20 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
   const splice: Splice = { start: cand.start, end: cand.end, text };
   if (doc.mixedLineEndings) splice.breaks = breaksOf(doc, merged, doc.eolAt(cand.start));
   return splice;
+}
+
+/**
+ * A find text that starts with indentation, found starting inside a deeper
+ * line's indentation: the model quoted the line less indented (`  "type"`
+ * for `    "type"`). Its text is there, but as lines it is a re-indented
+ * match, not an exact one: its lines go through the merge, which writes
+ * them at the file's depth.
+ */
+function startsInsideIndent(doc: Document, cand: Candidate): boolean {
+  const t = doc.text;
+  const lineStart = doc.lineStart(cand.startLine);
+  if (cand.start === lineStart || !/^[ \t]/.test(cand.query.text)) return false;
+  return t.slice(lineStart, cand.start).trim() === "";
 }
 
 /** The last answer of literalText: replaceAll plans a splice per place (a million) with one find text and one replacement. */

@@ -9,15 +9,19 @@
  * - `no_change`: the block was sent again; its new text already stands.
  * - `literal`: the SEARCH text stands exactly once; the block's own REPLACE
  *   there, as written, is right (the str_replace contract).
+ * - `refuse_or_no_change`: a stale block whose change already stands in the
+ *   file: refusing it and reporting it applied (found through `--history`)
+ *   are both right; any write is wrong.
  * - `unscored`: the label holds another edit (the model's changed retry, or
  *   aider's reading), and nothing shows what this block alone should give.
  */
 export interface Judged {
-  outcome: "no_change" | "literal" | "unscored";
+  outcome: "no_change" | "literal" | "refuse_or_no_change" | "unscored";
   why: string;
 }
 
 const RESENT = "its new text already stands in the file: a block sent again (label calls it refuse)";
+const STANDS = "stale (its SEARCH is an older version's); its REPLACE stands in the file, so through history it is a block sent again";
 const RETRY = "low confidence: `after` is the model's retry, which changed the edit itself";
 
 export const JUDGED: Readonly<Record<string, Judged>> = Object.freeze({
@@ -33,6 +37,12 @@ export const JUDGED: Readonly<Record<string, Judged>> = Object.freeze({
     outcome: "literal",
     why: "the SEARCH line stands exactly once (line 1066); the REPLACE stands only at another place, other indentation (1050): exact means literal",
   },
+  "aider-swebench/sympy__sympy-12481/try6/msg3/block0": { outcome: "refuse_or_no_change", why: `${STANDS} (but for \`aform = args\`, which a later edit made \`list(args)\`)` },
+  "aider-swebench/sympy__sympy-13773/try4/msg2/block3": { outcome: "refuse_or_no_change", why: STANDS },
+  "aider-swebench/sympy__sympy-13773/try6/msg3/block1": { outcome: "refuse_or_no_change", why: STANDS },
+  "aider-swebench/sympy__sympy-18057/try2/msg4/block0": { outcome: "refuse_or_no_change", why: STANDS },
+  "aider-swebench/sympy__sympy-23191/try5/msg2/block5": { outcome: "refuse_or_no_change", why: STANDS },
+  "aider-swebench/sympy__sympy-23191/try5/msg3/block0": { outcome: "refuse_or_no_change", why: STANDS },
   "aider-swebench/sphinx-doc__sphinx-10451/try6/msg1/block0": { outcome: "unscored", why: RETRY },
   "aider-swebench/sympy__sympy-16281/try4/msg1/block1": { outcome: "unscored", why: RETRY },
   "aider-swebench/sympy__sympy-16281/try6/msg2/block0": { outcome: "unscored", why: RETRY },

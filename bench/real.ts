@@ -130,6 +130,7 @@ async function runCase(c: RealCase, root: string): Promise<Outcome> {
     if (!r.ok) return { verdict: "refused", result, why: failureMessage(r).split("\n")[0] ?? "" };
     return changed ? { verdict: "wrong", result, why: firstDifference(before, after) } : { verdict: "correct", result, why: "" };
   }
+  if (judged?.outcome === "refuse_or_no_change") return !changed ? { verdict: "correct", result, why: "" } : { verdict: "wrong", result, why: firstDifference(before, after) };
   if (judged?.outcome === "literal") {
     // The SEARCH text as whole lines (it is also the tail of a deeper line there).
     let at = before.indexOf(c.search);

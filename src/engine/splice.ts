@@ -22,6 +22,7 @@ import { collapseWhitespace, leadingWhitespace } from "../text/normalize.ts";
 import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
 import { readReplacement } from "./replacement.ts";
 import { type LiteralException, literalText } from "./exact-literal.ts";
+import { ruleOn } from "./rules.ts";
 import { capitalize, GENERIC_WORDS, type SpliceWords } from "../match/vocabulary.ts";
 
 /** Replace `text` (LF line breaks) over [start, end) of `Document.text`. */
@@ -52,14 +53,14 @@ export interface SpliceHow {
 export function planSplice(doc: Document, cand: Candidate, newString: string, options?: StrategyOptions, how: SpliceHow = {}): Splice {
   const explicitLines = how.explicitLines ?? false;
   const words = how.words ?? GENERIC_WORDS;
-  if (cand.strategy === "exact" && !cand.lineBased && !startsInsideIndent(doc, cand)) return exactSplice(doc, cand, newString, words, explicitLines);
+  if (cand.strategy === "exact" && !cand.lineBased && !startsInsideIndent(doc, cand) && ruleOn("exact-literal")) return exactSplice(doc, cand, newString, words, explicitLines);
   const replacement = readReplacement(doc, cand, newString, explicitLines);
   if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
   // A match widened to its lines may not move or change the text around it on those lines.
   let exact: Candidate | undefined;
   let marker: string | undefined;
   if (!cand.lineBased) {
-    const widened = widenToLines(doc, cand, replacement);
+    const widened = ruleOn("widen-to-lines") ? widenToLines(doc, cand, replacement) : undefined;
     const elided = widened ? undefined : elisionToLines(doc, cand, replacement, words);
     const lines = widened ?? elided?.cand;
     if (!lines) return literalSplice(doc, cand.start, cand.end, replacement);

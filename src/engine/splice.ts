@@ -50,6 +50,16 @@ export interface SpliceHow {
   words?: SpliceWords;
 }
 
+/**
+ * The one fork between the two kinds of edit. An exact match (the `exact`
+ * strategy's range, not inside a deeper line's indentation) is literal:
+ * exactSplice, nothing else. Everything else is a non-exact edit, and this
+ * is where its readings are chosen, in order: the replacement as read
+ * (replacement.ts: escapes, numbers, whitespace kind, repeated neighbours,
+ * final break), the match widened to its lines (widenToLines), then the
+ * three-way merge (merge.ts). A layer that breaks ties between readings of
+ * a non-exact edit (syntax) belongs here, after the exact fork.
+ */
 export function planSplice(doc: Document, cand: Candidate, newString: string, options?: StrategyOptions, how: SpliceHow = {}): Splice {
   const explicitLines = how.explicitLines ?? false;
   const words = how.words ?? GENERIC_WORDS;

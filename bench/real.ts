@@ -15,7 +15,10 @@
  * - refuse_or_apply: refusing, or writing the expected text, are correct;
  * - unknown: counted, not scored.
  *
- * Usage: npm run bench:real -- [CASES.jsonl] [--history] [--only CATEGORY] [--show refused|wrong|all]
+ * Labels judged by hand (real-judged.ts) replace the shipped ones unless
+ * `--raw` is given.
+ *
+ * Usage: npm run bench:real -- [CASES.jsonl] [--history] [--raw] [--only CATEGORY] [--show refused|wrong|all]
  * `--history` passes each case's earlier versions (`history_sha1`) as the
  * file's history.
  */
@@ -24,6 +27,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { applyEdits, type ApplyEditsResult } from "../src/node.ts";
+import { JUDGED } from "./real-judged.ts";
 
 interface Expected {
   outcome: "apply" | "refuse" | "no_change" | "refuse_or_apply" | "unknown";
@@ -32,6 +36,8 @@ interface Expected {
 
 interface RealCase {
   id: string;
+  search: string;
+  replace: string;
   category: string;
   confidence: string;
   path: string;
@@ -62,6 +68,7 @@ const positional = args.filter((a, i) => !a.startsWith("--") && !valued.has(args
 const casesFile = resolve(positional[0] ?? join(import.meta.dirname, "../../shared/real-edits/cases.jsonl"));
 const blobDir = join(dirname(casesFile), "blobs");
 const useHistory = flag("--history");
+const raw = flag("--raw");
 const only = argValue("--only");
 const show = argValue("--show") ?? "wrong";
 
@@ -117,6 +124,21 @@ async function runCase(c: RealCase, root: string): Promise<Outcome> {
   const after = await readFile(abs, "utf8");
   const changed = after !== before;
   const result = !r.ok ? failureCode(r) : changed ? "applied" : "no-change";
+  const judged = raw ? undefined : JUDGED[c.id];
+  if (judged?.outcome === "unscored") return { verdict: "unscored", result, why: judged.why };
+  if (judged?.outcome === "no_change") {
+    if (!r.ok) return { verdict: "refused", result, why: failureMessage(r).split("\n")[0] ?? "" };
+    return changed ? { verdict: "wrong", result, why: firstDifference(before, after) } : { verdict: "correct", result, why: "" };
+  }
+  if (judged?.outcome === "refuse_or_no_change") return !changed ? { verdict: "correct", result, why: "" } : { verdict: "wrong", result, why: firstDifference(before, after) };
+  if (judged?.outcome === "literal") {
+    // The SEARCH text as whole lines (it is also the tail of a deeper line there).
+    let at = before.indexOf(c.search);
+    while (at > 0 && before[at - 1] !== "\n") at = before.indexOf(c.search, at + 1);
+    const literal = before.slice(0, at) + c.replace + before.slice(at + c.search.length);
+    if (!r.ok) return { verdict: "refused", result, why: failureMessage(r).split("\n")[0] ?? "" };
+    return after === literal ? { verdict: "correct", result, why: "" } : { verdict: "wrong", result, why: firstDifference(literal, after) };
+  }
   const want = c.expected.after_sha1 === undefined ? undefined : blob(c.expected.after_sha1);
   const rightText = want !== undefined && after === want;
   switch (c.expected.outcome) {
@@ -173,7 +195,8 @@ for (const { c, o } of rows) {
   byCategory.set(key, counts);
 }
 const pad = (s: string | number, n: number) => String(s).padStart(n);
-console.log(`${casesFile}: ${cases.length} cases${useHistory ? ", with history" : ""}`);
+const overridden = raw ? 0 : cases.filter((c) => JUDGED[c.id] !== undefined).length;
+console.log(`${casesFile}: ${cases.length} cases${useHistory ? ", with history" : ""}; ${raw ? "labels as shipped" : `${overridden} labels judged by hand (bench/real-judged.ts)`}`);
 console.log(`${"category".padEnd(60)} ${pad("correct", 8)} ${pad("wrong", 6)} ${pad("refused", 8)} ${pad("unscored", 9)}`);
 for (const [key, n] of [...byCategory.entries()].sort()) {
   console.log(`${key.padEnd(60)} ${pad(n.correct, 8)} ${pad(n.wrong, 6)} ${pad(n.refused, 8)} ${pad(n.unscored, 9)}`);

@@ -152,10 +152,10 @@ const cases: Case[] = [
   },
   {
     // Seed 2, case 705: the model quoted a line with less indentation and added siblings.
-    name: "an exact match inside a line's indentation that adds lines writes them as sent (issue 32: exact is literal)",
+    name: "a find text found inside a deeper line's indentation is a re-indented match, not an exact one: added lines are re-indented",
     run: () =>
       replace('{\n  "repo": {\n    "type": "git",\n    "url": "x"\n  }\n}\n', '  "type": "git",', '  "type": "git",\n  "dir": "lib",').content,
-    expect: '{\n  "repo": {\n    "type": "git",\n  "dir": "lib",\n    "url": "x"\n  }\n}\n',
+    expect: '{\n  "repo": {\n    "type": "git",\n    "dir": "lib",\n    "url": "x"\n  }\n}\n',
   },
   {
     // Seed 3, case 9: the nearest closing brace is not the block's end.

@@ -354,6 +354,13 @@ const refusals: { name: string; files: Record<string, string>; response: string;
     message: /Chunk 1 \(patch line 3\)[\s\S]*"@@" line/,
   },
   {
+    name: "two equal places in the block of a plain anchor line (not a block opener): ambiguous, not the first (issue 32)",
+    files: { "a.py": "class A:\n    def f(self):\n        y = 2\n        z = 3\n        y = 2\n        z = 3\n\n    def g(self):\n        pass\n" },
+    response: patch("*** Begin Patch", "*** Update File: a.py", "@@         y = 2", "-        z = 3", "+        z = 5", "*** End Patch"),
+    code: "AMBIGUOUS",
+    message: /Chunk 1/,
+  },
+  {
     name: "absent context",
     files: { "m.py": TWO },
     response: patch("*** Begin Patch", "*** Update File: m.py", "@@", " def stop(self):", "-    return 9", "+    return 8", "*** End Patch"),

@@ -83,7 +83,43 @@ export function carriesHint(c: BenchCase, format: Format): boolean {
  * has none.
  */
 export function expectedFor(c: BenchCase, format: Format): string | undefined {
-  return c.hintDecides && !carriesHint(c, format) ? undefined : c.expected;
+  if (c.hintDecides && !carriesHint(c, format)) return undefined;
+  return literalExpected(c, format) ?? c.expected;
+}
+
+/** An elision marker line a replacement may carry (the engine fills it from an exact find text). */
+const ELISION = /^\s*(\/\/|#|\/\*|<!--|--|\*)?\s*\.\.\.|\.\.\.\s*(existing|rest|unchanged|same)/i;
+
+/**
+ * Exact means literal (issue 32): a two-string edit whose find text stands
+ * exactly once in the file (as whole lines, for a SEARCH section) is right
+ * when it writes its replacement as sent, whatever the generator meant —
+ * the str_replace contract. A slip only on the replacement side (escaped,
+ * numbered, other whitespace, a final break, a repeated neighbour, added
+ * lines at another depth) is then the model's text, written; the generator's
+ * "intended" edit for it was a reading the contract forbids. Not for a
+ * replacement with an elision marker (filled from the find text, one of
+ * the contract's named exceptions), nor for one already standing around the
+ * match (another). A whole-line deletion takes its break.
+ */
+function literalExpected(c: BenchCase, format: Format): string | undefined {
+  if (c.expected === undefined || (format !== "str_replace" && format !== "search_replace")) return undefined;
+  const { oldString, newString } = renderCase(c, format);
+  const quoted = new Set(oldString.split("\n").map((l) => l.trim()));
+  if (newString.split("\n").some((l) => ELISION.test(l) && !quoted.has(l.trim()))) return undefined;
+  const t = c.content;
+  // Line endings are the file's in the output, which the texts here do not say: such cases keep their intended edit.
+  if (t.includes("\r")) return undefined;
+  const at = t.indexOf(oldString);
+  if (at === -1 || t.indexOf(oldString, at + 1) !== -1 || oldString === "") return undefined;
+  const end = at + oldString.length;
+  // The whole replacement standing around the match: already applied, the contract's first exception.
+  for (let p = t.indexOf(newString); p !== -1 && newString !== ""; p = t.indexOf(newString, p + 1)) if (p <= at && end <= p + newString.length) return undefined;
+  const startsLine = at === 0 || t[at - 1] === "\n";
+  const endsLine = end === t.length || t[end] === "\n" || oldString.endsWith("\n");
+  if (format === "search_replace" && !(startsLine && endsLine)) return undefined;
+  if (newString === "" && startsLine && endsLine && !oldString.endsWith("\n") && t[end] === "\n") return t.slice(0, at) + t.slice(end + 1);
+  return t.slice(0, at) + newString + t.slice(end);
 }
 
 export function renderCase(c: BenchCase, format: Format): RenderedEdit {

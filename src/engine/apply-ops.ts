@@ -31,6 +31,7 @@ import { readCrAsBreaks, readCrsLfAsBreaks } from "./cr-lines.ts";
 import { type LocateContext, type LocatedOp, locateOp, queryOf } from "./locate-op.ts";
 import { notFoundNotes, withOrigin } from "./op-messages.ts";
 import { exactLines, exactRangeWarnings, repeatWarnings, withWarnings } from "./exact-report.ts";
+import { ruleOn } from "./rules.ts";
 import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, type LineShift, placedOp, type Reading, type TextChange } from "./ops.ts";
 import type { ResolvedOptions } from "./options.ts";
 import { planSplice, renderSplicesWithChange, type Splice } from "./splice.ts";
@@ -157,7 +158,7 @@ function planOp(doc: Document, l: LocateContext, op: EditOp): Planned {
     const same = rl.find.length === rl.replace.length && rl.find.every((x, k) => x === rl.replace[k]);
     // The strategy's reading of the find text (un-escaped, numbers stripped) unless the splice reading won.
     const query = r === reading ? cand.query : queryOf(r);
-    const literal = located.strategy === "exact" ? exactLines(doc, cand, rl) : undefined;
+    const literal = located.strategy === "exact" && ruleOn("exact-literal") ? exactLines(doc, cand, rl) : undefined;
     const lines = same ? doc.lines(cand.startLine, cand.endLine) : (literal ?? newLinesAt(doc, { ...cand, query }, rl.replace, l.opts.strategy, l.vocab));
     const line = { from: cand.startLine, to: cand.endLine, lines };
     const report = withWarnings(appliedOf(op, located, lines.length - (line.to - line.from)), literal && repeatWarnings(doc, cand.startLine, cand.endLine, rl.find, lines));

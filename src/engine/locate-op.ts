@@ -12,6 +12,7 @@ import { createQuery, queryFromLines } from "../match/query.ts";
 import { ambiguityError, notFoundError } from "../match/report.ts";
 import { type ResolveInput, resolveCandidates } from "../match/resolve.ts";
 import { findRival } from "../match/rival.ts";
+import { ruleOn } from "./rules.ts";
 import { lineCandidate, rangeCandidate } from "../match/anchors.ts";
 import type { Candidate, MatchContext, Query, Strategy, StrategyName } from "../match/types.ts";
 import { wholeLineCandidates } from "./line-edits.ts";
@@ -201,7 +202,7 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
       // (see rival.ts) is one of two places: the hint may tell them apart, else ambiguous.
       const hintStart = l.hintLine === undefined ? undefined : l.hintLine - 1;
       // Order only ruled out the places before the previous edit: a rival after it still competes.
-      const rival = stopOnAmbiguity && (!r.resolvedBy || r.resolvedBy === "order") ? findRival(ctx, q, r.cand, hintStart) : undefined;
+      const rival = stopOnAmbiguity && ruleOn("rival") && (!r.resolvedBy || r.resolvedBy === "order") ? findRival(ctx, q, r.cand, hintStart) : undefined;
       if (rival?.supersedes) return { found: { cands: [rival.cand] } };
       if (rival) {
         const pair = [r.cand, rival.cand].sort((a, b) => a.start - b.start);

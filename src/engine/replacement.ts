@@ -17,6 +17,7 @@ import { consecutiveNumbersFrom, everyLineHasLineNumbers, stripLineNumbers } fro
 import { leadingWhitespace, unescapeModelText } from "../text/normalize.ts";
 import { similarity, similarityBound } from "../text/similarity.ts";
 import { withoutRepeatedNeighbours } from "./repeated-neighbours.ts";
+import { ruleOn } from "./rules.ts";
 import { inFindWhitespace, type Kind } from "./whitespace-kind.ts";
 
 /** The replacement as the splice writes it; `explicitLines`: a diff's new side. */
@@ -25,10 +26,12 @@ export function readReplacement(doc: Document, cand: Candidate, newString: strin
   // A diff's lines are split already: a CR left at the end of one is its text (unified-apply.ts).
   const lf = !explicitLines && newString.includes("\r") ? newString.replaceAll("\r\n", "\n") : newString;
   // A diff has real line breaks, so a literal `\n` in one of its lines is the code's own (issue 22, item 10).
-  const escaped = explicitLines ? undefined : escapedReplacement(lf, cand.query.lines);
-  const read = cand.rewrite ? rewriteReplacement(lf, cand) : (escaped ?? numbersStripped(doc, lf, cand) ?? lf);
-  const typed = explicitLines ? read : withoutRepeatedNeighbours(doc, cand, inFileWhitespace(doc, cand, read));
-  return cand.lineBased ? typed : withFindsFinalBreak(doc, cand, typed);
+  const escaped = explicitLines || !ruleOn("escaped-replacement") ? undefined : escapedReplacement(lf, cand.query.lines);
+  const numbered = ruleOn("numbers-stripped") ? numbersStripped(doc, lf, cand) : undefined;
+  const read = cand.rewrite ? rewriteReplacement(lf, cand) : (escaped ?? numbered ?? lf);
+  const spaced = explicitLines || !ruleOn("whitespace-kind") ? read : inFileWhitespace(doc, cand, read);
+  const typed = explicitLines || !ruleOn("repeated-neighbours") ? spaced : withoutRepeatedNeighbours(doc, cand, spaced);
+  return cand.lineBased || !ruleOn("final-break") ? typed : withFindsFinalBreak(doc, cand, typed);
 }
 
 /** The replacement as the find text was read: un-escaped, without line numbers, ... */
@@ -37,8 +40,9 @@ function rewriteReplacement(text: string, cand: Candidate): string {
     case "unescape-joined":
       // The find text came as one line, its breaks escaped; a replacement
       // with real line breaks was written plainly, and its backslashes are
-      // the code's own (`split("\n")`).
-      return text.includes("\n") ? text : unescapeModelText(text);
+      // the code's own (`split("\n")`). So are a one-line replacement's when it is, as written,
+      // a line of the find text as read (a deletion keeping that line: accuracy case 23, `\\${`).
+      return text.includes("\n") || cand.query.lines.includes(text) ? text : unescapeModelText(text);
     case "unescape":
       return unescapeModelText(text);
     case "strip-line-numbers":

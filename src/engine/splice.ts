@@ -22,6 +22,7 @@ import { collapseWhitespace, leadingWhitespace } from "../text/normalize.ts";
 import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
 import { readReplacement } from "./replacement.ts";
 import { type LiteralException, literalText } from "./exact-literal.ts";
+import { ruleOn } from "./rules.ts";
 import { capitalize, GENERIC_WORDS, type SpliceWords } from "../match/vocabulary.ts";
 
 /** Replace `text` (LF line breaks) over [start, end) of `Document.text`. */
@@ -49,17 +50,27 @@ export interface SpliceHow {
   words?: SpliceWords;
 }
 
+/**
+ * The one fork between the two kinds of edit. An exact match (the `exact`
+ * strategy's range, not inside a deeper line's indentation) is literal:
+ * exactSplice, nothing else. Everything else is a non-exact edit, and this
+ * is where its readings are chosen, in order: the replacement as read
+ * (replacement.ts: escapes, numbers, whitespace kind, repeated neighbours,
+ * final break), the match widened to its lines (widenToLines), then the
+ * three-way merge (merge.ts). A layer that breaks ties between readings of
+ * a non-exact edit (syntax) belongs here, after the exact fork.
+ */
 export function planSplice(doc: Document, cand: Candidate, newString: string, options?: StrategyOptions, how: SpliceHow = {}): Splice {
   const explicitLines = how.explicitLines ?? false;
   const words = how.words ?? GENERIC_WORDS;
-  if (cand.strategy === "exact" && !cand.lineBased) return exactSplice(doc, cand, newString, words, explicitLines);
+  if (cand.strategy === "exact" && !cand.lineBased && !startsInsideIndent(doc, cand) && ruleOn("exact-literal")) return exactSplice(doc, cand, newString, words, explicitLines);
   const replacement = readReplacement(doc, cand, newString, explicitLines);
   if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
   // A match widened to its lines may not move or change the text around it on those lines.
   let exact: Candidate | undefined;
   let marker: string | undefined;
   if (!cand.lineBased) {
-    const widened = widenToLines(doc, cand, replacement);
+    const widened = ruleOn("widen-to-lines") ? widenToLines(doc, cand, replacement) : undefined;
     const elided = widened ? undefined : elisionToLines(doc, cand, replacement, words);
     const lines = widened ?? elided?.cand;
     if (!lines) return literalSplice(doc, cand.start, cand.end, replacement);
@@ -82,6 +93,20 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
   const splice: Splice = { start: cand.start, end: cand.end, text };
   if (doc.mixedLineEndings) splice.breaks = breaksOf(doc, merged, doc.eolAt(cand.start));
   return splice;
+}
+
+/**
+ * A find text that starts with indentation, found starting inside a deeper
+ * line's indentation: the model quoted the line less indented (`  "type"`
+ * for `    "type"`). Its text is there, but as lines it is a re-indented
+ * match, not an exact one: its lines go through the merge, which writes
+ * them at the file's depth.
+ */
+function startsInsideIndent(doc: Document, cand: Candidate): boolean {
+  const t = doc.text;
+  const lineStart = doc.lineStart(cand.startLine);
+  if (cand.start === lineStart || !/^[ \t]/.test(cand.query.text)) return false;
+  return t.slice(lineStart, cand.start).trim() === "";
 }
 
 /** The last answer of literalText: replaceAll plans a splice per place (a million) with one find text and one replacement. */

@@ -125,13 +125,24 @@ export function lineEqual(doc: Document, anchor: string, from: number, trimmed: 
 
 const ONLY_SPACE = /^\s*$/;
 
-/** 0-based line where the block opened by line `at` ends: the next non-blank line indented no deeper. */
+/**
+ * 0-based line where the scope of anchor line `at` ends: for a line that
+ * opens a block (the next non-blank line is deeper), the next non-blank line
+ * indented no deeper; for any other line (`@@         y = 2`), the end of the
+ * block it stands in, the next non-blank line shallower than it. Two equal
+ * places there are ambiguous (issue 32: a chunk under a plain anchor line took
+ * the first of two).
+ */
 function scopeEndOf(doc: Document, at: number): number {
   const depth = leadingWhitespace(doc.line(at)).length;
+  let next = at + 1;
+  while (doc.hasLine(next) && doc.line(next).trim() === "") next++;
+  const opens = doc.hasLine(next) && leadingWhitespace(doc.line(next)).length > depth;
   let i = at + 1;
   for (; doc.hasLine(i); i++) {
     const l = doc.line(i);
-    if (l.trim() !== "" && leadingWhitespace(l).length <= depth) return i;
+    const d = leadingWhitespace(l).length;
+    if (l.trim() !== "" && (opens ? d <= depth : d < depth)) return i;
   }
   return i;
 }

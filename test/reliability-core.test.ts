@@ -87,18 +87,20 @@ const keptAround: { name: string; content: string; old: string; new: string; exp
     expect: "\r\n  \r\nx\r\n  x\r\n",
   },
   {
-    name: "an elision replacing lines whose first is quoted after its indentation: refused, not written over the indentation",
+    // "... a" differs from the find text's own "...a" by a space: the model's line, written literally (issue 32).
+    name: "a replacement like an elision, after the indentation of an exact match: written literally, the indentation kept",
     content: "  x\n\n  x\n...a",
     old: "x\n...a",
     new: "... a",
-    expect: { code: "INVALID_INPUT" },
+    expect: "  x\n\n  ... a",
   },
   {
-    name: "control: trailing whitespace after the match stays on its line, the added line is re-indented",
+    // Exact means literal (issue 32): the added line stands where the model wrote it.
+    name: "control: an exact match after the indentation that adds a line: written literally, what followed the match stays after it",
     content: "def f():\n    x = 1;  \n",
     old: "x = 1;",
     new: "x = 1;\nprint(x);",
-    expect: "def f():\n    x = 1;  \n    print(x);\n",
+    expect: "def f():\n    x = 1;\nprint(x);  \n",
   },
 ];
 
@@ -115,9 +117,9 @@ for (const c of keptAround) {
   });
 }
 
-test("item 1 control: an exact match inside the indentation that adds lines still re-indents them", () => {
+test("item 1 control: an exact match after the indentation that adds lines writes them as sent (exact means literal, issue 32)", () => {
   const r = replace("  if (a) {\n    go();\n  }\n", "go();", "go();\nstop();");
-  assert.equal(r.content, "  if (a) {\n    go();\n    stop();\n  }\n");
+  assert.equal(r.content, "  if (a) {\n    go();\nstop();\n  }\n");
 });
 
 // --- item 6: non-finite numbers are never a decision -------------------------------

@@ -1,0 +1,205 @@
+/**
+ * `applyLazyEdit()`: a lazy snippet (the new code, unchanged parts elided by
+ * `// ... existing code ...` markers, markers.ts) merged into the file
+ * without a model: definitions by kind and name when the snippet is whole
+ * definitions with no marker (definitions.ts), else the code lines aligned
+ * with the file (align.ts) and the markers filled with the file's lines
+ * between them (merge.ts). Refused with an EditError when a part's place is
+ * not certain, a deletion no marker covers is large, or the merge unbalances
+ * the file's brackets.
+ */
+import { EditError } from "../errors.ts";
+import { alignSnippet, lineKey } from "./align.ts";
+import { bracketBalance, checksBalance, hashCommented } from "./balance.ts";
+import { endsLike, findDefinitions, splitUnits } from "./definitions.ts";
+import { classifySnippet, type SnippetLine } from "./markers.ts";
+import { checkSegments, type MergeStats, markerLimits, quoteLine, walkSnippet } from "./merge.ts";
+import { readMorphInput } from "./morph-input.ts";
+
+export interface LazyEditOptions {
+  /** The file's path: its extension tells the language (comment syntax, whether brackets must balance). @default undefined */
+  path?: string;
+  /** The file's language ("python", "typescript", ...), when the path does not tell. @default undefined */
+  language?: string;
+}
+
+export interface LazyEditResult {
+  content: string;
+  /** How the snippet was placed: "definitions" (whole definitions by name) or "markers" (aligned lines and markers). */
+  strategy: "definitions" | "markers";
+  stats: MergeStats;
+  /** 1-based inclusive range of the file's lines the merge changed (of the original content); undefined when nothing changed. */
+  startLine?: number;
+  endLine?: number;
+}
+
+interface Text {
+  lines: string[];
+  eol: "\n" | "\r\n";
+  bom: boolean;
+  finalNewline: boolean;
+}
+
+function splitText(content: string): Text {
+  const bom = content.startsWith("\uFEFF");
+  const body = bom ? content.slice(1) : content;
+  const eol = body.includes("\r\n") ? "\r\n" : "\n";
+  const lf = body.replace(/\r\n/g, "\n");
+  const finalNewline = lf.endsWith("\n");
+  const lines = lf === "" ? [] : (finalNewline ? lf.slice(0, -1) : lf).split("\n");
+  return { lines, eol, bom, finalNewline };
+}
+
+function joinText(t: Text, lines: readonly string[]): string {
+  const body = lines.join("\n") + (t.finalNewline && lines.length > 0 ? "\n" : "");
+  return (t.bom ? "\uFEFF" : "") + (t.eol === "\n" ? body : body.replace(/\n/g, "\r\n"));
+}
+
+/** The snippet's lines: LF, the fence a model may leave around it removed, blank lines at its ends dropped. */
+function snippetLines(snippet: string): string[] {
+  let lines = snippet.replace(/\r\n/g, "\n").split("\n");
+  if (/^\s*(```|~~~)/.test(lines[0] ?? "") && lines.length > 1) {
+    lines = lines.slice(1);
+    let close = lines.length - 1;
+    while (close >= 0 && !/^\s*(```|~~~)\s*$/.test(lines[close] as string)) close--;
+    if (close !== -1) lines = lines.slice(0, close);
+  }
+  let a = 0;
+  let b = lines.length;
+  while (a < b && (lines[a] as string).trim() === "") a++;
+  while (b > a && (lines[b - 1] as string).trim() === "") b--;
+  return lines.slice(a, b).map((l) => l.trimEnd());
+}
+
+export function applyLazyEdit(content: string, snippet: string, options: LazyEditOptions = {}): LazyEditResult {
+  if (typeof content !== "string") throw new EditError("INVALID_INPUT", "content must be a string.");
+  if (typeof snippet !== "string") throw new EditError("INVALID_INPUT", "snippet must be a string.");
+  if (options === null || typeof options !== "object") throw new EditError("INVALID_INPUT", "options must be an object.");
+  const { path, language } = options;
+  if (path !== undefined && typeof path !== "string") throw new EditError("INVALID_INPUT", "path must be a string.");
+  if (language !== undefined && typeof language !== "string") throw new EditError("INVALID_INPUT", "language must be a string.");
+  const text = splitText(content);
+  const lines = snippetLines(readMorphInput(snippet)?.update ?? snippet);
+  if (lines.length === 0) throw new EditError("INVALID_INPUT", "The snippet is empty: send the changed code, with the unchanged parts as // ... existing code ... markers.");
+  if (text.lines.length === 0) throw new EditError("NOT_FOUND", "The file is empty, so a lazy snippet has nothing to merge into: send the whole file.");
+  const fileKeys = text.lines.map(lineKey);
+  const snip = classifySnippet(lines, new Set(text.lines.map((l) => l.trim())));
+  const merged = (snip.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines)) || mergeByMarkers(snip, text.lines, fileKeys);
+  if (checksBalance(path, language)) checkBalance(content, merged.lines, path, language);
+  const out = joinText(text, merged.lines);
+  if (out === content) {
+    throw new EditError("ALREADY_APPLIED", "already applied: merging the snippet leaves the file as it is (its code already stands there); nothing to do.");
+  }
+  return { content: out, strategy: merged.strategy, stats: merged.stats, ...changedRange(text.lines, merged.lines) };
+}
+
+interface Merged {
+  lines: string[];
+  strategy: "definitions" | "markers";
+  stats: MergeStats;
+}
+
+function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): Merged {
+  const al = alignSnippet(snip, fileKeys);
+  const limits = markerLimits(snip, al, fileLines);
+  const index = new Map<string, number[]>();
+  fileKeys.forEach((k, i) => {
+    const list = index.get(k);
+    if (list) list.push(i);
+    else index.set(k, [i]);
+  });
+  checkSegments(snip, al, fileLines, index, limits);
+  const { lines, stats } = walkSnippet(snip, al, fileLines, limits);
+  return { lines, strategy: "markers", stats };
+}
+
+/**
+ * Whole definitions without markers, each replacing the file's definition of
+ * the same kind and name; a new one goes after the one before it in the
+ * snippet. Undefined (the marker merge decides) unless every definition
+ * found its place, at least one was in the file, and each ends as the
+ * file's does (a whole definition, not its first lines).
+ */
+function mergeDefinitions(snip: readonly SnippetLine[], fileLines: readonly string[]): Merged | undefined {
+  const texts = snip.map((l) => l.text);
+  const units = splitUnits(texts);
+  if (!units) return undefined;
+  const places: ({ start: number; end: number; header: number } | undefined)[] = [];
+  for (const u of units) {
+    const found = findDefinitions(fileLines, u.def, u.header > u.start);
+    if (found.length > 1) {
+      throw new EditError(
+        "AMBIGUOUS",
+        `The ${u.def.kind} ${u.def.name} (snippet line ${u.header + 1}, ${quoteLine(texts[u.header] as string)}) is defined ${found.length} times in the file (lines ${found.map((p) => p.header + 1).join(", ")}). Include the lines around it, with "// ... existing code ..." for the rest, so its place is clear.`,
+        { segment: u.header + 1, candidates: found.map((p) => ({ startLine: p.start + 1, endLine: p.end })) },
+      );
+    }
+    const place = found[0];
+    if (place && !endsLike(texts.slice(u.start, u.end), fileLines, place)) return undefined;
+    places.push(place);
+  }
+  if (places.every((p) => p === undefined)) return undefined;
+  // One shift for every unit (they sit at the snippet's one depth): the first found one's.
+  const firstFound = places.findIndex((p) => p !== undefined);
+  const fi = leading(fileLines[(places[firstFound] as { header: number }).header] as string);
+  const si = leading(texts[(units[firstFound] as { header: number }).header] as string);
+  const out: string[] = [];
+  let cursor = 0;
+  let added = 0;
+  let deleted = 0;
+  for (let k = 0; k < units.length; k++) {
+    const u = units[k] as (typeof units)[number];
+    const place = places[k];
+    // A new definition goes after the previous one, or before the first found one when it comes first.
+    const start = place ? place.start : k < firstFound ? (places[firstFound] as { start: number }).start : cursor;
+    const end = place ? place.end : start;
+    if (start < cursor) return undefined;
+    for (; cursor < start; cursor++) out.push(fileLines[cursor] as string);
+    if (!place && k > firstFound) out.push("");
+    for (let s = u.start; s < u.end; s++) out.push(reindent(texts[s] as string, si, fi));
+    if (!place && k < firstFound) out.push("");
+    added += u.end - u.start;
+    deleted += end - start;
+    cursor = end;
+  }
+  for (; cursor < fileLines.length; cursor++) out.push(fileLines[cursor] as string);
+  return { lines: out, strategy: "definitions", stats: { aligned: 0, added, kept: fileLines.length - deleted, deleted, markers: 0 } };
+}
+
+function leading(line: string): string {
+  return line.slice(0, line.length - line.trimStart().length);
+}
+
+function reindent(line: string, from: string, to: string): string {
+  if (line.trim() === "") return "";
+  if (from === to) return line;
+  const ind = leading(line);
+  if (ind.startsWith(from)) return to + ind.slice(from.length) + line.trimStart();
+  return to.slice(0, Math.max(0, to.length - (from.length - ind.length))) + line.trimStart();
+}
+
+function checkBalance(content: string, merged: readonly string[], path: string | undefined, language: string | undefined): void {
+  const hash = hashCommented(path, language);
+  const before = bracketBalance(content.replace(/\r\n/g, "\n"), hash);
+  const after = bracketBalance(merged.join("\n"), hash);
+  const names = ["parentheses", "square brackets", "braces"];
+  for (let k = 0; k < 3; k++) {
+    if (before[k] === after[k]) continue;
+    const d = (after[k] as number) - (before[k] as number);
+    throw new EditError(
+      "CONFLICT",
+      `The merged file would have ${Math.abs(d)} more ${d > 0 ? "opening" : "closing"} ${names[k]} than the file had: a marker or a block's first or last line is not where the snippet shows it. Show the whole block you change (its first and last lines), with "// ... existing code ..." only for whole lines left out.`,
+      { balance: { before, after } },
+    );
+  }
+}
+
+/** 1-based range of original lines between the common prefix and suffix. */
+function changedRange(before: readonly string[], after: readonly string[]): { startLine?: number; endLine?: number } {
+  let a = 0;
+  while (a < before.length && a < after.length && before[a] === after[a]) a++;
+  let b = 0;
+  while (b < before.length - a && b < after.length - a && before[before.length - 1 - b] === after[after.length - 1 - b]) b++;
+  if (a === before.length && a === after.length) return {};
+  return { startLine: a + 1, endLine: Math.max(a + 1, before.length - b) };
+}

@@ -1,0 +1,116 @@
+/**
+ * Definitions by kind and name, read from the text (no syntax tree): the
+ * header lines of functions, methods, classes and types in the languages
+ * models edit most. A snippet without markers that is one or more whole
+ * definitions replaces the definitions of the same names (a model that
+ * rewrites `def load(...)` sends that function alone).
+ */
+import { lineKey } from "./align.ts";
+import { type Block, blockAt, indentWidth, isBlank } from "./blocks.ts";
+
+export interface Header {
+  kind: "function" | "class" | "type";
+  name: string;
+}
+
+const CONTROL = new Set(["if", "for", "while", "switch", "catch", "return", "new", "else", "do", "try", "with", "elif", "except", "match", "when", "sizeof", "typeof", "await", "yield", "throw", "delete", "void", "super", "this"]);
+
+const PATTERNS: readonly [RegExp, Header["kind"]][] = [
+  [/^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*[<(]/, "function"],
+  [/^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(/, "function"],
+  [/^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[[(]/, "function"],
+  [/^(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+([A-Za-z_]\w*)/, "function"],
+  [/^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)/, "function"],
+  [/^(?:export\s+)?(?:default\s+)?(?:public\s+|private\s+|protected\s+|internal\s+)?(?:abstract\s+|final\s+|sealed\s+|static\s+|data\s+|open\s+)*(?:class|object)\s+([A-Za-z_$][\w$]*)/, "class"],
+  [/^(?:export\s+)?(?:declare\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:public\s+)?(?:interface|enum|struct|trait|record|type)\s+([A-Za-z_$][\w$]*)/, "type"],
+  [/^impl(?:<[^>]*>)?\s+(?:[\w:<>, ]+\s+for\s+)?([A-Za-z_]\w*)/, "type"],
+];
+
+// A method: modifiers, maybe a return type, a name, a parameter list, and no `;` or `=` before it.
+const METHOD = /^(?:(?:public|private|protected|internal|static|final|abstract|async|override|synchronized|readonly|virtual|get|set|\*)\s+)*(?:[\w<>[\],.?]+\s+)??([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^;=]*$/;
+
+/** The kind and name a line declares, or undefined. */
+export function readHeader(line: string): Header | undefined {
+  const t = line.trim();
+  for (const [re, kind] of PATTERNS) {
+    const m = re.exec(t);
+    if (m) return { kind, name: m[1] as string };
+  }
+  const m = METHOD.exec(t);
+  if (m && !CONTROL.has(m[1] as string) && /[{:]\s*$|\)\s*$|,\s*$|\(\s*$/.test(t) && !/^(?:[A-Za-z_$][\w$.]*)\s*\(.*\)\s*;?\s*$/.test(t.replace(/\s*\{\s*$/, "x"))) {
+    return { kind: "function", name: m[1] as string };
+  }
+  return undefined;
+}
+
+/** A line that belongs to the definition below it: a decorator, an attribute, a doc comment. */
+function isPreamble(t: string): boolean {
+  return /^(?:@|#\[|\/\/\/|\/\*\*|\*|\*\/|\/\/)/.test(t);
+}
+
+export interface Unit {
+  /** Snippet lines of the unit, preamble included. */
+  start: number;
+  end: number;
+  /** The header's snippet line. */
+  header: number;
+  def: Header;
+}
+
+/** The snippet as whole top-level definitions, or undefined when it is not only that. */
+export function splitUnits(lines: readonly string[]): Unit[] | undefined {
+  let depth = Number.POSITIVE_INFINITY;
+  for (const l of lines) if (!isBlank(l)) depth = Math.min(depth, indentWidth(l));
+  const units: Unit[] = [];
+  let k = 0;
+  while (k < lines.length) {
+    while (k < lines.length && isBlank(lines[k] as string)) k++;
+    if (k >= lines.length) break;
+    const start = k;
+    while (k < lines.length && isPreamble((lines[k] as string).trim()) && indentWidth(lines[k] as string) === depth) k++;
+    const line = lines[k];
+    if (line === undefined || indentWidth(line) !== depth) return undefined;
+    const def = readHeader(line);
+    if (!def) return undefined;
+    const block = blockAt(lines, k);
+    const end = block ? block.end : k + 1;
+    units.push({ start, end, header: k, def });
+    k = end;
+  }
+  return units.length > 0 ? units : undefined;
+}
+
+export interface DefinitionPlace {
+  header: number;
+  block: Block | undefined;
+  /** First line of the definition with its preamble (decorators, doc comment). */
+  start: number;
+  end: number;
+}
+
+/** Every definition of this kind and name in the file. */
+export function findDefinitions(fileLines: readonly string[], def: Header, withPreamble: boolean): DefinitionPlace[] {
+  const out: DefinitionPlace[] = [];
+  for (let k = 0; k < fileLines.length; k++) {
+    const line = fileLines[k] as string;
+    if (!line.includes(def.name)) continue;
+    const h = readHeader(line);
+    if (!h || h.name !== def.name || h.kind !== def.kind) continue;
+    const block = blockAt(fileLines, k);
+    let start = k;
+    if (withPreamble) while (start > 0 && isPreamble((fileLines[start - 1] as string).trim()) && indentWidth(fileLines[start - 1] as string) === indentWidth(line)) start--;
+    out.push({ header: k, block, start, end: block ? block.end : k + 1 });
+  }
+  return out;
+}
+
+/** Whether the unit's last line ends the definition as the file's does (a whole definition, not its first lines). */
+export function endsLike(unitLines: readonly string[], fileLines: readonly string[], place: DefinitionPlace): boolean {
+  const lastOf = (ls: readonly string[], from: number, to: number): string => {
+    for (let k = to - 1; k >= from; k--) if (!isBlank(ls[k] as string)) return lineKey(ls[k] as string);
+    return "";
+  };
+  const unitLast = lastOf(unitLines, 0, unitLines.length);
+  if (place.block?.close !== undefined) return /^[)\]}]/.test(unitLast) && unitLast === lineKey(fileLines[place.block.close] as string);
+  return unitLast === lastOf(fileLines, place.header, place.end);
+}

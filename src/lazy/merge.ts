@@ -1,0 +1,286 @@
+/**
+ * The merge of a lazy snippet into a file's lines, once its code lines are
+ * aligned (align.ts): walk the snippet; an aligned line takes the file's
+ * line (its bytes kept); an unaligned line is new and is written re-indented
+ * to the file; a marker keeps the file's lines from where the walk stands to
+ * the next aligned line (or to the end of the block it sits in); the file's
+ * lines skipped between two aligned lines with no marker between are
+ * deleted (the context-around-a-gap convention). Before and after the
+ * snippet's first and last code, the file is kept.
+ *
+ * Refused (never guessed): a run of new lines between two markers (its
+ * place is anywhere in what they keep), a segment whose lines stand in
+ * several places, a deletion of many lines no marker or removal note
+ * covers (a marker the model forgot).
+ */
+import { EditError } from "../errors.ts";
+import { type Alignment, lineKey } from "./align.ts";
+import { blockAt, indentWidth, isBlank } from "./blocks.ts";
+import type { SnippetLine } from "./markers.ts";
+
+/**
+ * Most non-blank lines a deletion between two aligned lines may take beyond
+ * the new lines that replace it, without a removal note. A larger gap means
+ * the model forgot a marker there far more often than it meant to delete
+ * (bench:lazy: every rendered deletion of real edits is under 20 lines).
+ */
+export const MAX_UNMARKED_DELETION = 20;
+
+export interface MergeStats {
+  /** Snippet code lines found in the file. */
+  aligned: number;
+  /** Snippet code lines written as new. */
+  added: number;
+  /** File lines kept for the markers. */
+  kept: number;
+  /** File lines deleted (replaced or removed). */
+  deleted: number;
+  markers: number;
+}
+
+export interface Segment {
+  /** 0-based snippet lines [start, end). */
+  start: number;
+  end: number;
+}
+
+/** Runs of code lines between markers (blank-only runs left out). */
+export function segmentsOf(snip: readonly SnippetLine[]): Segment[] {
+  const out: Segment[] = [];
+  let k = 0;
+  while (k < snip.length) {
+    if (snip[k]?.kind !== "code") {
+      k++;
+      continue;
+    }
+    const start = k;
+    while (k < snip.length && snip[k]?.kind === "code") k++;
+    let any = false;
+    for (let j = start; j < k && !any; j++) any = !isBlank(snip[j]?.text as string);
+    if (any) out.push({ start, end: k });
+  }
+  return out;
+}
+
+export function quoteLine(text: string): string {
+  const t = text.trim();
+  return `"${t.length > 70 ? `${t.slice(0, 67)}...` : t}"`;
+}
+
+/** How each snippet line's indentation maps onto the file's, per segment (its most common shift). */
+function reindenter(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[], seg: Segment | undefined, fallback: [string, string]): (line: SnippetLine) => string {
+  const votes = new Map<number, [string, string, number]>();
+  if (seg) {
+    for (let s = seg.start; s < seg.end; s++) {
+      const f = al.fileLine[s] as number;
+      const line = snip[s] as SnippetLine;
+      if (f < 0 || isBlank(line.text)) continue;
+      const fi = (fileLines[f] as string).slice(0, (fileLines[f] as string).length - (fileLines[f] as string).trimStart().length);
+      const shift = fi.length - line.indent.length;
+      const v = votes.get(shift);
+      if (v) v[2]++;
+      else votes.set(shift, [line.indent, fi, 1]);
+    }
+  }
+  let best: [string, string] = fallback;
+  let bestCount = 0;
+  for (const [si, fi, n] of votes.values()) {
+    if (n > bestCount) {
+      best = [si, fi];
+      bestCount = n;
+    }
+  }
+  const [si, fi] = best;
+  return (line) => {
+    if (isBlank(line.text) || si === fi) return isBlank(line.text) ? "" : line.text;
+    const body = line.text.trimStart();
+    if (line.indent.startsWith(si)) return fi + line.indent.slice(si.length) + body;
+    return fi.slice(0, Math.max(0, fi.length - (si.length - line.indent.length))) + body;
+  };
+}
+
+/** Where a marker's kept text must stop: the end of the block its opener (an aligned, shallower line before it) opens. */
+export function markerLimits(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[]): Map<number, number> {
+  const limits = new Map<number, number>();
+  const used = new Set<number>();
+  for (const f of al.fileLine) if (f >= 0) used.add(f);
+  for (let m = 0; m < snip.length; m++) {
+    const marker = snip[m] as SnippetLine;
+    if (marker.kind === "code") continue;
+    const depth = indentWidth(marker.text);
+    let o = m - 1;
+    while (o >= 0 && (snip[o]?.kind !== "code" || isBlank(snip[o]?.text as string) || indentWidth(snip[o]?.text as string) >= depth)) o--;
+    if (o < 0 || (al.fileLine[o] as number) < 0) continue;
+    const block = blockAt(fileLines, al.fileLine[o] as number);
+    if (!block) continue;
+    limits.set(m, block.bodyEnd);
+    // The snippet's closing line of that block (`}` at the opener's depth) is the file's.
+    if (block.close === undefined || used.has(block.close)) continue;
+    const openerDepth = indentWidth(snip[o]?.text as string);
+    for (let c = m + 1; c < snip.length; c++) {
+      const line = snip[c] as SnippetLine;
+      if (line.kind !== "code" || isBlank(line.text)) continue;
+      if ((al.fileLine[c] as number) >= 0) {
+        if ((al.fileLine[c] as number) < block.close) continue;
+        break;
+      }
+      if (indentWidth(line.text) > openerDepth) continue;
+      if (lineKey(line.text) === lineKey(fileLines[block.close] as string)) {
+        al.fileLine[c] = block.close;
+        used.add(block.close);
+      }
+      break;
+    }
+  }
+  return limits;
+}
+
+/** Refuses segments whose place the alignment could not tell. */
+export function checkSegments(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[], fileIndex: Map<string, number[]>, limits: Map<number, number>): void {
+  const segs = segmentsOf(snip);
+  if (!segs.some((g) => hasAligned(al, g))) {
+    const first = segs[0];
+    const line = first ? (snip.slice(first.start, first.end).find((l) => !isBlank(l.text)) as SnippetLine) : undefined;
+    throw new EditError(
+      "NOT_FOUND",
+      `None of the snippet's code is in the file${line ? ` (its first line ${quoteLine(line.text)} is at snippet line ${line.index + 1})` : ""}, so there is nothing to place it by. Copy at least one unchanged line around each change from the file, exactly, and mark the parts you leave out with "// ... existing code ...".`,
+      { segment: first ? first.start + 1 : 1 },
+    );
+  }
+  for (const g of segs) {
+    if (hasAligned(al, g)) continue;
+    const before = g.start > 0 ? snip[g.start - 1] : undefined;
+    const after = g.end < snip.length ? snip[g.end] : undefined;
+    const first = snip.slice(g.start, g.end).find((l) => !isBlank(l.text)) as SnippetLine;
+    const places = (fileIndex.get(lineKey(first.text)) ?? []).slice(0, 20);
+    const where = `The lines at snippet line ${first.index + 1} (${quoteLine(first.text)})`;
+    if (places.length >= 2) {
+      throw new EditError(
+        "AMBIGUOUS",
+        `${where} stand in ${places.length} places of the file (lines ${places.map((p) => p + 1).join(", ")}), and no unique line around them tells which. Include a line of the file next to them that occurs once.`,
+        { segment: first.index + 1, candidates: places.map((p) => ({ startLine: p + 1, endLine: p + 1 })) },
+      );
+    }
+    // New code after the last marker goes at the end (of the file, or of the block the marker is in);
+    // before the first, at the start; between two markers, anywhere in what they keep.
+    const placedByBlock = before !== undefined && limits.has(before.index);
+    if (before === undefined || after === undefined || placedByBlock) continue;
+    const prev = lastAlignedBefore(al, g.start);
+    const next = firstAlignedAfter(al, g.end);
+    const from = prev === undefined ? 1 : prev + 2;
+    const to = next === undefined ? fileLines.length : next;
+    throw new EditError(
+      "AMBIGUOUS",
+      `${where} are new, and stand between two markers: their place could be anywhere in lines ${from}-${to} that the markers keep. Include the unchanged line of the file just before (or after) them.`,
+      { segment: first.index + 1, candidates: [{ startLine: from, endLine: to }] },
+    );
+  }
+}
+
+function hasAligned(al: Alignment, g: Segment): boolean {
+  for (let s = g.start; s < g.end; s++) if ((al.fileLine[s] as number) >= 0) return true;
+  return false;
+}
+
+function lastAlignedBefore(al: Alignment, s: number): number | undefined {
+  for (let k = s - 1; k >= 0; k--) if ((al.fileLine[k] as number) >= 0) return al.fileLine[k] as number;
+  return undefined;
+}
+
+function firstAlignedAfter(al: Alignment, s: number): number | undefined {
+  for (let k = s; k < al.fileLine.length; k++) if ((al.fileLine[k] as number) >= 0) return al.fileLine[k] as number;
+  return undefined;
+}
+
+/** The merged lines. */
+export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[], limits: Map<number, number>): { lines: string[]; stats: MergeStats } {
+  const out: string[] = [];
+  const stats: MergeStats = { aligned: 0, added: 0, kept: 0, deleted: 0, markers: 0 };
+  const segs = segmentsOf(snip);
+  const segOf = new Int32Array(snip.length).fill(-1);
+  segs.forEach((g, k) => {
+    for (let s = g.start; s < g.end; s++) segOf[s] = k;
+  });
+  const indenters = segs.map((g) => reindenter(snip, al, fileLines, g, ["", ""]));
+  let cursor = 0;
+  let started = false;
+  let removal: SnippetLine | undefined;
+  let pending: string[] = [];
+  let lastAligned = -1;
+  const flush = () => {
+    for (const l of pending) out.push(l);
+    stats.added += pending.length;
+    pending = [];
+  };
+  const keep = (to: number) => {
+    for (; cursor < to; cursor++) out.push(fileLines[cursor] as string);
+  };
+  for (let s = 0; s < snip.length; s++) {
+    const line = snip[s] as SnippetLine;
+    const f = al.fileLine[s] as number;
+    if (line.kind === "code" && f < 0) {
+      const ind = indenters[segOf[s] as number];
+      pending.push(ind ? ind(line) : line.text);
+      continue;
+    }
+    if (line.kind === "code") {
+      if (!started) keep(f);
+      if (f < cursor) throw new EditError("CONFLICT", `The snippet's line ${s + 1} (${quoteLine(line.text)}) matches file line ${f + 1}, which an earlier part of the snippet already covers: the snippet's parts are out of the file's order.`, { segment: s + 1, candidates: [{ startLine: f + 1, endLine: f + 1 }] });
+      checkDeletion(fileLines, cursor, f, pending, removal, snip, lastAligned, s);
+      stats.deleted += f - cursor;
+      cursor = f;
+      flush();
+      const ind = indenters[segOf[s] as number];
+      out.push(al.similar[s] && ind ? ind(line) : (fileLines[f] as string));
+      if (al.similar[s]) stats.deleted++;
+      else stats.aligned++;
+      cursor = f + 1;
+      lastAligned = s;
+      started = true;
+      removal = undefined;
+      continue;
+    }
+    flush();
+    started = true;
+    stats.markers++;
+    const next = firstAlignedAfter(al, s + 1);
+    const limit = limits.get(s);
+    let end = next ?? fileLines.length;
+    if (limit !== undefined && limit < end && limit >= cursor) end = limit;
+    if (line.kind === "removal") {
+      if (next === undefined && limit === undefined) {
+        throw new EditError("CONFLICT", `The removal note at snippet line ${s + 1} (${quoteLine(line.text)}) has no code of the file after it, so what it removes has no end. Show the unchanged line after the removed code.`, { segment: s + 1 });
+      }
+      removal = line;
+      continue;
+    }
+    stats.kept += Math.max(0, end - cursor);
+    keep(end);
+  }
+  flush();
+  if (snip.length === 0 || snip[snip.length - 1]?.kind === "code" || cursor < fileLines.length) {
+    // After the last code line (or a marker that stopped at its block's end), the rest is kept.
+    if (removal) {
+      stats.deleted += fileLines.length - cursor;
+      cursor = fileLines.length;
+    }
+    keep(fileLines.length);
+  }
+  return { lines: out, stats };
+}
+
+function checkDeletion(fileLines: readonly string[], from: number, to: number, pending: readonly string[], removal: SnippetLine | undefined, snip: readonly SnippetLine[], prev: number, s: number): void {
+  if (removal || to - from <= MAX_UNMARKED_DELETION) return;
+  let gone = 0;
+  for (let k = from; k < to; k++) if (!isBlank(fileLines[k] as string)) gone++;
+  let added = 0;
+  for (const l of pending) if (!isBlank(l)) added++;
+  if (gone - added <= MAX_UNMARKED_DELETION) return;
+  const after = snip[s] as SnippetLine;
+  const before = prev >= 0 ? (snip[prev] as SnippetLine) : undefined;
+  throw new EditError(
+    "CONFLICT",
+    `Between ${before ? `snippet line ${before.index + 1} (${quoteLine(before.text)})` : "the start of the snippet"} and snippet line ${after.index + 1} (${quoteLine(after.text)}) the merge would delete file lines ${from + 1}-${to} (${gone} lines of code) that no marker keeps. If they stay, put "// ... existing code ..." between those lines; if they go, say so with a "// remove ..." note there.`,
+    { segment: after.index + 1, candidates: [{ startLine: from + 1, endLine: to }] },
+  );
+}

@@ -35,6 +35,8 @@ export interface Alignment {
   fileLine: Int32Array;
   /** Per snippet line aligned by similarity rather than equal text (a changed line). */
   similar: Uint8Array;
+  /** A snippet line that is a line of the file (once in each) but out of the order of the lines around it: code moved or copied. */
+  outOfOrder?: { snippetLine: number; fileLine: number };
 }
 
 interface Ctx {
@@ -44,6 +46,7 @@ interface Ctx {
   /** markersBefore[k]: number of marker/removal lines among snippet lines [0, k). */
   markersBefore: Int32Array;
   out: Int32Array;
+  outOfOrder?: { snippetLine: number; fileLine: number };
 }
 
 function markerIn(c: Ctx, s0: number, s1: number): boolean {
@@ -113,7 +116,14 @@ function alignRange(c: Ctx, s0: number, s1: number, f0: number, f1: number, left
   const walled = markerIn(c, s0, s1);
   const pairs = uniquePairs(c, s0, s1, f0, f1, !walled && leftBound && rightBound);
   if (pairs.length === 0) return;
-  const run = longestIncreasing(pairs).map((k) => pairs[k] as [number, number]);
+  const kept = longestIncreasing(pairs);
+  if (kept.length < pairs.length && !c.outOfOrder) {
+    const keptSet = new Set(kept);
+    const k = pairs.findIndex((_, i) => !keptSet.has(i));
+    const [s, f] = pairs[k] as [number, number];
+    c.outOfOrder = { snippetLine: s, fileLine: f };
+  }
+  const run = kept.map((k) => pairs[k] as [number, number]);
   let ps = s0;
   let pf = f0;
   let bound = leftBound;
@@ -229,6 +239,145 @@ function alignLoneSegments(c: Ctx, similar: Uint8Array, fileCount: number): void
   }
 }
 
+/** Whether file lines [f, f + keys.length) have these keys. */
+function blockAtFile(c: Ctx, keys: readonly string[], f: number): boolean {
+  for (let k = 0; k < keys.length; k++) if (c.file.keys[f + k] !== keys[k]) return false;
+  return true;
+}
+
+// How far from its segment's aligned lines a run of context may stand: the
+// changed lines between them, twice over, plus this (a deletion is often
+// longer than what replaces it).
+const CONTEXT_REACH = 12;
+
+/**
+ * A segment's first lines after a marker are context whose lines occur
+ * elsewhere too (`except ValueError:`, `return None`), then a change, then
+ * lines that aligned: the context stands in the file just before the
+ * change's old lines, so its longest head that occurs as a block of file
+ * lines close before the aligned part is placed at the nearest such block.
+ * The same for a segment's last lines before a marker. Without this they
+ * would be written as new lines, and the marker would keep their originals:
+ * every context line doubled.
+ */
+function alignContextRuns(c: Ctx): void {
+  const n = c.snip.length;
+  for (let s = 0; s < n; s++) {
+    if (c.snip[s]?.kind !== "code") continue;
+    let e = s;
+    while (e < n && c.snip[e]?.kind === "code") e++;
+    let first = -1;
+    let last = -1;
+    for (let k = s; k < e; k++) {
+      if ((c.out[k] as number) < 0) continue;
+      if (first === -1) first = k;
+      last = k;
+    }
+    if (first > s) alignHead(c, s, first);
+    if (last !== -1 && last < e - 1) alignTail(c, last, e);
+    s = e;
+  }
+}
+
+function meaningful(c: Ctx, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (!isTrivial(c.sKeys[k] as string)) return true;
+  return false;
+}
+
+/** Whether snippet lines [run0, run0+n) equal the aligned snippet lines [al0, al0+n), which stand on consecutive file lines. */
+function slides(c: Ctx, run0: number, al0: number, n: number): boolean {
+  if (n === 0 || al0 < 0 || al0 + n > c.snip.length) return false;
+  const f0 = c.out[al0] as number;
+  for (let k = 0; k < n; k++) {
+    if (c.out[al0 + k] !== f0 + k || c.sKeys[run0 + k] !== c.sKeys[al0 + k] || c.snip[al0 + k]?.kind !== "code") return false;
+  }
+  return al0 + n <= c.snip.length && (run0 + n <= al0 || run0 >= al0 + n);
+}
+
+function alignHead(c: Ctx, s: number, first: number): void {
+  const fa = c.out[first] as number;
+  let lo = 0;
+  for (let k = s - 1; k >= 0; k--) if ((c.out[k] as number) >= 0) { lo = (c.out[k] as number) + 1; break; }
+  const run = first - s;
+  // Slide: when the head repeats the segment's first aligned lines (`}` and a blank line, then a new
+  // function, then `}` and a blank line), the head is those file lines and the repeat is new: the
+  // reading that deletes nothing.
+  for (let h = Math.min(run, 8); h >= 1; h--) {
+    if (!slides(c, s, first, h)) continue;
+    for (let k = 0; k < h; k++) {
+      c.out[s + k] = fa + k;
+      c.out[first + k] = -1;
+    }
+    return;
+  }
+  for (let h = Math.min(run, 40); h >= 1; h--) {
+    if (!meaningful(c, s, s + h) && h > 2) continue;
+    const keys = c.sKeys.slice(s, s + h);
+    const reach = (run - h) * 2 + CONTEXT_REACH;
+    for (let f = fa - h; f >= Math.max(lo, fa - h - reach); f--) {
+      if (!blockAtFile(c, keys, f)) continue;
+      for (let k = 0; k < h; k++) c.out[s + k] = f + k;
+      return;
+    }
+  }
+}
+
+function alignTail(c: Ctx, last: number, e: number): void {
+  const fl = c.out[last] as number;
+  let hi = c.file.keys.length;
+  for (let k = e; k < c.snip.length; k++) if ((c.out[k] as number) >= 0) { hi = c.out[k] as number; break; }
+  const run = e - last - 1;
+  for (let h = Math.min(run, 8); h >= 1; h--) {
+    if (!slides(c, e - h, last - h + 1, h)) continue;
+    for (let k = 0; k < h; k++) {
+      c.out[e - h + k] = c.out[last - h + 1 + k] as number;
+      c.out[last - h + 1 + k] = -1;
+    }
+    return;
+  }
+  for (let h = Math.min(run, 40); h >= 1; h--) {
+    if (!meaningful(c, e - h, e) && h > 2) continue;
+    const keys = c.sKeys.slice(e - h, e);
+    const reach = (run - h) * 2 + CONTEXT_REACH;
+    for (let f = fl + 1; f <= Math.min(hi - h, fl + 1 + reach); f++) {
+      if (!blockAtFile(c, keys, f)) continue;
+      for (let k = 0; k < h; k++) c.out[e - h + k] = f + k;
+      return;
+    }
+  }
+}
+
+/**
+ * Aligned runs grown over the equal lines next to them (blank lines, `}`),
+ * up to a marker or the next aligned line: a blank line the snippet shows
+ * next to its context is the file's, not a new one.
+ */
+function extendRuns(c: Ctx): void {
+  const n = c.snip.length;
+  const fileCount = c.file.keys.length;
+  let nextFile = new Int32Array(n + 1).fill(fileCount);
+  for (let s = n - 1; s >= 0; s--) nextFile[s] = (c.out[s] as number) >= 0 ? (c.out[s] as number) : (nextFile[s + 1] as number);
+  for (let s = 0; s + 1 < n; s++) {
+    const f = c.out[s] as number;
+    if (f < 0 || c.snip[s + 1]?.kind !== "code" || (c.out[s + 1] as number) >= 0) continue;
+    if (f + 1 < (nextFile[s + 1] as number) && c.sKeys[s + 1] === c.file.keys[f + 1]) c.out[s + 1] = f + 1;
+  }
+  let prevFile = -1;
+  const prev = new Int32Array(n).fill(-1);
+  for (let s = 0; s < n; s++) {
+    prev[s] = prevFile;
+    if ((c.out[s] as number) >= 0) prevFile = c.out[s] as number;
+  }
+  for (let s = n - 1; s > 0; s--) {
+    const f = c.out[s] as number;
+    if (f < 0 || c.snip[s - 1]?.kind !== "code" || (c.out[s - 1] as number) >= 0) continue;
+    if (f - 1 > (prev[s - 1] as number) && c.sKeys[s - 1] === c.file.keys[f - 1]) {
+      c.out[s - 1] = f - 1;
+    }
+  }
+  nextFile = new Int32Array(0);
+}
+
 export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly string[]): Alignment {
   const n = snip.length;
   const markersBefore = new Int32Array(n + 1);
@@ -238,5 +387,7 @@ export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly st
   const similar = new Uint8Array(n);
   alignChangedEdges(c, similar, fileKeys.length);
   alignLoneSegments(c, similar, fileKeys.length);
-  return { fileLine: c.out, similar };
+  alignContextRuns(c);
+  extendRuns(c);
+  return { fileLine: c.out, similar, ...(c.outOfOrder && { outOfOrder: c.outOfOrder }) };
 }

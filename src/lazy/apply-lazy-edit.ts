@@ -13,7 +13,7 @@ import { alignSnippet, lineKey } from "./align.ts";
 import { bracketBalance, checksBalance, hashCommented } from "./balance.ts";
 import { endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
-import { checkSegments, type MergeStats, markerLimits, quoteLine, walkSnippet } from "./merge.ts";
+import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, walkSnippet } from "./merge.ts";
 import { readMorphInput } from "./morph-input.ts";
 
 export interface LazyEditOptions {
@@ -68,7 +68,7 @@ function snippetLines(snippet: string): string[] {
   let b = lines.length;
   while (a < b && (lines[a] as string).trim() === "") a++;
   while (b > a && (lines[b - 1] as string).trim() === "") b--;
-  return lines.slice(a, b).map((l) => l.trimEnd());
+  return lines.slice(a, b);
 }
 
 export function applyLazyEdit(content: string, snippet: string, options: LazyEditOptions = {}): LazyEditResult {
@@ -136,6 +136,8 @@ function mergeDefinitions(snip: readonly SnippetLine[], fileLines: readonly stri
     }
     const place = found[0];
     if (place && !endsLike(texts.slice(u.start, u.end), fileLines, place)) return undefined;
+    // A definition much longer in the file than in the snippet: its end was misread, or the model cut it short.
+    if (place && nonBlank(fileLines, place.start, place.end) - nonBlank(texts, u.start, u.end) > MAX_UNMARKED_DELETION) return undefined;
     places.push(place);
   }
   if (places.every((p) => p === undefined)) return undefined;
@@ -166,13 +168,19 @@ function mergeDefinitions(snip: readonly SnippetLine[], fileLines: readonly stri
   return { lines: out, strategy: "definitions", stats: { aligned: 0, added, kept: fileLines.length - deleted, deleted, markers: 0 } };
 }
 
+function nonBlank(lines: readonly string[], from: number, to: number): number {
+  let n = 0;
+  for (let k = from; k < to; k++) if ((lines[k] as string).trim() !== "") n++;
+  return n;
+}
+
 function leading(line: string): string {
   return line.slice(0, line.length - line.trimStart().length);
 }
 
 function reindent(line: string, from: string, to: string): string {
-  if (line.trim() === "") return "";
   if (from === to) return line;
+  if (line.trim() === "") return "";
   const ind = leading(line);
   if (ind.startsWith(from)) return to + ind.slice(from.length) + line.trimStart();
   return to.slice(0, Math.max(0, to.length - (from.length - ind.length))) + line.trimStart();

@@ -14,7 +14,7 @@
  * covers (a marker the model forgot).
  */
 import { EditError } from "../errors.ts";
-import { type Alignment, lineKey } from "./align.ts";
+import { type Alignment, lineKey, similarity } from "./align.ts";
 import { blockAt, indentWidth, isBlank } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 
@@ -92,7 +92,8 @@ function reindenter(snip: readonly SnippetLine[], al: Alignment, fileLines: read
   }
   const [si, fi] = best;
   return (line) => {
-    if (isBlank(line.text) || si === fi) return isBlank(line.text) ? "" : line.text;
+    if (si === fi) return line.text;
+    if (isBlank(line.text)) return "";
     const body = line.text.trimStart();
     if (line.indent.startsWith(si)) return fi + line.indent.slice(si.length) + body;
     return fi.slice(0, Math.max(0, fi.length - (si.length - line.indent.length))) + body;
@@ -137,6 +138,15 @@ export function markerLimits(snip: readonly SnippetLine[], al: Alignment, fileLi
 
 /** Refuses segments whose place the alignment could not tell. */
 export function checkSegments(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[], fileIndex: Map<string, number[]>, limits: Map<number, number>): void {
+  if (al.outOfOrder) {
+    const { snippetLine, fileLine } = al.outOfOrder;
+    const text = (snip[snippetLine] as SnippetLine).text;
+    throw new EditError(
+      "CONFLICT",
+      `The snippet's line ${snippetLine + 1} (${quoteLine(text)}) is line ${fileLine + 1} of the file, but out of the order of the lines around it: code moved or copied, which a snippet cannot show safely. Move code with two edits (delete it where it was, insert it where it goes), or show the unchanged lines around each place.`,
+      { segment: snippetLine + 1, candidates: [{ startLine: fileLine + 1, endLine: fileLine + 1 }] },
+    );
+  }
   const segs = segmentsOf(snip);
   if (!segs.some((g) => hasAligned(al, g))) {
     const first = segs[0];
@@ -205,10 +215,13 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
   let cursor = 0;
   let started = false;
   let removal: SnippetLine | undefined;
-  let pending: string[] = [];
+  let pending: Pending[] = [];
   let lastAligned = -1;
-  const flush = () => {
-    for (const l of pending) out.push(l);
+  /** The file lines the last marker kept, while nothing else was written after them. */
+  let kept: [number, number] | undefined;
+  const flush = (side?: { before?: [number, number]; after?: [number, number] }) => {
+    if (side) pending = fitToKept(pending, fileLines, side);
+    for (const l of pending) out.push(l.text);
     stats.added += pending.length;
     pending = [];
   };
@@ -220,7 +233,7 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
     const f = al.fileLine[s] as number;
     if (line.kind === "code" && f < 0) {
       const ind = indenters[segOf[s] as number];
-      pending.push(ind ? ind(line) : line.text);
+      pending.push({ text: ind ? ind(line) : line.text, index: s });
       continue;
     }
     if (line.kind === "code") {
@@ -228,10 +241,14 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
       if (f < cursor) throw new EditError("CONFLICT", `The snippet's line ${s + 1} (${quoteLine(line.text)}) matches file line ${f + 1}, which an earlier part of the snippet already covers: the snippet's parts are out of the file's order.`, { segment: s + 1, candidates: [{ startLine: f + 1, endLine: f + 1 }] });
       checkDeletion(fileLines, cursor, f, pending, removal, snip, lastAligned, s);
       stats.deleted += f - cursor;
+      const adjacent = kept !== undefined && kept[1] === f;
       cursor = f;
-      flush();
+      flush(adjacent ? { before: kept } : undefined);
+      kept = undefined;
       const ind = indenters[segOf[s] as number];
-      out.push(al.similar[s] && ind ? ind(line) : (fileLines[f] as string));
+      // The file's bytes where the snippet has the same line; the model's where it changed its whitespace.
+      const written = ind ? ind(line) : line.text;
+      out.push(!al.similar[s] && written.trimEnd() === (fileLines[f] as string).trimEnd() ? (fileLines[f] as string) : written);
       if (al.similar[s]) stats.deleted++;
       else stats.aligned++;
       cursor = f + 1;
@@ -240,13 +257,19 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
       removal = undefined;
       continue;
     }
-    flush();
     started = true;
     stats.markers++;
     const next = firstAlignedAfter(al, s + 1);
     const limit = limits.get(s);
     let end = next ?? fileLines.length;
     if (limit !== undefined && limit < end && limit >= cursor) end = limit;
+    if (line.kind === "removal" && end === cursor) {
+      // Nothing between its neighbours: a new comment that starts with "Remove", not a removal note.
+      pending.push({ text: indenters[segOf[s - 1] ?? -1]?.(line) ?? line.text, index: s });
+      stats.markers--;
+      continue;
+    }
+    flush(line.kind === "marker" && end > cursor ? { after: [cursor, end] } : undefined);
     if (line.kind === "removal") {
       if (next === undefined && limit === undefined) {
         throw new EditError("CONFLICT", `The removal note at snippet line ${s + 1} (${quoteLine(line.text)}) has no code of the file after it, so what it removes has no end. Show the unchanged line after the removed code.`, { segment: s + 1 });
@@ -255,6 +278,7 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
       continue;
     }
     stats.kept += Math.max(0, end - cursor);
+    kept = end > cursor ? [cursor, end] : kept;
     keep(end);
   }
   flush();
@@ -269,12 +293,67 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
   return { lines: out, stats };
 }
 
-function checkDeletion(fileLines: readonly string[], from: number, to: number, pending: readonly string[], removal: SnippetLine | undefined, snip: readonly SnippetLine[], prev: number, s: number): void {
+interface Pending {
+  text: string;
+  /** 0-based snippet line. */
+  index: number;
+}
+
+// A new line at least this similar to a line a marker keeps next to it may be that line changed.
+const LOOKS_CHANGED = 0.75;
+
+/**
+ * New lines written next to the lines a marker keeps (`before`: the kept
+ * lines come first; `after`: they follow): blank lines the kept text already
+ * has at that edge are not doubled, and a new line that looks like one of
+ * the kept lines beside it is refused: it may be that line changed (then the
+ * marker should not keep it) or a new line next to it, and the snippet does
+ * not say which.
+ */
+function fitToKept(pending: Pending[], fileLines: readonly string[], side: { before?: [number, number]; after?: [number, number] }): Pending[] {
+  let list = pending;
+  const range = (side.before ?? side.after) as [number, number];
+  const [a, b] = range;
+  if (side.before) {
+    let blanks = 0;
+    for (let k = b - 1; k >= a && isBlank(fileLines[k] as string); k--) blanks++;
+    let drop = 0;
+    while (drop < list.length && drop < blanks && isBlank((list[drop] as Pending).text)) drop++;
+    list = list.slice(drop);
+  } else {
+    let blanks = 0;
+    for (let k = a; k < b && isBlank(fileLines[k] as string); k++) blanks++;
+    let drop = 0;
+    while (drop < list.length && drop < blanks && isBlank((list[list.length - 1 - drop] as Pending).text)) drop++;
+    list = list.slice(0, list.length - drop);
+  }
+  const near: number[] = [];
+  const want = list.length + 2;
+  if (side.before) for (let k = b - 1; k >= a && near.length < want; k--) if (!isBlank(fileLines[k] as string)) near.push(k);
+  if (side.after) for (let k = a; k < b && near.length < want; k++) if (!isBlank(fileLines[k] as string)) near.push(k);
+  for (const p of list) {
+    const key = lineKey(p.text);
+    if (key.length < 8) continue;
+    for (const k of near) {
+      const fk = lineKey(fileLines[k] as string);
+      // The same line again is a line added beside it (a second `continue;`), not a change.
+      if (fk === key || similarity(key, fk) < LOOKS_CHANGED) continue;
+      throw new EditError(
+        "AMBIGUOUS",
+        `The new line at snippet line ${p.index + 1} (${quoteLine(p.text)}) looks like file line ${k + 1} (${quoteLine(fileLines[k] as string)}), which the marker next to it keeps: it may be that line changed, or a line added beside it. Show the unchanged line on its other side, so the snippet says which.`,
+        { segment: p.index + 1, candidates: [{ startLine: k + 1, endLine: k + 1 }] },
+      );
+    }
+  }
+  return list;
+}
+
+function checkDeletion(fileLines: readonly string[], from: number, to: number, pending: readonly Pending[], removal: SnippetLine | undefined, snip: readonly SnippetLine[], prev: number, s: number): void {
   if (removal || to - from <= MAX_UNMARKED_DELETION) return;
   let gone = 0;
   for (let k = from; k < to; k++) if (!isBlank(fileLines[k] as string)) gone++;
   let added = 0;
-  for (const l of pending) if (!isBlank(l)) added++;
+  for (const l of pending) if (!isBlank(l.text)) added++;
   if (gone - added <= MAX_UNMARKED_DELETION) return;
   const after = snip[s] as SnippetLine;
   const before = prev >= 0 ? (snip[prev] as SnippetLine) : undefined;

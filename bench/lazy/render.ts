@@ -1,0 +1,176 @@
+/**
+ * Lazy snippets rendered from a before/after pair, the ways models write
+ * them: the after file's changed regions with some context, every unchanged
+ * region elided by a marker, in each marker wording and comment syntax; the
+ * enclosing function whole, or its signature with the body elided around the
+ * change; the class with its other methods elided; a bare definition with no
+ * marker; a removal note where lines go.
+ */
+import { structuredPatch } from "diff";
+import { blockAt, indentWidth } from "../../src/lazy/blocks.ts";
+import { readHeader } from "../../src/lazy/definitions.ts";
+
+export type Lang = "python" | "ts" | "js" | "go" | "rust" | "java" | "markdown";
+
+export const STYLES = [
+  "existing-code",
+  "rest-of-code",
+  "keep-existing",
+  "ellipsis-only",
+  "block-comment",
+  "signature-body",
+  "whole-function",
+  "class-elided",
+  "bare-definition",
+  "remove-note",
+] as const;
+export type Style = (typeof STYLES)[number];
+
+export function langOf(path: string): Lang {
+  if (path.endsWith(".py")) return "python";
+  if (/\.(?:ts|tsx|mts)$/.test(path)) return "ts";
+  if (/\.(?:js|mjs|cjs|jsx)$/.test(path)) return "js";
+  if (path.endsWith(".go")) return "go";
+  if (path.endsWith(".rs")) return "rust";
+  if (path.endsWith(".java")) return "java";
+  return "markdown";
+}
+
+function comment(lang: Lang, body: string, block = false): string {
+  if (lang === "markdown") return `<!-- ${body} -->`;
+  if (lang === "python") return block ? body : `# ${body}`;
+  return block ? `/* ${body} */` : `// ${body}`;
+}
+
+function markerFor(style: Style, lang: Lang, k: number): string {
+  switch (style) {
+    case "rest-of-code":
+      return comment(lang, "... rest of code ...");
+    case "keep-existing":
+      return comment(lang, k % 2 ? "… other methods …" : "... keep existing code ...");
+    case "ellipsis-only":
+      return lang === "python" ? "..." : comment(lang, "...");
+    case "block-comment":
+      return lang === "python" ? "# ..." : comment(lang, "...", true);
+    default:
+      return comment(lang, "... existing code ...");
+  }
+}
+
+const CONTEXT: Record<Style, number> = {
+  "existing-code": 3,
+  "rest-of-code": 1,
+  "keep-existing": 2,
+  "ellipsis-only": 2,
+  "block-comment": 2,
+  "signature-body": 1,
+  "whole-function": 0,
+  "class-elided": 0,
+  "bare-definition": 0,
+  "remove-note": 2,
+};
+
+/** The after file's line ranges [start, end) shown, before markers are put between them. */
+interface Shown {
+  ranges: [number, number][];
+  /** after-line -> a removal note to put before it. */
+  notes: Map<number, string>;
+}
+
+function changedRanges(before: string, after: string, context: number, lang: Lang, withNotes: boolean): Shown {
+  const patch = structuredPatch("a", "b", before, after, "", "", { context });
+  const ranges: [number, number][] = [];
+  const notes = new Map<number, string>();
+  for (const h of patch.hunks) {
+    ranges.push([h.newStart - 1 + (h.newLines === 0 ? 1 : 0), h.newStart - 1 + h.newLines + (h.newLines === 0 ? 1 : 0)]);
+    if (!withNotes) continue;
+    let at = h.newStart - 1;
+    let removed: string[] = [];
+    for (const l of h.lines) {
+      if (l.startsWith("-")) removed.push(l.slice(1));
+      else {
+        if (removed.length > 0 && !l.startsWith("+")) notes.set(at, comment(lang, `remove ${removed.find((r) => r.trim() !== "")?.trim().slice(0, 40) ?? "blank lines"}`));
+        removed = [];
+        if (!l.startsWith("\\")) at++;
+      }
+    }
+  }
+  return { ranges, notes };
+}
+
+/** The definition enclosing an after line: its header line and block, innermost first. */
+function enclosing(lines: readonly string[], line: number, kinds: readonly string[]): { open: number; end: number; close?: number } | undefined {
+  const depth = indentWidth(lines[line] ?? "");
+  for (let k = line; k >= 0; k--) {
+    const l = lines[k] as string;
+    if (l.trim() === "" || (k < line && indentWidth(l) >= depth)) continue;
+    const h = readHeader(l);
+    if (h && kinds.includes(h.kind)) {
+      const b = blockAt(lines, k);
+      if (b && b.end > line) return { open: k, end: b.end, ...(b.close !== undefined && { close: b.close }) };
+    }
+    if (indentWidth(l) === 0 && k < line) return undefined;
+  }
+  return undefined;
+}
+
+function merge(ranges: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const r of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = out[out.length - 1];
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else out.push([r[0], r[1]]);
+  }
+  return out;
+}
+
+function indentOf(lines: readonly string[], from: number, dir: 1 | -1): string {
+  for (let k = from; k >= 0 && k < lines.length; k += dir) {
+    const l = lines[k] as string;
+    if (l.trim() !== "") return l.slice(0, l.length - l.trimStart().length);
+  }
+  return "";
+}
+
+/** The snippet of `style` for a before/after pair, or undefined when the style does not fit the change. */
+export function renderSnippet(before: string, after: string, lang: Lang, style: Style): string | undefined {
+  const lines = after.replace(/\n$/, "").split("\n");
+  const shown = changedRanges(before, after, CONTEXT[style], lang, style === "remove-note");
+  if (shown.ranges.length === 0) return undefined;
+  let ranges = shown.ranges;
+  if (style === "whole-function" || style === "class-elided" || style === "bare-definition" || style === "signature-body") {
+    const defs = ranges.map(([a, b]) => enclosing(lines, Math.min(a + Math.floor((b - a) / 2), lines.length - 1), ["function"]));
+    if (defs.some((d) => d === undefined)) return undefined;
+    const ds = defs as { open: number; end: number; close?: number }[];
+    if (style === "signature-body") {
+      // The signature line, then the changed lines with context: the body between is a marker.
+      ranges = merge([...ranges, ...ds.map((d): [number, number] => [d.open, d.open + 1]), ...ds.filter((d) => d.close !== undefined).map((d): [number, number] => [d.close as number, (d.close as number) + 1])]);
+    } else {
+      ranges = merge(ds.map((d) => [d.open, d.end]));
+      if (style === "bare-definition") {
+        if (ranges.length !== 1) return undefined;
+        const [a, b] = ranges[0] as [number, number];
+        return lines.slice(a, b).join("\n");
+      }
+      if (style === "class-elided") {
+        const cls = enclosing(lines, ds[0]?.open as number, ["class"]);
+        if (!cls || ds.some((d) => d.open < cls.open || d.end > cls.end)) return undefined;
+        ranges = merge([...ranges, [cls.open, cls.open + 1], ...(cls.close !== undefined ? [[cls.close, cls.close + 1] as [number, number]] : [])]);
+      }
+    }
+  }
+  const out: string[] = [];
+  let m = 0;
+  let at = 0;
+  for (const [a, b] of ranges) {
+    if (a > at) out.push(indentOf(lines, a, 1) + markerFor(style, lang, m++));
+    for (let k = a; k < b; k++) {
+      const note = shown.notes.get(k);
+      if (note) out.push(indentOf(lines, k, 1) + note);
+      out.push(lines[k] as string);
+    }
+    at = b;
+  }
+  if (at < lines.length) out.push(indentOf(lines, at - 1, -1) + markerFor(style, lang, m++));
+  return out.join("\n");
+}

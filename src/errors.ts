@@ -31,6 +31,8 @@ export type EditErrorCode =
   | "INVALID_INPUT"
   /** Reading or writing a file failed. */
   | "IO"
+  /** The edit would introduce a syntax error (`verify: "syntax"`): the message names the line, the error and the lines around it. */
+  | "SYNTAX"
   /** The file may not be written by the user running fuzzpatch (permissions, owner, read-only file system); it is not replaced. */
   | "READ_ONLY"
   /**

@@ -21,3 +21,7 @@ export type { StructuredEdit } from "./formats/str-replace-format.ts";
 export type { TransactionHooks, PlannedChange } from "./fs/transaction.ts";
 export type { JournalOptions, JournalRecord } from "./fs/journal.ts";
 export type { UndoFile, UndoOptions, UndoResult } from "./fs/undo.ts";
+export type { SyntaxMode, VerifyMode } from "./fs/syntax-check.ts";
+export type { SyntaxReport } from "./syntax/check.ts";
+export type { SyntaxIssue } from "./syntax/issues.ts";
+export type { SyntaxLanguage } from "./syntax/languages.ts";

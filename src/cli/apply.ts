@@ -4,6 +4,7 @@ import { DEFAULT_CLI_TIMEOUT_MS } from "../limits.ts";
 import { readFile } from "node:fs/promises";
 import { EditError } from "../errors.ts";
 import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits } from "../fs/apply-edits.ts";
+import { introducedLines, type SyntaxMode, type VerifyMode } from "../fs/syntax-check.ts";
 import { formatByName, formatNames, type ResponseFormat } from "../formats/index.ts";
 import { promptCandidate } from "./interactive.ts";
 import { historyFiles, threeWayHistory } from "./three-way.ts";
@@ -46,6 +47,10 @@ export interface ApplyCommandOptions {
   journal?: boolean;
   /** `--replay BUNDLE`: reproduce a report bundle instead of applying an input. */
   replay?: string;
+  /** `--verify syntax`: refuse an edit that introduces a syntax error. */
+  verify?: VerifyMode;
+  /** `--syntax off`: no syntax check (no warnings, no grammar loaded). */
+  syntax?: SyntaxMode;
 }
 
 /** Exit codes: 0 all applied, 1 some edit failed, 2 bad usage or unparseable input. */
@@ -80,6 +85,8 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
     ...(options.timeout !== 0 && { timeoutMs: options.timeout ?? DEFAULT_CLI_TIMEOUT_MS }),
     ...(options.strip !== undefined && { strip: options.strip }),
     ...(options.target !== undefined && { target: options.target }),
+    ...(options.verify !== undefined && { verify: options.verify }),
+    ...(options.syntax !== undefined && { syntax: options.syntax }),
   };
   try {
     if (options.history !== undefined) applyOptions.history = await historyFiles(options.target, options.history);
@@ -200,6 +207,13 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
       }
     }
     rejected();
+    // The syntax check's report (the edits applied, but the file no longer parses where it did).
+    if (file.syntax && file.status !== "failed") {
+      const how = file.syntax.parsesBefore ? "it parsed before" : "errors elsewhere were there before";
+      for (const line of introducedLines(file.syntax)) {
+        progress(`${c.yellow("warning:")} ${file.path}: the edit introduces a syntax error (${file.syntax.language}; ${how}) at ${line}; review the change\n`);
+      }
+    }
   }
   for (const error of result.errors) writeError(streams, error);
   progress(`${summarize(result, options)}\n`);
@@ -286,6 +300,7 @@ function toJson(result: ApplyEditsResult): unknown {
       ...(f.reject !== undefined && { reject: f.reject }),
       ...countChanges(f.diff),
       ...(f.error && { error: errorToJson(f.error) }),
+      ...(f.syntax && { syntax: f.syntax }),
       edits: f.edits.map((e) => ({ ...e, ...(e.error && { error: errorToJson(e.error) }), ...(e.note && { note: errorToJson(e.note) }) })),
       diff: f.diff,
     })),

@@ -81,7 +81,9 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--3way", "for a git diff: merge it into the file from the blob its index line names (as git apply --3way)", false)
     .option("--history <files...>", "earlier versions of the --target file the edit may be written against, oldest first")
     .option("--no-journal", "do not record the write in the undo journal (FUZZPATCH_JOURNAL=0 for every command)")
-    .option("--replay <bundle>", "reproduce a `fuzzpatch report` bundle (a JSON file or a --dir directory) in a temporary directory and compare the result");
+    .option("--replay <bundle>", "reproduce a `fuzzpatch report` bundle (a JSON file or a --dir directory) in a temporary directory and compare the result")
+    .addOption(new Option("--verify <check>", "refuse an edit that introduces a syntax error (tree-sitter; see docs/syntax.md)").choices(["none", "syntax"]))
+    .addOption(new Option("--syntax <mode>", "report syntax errors an edit introduces as warnings, or skip the check").choices(["report", "off"]));
   addCommonOptions(apply, true).action(async (file: string | undefined, opts) => {
     const { runApply } = await import("./apply.ts");
     code = await runApply(file, opts, withColor(opts), () => stdin ?? process.stdin);
@@ -180,6 +182,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--anchors", "read_file tags each line (N#TAG:text) for edit_lines unless a call says otherwise", false)
     .option("--allow-client-roots", "let the client's MCP roots widen the scope beyond --root (without it they may only narrow it)", false)
     .option("--no-journal", "do not record writes in the undo journal (and offer no undo_edit)")
+    .addOption(new Option("--verify <check>", "refuse an edit that introduces a syntax error (tree-sitter; see docs/syntax.md)").choices(["none", "syntax"]))
     .action(async (opts) => {
       const { runMcp } = await import("./mcp.ts");
       code = await runMcp(opts, streams);

@@ -3,6 +3,7 @@
 import path from "node:path";
 import type { EditError } from "../errors.ts";
 import { resolveRoot } from "../fs/safe-path.ts";
+import type { VerifyMode } from "../fs/syntax-check.ts";
 import { serveMcp } from "../mcp/server.ts";
 import { type Streams, writeError } from "./output.ts";
 
@@ -13,6 +14,7 @@ export interface McpCommandOptions {
   allowClientRoots?: boolean;
   /** `--no-journal` makes it false: writes are not recorded, and undo_edit is not offered. */
   journal?: boolean;
+  verify?: VerifyMode;
 }
 
 /**
@@ -31,6 +33,6 @@ export async function runMcp(options: McpCommandOptions, streams: Streams): Prom
     }
     roots.push(path.resolve(root));
   }
-  serveMcp({ roots, readOnly: options.readOnly, anchors: options.anchors ?? false, allowClientRoots: options.allowClientRoots ?? false, journal: options.journal ?? true, log: (line) => streams.err.write(`${line}\n`) });
+  serveMcp({ roots, readOnly: options.readOnly, anchors: options.anchors ?? false, allowClientRoots: options.allowClientRoots ?? false, journal: options.journal ?? true, ...(options.verify !== undefined && { verify: options.verify }), log: (line) => streams.err.write(`${line}\n`) });
   return 0;
 }

@@ -32,6 +32,8 @@ import { checkWritable } from "./writable.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
 import { type RejectedOp, rejectFileText } from "../formats/rejects.ts";
 import { type JournalOptions, type JournalRecord, type ResolvedJournal, recordWrite, resolveJournal } from "./journal.ts";
+import type { SyntaxReport } from "../syntax/check.ts";
+import { checkTargets, SYNTAX_MODES, type SyntaxMode, VERIFY_MODES, type VerifyMode } from "./syntax-check.ts";
 
 /**
  * The engine's part of each edit (matching and splicing, in the current
@@ -187,6 +189,21 @@ export interface ApplyEditsOptions extends EngineOptions {
    * @default false (the CLI, the MCP server and runTool turn it on)
    */
   journal?: boolean | JournalOptions;
+  /**
+   * The syntax check (tree-sitter, loaded on first use) of each changed file
+   * of a known language (docs/syntax.md): "report" puts whether the file
+   * parses before and after, and the errors its edits introduced, in
+   * `FileReport.syntax`; "off" skips it and never loads a grammar.
+   * @default "report"
+   */
+  syntax?: SyntaxMode;
+  /**
+   * "syntax": a file whose edits introduce a syntax error is not written;
+   * its edits fail with SYNTAX, naming the line, the error and the lines
+   * around it. Checks even when `syntax` is "off".
+   * @default "none" (the check reports only: agents pass through broken states in multi-step refactors)
+   */
+  verify?: VerifyMode;
 }
 
 export interface EditReport {
@@ -244,6 +261,8 @@ export interface FileReport {
   newMode?: number;
   /** `reject`: the `.rej` file that holds the ops that failed (relative to the root), and whether it reached the disk. */
   reject?: { path: string; written: boolean };
+  /** The syntax check of the file's change (a changed file of a known language, unless `syntax: "off"`): whether it parses before and after, and the errors its edits introduced. */
+  syntax?: SyntaxReport;
 }
 
 export interface ApplyEditsResult {
@@ -277,6 +296,8 @@ const DEFAULTS = Object.freeze({
   allowBinary: false,
   reverse: false,
   displayPrefix: "",
+  syntax: "report" as SyntaxMode,
+  verify: "none" as VerifyMode,
 });
 
 interface ResolvedOptions {
@@ -298,6 +319,8 @@ interface ResolvedOptions {
   replaceAllAdvice: string | undefined;
   emptyOldAdvice: string | undefined;
   displayPrefix: string;
+  syntax: SyntaxMode;
+  verify: VerifyMode;
   /** What the core gets: the engine options, validated once here. */
   engine: EngineOptions;
   maxResponseSize: number;
@@ -335,6 +358,12 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
   }
   const history = checkHistory(o.history);
   checkExpected(o.expected);
+  if (o.syntax !== undefined && !(SYNTAX_MODES as readonly unknown[]).includes(o.syntax)) {
+    throw new EditError("INVALID_INPUT", `syntax must be ${SYNTAX_MODES.map((m) => `"${m}"`).join(" or ")}, got ${describeValue(o.syntax)}.`);
+  }
+  if (o.verify !== undefined && !(VERIFY_MODES as readonly unknown[]).includes(o.verify)) {
+    throw new EditError("INVALID_INPUT", `verify must be ${VERIFY_MODES.map((m) => `"${m}"`).join(" or ")}, got ${describeValue(o.verify)}.`);
+  }
   return {
     format: o.format ?? DEFAULTS.format,
     history,
@@ -354,6 +383,8 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     replaceAllAdvice: o.replaceAllAdvice,
     emptyOldAdvice: o.emptyOldAdvice,
     displayPrefix: o.displayPrefix ?? DEFAULTS.displayPrefix,
+    syntax: o.syntax ?? DEFAULTS.syntax,
+    verify: o.verify ?? DEFAULTS.verify,
     engine,
     maxResponseSize: resolved.limits.maxResponseSize,
     maxEdits: resolved.limits.maxEdits,
@@ -561,6 +592,7 @@ export async function applyEdits(
 
   for (const plan of planOrder) await planMove(plan, realRoot, opts.displayPrefix);
   for (const plan of planOrder) finishPlan(plan, opts.reject);
+  if (opts.syntax !== "off" || opts.verify === "syntax") await checkTargets(planOrder.flatMap(syntaxTarget), opts.verify === "syntax");
   for (const plan of planOrder) await refuseReadOnly(plan);
   if (opts.reject) for (const plan of planOrder) await planRejectFile(plan, planOrder, realRoot, opts);
 
@@ -892,6 +924,14 @@ function dropRejects(plan: FilePlan): void {
   delete plan.rejectText;
   delete plan.rejectChange;
   delete plan.report.reject;
+}
+
+/** A changed file's texts before and after, for the syntax check (none for a deleted or unchanged file). */
+function syntaxTarget(plan: FilePlan): { report: FileReport; path: string; before: string; after: string }[] {
+  const { report, loaded } = plan;
+  if ((report.status !== "modified" && report.status !== "created") || !loaded) return [];
+  const before = loaded.exists ? loaded.text : (plan.copiedFrom?.text ?? "");
+  return [{ report, path: plan.moveRel ?? plan.rel, before, after: plan.newText ?? "" }];
 }
 
 function finishPlan(plan: FilePlan, reject: boolean): void {

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { type StdioServerHandle, StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import { DEFAULT_FILE_CACHE_BYTES, FileCache } from "../fs/file-cache.ts";
+import type { VerifyMode } from "../fs/syntax-check.ts";
 import type { PresetName } from "../match/cascade.ts";
 import { READ_ONLY_TOOLS, toolDefinitions } from "../tools/definitions.ts";
 import type { JsonSchemaObject } from "../tools/json-schema.ts";
@@ -75,6 +76,12 @@ export interface McpServerOptions {
    * @default true
    */
   journal?: boolean | JournalOptions;
+  /**
+   * "syntax": an edit that introduces a syntax error is not written; it
+   * fails with SYNTAX (`fuzzpatch mcp --verify syntax`).
+   * @default "none" (introduced errors are reported, the edit is written)
+   */
+  verify?: VerifyMode;
   /**
    * Where log lines go; never stdout, which carries the protocol.
    * @default writes to process.stderr
@@ -153,6 +160,7 @@ export function createMcpServer(options: McpServerOptions = {}): McpServer {
         ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
         ...(options.anchors !== undefined && { anchors: options.anchors }),
         journal: options.journal !== false && { source: "mcp", ...(typeof options.journal === "object" && options.journal) },
+        ...(options.verify !== undefined && { verify: options.verify }),
       });
       return {
         content: [{ type: "text", text: result.text }],

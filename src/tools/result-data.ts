@@ -44,6 +44,16 @@ export interface FileData {
   diff: string;
   edits: EditData[];
   error?: ToolErrorData;
+  /** The syntax check of the file's change (a file of a known language). */
+  syntax?: SyntaxData;
+}
+
+export interface SyntaxData {
+  language: string;
+  parsesBefore: boolean;
+  parsesAfter: boolean;
+  /** Errors the edit introduced: 1-based line and column, what is wrong, the line's text. */
+  introduced: { line: number; column: number; message: string; excerpt: string }[];
 }
 
 export interface WriteToolOutput {
@@ -71,6 +81,14 @@ export function outputOf(result: ApplyEditsResult, hashes: ReadonlyMap<string, s
         diff: file.diff,
         edits: file.edits.map(editData),
         ...(file.error !== undefined && { error: errorOf(file.error) }),
+        ...(file.syntax !== undefined && {
+          syntax: {
+            language: file.syntax.language,
+            parsesBefore: file.syntax.parsesBefore,
+            parsesAfter: file.syntax.parsesAfter,
+            introduced: file.syntax.introduced.map((i) => ({ line: i.line, column: i.column, message: i.message, excerpt: i.excerpt })),
+          },
+        }),
       };
     }),
     errors: result.errors.map(errorOf),
@@ -191,6 +209,26 @@ export const WRITE_OUTPUT_SCHEMA: JsonSchemaObject = {
             },
           },
           error: errorSchema,
+          syntax: {
+            type: "object",
+            description: "The syntax check of the change (tree-sitter): whether the file parses before and after, and the errors the edit introduced.",
+            properties: {
+              language: { type: "string" },
+              parsesBefore: { type: "boolean" },
+              parsesAfter: { type: "boolean" },
+              introduced: {
+                type: "array",
+                items: {
+                  type: "object",
+                  properties: { line: { type: "integer" }, column: { type: "integer" }, message: { type: "string" }, excerpt: { type: "string" } },
+                  required: ["line", "column", "message", "excerpt"],
+                  additionalProperties: false,
+                },
+              },
+            },
+            required: ["language", "parsesBefore", "parsesAfter", "introduced"],
+            additionalProperties: false,
+          },
         },
         required: ["path", "status", "written", "diff", "edits"],
         additionalProperties: false,

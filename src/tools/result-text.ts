@@ -10,6 +10,7 @@ import { formatByName } from "../formats/index.ts";
 import type { EditError } from "../errors.ts";
 import type { ApplyEditsResult, EditReport, FileReport } from "../fs/apply-edits.ts";
 import type { ReadToolOutput, WriteToolOutput } from "./result-data.ts";
+import { introducedLines } from "../fs/syntax-check.ts";
 
 export interface ToolResult {
   /** True when the call failed; `text` then says why and what to send next. */
@@ -60,6 +61,11 @@ export function describeResult(result: ApplyEditsResult, hashes: ReadonlyMap<str
       } else {
         lines.push(`- ${label}: ${describeMatch(edit)}${result.ok ? "" : " (would apply; not written because another edit failed)"}`);
       }
+    }
+    if (file.syntax && file.status !== "failed" && file.syntax.introduced.length > 0) {
+      const before = file.syntax.parsesBefore ? "it parsed before this edit" : "it had other syntax errors before";
+      lines.push(`Warning: the file now has a syntax error (${file.syntax.language}; ${before}), check the edit:`);
+      for (const line of introducedLines(file.syntax)) lines.push(`- ${line}`);
     }
   }
   for (const error of result.errors) lines.push(`${error.code}: ${error.message}`);

@@ -15,7 +15,7 @@ import { loadTextFile } from "../fs/read-file.ts";
 import { resolveRoot, resolveSafePath } from "../fs/safe-path.ts";
 import type { PresetName } from "../match/cascade.ts";
 // Through the file layer's public entry: its modules are being reorganised, its surface is not.
-import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits, type StructuredEdit } from "../node.ts";
+import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits, type StructuredEdit, type SyntaxMode, type VerifyMode } from "../node.ts";
 import {
   type ApplyDiffArgs,
   type CreateFileArgs,
@@ -94,6 +94,17 @@ export interface RunToolOptions {
    * @default true
    */
   journal?: boolean | JournalOptions;
+  /**
+   * "syntax": an edit that introduces a syntax error (tree-sitter, in the
+   * languages of docs/syntax.md) is not written; it fails with SYNTAX.
+   * @default "none" (introduced errors are reported, the edit is written)
+   */
+  verify?: VerifyMode;
+  /**
+   * "off": no syntax check at all (no grammar is loaded).
+   * @default "report"
+   */
+  syntax?: SyntaxMode;
 }
 
 /** Runs tool `name` with `args` (an object, or its JSON text as OpenAI sends it). */
@@ -233,6 +244,8 @@ function fileLayerOptions(options: RunToolOptions, dryRun: boolean | undefined, 
     ...(expected !== undefined && { expected }),
     ...(options.cache !== undefined && { cache: options.cache }),
     journal: options.journal !== false && { source: "tool", ...(typeof options.journal === "object" && options.journal) },
+    ...(options.verify !== undefined && { verify: options.verify }),
+    ...(options.syntax !== undefined && { syntax: options.syntax }),
   };
 }
 

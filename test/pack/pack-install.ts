@@ -268,6 +268,19 @@ console.log(JSON.stringify({ a: a.status, b: b.is_error, grammar: codexApplyPatc
     },
   },
   {
+    // The CLI bundle keeps web-tree-sitter external and finds the grammars at dist/grammars (../grammars from dist/cli).
+    name: "npx fuzzpatch apply --json reports the syntax check of a Python edit",
+    check: () => {
+      writeFileSync(join(dir, "syn.py"), "def f(x):\n    return x\n");
+      const edit = '{"path": "syn.py", "oldString": "def f(x):", "newString": "def f(x"}';
+      const r = run("npx", ["fuzzpatch", "apply", `\`\`\`json\n${edit}\n\`\`\`\n`, "--dry-run", "--json"], dir);
+      ok(r, "npx fuzzpatch apply --json");
+      const report = JSON.parse(r.stdout) as { files: { syntax?: { language: string; introduced: { line: number }[] } }[] };
+      assert.equal(report.files[0]?.syntax?.language, "python");
+      assert.equal(report.files[0]?.syntax?.introduced[0]?.line, 1);
+    },
+  },
+  {
     name: "npx fuzzpatch apply edits a copy of examples/",
     check: () => {
       cpSync(join(REPO, "examples"), join(dir, "examples"), { recursive: true });

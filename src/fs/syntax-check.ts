@@ -1,0 +1,112 @@
+/**
+ * The file layer's syntax check: after every file's new text is planned and
+ * before anything is written, each changed file of a known language is
+ * parsed before and after (src/syntax/). The report goes on the file's
+ * report; with `verify: "syntax"` a file whose edits introduce a syntax error
+ * fails with SYNTAX and is not written.
+ *
+ * The syntax layer is imported here only when some changed file is of a
+ * known language, so other edits never load tree-sitter.
+ */
+
+import { EditError } from "../errors.ts";
+import type { SyntaxReport } from "../syntax/check.ts";
+import type { SyntaxIssue } from "../syntax/issues.ts";
+import { languageOf } from "../syntax/languages.ts";
+import type { FileReport } from "./apply-edits.ts";
+
+/** `syntax` option: check and report, or skip. */
+export const SYNTAX_MODES = ["report", "off"] as const;
+export type SyntaxMode = (typeof SYNTAX_MODES)[number];
+/** `verify` option: refuse an edit that introduces a syntax error, or only report it. */
+export const VERIFY_MODES = ["none", "syntax"] as const;
+export type VerifyMode = (typeof VERIFY_MODES)[number];
+
+/** One changed file to check: its path (where it is written), its text before and after. */
+export interface SyntaxTarget {
+  report: FileReport;
+  path: string;
+  before: string;
+  after: string;
+}
+
+/** Lines shown on each side of the error in a SYNTAX message. */
+const AROUND = 2;
+
+/** The lines around `line` of `text`, numbered, the error's line marked with ">". */
+function numberedAround(text: string, line: number): string {
+  const lines = text.split("\n");
+  const first = Math.max(1, line - AROUND);
+  const last = Math.min(lines.length, line + AROUND);
+  const width = String(last).length;
+  const out: string[] = [];
+  for (let n = first; n <= last; n++) {
+    const body = (lines[n - 1] ?? "").replace(/\r$/, "");
+    if (n === last && body === "" && n !== line) break;
+    out.push(`${n === line ? ">" : " "} ${String(n).padStart(width)} | ${body}`);
+  }
+  return out.join("\n");
+}
+
+function lineSpan(start: number, end: number): string {
+  return start === end ? `line ${start}` : `lines ${start}-${end}`;
+}
+
+function describeIssue(issue: SyntaxIssue): string {
+  return `line ${issue.line}: ${issue.message}`;
+}
+
+/** The SYNTAX error of a file whose edits introduce `report.introduced`, written for the model. */
+export function syntaxError(path: string, report: SyntaxReport, after: string): EditError {
+  const first = report.introduced[0] as SyntaxIssue;
+  const more = report.introduced.length > 1 ? ` (and ${report.introduced.length - 1} more: ${report.introduced.slice(1, 4).map(describeIssue).join("; ")})` : "";
+  const message =
+    `The edit would leave ${path} with a syntax error (${report.language}) at ${describeIssue(first)}${more}. ` +
+    `The file would read:\n${numberedAround(after, first.line)}\n` +
+    `The edit changed ${lineSpan(report.changed.startLine, report.changed.endLine)}; ${report.parsesBefore ? "the file parsed before it" : "the file had syntax errors elsewhere before it, which do not count"}. ` +
+    "Nothing was written to this file. Fix the edit so the code stays well-formed (balanced brackets, complete statements, the block's indentation) and send it again.";
+  return new EditError("SYNTAX", message, { path, line: first.line, syntax: report });
+}
+
+/**
+ * One line per introduced error of a file, for a report that does not
+ * refuse: `line 2: missing ")" ("y = f(x")`, at most `max`, then how many more.
+ */
+export function introducedLines(report: SyntaxReport, max = 3): string[] {
+  const lines = report.introduced.slice(0, max).map((i) => `${describeIssue(i)} (${JSON.stringify(i.excerpt)})`);
+  if (report.introduced.length > max) lines.push(`${report.introduced.length - max} more`);
+  return lines;
+}
+
+/**
+ * Checks each target of a known language and puts the result on its report
+ * (`syntax`). With `verify`, a target with introduced errors fails: each of
+ * its applied edits gets the SYNTAX error (none of them is written). A grammar that cannot load leaves the file unchecked, never
+ * fails the edit: the check is an addition, not a condition of writing.
+ */
+export async function checkTargets(targets: readonly SyntaxTarget[], verify: boolean): Promise<void> {
+  const known = targets.filter((t) => languageOf(t.path, t.after) !== undefined);
+  if (known.length === 0) return;
+  const { checkSyntax } = await import("../syntax/check.ts");
+  for (const target of known) {
+    let report: SyntaxReport | undefined;
+    try {
+      report = await checkSyntax(target.path, target.before, target.after);
+    } catch {
+      continue;
+    }
+    if (report === undefined) continue;
+    target.report.syntax = report;
+    if (!verify || report.introduced.length === 0) continue;
+    const error = syntaxError(target.report.path, report, target.after);
+    target.report.status = "failed";
+    target.report.diff = "";
+    // The error goes on the edits (as NOT_FOUND would), on the file only when no edit carries it (a move).
+    const applied = target.report.edits.filter((e) => e.status === "applied");
+    if (applied.length === 0) target.report.error = error;
+    for (const edit of applied) {
+      edit.status = "failed";
+      edit.error = new EditError("SYNTAX", error.message, { ...error.detail, index: edit.index });
+    }
+  }
+}

@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
+import { fuzzpatchTools } from "../src/ai.ts";
 import { applyEdits } from "../src/node.ts";
 import { runMain } from "./helpers/cli-run.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
@@ -85,3 +86,26 @@ for (const c of strayCases) {
     assert.equal(await readFile(path.join(t.root, "f.js"), "utf8"), c.after);
   });
 }
+
+test("fuzzpatchTools' type has every tool present (strict code calls tools.read_file.execute unchecked); readOnly: true has read_file alone", async () => {
+  const t = await makeTree({ "a.txt": "alpha\n" });
+  const tools = fuzzpatchTools({ root: t.root });
+  // Type-checked by `npm run typecheck`: with every tool optional this line failed ("possibly undefined").
+  const execute = tools.read_file.execute;
+  assert.equal(typeof execute, "function");
+  assert.deepEqual(Object.keys(tools).sort(), ["apply_diff", "create_file", "edit_file", "edit_lines", "read_file"]);
+  const readOnly = fuzzpatchTools({ root: t.root, readOnly: true });
+  assert.deepEqual(Object.keys(readOnly), ["read_file"]);
+  assert.equal(readOnly.edit_file, undefined);
+});
+
+test("package.json says where the project lives: repository, homepage, bugs, keywords", async () => {
+  const manifest = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as Record<string, unknown>;
+  const repository = manifest.repository as { type?: string; url?: string } | undefined;
+  assert.equal(repository?.type, "git");
+  assert.match(repository?.url ?? "", /^git\+https:\/\/github\.com\/fuzzpatch\/fuzzpatch\.git$/);
+  assert.match(String(manifest.homepage), /^https:\/\/github\.com\/fuzzpatch\/fuzzpatch#readme$/);
+  assert.match(String((manifest.bugs as { url?: string } | undefined)?.url), /^https:\/\/github\.com\/fuzzpatch\/fuzzpatch\/issues$/);
+  const keywords = manifest.keywords as string[];
+  for (const word of ["diff", "patch", "str_replace", "llm", "mcp"]) assert.ok(keywords.includes(word), word);
+});

@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join, relative } from "node:path";
@@ -127,6 +127,17 @@ const checks: { name: string; check: () => void }[] = [
       for (const entry of ["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/cli/bin.cjs", "dist/cli/cli.cjs"]) {
         assert.ok(files.includes(`package/${entry}`), `${entry} is missing`);
       }
+    },
+  },
+  {
+    // The README's figure is hand-written: it must stay within 5% of the tarball (it said 429 kB of 454).
+    name: "the README's tarball size is the tarball's (within 5%)",
+    check: () => {
+      const said = /a (\d+) kB tarball/.exec(readFileSync(join(REPO, "README.md"), "utf8"));
+      assert.ok(said, 'README.md says "a N kB tarball"');
+      const actual = statSync(installed.tarball).size / 1000;
+      const stated = Number(said[1]);
+      assert.ok(Math.abs(stated - actual) <= actual * 0.05, `README says ${stated} kB, the tarball is ${actual.toFixed(0)} kB`);
     },
   },
   {

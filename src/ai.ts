@@ -24,7 +24,14 @@ export interface FuzzpatchToolsOptions extends RunToolOptions {
 /** A tool's arguments as the model sends them; `runTool` validates them. */
 export type FuzzpatchToolInput = Record<string, unknown>;
 
-export type FuzzpatchTools = Partial<Record<ToolName, Tool<FuzzpatchToolInput, string>>> & ToolSet;
+/** One tool of the set: its input as the model sends it, its result text. */
+export type FuzzpatchTool = Tool<FuzzpatchToolInput, string>;
+
+/** Every tool, each present (not optional: `tools.read_file.execute` needs no check under strict). */
+export type FuzzpatchTools = Record<ToolName, FuzzpatchTool> & ToolSet;
+
+/** The tools of `readOnly: true`: `read_file` alone. */
+export type FuzzpatchReadOnlyTools = Record<"read_file", FuzzpatchTool> & ToolSet;
 
 /**
  * The tools for `generateText({ tools: fuzzpatchTools({ root }) })`. Without
@@ -32,10 +39,14 @@ export type FuzzpatchTools = Partial<Record<ToolName, Tool<FuzzpatchToolInput, s
  * written against a version they served is merged (as the MCP server does).
  * With `readOnly`, only `read_file`.
  */
-export function fuzzpatchTools(options: FuzzpatchToolsOptions): FuzzpatchTools {
+export function fuzzpatchTools(options: FuzzpatchToolsOptions & { readOnly: true }): FuzzpatchReadOnlyTools;
+export function fuzzpatchTools(options: FuzzpatchToolsOptions & { readOnly?: false }): FuzzpatchTools;
+/** `readOnly` known only at run time: `read_file` is there, the others may be. */
+export function fuzzpatchTools(options: FuzzpatchToolsOptions): FuzzpatchReadOnlyTools & Partial<FuzzpatchTools>;
+export function fuzzpatchTools(options: FuzzpatchToolsOptions): FuzzpatchReadOnlyTools & Partial<FuzzpatchTools> {
   const { strict, ...rest } = options;
   const run: RunToolOptions = { ...rest, versions: options.versions ?? new VersionStore() };
-  const tools: FuzzpatchTools = {};
+  const tools: Partial<FuzzpatchTools> & ToolSet = {};
   for (const def of strict ? strictToolDefinitions : toolDefinitions) {
     if (options.readOnly && !READ_ONLY_TOOLS.has(def.name)) continue;
     tools[def.name] = tool<FuzzpatchToolInput, string>({
@@ -48,5 +59,5 @@ export function fuzzpatchTools(options: FuzzpatchToolsOptions): FuzzpatchTools {
       },
     });
   }
-  return tools;
+  return tools as FuzzpatchReadOnlyTools & Partial<FuzzpatchTools>;
 }

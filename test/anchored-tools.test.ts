@@ -113,7 +113,7 @@ test("CLI: read --anchors prints tagged lines; apply takes line edits as JSON", 
   const file = path.join(t.root, "a.txt");
   const shown = await runMain(["read", file, "--anchors", "--offset", "3", "--limit", "2"]);
   assert.equal(shown.code, 0, shown.stderr);
-  assert.equal(shown.stdout, `${file} (lines 3-4 of 30, sha256 ${shown.stdout.match(/sha256 ([0-9a-f]{64})/)?.[1]})\n3#${lineTag("row 3")}:row 3\n4#${lineTag("row 4")}:row 4\n(26 more lines: call read_file with offset 5 to read on.)\n`);
+  assert.equal(shown.stdout, `${file} (lines 3-4 of 30, sha256 ${shown.stdout.match(/sha256 ([0-9a-f]{64})/)?.[1]})\n3#${lineTag("row 3")}:row 3\n4#${lineTag("row 4")}:row 4\n(26 more lines: run fuzzpatch read ${file} --anchors --offset 5 --limit 2 to read on.)\n`);
   const plain = await runMain(["read", file, "--limit", "1"]);
   assert.match(plain.stdout, /\n1→row 1\n/);
   const missing = await runMain(["read", path.join(t.root, "nope.txt")]);

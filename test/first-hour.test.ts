@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
+import { fuzzpatchTools } from "../src/ai.ts";
 import { applyEdits } from "../src/node.ts";
 import { runMain } from "./helpers/cli-run.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
@@ -85,3 +86,75 @@ for (const c of strayCases) {
     assert.equal(await readFile(path.join(t.root, "f.js"), "utf8"), c.after);
   });
 }
+
+test("fuzzpatchTools' type has every tool present (strict code calls tools.read_file.execute unchecked); readOnly: true has read_file alone", async () => {
+  const t = await makeTree({ "a.txt": "alpha\n" });
+  const tools = fuzzpatchTools({ root: t.root });
+  // Type-checked by `npm run typecheck`: with every tool optional this line failed ("possibly undefined").
+  const execute = tools.read_file.execute;
+  assert.equal(typeof execute, "function");
+  const { toolDefinitions } = await import("../src/tools/definitions.ts");
+  assert.deepEqual(Object.keys(tools).sort(), toolDefinitions.map((d) => d.name).sort());
+  const readOnly = fuzzpatchTools({ root: t.root, readOnly: true });
+  assert.deepEqual(Object.keys(readOnly), ["read_file"]);
+  assert.equal(readOnly.edit_file, undefined);
+});
+
+test("package.json says where the project lives: repository, homepage, bugs, keywords", async () => {
+  const manifest = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as Record<string, unknown>;
+  const repository = manifest.repository as { type?: string; url?: string } | undefined;
+  assert.equal(repository?.type, "git");
+  assert.match(repository?.url ?? "", /^git\+https:\/\/github\.com\/fuzzpatch\/fuzzpatch\.git$/);
+  assert.match(String(manifest.homepage), /^https:\/\/github\.com\/fuzzpatch\/fuzzpatch#readme$/);
+  assert.match(String((manifest.bugs as { url?: string } | undefined)?.url), /^https:\/\/github\.com\/fuzzpatch\/fuzzpatch\/issues$/);
+  const keywords = manifest.keywords as string[];
+  for (const word of ["diff", "patch", "str_replace", "llm", "mcp"]) assert.ok(keywords.includes(word), word);
+});
+
+test("README's --format row lists every format the registry has (anchored was left out)", async () => {
+  const { formatNames } = await import("../src/formats/index.ts");
+  const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+  const row = /\| `--format ([^`]+)` \|/.exec(readme);
+  assert.ok(row, "README has a --format row");
+  const listed = (row[1] as string).split("\\|").sort();
+  assert.deepEqual(listed, ["auto", ...formatNames()].sort());
+});
+
+test("expectedHash: README, the edit_file schema and the tool description say one thing, and the tool does it (merged when served, else STALE)", async () => {
+  const { EXPECTED_HASH, toolDefinitions } = await import("../src/tools/definitions.ts");
+  const { runTool } = await import("../src/tools/run-tool.ts");
+  const { VersionStore } = await import("../src/tools/version-store.ts");
+  const { hashBytes } = await import("../src/node.ts");
+  const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+  assert.ok(readme.replace(/\s+/g, " ").includes(EXPECTED_HASH), "README quotes the sentence");
+  const editFile = toolDefinitions.find((d) => d.name === "edit_file");
+  const schema = editFile?.inputSchema as unknown as { properties: { expectedHash: { description?: string } } };
+  assert.equal(schema.properties.expectedHash.description, EXPECTED_HASH);
+  assert.doesNotMatch(editFile?.description ?? "", /make sure the file has not changed/);
+
+  const t = await makeTree({ "a.txt": "one\ntwo\nthree\nfour\nfive\n" });
+  const versions = new VersionStore();
+  const read = await runTool("read_file", { path: "a.txt" }, { root: t.root, versions });
+  assert.equal(read.isError, false);
+  const served = hashBytes(await readFile(path.join(t.root, "a.txt")));
+  await writeFile(path.join(t.root, "a.txt"), "one\ntwo\nthree\nfour\nFIVE\n");
+  const merged = await runTool("edit_file", { path: "a.txt", expectedHash: served, edits: [{ oldString: "one", newString: "ONE" }] }, { root: t.root, versions });
+  assert.equal(merged.isError, false, merged.text);
+  assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), "ONE\ntwo\nthree\nfour\nFIVE\n");
+  const unknown = await runTool("edit_file", { path: "a.txt", expectedHash: "0".repeat(64), edits: [{ oldString: "two", newString: "TWO" }] }, { root: t.root, versions });
+  assert.equal(unknown.isError, true);
+  assert.match(unknown.text, /^STALE: a\.txt changed since you read it/m);
+});
+
+test("diff --help gives exit code 2, as a missing file gets it; `fuzzpatch read` tells a shell user the command to read on", async () => {
+  const help = await runMain(["diff", "--help"]);
+  assert.match(help.stdout.replace(/\s+/g, " "), /2 on bad usage or a file that cannot be read/);
+  const t = await makeTree({ "long.txt": "a\nb\nc\nd\n" });
+  const missing = await runMain(["diff", path.join(t.root, "nope.txt"), path.join(t.root, "long.txt")]);
+  assert.equal(missing.code, 2);
+  const file = path.join(t.root, "long.txt");
+  const read = await runMain(["read", file, "--limit", "2"]);
+  assert.equal(read.code, 0, read.stderr);
+  assert.doesNotMatch(read.stdout, /read_file/);
+  assert.ok(read.stdout.includes(`run fuzzpatch read ${file} --offset 3 --limit 2 to read on`), read.stdout);
+});

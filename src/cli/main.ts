@@ -109,7 +109,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
 
   const diff = program
     .command("diff")
-    .description("print a unified diff from OLD to NEW; exit 0 when equal, 1 when they differ")
+    .description("print a unified diff from OLD to NEW; exit 0 when equal, 1 when they differ, 2 on bad usage or a file that cannot be read")
     .argument("<old>", "the original file")
     .argument("<new>", "the changed file")
     .option("--fuzzy", "omit line numbers from hunk headers (@@ @@)", false);

@@ -18,6 +18,8 @@ export async function runRead(file: string, options: ReadCommandOptions, streams
     const view = await renderNumberedView(path.dirname(abs), path.basename(abs), {
       anchors: options.anchors,
       display: () => file,
+      // A shell user reads on with this command, not with a tool call.
+      readOn: (offset) => `run fuzzpatch read ${file}${options.anchors ? " --anchors" : ""} --offset ${offset}${options.limit !== undefined ? ` --limit ${options.limit}` : ""}`,
       ...(options.offset !== undefined && { offset: options.offset }),
       ...(options.limit !== undefined && { limit: options.limit }),
     });

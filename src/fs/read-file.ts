@@ -9,6 +9,11 @@
  * is read as LF. `encodeText` puts both back, so untouched bytes round-trip.
  */
 
+// The declarations name Buffer: without this line a consumer on TypeScript 6+ (whose `types` default
+// is empty) fails with "Cannot find name 'Buffer'" unless it lists "node" itself. `preserve` keeps the
+// line in the emitted .d.ts (TypeScript 5.5+ drops reference directives otherwise).
+/// <reference types="node" preserve="true" />
+
 import { constants, isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { fstatSync } from "node:fs";

@@ -12,6 +12,9 @@
  * copied too. What is written as UTF-8 is only the lines the edit changed.
  */
 
+// Buffer in the declarations: node's types named for consumers on TypeScript 6+ (see read-file.ts).
+/// <reference types="node" preserve="true" />
+
 import { EditError } from "../errors.ts";
 import { commonPrefixLength, commonSuffixLength, type TextChange } from "../text/common-ends.ts";
 import { diffLinesBounded } from "../text/line-diff.ts";

@@ -18,6 +18,14 @@ import type { JsonSchema, JsonSchemaObject } from "./json-schema.ts";
 import { READ_OUTPUT_SCHEMA, WRITE_OUTPUT_SCHEMA } from "./result-data.ts";
 import { strictSchemaOf } from "./strict-schema.ts";
 
+/**
+ * What an out-of-date `expectedHash` does, said once: the schema, the tool
+ * description and the README quote this sentence (tested), and run-tool.ts
+ * does it (a version the session served is merged from, as the design says).
+ */
+export const EXPECTED_HASH =
+  "The sha256 read_file reported. If the file changed since, the edit is merged into the current file when that version was served in this session (STALE when the changes overlap); for any other version nothing is written (STALE).";
+
 export type ToolName = "read_file" | "edit_file" | "edit_lines" | "apply_diff" | "create_file" | "undo_edit";
 
 /** Hints for clients (the MCP `ToolAnnotations` fields). */
@@ -73,7 +81,7 @@ export const editFileArgs = z
       .string()
       .regex(/^[0-9a-fA-F]{64}$/)
       .optional()
-      .describe("The sha256 read_file reported. If the file changed since, nothing is written and the error says so."),
+      .describe(EXPECTED_HASH),
     dryRun,
   })
   .strict();
@@ -165,14 +173,14 @@ const DESCRIPTIONS: Record<ToolName, string> = {
     "Read a text file. Each line is shown as `N→text` (line number, arrow, then the line exactly), and the header gives the file's sha256.",
     "Read a file before editing it. You may copy lines into edit_file with or without their `N→` prefixes; the prefixes are recognised and removed.",
     "With anchors: true each line is `N#TAG:text` instead, TAG a short hash of the line: cite those tags in edit_lines.",
-    "Pass the sha256 back as expectedHash to make sure the file has not changed in between.",
+    "Pass the sha256 back as expectedHash: an edit written against an older version you read is then merged into the current file, or refused (STALE) where the file changed in the same place.",
     "Long files are shown in pages: use offset and limit. Binary files, files over the size limit and paths outside the project root are refused with an error saying why.",
   ].join(" "),
   edit_file: [
     "Replace text in one existing file. Each edit finds `oldString` and puts `newString` in its place; several edits in one call apply in order, and either all of them are written or none is.",
     "Matching is tolerant where a careful human would be: wrong indentation, collapsed or extra whitespace, literal \\n escapes, smart quotes, pasted line numbers, a slightly misremembered line. A tolerant match is applied to the file's own text (its indentation and untouched lines are kept) and reported as fuzzy: check the diff in the result.",
     "It refuses rather than guess. AMBIGUOUS: oldString fits several places; the error lists each with its line numbers; add surrounding lines to make it unique, or set replaceAll. NOT_FOUND: the error shows the closest lines of the file and how they differ; copy oldString exactly from them.",
-    "STALE: the file changed since you read it (expectedHash); read it again. Errors are results you can act on: fix the edit and call again.",
+    "STALE: the file changed since you read it (expectedHash) where your edit changes it, or in a version not served here; read it again. Errors are results you can act on: fix the edit and call again.",
     "To create a new file use create_file.",
   ].join(" "),
   edit_lines: [

@@ -14,6 +14,8 @@ import { resolveRoot, resolveSafePath } from "../fs/safe-path.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { lineTag } from "../text/line-tags.ts";
 
+const readFileCall = (offset: number): string => `call read_file with offset ${offset}`;
+
 export interface NumberedViewOptions {
   /**
    * First line shown, 1-based.
@@ -35,6 +37,12 @@ export interface NumberedViewOptions {
    * @default the path relative to the root
    */
   display?: (rel: string) => string;
+  /**
+   * How the note under a partial view says to read on from line `offset`
+   * (a tool call for a model, a command for the CLI's user).
+   * @default `call read_file with offset ${offset}`
+   */
+  readOn?: (offset: number) => string;
   /**
    * Most characters of file text in one view; later lines are left for the
    * next page (a minified file would otherwise fill the model's context).
@@ -119,6 +127,6 @@ export async function renderNumberedView(root: string, rel: string, options: Num
   }
   options.shown?.({ path: name, sha256: loaded.hash, startLine: offset, endLine: end, totalLines: total });
   const shown = offset === 1 && end === total ? `${total} line${total === 1 ? "" : "s"}` : `lines ${offset}-${end} of ${total}`;
-  const more = end < total ? `(${total - end} more line${total - end === 1 ? "" : "s"}: call read_file with offset ${end + 1} to read on.)\n` : "";
+  const more = end < total ? `(${total - end} more line${total - end === 1 ? "" : "s"}: ${(options.readOn ?? readFileCall)(end + 1)} to read on.)\n` : "";
   return `${header(shown)}\n${body.join("\n")}\n${more}`;
 }

@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join, relative } from "node:path";
@@ -86,6 +86,31 @@ const n: number = replace("a", "a", "b").content;
 export { n };
 `;
 
+/** A strict consumer of every entry but ./ai (its `ai` peer is not installed), declarations checked in full. */
+const STRICT_TS = `import { replace } from "fuzzpatch";
+import { applyEdits, hashBytes } from "fuzzpatch/node";
+import { runTool } from "fuzzpatch/tools";
+export const out: string = replace("a", "a", "b").content + hashBytes("x");
+export const later = [applyEdits, runTool];
+`;
+
+/** Type-checks STRICT_TS with the TypeScript that `tsc` (a command and its arguments) runs: strict, skipLibCheck off, @types/node listed. */
+function checkStrictConsumer(tsc: string[]): void {
+  const compilerOptions = {
+    strict: true,
+    module: "nodenext",
+    target: "es2022",
+    noEmit: true,
+    skipLibCheck: false,
+    types: ["node"],
+    typeRoots: [join(REPO, "node_modules", "@types")],
+  };
+  writeFileSync(join(dir, "tsconfig.strict.json"), JSON.stringify({ compilerOptions, files: ["strict.ts"] }));
+  writeFileSync(join(dir, "strict.ts"), STRICT_TS);
+  const [command, ...args] = tsc as [string, ...string[]];
+  ok(run(command, [...args, "-p", "tsconfig.strict.json"], dir), tsc.join(" "));
+}
+
 const installed = installTarball();
 const dir = installed.dir;
 const pkg = join(dir, "node_modules", "fuzzpatch");
@@ -102,6 +127,17 @@ const checks: { name: string; check: () => void }[] = [
       for (const entry of ["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/cli/bin.cjs", "dist/cli/cli.cjs"]) {
         assert.ok(files.includes(`package/${entry}`), `${entry} is missing`);
       }
+    },
+  },
+  {
+    // The README's figure is hand-written: it must stay within 5% of the tarball (it said 429 kB of 454).
+    name: "the README's tarball size is the tarball's (within 5%)",
+    check: () => {
+      const said = /a (\d+(?:\.\d+)?) (kB|MB) tarball/.exec(readFileSync(join(REPO, "README.md"), "utf8"));
+      assert.ok(said, 'README.md says "a N kB tarball" or "a N MB tarball"');
+      const actual = statSync(installed.tarball).size / 1000;
+      const stated = Number(said[1]) * (said[2] === "MB" ? 1000 : 1);
+      assert.ok(Math.abs(stated - actual) <= actual * 0.05, `README says ${said[1]} ${said[2]}, the tarball is ${actual.toFixed(0)} kB`);
     },
   },
   {
@@ -248,6 +284,15 @@ console.log(JSON.stringify({ a: a.status, b: b.is_error, grammar: codexApplyPatc
       writeFileSync(join(dir, "core.ts"), CORE_TS);
       ok(run(process.execPath, [tsc, "--noEmit", "-p", "tsconfig.core.json"], dir), "tsc");
     },
+  },
+  {
+    name: "a strict consumer with skipLibCheck off type-checks with TypeScript 5.x",
+    check: () => checkStrictConsumer([process.execPath, tsc]),
+  },
+  {
+    // The newest TypeScript (7.x, the native port) defaults `types` to none: declarations naming Buffer must say they need node's.
+    name: "the same consumer type-checks with the newest TypeScript from npm (npx typescript@latest)",
+    check: () => checkStrictConsumer(["npx", "--yes", "--package", "typescript@latest", "tsc"]),
   },
   {
     name: "the same tsc rejects a wrong use of the types (they are not any)",

@@ -21,3 +21,7 @@ export type { StructuredEdit } from "./formats/str-replace-format.ts";
 export type { TransactionHooks, PlannedChange } from "./fs/transaction.ts";
 export type { JournalOptions, JournalRecord } from "./fs/journal.ts";
 export type { UndoFile, UndoOptions, UndoResult } from "./fs/undo.ts";
+// Streaming: apply a response while the model writes it (src/stream/).
+export { createStreamingApply } from "./stream/streaming-apply.ts";
+export type { StreamingApply, StreamingApplyOptions, StreamingResult } from "./stream/streaming-apply.ts";
+export type { DoneEvent, EditCompleteEvent, EditStartedEvent, LocatedEvent, StreamEvent } from "./stream/events.ts";

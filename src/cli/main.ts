@@ -74,6 +74,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--partial", "write the files whose edits all applied even if others failed", false)
     .option("--reject", "apply what applies and write each failed hunk or block to FILE.rej (as git apply --reject); exit 1 if any", false)
     .option("--json", "print the machine-readable report", false)
+    .option("--stream", "read the response as it arrives and print events as NDJSON (edit-started, located, edit-complete, done with the --json report)", false)
     .option("--interactive", "ask which place to use when an edit or hunk is ambiguous (terminal only)", false)
     .option("-p, --strip <n>", "remove N leading components from every path (as patch -pN)", wholeNumber(0))
     .option("-R, --reverse", "undo the diffs instead of applying them", false)

@@ -25,3 +25,7 @@ export type { UndoFile, UndoOptions, UndoResult } from "./fs/undo.ts";
 export { createStreamingApply } from "./stream/streaming-apply.ts";
 export type { StreamingApply, StreamingApplyOptions, StreamingResult } from "./stream/streaming-apply.ts";
 export type { DoneEvent, EditCompleteEvent, EditStartedEvent, LocatedEvent, StreamEvent } from "./stream/events.ts";
+// Batch: many cases on worker threads, results in input order (src/batch/).
+export { applyMany } from "./batch/apply-many.ts";
+export type { ApplyManyOptions } from "./batch/apply-many.ts";
+export type { BatchCase, BatchCaseOptions, BatchEditReport, BatchError, BatchReport, BatchResult } from "./batch/apply-case.ts";

@@ -88,6 +88,19 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     code = await runApply(file, opts, withColor(opts), () => stdin ?? process.stdin);
   });
 
+  const batch = program
+    .command("batch")
+    .description("apply one case per line of CASES.jsonl ({ id?, path, content?, edit, format?, options? }) on worker threads; prints one NDJSON result per case, in order")
+    .argument("[cases]", "the JSONL file of cases; - or nothing reads stdin")
+    .option("--root <dir>", "directory the paths of cases without content are relative to", ".")
+    .option("--dry-run", "write nothing for cases with a path", false)
+    .option("--jobs <n>", "worker threads (0: apply in the main thread; default: the number of cores)", wholeNumber(0))
+    .option("--shard <i/n>", "take every Nth case from the Ith (1-based, as 2/4), to split the cases across machines");
+  addCommonOptions(batch, false).action(async (file: string | undefined, opts) => {
+    const { runBatch } = await import("./batch.ts");
+    code = await runBatch(file, opts, withColor(opts), () => stdin ?? process.stdin);
+  });
+
   const replace = program
     .command("replace")
     .description("replace text in one file (str_replace)")

@@ -117,7 +117,7 @@ test("an early refusal: a SEARCH text found nowhere is refused once the model wr
   const events: StreamEvent[] = [];
   s.on((e) => events.push(e));
   s.push("a.ts\n```\n<<<<<<< SEARCH\nnot in the file\n=======\n");
-  await new Promise((r) => setTimeout(r, 50));
+  await s.settled();
   const refusal = events.find((e) => e.type === "located" && e.final);
   assert.ok(refusal && refusal.type === "located" && refusal.status === "not-found", JSON.stringify(events));
   assert.ok(!events.some((e) => e.type === "edit-complete"));
@@ -132,7 +132,7 @@ test("located follows the text to find while it is written: several places, then
   s.on((e) => events.push(e));
   for (const part of ["a.ts\n```\n<<<<<<< SEARCH\n", "x();\n", "second();\n", "=======\n", "y();\n>>>>>>> REPLACE\n```\n"]) {
     s.push(part);
-    await new Promise((r) => setTimeout(r, 30));
+    await s.settled();
   }
   const result = await s.end();
   assert.equal(result.applied, 1);

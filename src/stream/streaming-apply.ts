@@ -45,6 +45,8 @@ export interface StreamingApply extends AsyncIterable<StreamEvent> {
   end(): Promise<StreamingResult>;
   /** Calls `listener` with every event from now on. */
   on(listener: (event: StreamEvent) => void): void;
+  /** Resolves once the whole lines pushed so far have been read (their events emitted). */
+  settled(): Promise<void>;
 }
 
 /** The options of a dry-run reading: no questions, no write hooks. */
@@ -153,6 +155,10 @@ class Stream implements StreamingApply {
     if (this.#ended) throw new EditError("INVALID_INPUT", "push: the response has ended (end() was called).");
     this.#text += chunk;
     if (chunk.includes("\n") && !this.#running) this.#running = this.#readAll();
+  }
+
+  async settled(): Promise<void> {
+    while (this.#running) await this.#running;
   }
 
   end(): Promise<StreamingResult> {

@@ -13,9 +13,9 @@
  *
  * Each pool's results must equal the in-process ones (the bench fails
  * otherwise). Then memory: `--cases N` (default 100,000) cases cycled from
- * the real ones through a 2-worker pool, peak RSS (the process and its
- * workers) printed every tenth of the way: flat means the window, not the
- * input, bounds it.
+ * the real ones through a 2-worker pool, RSS (the process and its workers)
+ * printed every tenth of the way, and the peak: flat means the window, not
+ * the input, bounds it (`--only-memory` for a peak of this part alone).
  *
  * Usage: npm run bench:batch -- [CASES.jsonl] [--jobs N] [--cases N] [--skip-memory] [--only-memory]
  * The machine may be shared: the load average is printed with the figures.
@@ -138,8 +138,8 @@ if (!args.includes("--skip-memory")) {
   const marks: string[] = [];
   for await (const _ of applyMany(cycled(), { jobs: 2 })) {
     n++;
-    if (n % Math.max(1, Math.floor(memoryCases / 10)) === 0) marks.push(`${n}: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+    if (n % Math.max(1, Math.floor(memoryCases / 10)) === 0) marks.push(`${n}: ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`);
   }
   const ms = performance.now() - started;
-  console.log(`  memory, ${memoryCases.toLocaleString("en-US")} cases (${small.length} real edits of files under 8,000 characters, cycled) on 2 workers in ${(ms / 1000).toFixed(1)} s (${rate(memoryCases, ms)}); peak RSS after ${marks.join(", ")} (load ${load()})`);
+  console.log(`  memory, ${memoryCases.toLocaleString("en-US")} cases (${small.length} real edits of files under 8,000 characters, cycled) on 2 workers in ${(ms / 1000).toFixed(1)} s (${rate(memoryCases, ms)}); RSS (the process and its workers) after ${marks.join(", ")}; peak RSS of the process ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (load ${load()})`);
 }

@@ -12,7 +12,9 @@
  *   window.
  * - `jobs: 0` applies the cases in the calling thread, one at a time.
  */
+import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { EditError } from "../errors.ts";
 import { applyCase, type BatchCase, type BatchResult, type CaseContext, errorData } from "./apply-case.ts";
@@ -58,7 +60,9 @@ function workerUrl(): URL {
 function startWorker(ctx: CaseContext): Worker {
   const url = workerUrl();
   if (!url.pathname.endsWith(".ts")) return new Worker(url, { workerData: ctx });
-  const tsx = import.meta.resolve("tsx/esm/api");
+  // Resolved here, where tsx is found (an eval'd worker resolves from the working directory); not import.meta.resolve, which the CLI's CommonJS bundle lacks.
+  // tsx's package: its ESM entry beside the CommonJS one `require.resolve` finds.
+  const tsx = pathToFileURL(createRequire(url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`;
   return new Worker(boot, { eval: true, workerData: ctx });
 }

@@ -12,6 +12,7 @@
  *   window.
  * - `jobs: 0` applies the cases in the calling thread, one at a time.
  */
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
@@ -48,12 +49,17 @@ export interface CaseEntry {
 const CHUNK = 16;
 const WINDOW = 8 * CHUNK;
 
-/** The worker module: beside this one, as .ts under tsx, and from the CLI bundle (dist/cli/cli.cjs) in dist/batch/. */
+/**
+ * The worker module: beside this one (as .ts under tsx), from the CLI bundle
+ * (dist/cli/cli.cjs) in dist/batch/, and from the tests' bundle of the CLI
+ * (node_modules/.cache/fuzzpatch-tests/) in the sources.
+ */
 function workerUrl(): URL {
-  const here = import.meta.url;
+  // Loaded as CommonJS (the CLI run from source through tsx's require), import.meta is empty.
+  const here = typeof import.meta.url === "string" ? import.meta.url : pathToFileURL(__filename).href;
   if (here.endsWith(".ts")) return new URL("./worker.ts", here);
-  if (/\/cli\/cli\.cjs$/.test(here)) return new URL("../batch/worker.js", here);
-  return new URL("./worker.js", here);
+  const candidates = [new URL("./worker.js", here), new URL("../batch/worker.js", here), new URL("../../../src/batch/worker.ts", here)];
+  return candidates.find((u) => existsSync(u)) ?? (candidates[0] as URL);
 }
 
 /** A worker; from source (tests, benches under tsx) it registers tsx first: a worker thread does not run the parent's --import hooks on Node 20. */

@@ -66,7 +66,24 @@ const kinds: Kind[] = [
   { name: "absent", refuse: true, old: (b) => b.map(rot13) },
   // The region's real first and last lines around a middle that is nowhere: anchors that lead to the wrong text.
   { name: "anchor trap", refuse: true, old: (b) => [b[0] ?? "", ...b.slice(1, -1).map(rot13), b[b.length - 1] ?? ""] },
+  // Three real lines that stand in 2-10 places: refused as AMBIGUOUS (each edit a different window; the region is not used).
+  { name: "ambiguous", refuse: true, old: () => ambiguousWindows[ambiguousNext++ % ambiguousWindows.length] ?? [] },
 ];
+
+/** EDITS windows of three distinct, non-trivial lines that occur 2-10 times in the file, spread over it. */
+function findAmbiguous(lines: string[]): string[][] {
+  const counts = new Map<string, number>();
+  for (let i = 0; i + 3 <= lines.length; i++) {
+    const w = lines.slice(i, i + 3);
+    if (!w.every((l) => l.trim().length > 12) || new Set(w).size !== 3) continue;
+    const key = w.join("\n");
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const found = [...counts].filter(([, n]) => n >= 2 && n <= 10).map(([k]) => k.split("\n"));
+  return Array.from({ length: Math.min(EDITS, found.length) }, (_, k) => found[Math.floor((k * found.length) / EDITS)] as string[]);
+}
+const ambiguousWindows = findAmbiguous(allLines);
+let ambiguousNext = 0;
 
 const withEdit = (old: string[]) => [...old, `${old[old.length - 1]?.match(/^\s*/)?.[0] ?? ""}// edited`];
 

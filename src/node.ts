@@ -25,3 +25,11 @@ export type { SyntaxMode, VerifyMode } from "./fs/syntax-check.ts";
 export type { SyntaxReport } from "./syntax/check.ts";
 export type { SyntaxIssue } from "./syntax/issues.ts";
 export type { SyntaxLanguage } from "./syntax/languages.ts";
+// Streaming: apply a response while the model writes it (src/stream/).
+export { createStreamingApply } from "./stream/streaming-apply.ts";
+export type { StreamingApply, StreamingApplyOptions, StreamingResult } from "./stream/streaming-apply.ts";
+export type { DoneEvent, EditCompleteEvent, EditStartedEvent, LocatedEvent, StreamEvent } from "./stream/events.ts";
+// Batch: many cases on worker threads, results in input order (src/batch/).
+export { applyMany } from "./batch/apply-many.ts";
+export type { ApplyManyOptions } from "./batch/apply-many.ts";
+export type { BatchCase, BatchCaseOptions, BatchEditReport, BatchError, BatchReport, BatchResult } from "./batch/apply-case.ts";

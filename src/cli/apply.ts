@@ -51,6 +51,8 @@ export interface ApplyCommandOptions {
   verify?: VerifyMode;
   /** `--syntax off`: no syntax check (no warnings, no grammar loaded). */
   syntax?: SyntaxMode;
+  /** Read the response as it arrives and print the streaming events as NDJSON (src/cli/stream.ts). */
+  stream?: boolean;
 }
 
 /** Exit codes: 0 all applied, 1 some edit failed, 2 bad usage or unparseable input. */
@@ -65,6 +67,10 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
     const { runReplay } = await import("./replay.ts");
     return runReplay(options.replay, options, streams);
   }
+  if (options.stream) {
+    const { runApplyStream } = await import("./stream.ts");
+    return runApplyStream(file, options, streams, stdin);
+  }
   let input: string;
   try {
     input = await readInput(file, stdin);
@@ -72,22 +78,7 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
     writeError(streams, error instanceof EditError ? error : new EditError("IO", String(error)));
     return 2;
   }
-  const applyOptions: ApplyEditsOptions = {
-    format: options.format,
-    dryRun: options.dryRun || options.check || tablesOnly(options),
-    partial: options.partial,
-    reject: options.reject,
-    preset: options.preset,
-    allowBinary: options.allowBinary,
-    reverse: options.reverse,
-    journal: options.journal !== false && { source: "cli apply" },
-    ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
-    ...(options.timeout !== 0 && { timeoutMs: options.timeout ?? DEFAULT_CLI_TIMEOUT_MS }),
-    ...(options.strip !== undefined && { strip: options.strip }),
-    ...(options.target !== undefined && { target: options.target }),
-    ...(options.verify !== undefined && { verify: options.verify }),
-    ...(options.syntax !== undefined && { syntax: options.syntax }),
-  };
+  const applyOptions = libraryOptions(options);
   try {
     if (options.history !== undefined) applyOptions.history = await historyFiles(options.target, options.history);
     if (options["3way"]) {
@@ -127,6 +118,26 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
   }
   if (unparseable) return 2;
   return result.ok ? 0 : 1;
+}
+
+/** The library's options for the command's flags (what --history and --3way add is read later). */
+export function libraryOptions(options: ApplyCommandOptions): ApplyEditsOptions {
+  return {
+    format: options.format,
+    dryRun: options.dryRun || options.check || tablesOnly(options),
+    partial: options.partial,
+    reject: options.reject,
+    preset: options.preset,
+    allowBinary: options.allowBinary,
+    reverse: options.reverse,
+    journal: options.journal !== false && { source: "cli apply" },
+    ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
+    ...(options.timeout !== 0 && { timeoutMs: options.timeout ?? DEFAULT_CLI_TIMEOUT_MS }),
+    ...(options.strip !== undefined && { strip: options.strip }),
+    ...(options.target !== undefined && { target: options.target }),
+    ...(options.verify !== undefined && { verify: options.verify }),
+    ...(options.syntax !== undefined && { syntax: options.syntax }),
+  };
 }
 
 /** `--stat`, `--numstat`, `--summary`: tables instead of the diff, nothing written (as git apply). */
@@ -278,7 +289,7 @@ export function everyFailure(result: Pick<ApplyEditsResult, "files" | "errors">)
   return out;
 }
 
-function toJson(result: ApplyEditsResult): unknown {
+export function toJson(result: ApplyEditsResult): unknown {
   return {
     ok: result.ok,
     written: result.written,

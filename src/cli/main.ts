@@ -74,6 +74,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--partial", "write the files whose edits all applied even if others failed", false)
     .option("--reject", "apply what applies and write each failed hunk or block to FILE.rej (as git apply --reject); exit 1 if any", false)
     .option("--json", "print the machine-readable report", false)
+    .option("--stream", "read the response as it arrives and print events as NDJSON (edit-started, located, edit-complete, done with the --json report)", false)
     .option("--interactive", "ask which place to use when an edit or hunk is ambiguous (terminal only)", false)
     .option("-p, --strip <n>", "remove N leading components from every path (as patch -pN)", wholeNumber(0))
     .option("-R, --reverse", "undo the diffs instead of applying them", false)
@@ -87,6 +88,19 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
   addCommonOptions(apply, true).action(async (file: string | undefined, opts) => {
     const { runApply } = await import("./apply.ts");
     code = await runApply(file, opts, withColor(opts), () => stdin ?? process.stdin);
+  });
+
+  const batch = program
+    .command("batch")
+    .description("apply one case per line of CASES.jsonl ({ id?, path, content?, edit, format?, options? }) on worker threads; prints one NDJSON result per case, in order")
+    .argument("[cases]", "the JSONL file of cases; - or nothing reads stdin")
+    .option("--root <dir>", "directory the paths of cases without content are relative to", ".")
+    .option("--dry-run", "write nothing for cases with a path", false)
+    .option("--jobs <n>", "worker threads (0: apply in the main thread; default: the number of cores)", wholeNumber(0))
+    .option("--shard <i/n>", "take every Nth case from the Ith (1-based, as 2/4), to split the cases across machines");
+  addCommonOptions(batch, false).action(async (file: string | undefined, opts) => {
+    const { runBatch } = await import("./batch.ts");
+    code = await runBatch(file, opts, withColor(opts), () => stdin ?? process.stdin);
   });
 
   const replace = program

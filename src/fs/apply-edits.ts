@@ -798,7 +798,7 @@ function historyOf(history: Record<string, readonly string[]>, rel: string, writ
   return Object.hasOwn(history, written) ? (history[written] ?? []) : [];
 }
 
-function alreadyAppliedReport(index: number, format: EditFormat, note: EditError, path: string): EditReport {
+export function alreadyAppliedReport(index: number, format: EditFormat, note: EditError, path: string): EditReport {
   const report: EditReport = { index, format, status: "already-applied", note: withPath(note, path, index) };
   const { startLine, endLine } = note.detail as { startLine?: unknown; endLine?: unknown };
   if (typeof startLine === "number") report.startLine = startLine;
@@ -1071,7 +1071,7 @@ function toChange(plan: FilePlan, allowBinary: boolean): PlannedChange {
   };
 }
 
-function opReport(index: number, format: EditFormat, op: OpOutcome, path: string, choices: ReadonlyMap<number, number>): EditReport {
+export function opReport(index: number, format: EditFormat, op: OpOutcome, path: string, choices: ReadonlyMap<number, number>): EditReport {
   if (op.status === "failed") return { index, format, status: "failed", ...(op.error && { error: withPath(op.error, path, index) }) };
   if (op.status === "already-applied" && op.note) return alreadyAppliedReport(index, format, op.note, path);
   const report: EditReport = { index, format, status: "applied" };

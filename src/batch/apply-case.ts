@@ -1,0 +1,244 @@
+/**
+ * One case of a batch: an edit (a model's response, or structured edits)
+ * for one file, given by its text (`content`: applied in memory, nothing
+ * written) or by its path under a root (applied by `applyEdits`, written
+ * unless dry-run). The case's `path` is the file every edit goes to, as
+ * `--target` makes it (an input naming another file is that file's edit).
+ *
+ * A text is read as the file layer reads a file (BOM dropped, uniform CRLF
+ * read as LF, both restored) and each edit is applied by its format as the
+ * file layer applies it (formats/types.ts `apply`, the history merge, the
+ * already-applied notes), so a case with `content` gets the reports and the
+ * text a file with those bytes gets (test/batch.test.ts compares them).
+ */
+import { type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
+import { describeValue, EditError } from "../errors.ts";
+import { alreadyAppliedNote } from "../formats/already-applied.ts";
+import { applyFromHistory } from "../formats/history-merge.ts";
+import { formatByName, type ResponseFormat } from "../formats/index.ts";
+import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats/response.ts";
+import type { StructuredEdit } from "../formats/str-replace-format.ts";
+import type { FileApplyContext, FileApplyResult, FileEdit } from "../formats/types.ts";
+import { type ApplyEditsOptions, alreadyAppliedReport, applyEdits, type EditReport, type FileStatus, opReport } from "../fs/apply-edits.ts";
+import { decodeText, encodeText, type TextLayout } from "../fs/read-file.ts";
+import { rewriteEdits } from "../fs/rewrite-edits.ts";
+import { DEFAULT_LIMITS, overLimit } from "../limits.ts";
+
+/** Options of one case (`options` in its line). */
+export interface BatchCaseOptions extends EngineOptions {
+  /**
+   * Earlier texts of the file the model may have read, oldest first (see `ApplyEditsOptions.history`).
+   * @default []
+   */
+  history?: string[];
+  /**
+   * Undo the edit (diffs only), as `apply -R`.
+   * @default false
+   */
+  reverse?: boolean;
+}
+
+export interface BatchCase {
+  /** Said back in the result; the case's 1-based line in the input when absent. */
+  id?: string | number;
+  /** The file the edit is for (relative to the root when `content` is absent). */
+  path: string;
+  /** The file's text: the edit is applied to it in memory and nothing is written. */
+  content?: string;
+  /** A model's response, or structured edits. */
+  edit: string | StructuredEdit[];
+  /** @default "auto" */
+  format?: ResponseFormat;
+  options?: BatchCaseOptions;
+}
+
+/** An error as a result line carries it (a plain object: results cross threads and become JSON). */
+export interface BatchError {
+  code: string;
+  message: string;
+  detail?: unknown;
+}
+
+/** An op's report in a result line: `EditReport` with its errors as plain objects. */
+export type BatchEditReport = Omit<EditReport, "error" | "note"> & { error?: BatchError; note?: BatchError };
+
+export interface BatchReport {
+  /** What happened to the file (as `FileReport.status`). */
+  status: FileStatus;
+  applied: number;
+  failed: number;
+  alreadyApplied: number;
+  edits: BatchEditReport[];
+  /** A case with a path: the file was written. */
+  written?: boolean;
+}
+
+export interface BatchResult {
+  id: string | number;
+  /** Every edit applied or already there, nothing failed. */
+  ok: boolean;
+  /** A case with `content`, when ok: the text after the edit. */
+  content?: string;
+  /** The first failure: of the case itself, else of an edit. */
+  error?: BatchError;
+  report: BatchReport;
+}
+
+/** What every case of a run shares. */
+export interface CaseContext {
+  /** The directory `path` is under, for cases without `content`. */
+  root?: string;
+  /** Write nothing for cases with a path. */
+  dryRun?: boolean;
+}
+
+export function errorData(error: EditError): BatchError {
+  return { code: error.code, message: error.message, ...(Object.keys(error.detail).length > 0 && { detail: error.detail }) };
+}
+
+function asEditError(error: unknown): EditError {
+  return error instanceof EditError ? error : new EditError("INVALID_INPUT", String((error as Error)?.message ?? error));
+}
+
+function plainReport(e: EditReport): BatchEditReport {
+  const { error, note, ...rest } = e;
+  return { ...rest, ...(error && { error: errorData(error) }), ...(note && { note: errorData(note) }) };
+}
+
+function failedCase(id: string | number, error: EditError): BatchResult {
+  return { id, ok: false, error: errorData(error), report: { status: "failed", applied: 0, failed: 0, alreadyApplied: 0, edits: [] } };
+}
+
+/** The case's fields, checked: a bad line is a failed case, never a crash. */
+export function checkCase(value: unknown): BatchCase {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new EditError("INVALID_INPUT", `A case must be a JSON object, got ${describeValue(value)}.`);
+  const c = value as Record<string, unknown>;
+  if (typeof c.path !== "string" || c.path === "") throw new EditError("INVALID_INPUT", "A case needs a path (a non-empty string).");
+  if (c.content !== undefined && typeof c.content !== "string") throw new EditError("INVALID_INPUT", `A case's content must be a string, got ${describeValue(c.content)}.`);
+  if (typeof c.edit !== "string" && !Array.isArray(c.edit)) throw new EditError("INVALID_INPUT", `A case's edit must be a response (a string) or a list of edits, got ${describeValue(c.edit)}.`);
+  if (c.format !== undefined && typeof c.format !== "string") throw new EditError("INVALID_INPUT", "A case's format must be a string.");
+  if (c.id !== undefined && typeof c.id !== "string" && typeof c.id !== "number") throw new EditError("INVALID_INPUT", "A case's id must be a string or a number.");
+  optionsObject<BatchCaseOptions>(c.options);
+  return value as BatchCase;
+}
+
+/** Applies one case; never throws. `fallbackId`: its line in the input. */
+export async function applyCase(value: unknown, fallbackId: number, ctx: CaseContext): Promise<BatchResult> {
+  const id = typeof value === "object" && value !== null && (typeof (value as BatchCase).id === "string" || typeof (value as BatchCase).id === "number") ? ((value as BatchCase).id as string | number) : fallbackId;
+  try {
+    const c = checkCase(value);
+    return c.content !== undefined ? applyToText(c, id) : await applyToFile(c, id, ctx);
+  } catch (error) {
+    return failedCase(id, asEditError(error));
+  }
+}
+
+/** A case with a path: `applyEdits` with the path as the target. */
+async function applyToFile(c: BatchCase, id: string | number, ctx: CaseContext): Promise<BatchResult> {
+  if (ctx.root === undefined) throw new EditError("INVALID_INPUT", `The case for ${c.path} has no content and the batch has no root to read it under.`, { path: c.path });
+  const { history, ...rest } = optionsObject<BatchCaseOptions>(c.options);
+  const options: ApplyEditsOptions = {
+    ...rest,
+    target: c.path,
+    dryRun: ctx.dryRun ?? false,
+    ...(c.format !== undefined && { format: c.format }),
+    ...(history !== undefined && { history: { [c.path]: history } }),
+  };
+  const result = await applyEdits(ctx.root, c.edit, options);
+  const file = result.files[0];
+  const edits = file ? file.edits.map(plainReport) : [];
+  const first = result.errors[0] ?? file?.error ?? file?.edits.find((e) => e.status === "failed")?.error;
+  return {
+    id,
+    ok: result.ok,
+    ...(first && !result.ok && { error: errorData(first) }),
+    report: { status: file?.status ?? "failed", applied: result.applied, failed: result.failed, alreadyApplied: result.alreadyApplied, edits, written: result.written },
+  };
+}
+
+/** The text as the file layer reads a file of these bytes: without its BOM, uniform CRLF as LF. */
+function readText(content: string, path: string): { text: string; layout: TextLayout } {
+  if (!content.includes("\r") && content.charCodeAt(0) !== 0xfeff) return { text: content, layout: { bom: false, crlf: false } };
+  return decodeText(Buffer.from(content, "utf8"), path, true);
+}
+
+function detect(c: BatchCase, reverse: boolean): DetectedEdits {
+  const found = typeof c.edit === "string" ? detectEdits(c.edit, c.format ?? "auto", { defaultPath: c.path }) : fromStructuredEdits(c.edit);
+  const rewritten = rewriteEdits(found.edits, { target: c.path, reverse });
+  return { edits: rewritten.edits, errors: [...found.errors, ...rewritten.errors] };
+}
+
+/** A case with content: every edit applied in memory, in order, as the file layer applies a file's edits. */
+function applyToText(c: BatchCase, id: string | number): BatchResult {
+  const { history = [], reverse = false, ...engineInput } = optionsObject<BatchCaseOptions>(c.options);
+  const resolved = resolveOptions(engineInput);
+  const engine: EngineOptions = engineInput;
+  if (typeof c.edit === "string") {
+    const tooLarge = overLimit("maxResponseSize", c.edit.length, { ...DEFAULT_LIMITS, maxResponseSize: resolved.limits.maxResponseSize });
+    if (tooLarge) return failedCase(id, tooLarge);
+  }
+  const detected = detect(c, reverse);
+  if (detected.errors.length > 0 || detected.edits.length === 0) {
+    return failedCase(id, detected.errors[0] ?? new EditError("PARSE", "No edits found in the input."));
+  }
+  const { text, layout } = readText(c.content as string, c.path);
+  let current = text;
+  const edits: EditReport[] = [];
+  let deleted = false;
+  for (const [index, edit] of detected.edits.entries()) {
+    const outcome = applyOne(edit, index, current, c.path, engine, history);
+    for (const r of outcome.reports) edits.push(r);
+    if (outcome.result?.content !== undefined) current = outcome.result.content;
+    if (outcome.result?.deleted) deleted = true;
+  }
+  const count = (s: EditReport["status"]) => edits.filter((e) => e.status === s).length;
+  const failed = count("failed");
+  const ok = failed === 0;
+  const status: FileStatus = !ok ? "failed" : deleted ? "deleted" : text === "" && current !== "" ? "created" : current === text ? "unchanged" : "modified";
+  const firstError = edits.find((e) => e.error)?.error;
+  return {
+    id,
+    ok,
+    ...(ok && { content: deleted ? "" : layout.bom || layout.crlf ? encodeText(current, layout).toString("utf8") : current }),
+    ...(firstError && { error: errorData(firstError) }),
+    report: { status, applied: count("applied"), failed, alreadyApplied: count("already-applied"), edits: edits.map(plainReport) },
+  };
+}
+
+/** One edit, as the file layer's planEdit applies it to a file's current text. */
+function applyOne(
+  edit: FileEdit,
+  index: number,
+  current: string,
+  path: string,
+  engine: EngineOptions,
+  versions: readonly string[],
+): { reports: EditReport[]; result?: FileApplyResult } {
+  const entry = formatByName(edit.format);
+  if (!entry) return { reports: [{ index, format: edit.format, status: "failed", error: new EditError("INVALID_INPUT", `No format "${edit.format}".`, { path, index }) }] };
+  const ctx: FileApplyContext = { path, exists: current !== "", options: engine, ...(versions.length > 0 && { versions }) };
+  try {
+    let now: FileApplyResult | EditError;
+    try {
+      now = entry.apply(current, edit as FileEdit<never>, ctx);
+    } catch (error) {
+      if (!(error instanceof EditError)) throw error;
+      now = error;
+    }
+    const merged = versions.length > 0 ? applyFromHistory(entry, edit, current, versions, ctx, now) : undefined;
+    if (!merged && now instanceof EditError) throw now;
+    const result = merged ?? (now as FileApplyResult);
+    const notes = result.ops.map((op) => (op.status === "failed" && op.error ? alreadyAppliedNote(op.error, entry.unit) : undefined));
+    if (result.content === undefined && notes.length > 0 && notes.every((n) => n !== undefined)) {
+      return { reports: notes.map((note) => alreadyAppliedReport(index, edit.format, note as EditError, path)) };
+    }
+    return { reports: result.ops.map((op) => opReport(index, edit.format, op, path, new Map())), result };
+  } catch (error) {
+    const e = asEditError(error);
+    const note = alreadyAppliedNote(e, entry.unit);
+    if (note) return { reports: [alreadyAppliedReport(index, edit.format, note, path)] };
+    if (e.detail.path === undefined) e.detail.path = path;
+    if (e.detail.index === undefined) e.detail.index = index;
+    return { reports: [{ index, format: edit.format, status: "failed", error: e }] };
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Batch: a case with content gets what `applyEdits` gives a file of those
+ * bytes (reports and text), for generated responses in every format;
+ * `applyMany` yields results in input order whatever the pool; cases with
+ * a path are written (in order, per file) unless dry-run; the CLI prints
+ * NDJSON, and its shards split the cases.
+ */
+import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import test from "node:test";
+import fc from "fast-check";
+import { type BatchCase, type BatchResult, applyCase, errorData } from "../src/batch/apply-case.ts";
+import { applyMany } from "../src/batch/apply-many.ts";
+import { EditError } from "../src/errors.ts";
+import { applyEdits, type EditReport } from "../src/fs/apply-edits.ts";
+import { runCli } from "./helpers/cli-run.ts";
+import { editArb, filesArb, render } from "./helpers/edit-responses.ts";
+import { makeTree } from "./helpers/temp-tree.ts";
+
+const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
+
+async function collect(cases: BatchCase[], options: Parameters<typeof applyMany>[1]): Promise<BatchResult[]> {
+  const out: BatchResult[] = [];
+  for await (const r of applyMany(cases, options)) out.push(r);
+  return out;
+}
+
+test("a case with content gets the reports and the text applyEdits gives a file of those bytes", async () => {
+  await fc.assert(
+    fc.asyncProperty(filesArb, fc.array(editArb, { minLength: 1, maxLength: 3 }), fc.constantFrom("\n", "\r\n"), fc.boolean(), async (files, edits, eol, bom) => {
+      const one = edits.map((e) => ({ ...e, path: "a.ts" }));
+      const content = `${bom ? "\uFEFF" : ""}${(files["a.ts"] as string[]).join(eol)}${eol}`;
+      const response = render(files, one);
+      const got = await applyCase({ path: "a.ts", content, edit: response }, 1, {});
+      const { root } = await makeTree({ "a.ts": content }, "fuzzpatch-batch-");
+      const want = await applyEdits(root, response, { target: "a.ts" });
+      assert.equal(got.ok, want.ok);
+      if (want.errors.length > 0) return;
+      const file = want.files[0];
+      const asData = (e: EditReport) => plain({ ...e, ...(e.error && { error: errorData(e.error) }), ...(e.note && { note: errorData(e.note) }) });
+      assert.deepEqual(plain(got.report.edits), (file?.edits ?? []).map(asData), "the same reports");
+      assert.equal(got.report.status, file?.status);
+      if (want.ok) assert.equal(got.content, await readFile(path.join(root, "a.ts"), "utf8"), "the text applyEdits wrote");
+      else assert.equal(got.content, undefined);
+    }),
+    { numRuns: 60 },
+  );
+});
+
+const CASES: BatchCase[] = [
+  { id: "sr", path: "a.ts", content: "one\ntwo\n", edit: "a.ts\n```\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n```\n" },
+  { id: "json", path: "b.ts", content: "x = 1\n", edit: [{ path: "b.ts", oldString: "x = 1", newString: "x = 2" }] },
+  { id: "missing", path: "c.ts", content: "a\n", edit: "c.ts\n```\n<<<<<<< SEARCH\nnot there\n=======\nb\n>>>>>>> REPLACE\n```\n" },
+  { path: "d.ts", content: "q\n", edit: "--- a/d.ts\n+++ b/d.ts\n@@ -1 +1 @@\n-q\n+r\n", format: "udiff" },
+  { id: 5, path: "e.ts", content: "a\nb\n", edit: "*** Begin Patch\n*** Update File: e.ts\n@@\n-b\n+B\n*** End Patch\n", options: { preset: "opencode" } },
+];
+
+test("applyMany: the results of every pool size are the in-thread ones, in input order", async () => {
+  const many = Array.from({ length: 120 }, (_, k) => ({ ...(CASES[k % CASES.length] as BatchCase), id: k }));
+  const inThread = await collect(many, { jobs: 0 });
+  assert.deepEqual(
+    inThread.slice(0, 5).map((r) => [r.id, r.ok, r.content]),
+    [
+      [0, true, "one\nTWO\n"],
+      [1, true, "x = 2\n"],
+      [2, false, undefined],
+      [3, true, "r\n"],
+      [4, true, "a\nB\n"],
+    ],
+  );
+  assert.equal(inThread[2]?.error?.code, "NOT_FOUND");
+  for (const jobs of [1, 2, 3]) assert.deepEqual(await collect(many, { jobs }), inThread, `jobs ${jobs}`);
+});
+
+test("applyMany: a case's own id is said back; without one, its position", async () => {
+  const results = await collect(CASES, { jobs: 1 });
+  assert.deepEqual(
+    results.map((r) => r.id),
+    ["sr", "json", "missing", 4, 5],
+  );
+});
+
+test("cases with a path are written under the root in input order (one file's cases on one worker), and not with dryRun", async () => {
+  const { root } = await makeTree({ "f.txt": "v0\n", "g.txt": "w\n" }, "fuzzpatch-batch-");
+  const steps: BatchCase[] = Array.from({ length: 30 }, (_, k) => ({ path: "f.txt", edit: [{ path: "f.txt", oldString: `v${k}`, newString: `v${k + 1}` }] }));
+  steps.splice(10, 0, { path: "g.txt", edit: [{ path: "g.txt", oldString: "w", newString: "W" }] });
+  const dry = await collect(steps, { jobs: 2, root, dryRun: true });
+  assert.equal(dry[0]?.ok, true);
+  assert.equal(dry[1]?.ok, false, "dry run: the second step finds v1 nowhere");
+  assert.equal(await readFile(path.join(root, "f.txt"), "utf8"), "v0\n");
+  const results = await collect(steps, { jobs: 2, root });
+  assert.ok(results.every((r) => r.ok && r.report.written === true && r.content === undefined), JSON.stringify(results.find((r) => !r.ok)));
+  assert.equal(await readFile(path.join(root, "f.txt"), "utf8"), "v30\n");
+  assert.equal(await readFile(path.join(root, "g.txt"), "utf8"), "W\n");
+});
+
+const badCases: [string, unknown, string][] = [
+  ["not an object", 42, "INVALID_INPUT"],
+  ["no path", { edit: "x" }, "INVALID_INPUT"],
+  ["content not a string", { path: "a", content: 1, edit: "x" }, "INVALID_INPUT"],
+  ["edit not text or a list", { path: "a", content: "", edit: 3 }, "INVALID_INPUT"],
+  ["bad engine option", { path: "a", content: "a\n", edit: [{ path: "a", oldString: "a", newString: "b" }], options: { fuzzyThreshold: 7 } }, "INVALID_INPUT"],
+  ["a path case without a root", { path: "a", edit: "x" }, "INVALID_INPUT"],
+  ["no edits in the response", { path: "a", content: "a\n", edit: "just prose" }, "PARSE"],
+  ["an edit naming two files", { path: "a", content: "a\n", edit: [{ path: "a", oldString: "a", newString: "b" }, { path: "b", oldString: "a", newString: "b" }] }, "INVALID_INPUT"],
+];
+for (const [name, value, code] of badCases) {
+  test(`a bad case is a failed result, never a throw: ${name}`, async () => {
+    const r = await applyCase(value, 7, {});
+    assert.equal(r.ok, false);
+    assert.equal(r.error?.code, code, JSON.stringify(r.error));
+  });
+}
+
+test("applyMany refuses bad options with INVALID_INPUT", () => {
+  for (const jobs of [-1, 1.5, 1000]) assert.throws(() => applyMany([], { jobs }), (e: unknown) => e instanceof EditError && e.code === "INVALID_INPUT");
+});
+
+test("CLI batch: NDJSON results in order; shards split the cases; a bad line is a failed result; exit 1 when any case failed", async () => {
+  const { root } = await makeTree({ "f.txt": "v0\n" }, "fuzzpatch-batch-");
+  const lines = [...CASES.map((c) => JSON.stringify(c)), "", "{not json", JSON.stringify({ id: "file", path: "f.txt", edit: [{ path: "f.txt", oldString: "v0", newString: "v1" }] })];
+  await writeFile(path.join(root, "cases.jsonl"), `${lines.join("\n")}\n`);
+  const all = await runCli(["batch", "cases.jsonl", "--jobs", "2", "--dry-run"], root);
+  assert.equal(all.code, 1, all.stderr);
+  const results = all.stdout.trim().split("\n").map((l) => JSON.parse(l) as BatchResult);
+  assert.deepEqual(
+    results.map((r) => [r.id, r.ok]),
+    [
+      ["sr", true],
+      ["json", true],
+      ["missing", false],
+      [4, true],
+      [5, true],
+      [7, false],
+      ["file", true],
+    ],
+  );
+  assert.equal(results[5]?.error?.code, "PARSE");
+  assert.equal(await readFile(path.join(root, "f.txt"), "utf8"), "v0\n", "--dry-run writes nothing");
+  const shards = await Promise.all(["1/3", "2/3", "3/3"].map((s) => runCli(["batch", "cases.jsonl", "--shard", s, "--jobs", "1", "--dry-run"], root)));
+  const ids = shards.flatMap((s) => s.stdout.trim().split("\n").map((l) => (JSON.parse(l) as BatchResult).id));
+  assert.deepEqual([...ids].sort(), results.map((r) => r.id).sort(), "the shards together are the whole");
+  assert.deepEqual(
+    shards[0]?.stdout.trim().split("\n").map((l) => (JSON.parse(l) as BatchResult).id),
+    ["sr", 4, "file"],
+  );
+  const written = await runCli(["batch", "-", "--jobs", "1"], root, `${lines.at(-1)}\n`);
+  assert.equal(written.code, 0, written.stderr);
+  assert.equal(await readFile(path.join(root, "f.txt"), "utf8"), "v1\n");
+  const badShard = await runCli(["batch", "cases.jsonl", "--shard", "4/3"], root);
+  assert.equal(badShard.code, 2);
+  assert.match(badShard.stderr, /--shard expects I\/N/);
+  const missing = await runCli(["batch", "nope.jsonl"], root);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /Cannot read nope\.jsonl/);
+});

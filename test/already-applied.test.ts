@@ -37,6 +37,8 @@ const cases: { name: string; files: Record<string, string>; response: string }[]
   { name: "V4A chunk, context above only", files: { "a.py": PY }, response: "*** Begin Patch\n*** Update File: a.py\n@@ def main():\n     x = 1\n+    z = 3\n*** End Patch\n" },
   { name: "V4A Add File", files: {}, response: "*** Begin Patch\n*** Add File: b.py\n+hello = 1\n*** End Patch\n" },
   { name: "V4A update with Move to", files: { "a.py": PY }, response: "*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@\n     x = 1\n-    y = 2\n+    y = 20\n*** End Patch\n" },
+  { name: "short str_replace in a JSON file (\"debug\": false -> true)", files: { "c.json": '{\n  "debug": false,\n  "port": 8080\n}\n' }, response: '{"path": "c.json", "oldString": "\\"debug\\": false", "newString": "\\"debug\\": true"}\n' },
+  { name: "SEARCH line whose replacement extends it (a comment added at its end)", files: { "m.js": "function add(a, b) {\n  return a + b;\n}\n" }, response: "m.js\n```\n<<<<<<< SEARCH\n  return a + b;\n=======\n  return a + b; // sum\n>>>>>>> REPLACE\n```\n" },
   { name: "str_replace JSON", files: { "a.py": PY }, response: '{"path": "a.py", "oldString": "    y = 2\\n", "newString": "    y = 2\\n    w = y * 2\\n"}\n' },
 ];
 

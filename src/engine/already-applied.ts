@@ -249,12 +249,34 @@ export function standsAmongCandidates(ctx: MatchContext, op: EditOp, candidates:
   return only;
 }
 
+/**
+ * Rule for a short edit not found: its new text (blank ends aside) stands
+ * once in the file, as text, and its old text nowhere but inside it. A
+ * `"debug": false` -> `"debug": true` sent again, or a SEARCH line that now
+ * stands as the start of its longer replacement, is applied, not lost
+ * (issues 32 and 38). Both searches go through the context's memoised,
+ * indexed finder.
+ */
+function standsOnceAsText(ctx: MatchContext, op: EditOp): Place | undefined {
+  const reading = op.readings[0];
+  if (!reading || op.hints.replaceAll) return undefined;
+  const find = reading.find.trim();
+  const repl = reading.replace.trim();
+  if (find === "" || repl === find || repl.replace(/\s+/g, "").length < MIN_LINE_CHARS) return undefined;
+  const at = ctx.occurrences(repl);
+  const only = at.length === 1 ? (at[0] as number) : undefined;
+  if (only === undefined) return undefined;
+  for (const p of ctx.occurrences(find)) if (p < only || p + find.length > only + repl.length) return undefined;
+  const doc = ctx.doc;
+  return { startLine: doc.lineAt(only), endLine: doc.lineAt(only + repl.length - 1) + 1 };
+}
+
 /** Rule for an op not found: where its replacement stands, given the closest near-miss (0-based, half-open) when known. */
 export function standsInstead(ctx: MatchContext, op: EditOp, closest?: Place): Place | undefined {
   const places = replacementPlaces(ctx, op);
-  if (!places) return undefined;
+  if (!places) return standsOnceAsText(ctx, op);
   // A few lines standing once are specific enough on their own (the old rule, kept for diffs' short lines).
-  if (places.added < MIN_ADDED_CHARS && !(op.readings[0]?.lines && places.all.length === 1)) return undefined;
+  if (places.added < MIN_ADDED_CHARS && !(op.readings[0]?.lines && places.all.length === 1)) return standsOnceAsText(ctx, op);
   if (places.exact.length === 1) return places.exact[0];
   if (places.exact.length === 0 && places.all.length === 1) return places.all[0];
   if (closest && places.exact.length > 1) return places.exact.find((q) => inside(closest, q));

@@ -58,6 +58,8 @@ function main(argv: readonly string[]): number {
     "tsx",
     "--test",
     `--test-concurrency=${Math.max(2, availableParallelism())}`,
+    // A test that hangs fails after 10 minutes instead of holding CI to its limit.
+    "--test-timeout=600000",
     ...reporter,
     ...options,
     ...files,

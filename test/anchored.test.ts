@@ -12,7 +12,7 @@ import { applyLineEdits, EditError, type LineEdit, lineTag } from "../src/index.
 import { applyEdits } from "../src/node.ts";
 import { parseAnchoredEdits, parseTagRef, readLines } from "../src/formats/anchored-parse.ts";
 import { RELOCATE_WINDOW } from "../src/formats/anchored-resolve.ts";
-import { ANCHORED_KINDS, runAnchoredBench } from "../bench/accuracy/anchored.ts";
+import { ANCHORED_KINDS, generateAnchoredCase, runAnchoredBench } from "../bench/accuracy/anchored.ts";
 import { renderNumberedView } from "../src/tools/numbered-view.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
 
@@ -357,8 +357,28 @@ test("accuracy bench (anchored): with the version read, every case applies right
   // Without it, no case crashes and a cited line that changed is always refused.
   const blind = tallies.filter((t) => !t.history);
   assert.equal(blind.reduce((s, t) => s + t.crashed + t.refusedWithoutTags, 0), 0);
-  assert.equal(blind.find((t) => t.kind === "tagged-edited")?.wrong, 0);
+  // Without the version read, a changed tagged line is refused unless another line within the relocation
+  // window carries the same tag (a look-alike: 0.30% of real lines, anchored-resolve.ts). The corpus is
+  // node_modules, so which files it draws from changes with the dependencies: each wrong case must be such a
+  // look-alike, and they stay as rare as measured.
+  const blindEdited = blind.find((t) => t.kind === "tagged-edited");
+  assert.ok(blindEdited);
+  for (const i of blindEdited.wrongCases) assert.ok(hasLookAlike(i), `tagged-edited case ${i} is wrong without a look-alike tag`);
+  assert.ok(blindEdited.wrong <= 2, `${blindEdited.wrong} look-alike cases of ${blindEdited.right + blindEdited.refused + blindEdited.wrong}`);
 });
+
+/** Whether case `i`'s cited line has a look-alike: another line of the current file, within the window, with its tag. */
+function hasLookAlike(i: number): boolean {
+  const c = generateAnchoredCase(1, i);
+  const edit = c?.edits[0] as { from?: string; at?: string } | undefined;
+  const ref = parseTagRef(edit?.from ?? edit?.at ?? "");
+  if (!c || typeof ref === "string") return false;
+  const now = c.now.split("\n");
+  for (let m = Math.max(1, ref.line - RELOCATE_WINDOW); m <= Math.min(now.length, ref.line + RELOCATE_WINDOW); m++) {
+    if (m !== ref.line && lineTag(now[m - 1] as string) === ref.hash) return true;
+  }
+  return false;
+}
 
 test("place (no history): the tagged line edited in place while a copy of it stands nearby is STALE, not moved to the copy", () => {
   const read = READ.replace("line 10\n", "  }\n").replace("line 14\n", "  }\n");

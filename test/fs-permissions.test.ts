@@ -9,6 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { chmod, chown, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
@@ -53,6 +54,8 @@ async function runAsNobody(dir: string, body: string): Promise<string> {
     target: "node20",
     mainFields: ["module", "main"], // jsonc-parser's CommonJS build is UMD, whose requires esbuild cannot follow
     outfile: script,
+    // The version is read from package.json beside src/ unless inlined, as the CLI bundle does.
+    define: { FUZZPATCH_VERSION: JSON.stringify(JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")).version) },
     logLevel: "silent",
   });
   await chmod(script, 0o644);

@@ -1,7 +1,7 @@
 /**
  * Every import in src/ points down the layers docs/design.md describes:
  * the base modules (errors, limits, arrays, version) <- text/ <- match/ <-
- * engine/ <- syntax/ <- formats/ <- fs/ <- tools/ <- mcp/, the AI SDK entry and the vendor adapters <- cli/.
+ * engine/ <- syntax/ <- lazy/ <- formats/ <- fs/ (with stream/, batch/) <- tools/ <- mcp/, the AI SDK entry and the vendor adapters <- cli/.
  * A module may import its own layer or a lower one, never a higher one.
  * Each entry file sits at the layer it publishes.
  */
@@ -20,8 +20,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ["match/"],
   ["engine/"],
   ["syntax/"],
+  ["lazy/"],
   ["formats/", "index.ts"],
-  ["fs/", "node.ts"],
+  ["fs/", "node.ts", "stream/", "batch/"],
   ["tools/", "tools.ts"],
   ["mcp/", "mcp.ts", "ai.ts", "adapters/", "openai.ts", "anthropic.ts"],
   ["cli/"],

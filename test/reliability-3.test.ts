@@ -285,12 +285,17 @@ test("item 9: the server answers a line that is not JSON with -32700 and each re
   let buffer = "";
   const got = (n: number) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`only ${answers.length} answers: ${JSON.stringify(answers)}`)), 60_000);
+      // Polling stops with the timeout: a poll left running keeps the test process alive forever.
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        reject(new Error(`only ${answers.length} answers: ${JSON.stringify(answers)}`));
+      }, 60_000);
       const check = () => {
         if (answers.length >= n) {
           clearTimeout(timer);
           resolve();
-        } else setTimeout(check, 10);
+        } else if (!timedOut) setTimeout(check, 10);
       };
       check();
     });

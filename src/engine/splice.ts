@@ -103,10 +103,29 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
  * them at the file's depth.
  */
 function startsInsideIndent(doc: Document, cand: Candidate): boolean {
-  const t = doc.text;
   const lineStart = doc.lineStart(cand.startLine);
   if (cand.start === lineStart || !/^[ \t]/.test(cand.query.text)) return false;
-  return t.slice(lineStart, cand.start).trim() === "";
+  return cand.start <= blankPrefixEnd(doc, cand.startLine);
+}
+
+/** The last line's blank prefix: replaceAll asks it for each of a million places on one line. */
+let lastBlankPrefix: { doc: Document; line: number; end: number } | undefined;
+
+/**
+ * Offset where line `line`'s leading whitespace (what `trim` strips) ends.
+ * Memoised for the last line asked: slicing and trimming the text before
+ * each place was quadratic (a space replaced in a 1 MB line of spaces ran
+ * for minutes).
+ */
+function blankPrefixEnd(doc: Document, line: number): number {
+  if (lastBlankPrefix?.doc === doc && lastBlankPrefix.line === line) return lastBlankPrefix.end;
+  const t = doc.text;
+  const start = doc.lineStart(line);
+  const stop = doc.lineEnd(line);
+  let end = start;
+  while (end < stop && t[end]?.trim() === "") end++;
+  lastBlankPrefix = { doc, line, end };
+  return end;
 }
 
 /** The last answer of literalText: replaceAll plans a splice per place (a million) with one find text and one replacement. */
@@ -128,7 +147,9 @@ function exactSplice(doc: Document, cand: Candidate, newString: string, words: S
   if (out.text === "") {
     const t = doc.text;
     const lineStart = doc.lineStart(cand.startLine);
-    const afterIndent = cand.start > lineStart && t.slice(lineStart, cand.start).trim() === "";
+    // Text of the line itself, not only its break: deleting the "\n" after a blank line's indentation is literal.
+    const blankEnd = blankPrefixEnd(doc, cand.startLine);
+    const afterIndent = cand.start > lineStart && cand.start <= blankEnd && blankEnd < doc.lineEnd(cand.startLine);
     if (afterIndent && t[cand.end - 1] === "\n") return { start: lineStart, end: cand.end, text: "" };
     if (afterIndent && (cand.end === t.length || t[cand.end] === "\n")) return deleteLines(doc, lineStart, cand.end);
   }

@@ -183,18 +183,25 @@ function outsideKept(c: { f: { built: Built; layout: Layout }; from: number; to:
     assert.equal(r.code, "NO_CHANGE", r.message);
     return;
   }
-  let before = raw.slice(0, toRaw[c.from]);
-  let after = raw.slice(toRaw[c.to]);
   // Deleting whole lines takes one adjacent break with them (the following
   // one, or the preceding one at the end of the file): that break is the edit's.
   // In a CR-only file a CR is the break (the text a model sees keeps it).
   const cr = c.f.layout.endings === "cr";
   const t = cr ? c.f.built.text.replaceAll("\r", "\n") : c.f.built.text;
   const old = cr ? c.old.replaceAll("\r", "\n") : c.old;
-  const wholeLines = (c.from === 0 || t[c.from - 1] === "\n") && (c.to === t.length || t[c.to] === "\n") && !old.endsWith("\n");
+  // Deleting all of a line's text after its indentation deletes the line, its indentation
+  // included (exact means literal's one reading of a deletion, issue 32): the edit starts there.
+  const lineStart = c.from === 0 ? 0 : t.lastIndexOf("\n", c.from - 1) + 1;
+  // (A match that starts inside the indentation is read as re-indented, not exact: its deletion is literal.)
+  const afterIndent = c.replacement === "" && c.from > lineStart && t.slice(lineStart, c.from).trim() === "" && !/^[ \t]/.test(old) && (old.split("\n")[0] as string).trim() !== "";
+  const endsLine = old.endsWith("\n") || c.to === t.length || t[c.to] === "\n";
+  const from = afterIndent && endsLine ? lineStart : c.from;
+  let before = raw.slice(0, toRaw[from]);
+  let after = raw.slice(toRaw[c.to]);
+  const wholeLines = (from === 0 || t[from - 1] === "\n") && (c.to === t.length || t[c.to] === "\n") && !old.endsWith("\n");
   if (c.replacement === "" && wholeLines) {
     if (t[c.to] === "\n") after = after.replace(cr ? /^\r/ : /^\r*\n/, "");
-    else if (c.from > 0) before = before.replace(cr ? /\r$/ : /\r*\n$/, "");
+    else if (from > 0) before = before.replace(cr ? /\r$/ : /\r*\n$/, "");
   }
   // One move is allowed (keepsAround in src/engine/splice.ts): blank text after the match on
   // its line stays at the end of that line, kept whole, when lines are added after it.

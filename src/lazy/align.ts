@@ -10,6 +10,7 @@
  * ends trimmed: models re-indent and re-space the code they copy.
  */
 import { distance } from "fastest-levenshtein";
+import { indentWidth } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 
 /** A line's comparison key: trimmed, whitespace runs as one space. */
@@ -47,6 +48,12 @@ interface Ctx {
   markersBefore: Int32Array;
   out: Int32Array;
   outOfOrder?: { snippetLine: number; fileLine: number };
+  /** How often each key of a snippet line occurs in the whole file. */
+  fileCount: Map<string, number>;
+  /** Snippet lines found stray (dropStrayAnchors): never aligned again. */
+  banned: Set<number>;
+  /** The file lines (ascending) of each key a snippet line has. */
+  places: Map<string, number[]>;
 }
 
 function markerIn(c: Ctx, s0: number, s1: number): boolean {
@@ -74,27 +81,37 @@ function longestIncreasing(pairs: readonly [number, number][]): number[] {
   return out.reverse();
 }
 
+function lowerBound(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((xs[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Pairs of lines whose key occurs once in each range. */
 function uniquePairs(c: Ctx, s0: number, s1: number, f0: number, f1: number, allowTrivial: boolean): [number, number][] {
   const inSnippet = new Map<string, number>();
   for (let s = s0; s < s1; s++) {
-    if ((c.snip[s] as SnippetLine).kind !== "code") continue;
+    if ((c.snip[s] as SnippetLine).kind !== "code" || c.banned.has(s)) continue;
     const k = c.sKeys[s] as string;
-    if (k === "" || (!allowTrivial && isTrivial(k))) continue;
+    // Across a marker, a `}` or `x();` anchors only when it is the file's only such line.
+    if (k === "" || (!allowTrivial && isTrivial(k) && c.fileCount.get(k) !== 1)) continue;
     inSnippet.set(k, inSnippet.has(k) ? -1 : s);
   }
   if (inSnippet.size === 0) return [];
-  const inFile = new Map<string, number>();
-  for (let f = f0; f < f1; f++) {
-    const k = c.file.keys[f] as string;
-    const s = inSnippet.get(k);
-    if (s === undefined || s === -1) continue;
-    inFile.set(k, inFile.has(k) ? -1 : f);
-  }
+  // Counted through the file's index of the snippet's keys, not by scanning the file range: a
+  // marker's range can be most of a 100k-line file, and the recursion meets it once per gap.
   const pairs: [number, number][] = [];
   for (const [k, s] of inSnippet) {
-    const f = inFile.get(k);
-    if (s !== -1 && f !== undefined && f !== -1) pairs.push([s, f]);
+    if (s === -1) continue;
+    const places = c.places.get(k);
+    if (!places) continue;
+    const lo = lowerBound(places, f0);
+    if (lo < places.length && (places[lo] as number) < f1 && (lo + 1 >= places.length || (places[lo + 1] as number) >= f1)) pairs.push([s, places[lo] as number]);
   }
   return pairs.sort((a, b) => a[0] - b[0]);
 }
@@ -105,7 +122,7 @@ function uniquePairs(c: Ctx, s0: number, s1: number, f0: number, f1: number, all
  * pair); `rightBound` likewise after.
  */
 function alignRange(c: Ctx, s0: number, s1: number, f0: number, f1: number, leftBound: boolean, rightBound: boolean, depth: number): void {
-  const code = (s: number) => (c.snip[s] as SnippetLine).kind === "code";
+  const code = (s: number) => (c.snip[s] as SnippetLine).kind === "code" && !c.banned.has(s);
   if (leftBound) {
     while (s0 < s1 && f0 < f1 && code(s0) && c.sKeys[s0] === c.file.keys[f0]) c.out[s0++] = f0++;
   }
@@ -378,12 +395,75 @@ function extendRuns(c: Ctx): void {
   nextFile = new Int32Array(0);
 }
 
-export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly string[]): Alignment {
+/** The nearest line before `k` indented less than it (its block's opener), or -1; at most `reach` lines back. */
+function parentOf(texts: (k: number) => string | undefined, k: number, reach: number): number {
+  const line = texts(k) as string;
+  const depth = indentWidth(line);
+  for (let j = k - 1; j >= 0 && j >= k - reach; j--) {
+    const t = texts(j);
+    if (t === undefined || t.trim() === "") continue;
+    if (indentWidth(t) < depth) return j;
+  }
+  return -1;
+}
+
+/**
+ * A lone aligned line (no equal neighbour beside it in both texts) inside a
+ * block the file does not have there: `this.items = [];` in a new `clear()`
+ * is not the constructor's line of the same text. Its opener in the snippet
+ * is new and unlike the file line's opener, or is another line of the file:
+ * the line is new code that happens to repeat a line.
+ */
+function dropStrayAnchors(c: Ctx, fileLines: readonly string[]): boolean {
+  const before = c.banned.size;
+  const n = c.snip.length;
+  const snipText = (k: number) => (c.snip[k]?.kind === "code" ? c.snip[k]?.text : undefined);
+  const neighbour = (s: number, dir: 1 | -1): number => {
+    for (let k = s + dir; k >= 0 && k < n; k += dir) {
+      if (c.snip[k]?.kind !== "code") return -1;
+      if (c.sKeys[k] !== "") return k;
+    }
+    return -1;
+  };
+  for (let s = 0; s < n; s++) {
+    const f = c.out[s] as number;
+    if (f < 0 || c.sKeys[s] === "" || isTrivial(c.sKeys[s] as string)) continue;
+    const held = (k: number, dir: 1 | -1) => k >= 0 && (c.out[k] as number) >= 0 && !isTrivial(c.sKeys[k] as string) && Math.abs((c.out[k] as number) - f) <= 2 && Math.sign((c.out[k] as number) - f) === dir;
+    if (held(neighbour(s, -1), -1) || held(neighbour(s, 1), 1)) continue;
+    const ps = parentOf(snipText, s, 400);
+    if (ps < 0) continue;
+    const pf = parentOf((k) => fileLines[k], f, 400);
+    const po = c.out[ps] as number;
+    const stray = po >= 0 ? po !== pf : pf < 0 || similarity(c.sKeys[ps] as string, c.file.keys[pf] as string) < 0.5;
+    if (stray) c.banned.add(s);
+  }
+  return c.banned.size > before;
+}
+
+export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly string[], fileLines: readonly string[]): Alignment {
   const n = snip.length;
   const markersBefore = new Int32Array(n + 1);
   for (let k = 0; k < n; k++) markersBefore[k + 1] = (markersBefore[k] as number) + ((snip[k] as SnippetLine).kind === "code" ? 0 : 1);
-  const c: Ctx = { snip, sKeys: snip.map((l) => lineKey(l.text)), file: { keys: fileKeys }, markersBefore, out: new Int32Array(n).fill(-1) };
-  alignRange(c, 0, n, 0, fileKeys.length, false, false, 0);
+  const sKeys = snip.map((l) => lineKey(l.text));
+  const wanted = new Set(sKeys);
+  const fileCount = new Map<string, number>();
+  const places = new Map<string, number[]>();
+  for (let f = 0; f < fileKeys.length; f++) {
+    const k = fileKeys[f] as string;
+    if (!wanted.has(k)) continue;
+    fileCount.set(k, (fileCount.get(k) ?? 0) + 1);
+    const list = places.get(k);
+    if (list) list.push(f);
+    else places.set(k, [f]);
+  }
+  const c: Ctx = { snip, sKeys, file: { keys: fileKeys }, markersBefore, out: new Int32Array(n).fill(-1), fileCount, banned: new Set(), places };
+  // Stray anchors are banned and the alignment redone: the lines matched next to them go with them.
+  for (let round = 0; round < 3; round++) {
+    c.out.fill(-1);
+    c.outOfOrder = undefined;
+    alignRange(c, 0, n, 0, fileKeys.length, false, false, 0);
+    if (!dropStrayAnchors(c, fileLines)) break;
+  }
   const similar = new Uint8Array(n);
   alignChangedEdges(c, similar, fileKeys.length);
   alignLoneSegments(c, similar, fileKeys.length);

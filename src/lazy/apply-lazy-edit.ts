@@ -100,7 +100,7 @@ interface Merged {
 }
 
 function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): Merged {
-  const al = alignSnippet(snip, fileKeys);
+  const al = alignSnippet(snip, fileKeys, fileLines);
   const limits = markerLimits(snip, al, fileLines);
   const index = new Map<string, number[]>();
   fileKeys.forEach((k, i) => {

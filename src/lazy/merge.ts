@@ -148,15 +148,6 @@ export function checkSegments(snip: readonly SnippetLine[], al: Alignment, fileL
     );
   }
   const segs = segmentsOf(snip);
-  if (!segs.some((g) => hasAligned(al, g))) {
-    const first = segs[0];
-    const line = first ? (snip.slice(first.start, first.end).find((l) => !isBlank(l.text)) as SnippetLine) : undefined;
-    throw new EditError(
-      "NOT_FOUND",
-      `None of the snippet's code is in the file${line ? ` (its first line ${quoteLine(line.text)} is at snippet line ${line.index + 1})` : ""}, so there is nothing to place it by. Copy at least one unchanged line around each change from the file, exactly, and mark the parts you leave out with "// ... existing code ...".`,
-      { segment: first ? first.start + 1 : 1 },
-    );
-  }
   for (const g of segs) {
     if (hasAligned(al, g)) continue;
     const before = g.start > 0 ? snip[g.start - 1] : undefined;
@@ -171,6 +162,15 @@ export function checkSegments(snip: readonly SnippetLine[], al: Alignment, fileL
         { segment: first.index + 1, candidates: places.map((p) => ({ startLine: p + 1, endLine: p + 1 })) },
       );
     }
+  if (!segs.some((x) => hasAligned(al, x))) {
+    const first = segs[0];
+    const line = first ? (snip.slice(first.start, first.end).find((l) => !isBlank(l.text)) as SnippetLine) : undefined;
+    throw new EditError(
+      "NOT_FOUND",
+      `None of the snippet's code is in the file${line ? ` (its first line ${quoteLine(line.text)} is at snippet line ${line.index + 1})` : ""}, so there is nothing to place it by. Copy at least one unchanged line around each change from the file, exactly, and mark the parts you leave out with "// ... existing code ...".`,
+      { segment: first ? first.start + 1 : 1 },
+    );
+  }
     // New code after the last marker goes at the end (of the file, or of the block the marker is in);
     // before the first, at the start; between two markers, anywhere in what they keep.
     const placedByBlock = before !== undefined && limits.has(before.index);
@@ -234,6 +234,14 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
     if (line.kind === "code" && f < 0) {
       const ind = indenters[segOf[s] as number];
       pending.push({ text: ind ? ind(line) : line.text, index: s });
+      continue;
+    }
+    if (line.kind === "code" && kept !== undefined && kept[1] === f && isBlank(line.text) && isBlank(fileLines[f] as string) && pending.length > 0 && !isBlank((pending[0] as Pending).text) && !isBlank(out[out.length - 1] ?? "")) {
+      // New lines after a marker, then a blank line, then the file's next line: the file's blank line
+      // stays where it was (after the kept lines) and the snippet's closes the new lines.
+      keep(f + 1);
+      kept = [kept[0], f + 1];
+      pending.push({ text: "", index: s });
       continue;
     }
     if (line.kind === "code") {
@@ -302,6 +310,13 @@ interface Pending {
 // A new line at least this similar to a line a marker keeps next to it may be that line changed.
 const LOOKS_CHANGED = 0.75;
 
+/** Similar, or one is the other with words added (`Run it.` -> `Run it with npx.`). */
+function looksChanged(a: string, b: string): boolean {
+  const bare = (t: string) => t.replace(/[\s.,;:!?]+$/, "");
+  const [x, y] = [bare(a), bare(b)];
+  return similarity(a, b) >= LOOKS_CHANGED || (Math.min(x.length, y.length) >= 5 && (x.startsWith(y) || y.startsWith(x)));
+}
+
 /**
  * New lines written next to the lines a marker keeps (`before`: the kept
  * lines come first; `after`: they follow): blank lines the kept text already
@@ -327,23 +342,22 @@ function fitToKept(pending: Pending[], fileLines: readonly string[], side: { bef
     while (drop < list.length && drop < blanks && isBlank((list[list.length - 1 - drop] as Pending).text)) drop++;
     list = list.slice(0, list.length - drop);
   }
+  // The new line next to the kept lines, against the two kept lines nearest it.
+  const edge = side.before ? list.find((p) => !isBlank(p.text)) : [...list].reverse().find((p) => !isBlank(p.text));
+  if (!edge) return list;
   const near: number[] = [];
-  const want = list.length + 2;
-  if (side.before) for (let k = b - 1; k >= a && near.length < want; k--) if (!isBlank(fileLines[k] as string)) near.push(k);
-  if (side.after) for (let k = a; k < b && near.length < want; k++) if (!isBlank(fileLines[k] as string)) near.push(k);
-  for (const p of list) {
-    const key = lineKey(p.text);
-    if (key.length < 8) continue;
-    for (const k of near) {
-      const fk = lineKey(fileLines[k] as string);
-      // The same line again is a line added beside it (a second `continue;`), not a change.
-      if (fk === key || similarity(key, fk) < LOOKS_CHANGED) continue;
-      throw new EditError(
-        "AMBIGUOUS",
-        `The new line at snippet line ${p.index + 1} (${quoteLine(p.text)}) looks like file line ${k + 1} (${quoteLine(fileLines[k] as string)}), which the marker next to it keeps: it may be that line changed, or a line added beside it. Show the unchanged line on its other side, so the snippet says which.`,
-        { segment: p.index + 1, candidates: [{ startLine: k + 1, endLine: k + 1 }] },
-      );
-    }
+  if (side.before) for (let k = b - 1; k >= a && near.length < 2; k--) if (!isBlank(fileLines[k] as string)) near.push(k);
+  if (side.after) for (let k = a; k < b && near.length < 2; k++) if (!isBlank(fileLines[k] as string)) near.push(k);
+  const key = lineKey(edge.text);
+  for (const k of near) {
+    const fk = lineKey(fileLines[k] as string);
+    // The same line again is a line added beside it (a second `continue;`), not a change.
+    if (key.length < 6 || fk === key || !looksChanged(key, fk)) continue;
+    throw new EditError(
+      "AMBIGUOUS",
+      `The new line at snippet line ${edge.index + 1} (${quoteLine(edge.text)}) looks like file line ${k + 1} (${quoteLine(fileLines[k] as string)}), which the marker next to it keeps: it may be that line changed, or a line added beside it. Show the unchanged line on its other side, so the snippet says which.`,
+      { segment: edge.index + 1, candidates: [{ startLine: k + 1, endLine: k + 1 }] },
+    );
   }
   return list;
 }

@@ -235,7 +235,8 @@ test("arbitrary inputs raise only EditError, and results are well formed", () =>
         assert.ok(r.match.startLine >= 1, "startLine is 1-based");
         assert.ok(r.match.endLine >= r.match.startLine || r.match.strategy === "create");
         assert.ok(r.match.score >= 0 && r.match.score <= 1);
-        assert.ok(r.match.count >= 1);
+        // An edit already applied replaces nothing (count 0) and says so.
+        assert.ok(r.match.count >= 1 || r.alreadyApplied?.code === "ALREADY_APPLIED");
       } catch (e) {
         assert.ok(e instanceof EditError, `threw ${String(e)}`);
         assert.ok(e.message.length > 0);

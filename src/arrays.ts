@@ -39,3 +39,28 @@ export function firstAtLeast(sorted: ArrayLike<number>, min: number): number {
 export function lastAtMost(sorted: ArrayLike<number>, max: number): number {
   return firstAtLeast(sorted, max + 1) - 1;
 }
+
+/**
+ * Indices of a longest run of `pairs` (in their order) whose second
+ * elements strictly increase: patience sorting, O(n log n). Used to keep
+ * the most unique-line pairs that agree in order (line diffs, snippet alignment).
+ */
+export function longestIncreasing(pairs: readonly (readonly [number, number])[]): number[] {
+  const tails: number[] = [];
+  const prev = new Int32Array(pairs.length).fill(-1);
+  for (let k = 0; k < pairs.length; k++) {
+    const f = (pairs[k] as readonly [number, number])[1];
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((pairs[tails[mid] as number] as readonly [number, number])[1] < f) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) prev[k] = tails[lo - 1] as number;
+    tails[lo] = k;
+  }
+  const out: number[] = [];
+  for (let k = tails.length ? (tails[tails.length - 1] as number) : -1; k !== -1; k = prev[k] as number) out.push(k);
+  return out.reverse();
+}

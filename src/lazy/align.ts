@@ -10,6 +10,7 @@
  * ends trimmed: models re-indent and re-space the code they copy.
  */
 import { distance } from "fastest-levenshtein";
+import { firstAtLeast, longestIncreasing } from "../arrays.ts";
 import { indentWidth } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 
@@ -60,38 +61,6 @@ function markerIn(c: Ctx, s0: number, s1: number): boolean {
   return (c.markersBefore[s1] as number) - (c.markersBefore[s0] as number) > 0;
 }
 
-/** Indices (into `pairs`) of a longest run increasing in file line, pairs sorted by snippet line. */
-function longestIncreasing(pairs: readonly [number, number][]): number[] {
-  const tails: number[] = [];
-  const prev = new Int32Array(pairs.length).fill(-1);
-  for (let k = 0; k < pairs.length; k++) {
-    const f = (pairs[k] as [number, number])[1];
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((pairs[tails[mid] as number] as [number, number])[1] < f) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0) prev[k] = tails[lo - 1] as number;
-    tails[lo] = k;
-  }
-  const out: number[] = [];
-  for (let k = tails.length ? (tails[tails.length - 1] as number) : -1; k !== -1; k = prev[k] as number) out.push(k);
-  return out.reverse();
-}
-
-function lowerBound(xs: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((xs[mid] as number) < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Pairs of lines whose key occurs once in each range. */
 function uniquePairs(c: Ctx, s0: number, s1: number, f0: number, f1: number, allowTrivial: boolean): [number, number][] {
   const inSnippet = new Map<string, number>();
@@ -110,7 +79,7 @@ function uniquePairs(c: Ctx, s0: number, s1: number, f0: number, f1: number, all
     if (s === -1) continue;
     const places = c.places.get(k);
     if (!places) continue;
-    const lo = lowerBound(places, f0);
+    const lo = firstAtLeast(places, f0);
     if (lo < places.length && (places[lo] as number) < f1 && (lo + 1 >= places.length || (places[lo + 1] as number) >= f1)) pairs.push([s, places[lo] as number]);
   }
   return pairs.sort((a, b) => a[0] - b[0]);

@@ -16,6 +16,7 @@
  * Always a correct diff; past the cap it may be longer than the shortest.
  */
 import { type ChangeObject, diffArrays } from "diff";
+import { longestIncreasing } from "../arrays.ts";
 
 /** Ranges this small (old + new lines) are diffed exactly, whatever their edit length. */
 const EXACT_UP_TO = 1_000;
@@ -242,23 +243,7 @@ function splitByUniqueLines<T>(a: readonly T[], b: readonly T[], ka: string[], k
   if (pairs.length === 0) return false;
   pairs.sort((x, y) => x[0] - y[0]);
   // Longest increasing subsequence of the b positions (patience sorting, O(n log n)).
-  const tails: number[] = [];
-  const prev = new Int32Array(pairs.length).fill(-1);
-  for (let p = 0; p < pairs.length; p++) {
-    const bj = (pairs[p] as [number, number])[1];
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((pairs[tails[mid] as number] as [number, number])[1] < bj) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0) prev[p] = tails[lo - 1] as number;
-    tails[lo] = p;
-  }
-  const chain: [number, number][] = [];
-  for (let p = tails[tails.length - 1] ?? -1; p !== -1; p = prev[p] ?? -1) chain.push(pairs[p] as [number, number]);
-  chain.reverse();
+  const chain = longestIncreasing(pairs).map((p) => pairs[p] as [number, number]);
   let i = a0;
   let j = b0;
   for (const [ia, jb] of chain) {

@@ -22,8 +22,7 @@ export type { TransactionHooks, PlannedChange } from "./fs/transaction.ts";
 export type { JournalOptions, JournalRecord } from "./fs/journal.ts";
 export type { UndoFile, UndoOptions, UndoResult } from "./fs/undo.ts";
 export type { SyntaxMode, VerifyMode } from "./fs/syntax-check.ts";
-export type { SyntaxReport } from "./syntax/check.ts";
-export type { SyntaxIssue } from "./syntax/issues.ts";
+export type { SyntaxIssue, SyntaxReport } from "./syntax/report.ts";
 export type { SyntaxLanguage } from "./syntax/languages.ts";
 // Streaming: apply a response while the model writes it (src/stream/).
 export { createStreamingApply } from "./stream/streaming-apply.ts";

@@ -32,7 +32,7 @@ import { checkWritable } from "./writable.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
 import { type RejectedOp, rejectFileText } from "../formats/rejects.ts";
 import { type JournalOptions, type JournalRecord, type ResolvedJournal, recordWrite, resolveJournal } from "./journal.ts";
-import type { SyntaxReport } from "../syntax/check.ts";
+import type { SyntaxReport } from "../syntax/report.ts";
 import { checkTargets, SYNTAX_MODES, type SyntaxMode, VERIFY_MODES, type VerifyMode } from "./syntax-check.ts";
 
 /**

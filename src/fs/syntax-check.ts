@@ -10,8 +10,8 @@
  */
 
 import { EditError } from "../errors.ts";
-import type { SyntaxReport } from "../syntax/check.ts";
-import type { SyntaxIssue } from "../syntax/issues.ts";
+import type { SyntaxReport } from "../syntax/report.ts";
+import type { SyntaxIssue } from "../syntax/report.ts";
 import { languageOf } from "../syntax/languages.ts";
 import type { FileReport } from "./apply-edits.ts";
 

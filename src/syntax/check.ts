@@ -7,27 +7,16 @@
  */
 
 import type { Parser, Point } from "web-tree-sitter";
-import type { LineRange } from "../errors.ts";
 import { commonPrefixLength, commonSuffixLength } from "../text/common-ends.ts";
 import { countBreaks } from "../text/count-breaks.ts";
 import { type ChangedRegion, introducedIssues } from "./introduced.ts";
-import { lineText, listSyntaxIssues, type SyntaxIssue } from "./issues.ts";
+import { lineText, listSyntaxIssues } from "./issues.ts";
 import { languageOf, type SyntaxLanguage } from "./languages.ts";
 import { loadParser } from "./runtime.ts";
+import type { SyntaxIssue, SyntaxReport } from "./report.ts";
 
-/** What an edit did to a file's syntax. */
-export interface SyntaxReport {
-  /** The grammar that read the file. */
-  language: SyntaxLanguage;
-  /** The text before the edit parses without an error. */
-  parsesBefore: boolean;
-  /** The text after the edit parses without an error. */
-  parsesAfter: boolean;
-  /** Errors of the text after that the text before did not have, in document order (lines of the text after). */
-  introduced: SyntaxIssue[];
-  /** The lines of the text after that the edit changed (one range over all of a file's changes). */
-  changed: LineRange;
-}
+export type { SyntaxReport } from "./report.ts";
+
 
 /** The one region where two texts differ. */
 export function changedRegion(before: string, after: string): ChangedRegion {

@@ -7,23 +7,10 @@
  */
 
 import type { Node, Tree } from "web-tree-sitter";
+import type { SyntaxIssue } from "./report.ts";
 
-/** One syntax error in a text. Lines and columns are 1-based. */
-export interface SyntaxIssue {
-  /** "error": text the grammar could not read; "missing": a token the grammar expected and did not find. */
-  kind: "error" | "missing";
-  line: number;
-  column: number;
-  /** Last line the unreadable text spans (= line for a missing token). */
-  endLine: number;
-  /** Offsets of the node in the text, half-open. */
-  start: number;
-  end: number;
-  /** What is wrong, for a model: `missing ")"`, `unexpected "else:"`. */
-  message: string;
-  /** The text of the issue's line, trimmed, at most 80 characters. */
-  excerpt: string;
-}
+export type { SyntaxIssue } from "./report.ts";
+
 
 /** Issues listed per tree at most: a file of another dialect can hold thousands. */
 export const MAX_ISSUES = 200;

@@ -27,6 +27,13 @@ const carryCases: { name: string; base: string; ours: string; theirs: string; te
   { name: "the same line changed differently conflicts", base: V1, ours: V1.replace("line 5\n", "line 5!\n"), theirs: V1.replace("line 5\n", "line five\n"), conflictAt: 5 },
   { name: "the same change on both sides is taken once", base: V1, ours: V1.replace("line 5\n", "line five\n"), theirs: V1.replace("line 5\n", "line five\n"), text: V1.replace("line 5\n", "line five\n") },
   { name: "lines inserted above shift the edit", base: V1, ours: `new 1\nnew 2\n${V1}`, theirs: V1.replace("line 20\n", "line twenty\n"), text: `new 1\nnew 2\n${V1.replace("line 20\n", "line twenty\n")}` },
+  // The model rewrote its own earlier edit from the version before it, keeping what that edit wrote (real stale blocks).
+  { name: "an edit whose lines hold the file's change to the same lines whole is taken", base: V1, ours: V1.replace("line 5\nline 6\n", "line 5 and 6\n"), theirs: V1.replace("line 5\nline 6\n", "if ready:\n    go()\nline 5 and 6\n"), text: V1.replace("line 5\nline 6\n", "if ready:\n    go()\nline 5 and 6\n") },
+  { name: "an edit that makes the file's change inside a line and more is taken", base: V1, ours: V1.replace("line 5\n", "line 5.0\n"), theirs: V1.replace("line 5\n", "row 5.0\n"), text: V1.replace("line 5\n", "row 5.0\n") },
+  { name: "an edit that drops the file's change inside a line conflicts", base: V1, ours: V1.replace("line 5\n", "line 5.0\n"), theirs: V1.replace("line 5\n", "row 5\n"), conflictAt: 5 },
+  { name: "a line the file deleted, changed by the edit, conflicts", base: V1, ours: V1.replace("line 5\n", ""), theirs: V1.replace("line 5\n", "line five\n"), conflictAt: 5 },
+  { name: "a line the file deleted, the edit changing the next one, conflicts", base: V1, ours: V1.replace("line 5\n", ""), theirs: V1.replace("line 6\n", "line six\n"), conflictAt: 5 },
+  { name: "lines the file deleted, the edit keeping them among new ones, conflicts", base: V1, ours: V1.replace("line 5\nline 6\n", ""), theirs: V1.replace("line 5\nline 6\n", "new\nline 5\nline 6\n"), conflictAt: 5 },
   { name: "CRLF of the current file is kept", base: V1, ours: V1.replace("line 25\n", "line 25 changed\n").replaceAll("\n", "\r\n"), theirs: V1.replace("line 5\n", "line five\n"), text: V1.replace("line 25\n", "line 25 changed\n").replace("line 5\n", "line five\n").replaceAll("\n", "\r\n") },
 ];
 

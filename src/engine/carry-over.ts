@@ -11,6 +11,7 @@
  * bounded line diff (text/line-diff.ts), so the cost stays that of a diff.
  */
 import { diffLinesBounded } from "../text/line-diff.ts";
+import { mergeInline } from "./inline-merge.ts";
 
 export interface CarryConflict {
   /** 1-based first line of the current file's side of the conflict, and its lines (none: an insertion point). */
@@ -67,6 +68,33 @@ const same = (a: Hunk, b: Hunk) => a.start === b.start && a.end === b.end && a.l
 const NEAR = 2;
 const meet = (a: Hunk, b: Hunk) => a.start < b.end + NEAR && b.start < a.end + NEAR;
 
+/** `run` stands in `lines` as consecutive lines. */
+function holdsRun(lines: readonly string[], run: readonly string[]): boolean {
+  for (let i = 0; i + run.length <= lines.length; i++) if (run.every((l, k) => lines[i + k] === l)) return true;
+  return false;
+}
+
+/**
+ * The edit's change to some base lines holds the file's change to the same
+ * lines whole: the model rewrote its own earlier edit from the version before
+ * it and kept what that edit wrote (real stale blocks, aider-swebench
+ * sympy-12171 try3 and sympy-12419 try2: a line it had joined, written joined
+ * again under two new lines; a token it had changed, changed again with
+ * others). Taking the edit's lines loses nothing of the file's. Where the
+ * file has no text of its own there (lines deleted, or only blank ones) it
+ * stays a conflict: the edit would bring back what the file lost.
+ */
+function editHolds(base: readonly string[], mine: Hunk, edit: Hunk): boolean {
+  if (mine.start !== edit.start || mine.end !== edit.end || !mine.lines.some((l) => /\w\w/.test(l))) return false;
+  if (holdsRun(edit.lines, mine.lines)) return true;
+  // Line for line: each change the file made inside a line is one the edit makes too.
+  if (mine.lines.length !== mine.end - mine.start || edit.lines.length !== mine.lines.length) return false;
+  return mine.lines.every((l, k) => {
+    const merged = mergeInline(base[mine.start + k] as string, l, edit.lines[k] as string);
+    return merged.ok && merged.text === edit.lines[k];
+  });
+}
+
 /** Where base line `at` is in `ours` (its hunks applied before it). */
 function oursLine(ours: readonly Hunk[], at: number): number {
   let shift = 0;
@@ -82,7 +110,12 @@ export function carryOver(base: string, ours: string, theirs: string): CarryResu
   const taken: Hunk[] = [...mine];
   for (const t of edit) {
     if (mine.some((o) => same(o, t))) continue;
-    const clash = mine.find((o) => meet(o, t));
+    const clashes = mine.filter((o) => meet(o, t));
+    const clash = clashes[0];
+    if (clash && clashes.length === 1 && editHolds(b, clash, t)) {
+      taken[taken.indexOf(clash)] = t;
+      continue;
+    }
     if (clash) {
       // The region both touched, in the current file's lines.
       const at = oursLine(mine, Math.min(clash.start, t.start));

@@ -44,118 +44,133 @@ const REGEX_BEFORE = new Set(["", "(", ",", "=", ":", "[", "!", "&", "|", "?", "
  * (`f'`, `rb'`).
  */
 export function breaksOutsideLiterals(text: string): boolean {
-  let i = 0;
-  const n = text.length;
-  const isWord = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_$]/.test(c);
-  /** The last non-blank character before `at` on its line ("" at a line start). */
-  const previous = (at: number): string => {
-    for (let p = at - 1; p >= 0; p--) {
-      const c = text[p] as string;
-      if (c === "\n") return "";
-      if (c !== " " && c !== "\t") return c;
-    }
-    return "";
-  };
-  // Template literals: their `${ … }` substitutions are code again, and may hold templates in turn.
-  let depth = 0;
-  const substitutions: number[] = [];
-  /** Scans a template's text from `i` to its closing backtick or its next `${`; true when the text ends inside it. */
-  const templateText = (): boolean => {
-    for (;;) {
-      if (i >= n) return true;
-      const d = text[i] as string;
-      if (d === "\\") i += 2;
-      else if (d === "`") {
-        i++;
-        return false;
-      } else if (d === "$" && text[i + 1] === "{") {
-        i += 2;
-        substitutions.push(depth);
-        depth++;
-        return false;
-      } else i++;
-    }
-  };
-  while (i < n) {
-    const c = text[i] as string;
-    if (c === "`") {
-      i++;
-      if (templateText()) return true;
-      continue;
-    }
-    if (c === "{" || c === "}") {
-      i++;
-      depth += c === "{" ? 1 : -1;
-      if (c === "}" && substitutions.length > 0 && depth === substitutions[substitutions.length - 1]) {
-        substitutions.pop();
-        if (templateText()) return true;
-      }
-      continue;
-    }
-    if (c === "*" && previous(i) === "") {
-      // A line inside a block comment whose opener is above the edit (` * Returns the user's name`).
-      const close = text.indexOf("*/", i + 1);
-      const end = text.indexOf("\n", i);
-      i = close !== -1 && (end === -1 || close < end) ? close + 2 : end === -1 ? n : end + 1;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      if (c === "'" && isWord(text[i - 1]) && !afterStringPrefix(text, i)) {
-        i++;
-        continue;
-      }
-      const triple = text.startsWith(c.repeat(3), i);
-      const close = triple ? c.repeat(3) : c;
-      const spans = triple;
-      i += close.length;
-      for (;;) {
-        if (i >= n) return true; // unterminated: the rest of the text is the literal's; its breaks were checked as they came
-        const d = text[i] as string;
-        if (d === "\\") i += 2;
-        else if (d === "\n" && !spans) return false;
-        else if (text.startsWith(close, i)) {
-          i += close.length;
-          break;
-        } else i++;
-      }
-      continue;
-    }
-    if (c === "/" && text[i + 1] === "/") {
-      const end = text.indexOf("\n", i);
-      if (end === -1) return true;
-      i = end + 1;
-      continue;
-    }
-    if (c === "/" && text[i + 1] === "*") {
-      // A block comment may span lines (a doc comment over-escaped whole).
-      const end = text.indexOf("*/", i + 2);
-      if (end === -1) return true;
-      i = end + 2;
-      continue;
-    }
-    if (c === "#" && (i === 0 || /\s/.test(text[i - 1] as string))) {
-      const end = text.indexOf("\n", i);
-      if (end === -1) return true;
-      i = end + 1;
-      continue;
-    }
-    if (c === "/" && REGEX_BEFORE.has(previous(i))) {
-      // A regular expression literal: to the next unescaped `/` outside a class, on this line.
-      let inClass = false;
-      for (i++; i < n; i++) {
-        const d = text[i] as string;
-        if (d === "\n") return false;
-        if (d === "\\") i++;
-        else if (d === "[") inClass = true;
-        else if (d === "]") inClass = false;
-        else if (d === "/" && !inClass) break;
-      }
-      i++;
-      continue;
-    }
-    i++;
+  const s: Scan = { text, i: 0, depth: 0, substitutions: [] };
+  while (s.i < text.length) {
+    const verdict = step(s);
+    if (verdict !== undefined) return verdict;
   }
   return true;
+}
+
+/** The lexer's state: the position, the `{` depth, and the depths at which template substitutions (`${`) opened. */
+interface Scan {
+  text: string;
+  i: number;
+  depth: number;
+  substitutions: number[];
+}
+
+/** What a step found: the scan ends true (the text ended inside a literal whose breaks were checked), false (a break inside a one-line literal), or goes on (undefined). */
+type Verdict = boolean | undefined;
+
+/** One token from `s.i`: a literal, a comment, a brace, or one character of code. */
+function step(s: Scan): Verdict {
+  const c = s.text[s.i] as string;
+  if (c === "`") {
+    s.i++;
+    return templateText(s) ? true : undefined;
+  }
+  if (c === "{" || c === "}") return brace(s, c);
+  if (c === '"' || c === "'") return quoted(s, c);
+  if (c === "*" && previous(s.text, s.i) === "") {
+    // A line inside a block comment whose opener is above the edit (` * Returns the user's name`).
+    const close = s.text.indexOf("*/", s.i + 1);
+    const end = s.text.indexOf("\n", s.i);
+    s.i = close !== -1 && (end === -1 || close < end) ? close + 2 : end === -1 ? s.text.length : end + 1;
+    return undefined;
+  }
+  if ((c === "/" && s.text[s.i + 1] === "/") || (c === "#" && (s.i === 0 || /\s/.test(s.text[s.i - 1] as string)))) return skipPast(s, "\n", s.i);
+  // A block comment may span lines (a doc comment over-escaped whole).
+  if (c === "/" && s.text[s.i + 1] === "*") return skipPast(s, "*/", s.i + 2);
+  if (c === "/" && REGEX_BEFORE.has(previous(s.text, s.i))) return regex(s);
+  s.i++;
+  return undefined;
+}
+
+/** The last non-blank character before `at` on its line ("" at a line start). */
+function previous(text: string, at: number): string {
+  for (let p = at - 1; p >= 0; p--) {
+    const c = text[p] as string;
+    if (c === "\n") return "";
+    if (c !== " " && c !== "\t") return c;
+  }
+  return "";
+}
+
+/** A comment: past its closing `close` (searched from `from`); the text ending inside it ends the scan. */
+function skipPast(s: Scan, close: string, from: number): Verdict {
+  const end = s.text.indexOf(close, from);
+  if (end === -1) return true;
+  s.i = end + close.length;
+  return undefined;
+}
+
+/** Scans a template's text from `s.i` to its closing backtick or its next `${`; true when the text ends inside it. */
+function templateText(s: Scan): boolean {
+  const { text } = s;
+  for (;;) {
+    if (s.i >= text.length) return true;
+    const d = text[s.i] as string;
+    if (d === "\\") s.i += 2;
+    else if (d === "`") {
+      s.i++;
+      return false;
+    } else if (d === "$" && text[s.i + 1] === "{") {
+      s.i += 2;
+      s.substitutions.push(s.depth);
+      s.depth++;
+      return false;
+    } else s.i++;
+  }
+}
+
+/** A brace of code; the one closing a template's `${ … }` goes back to the template's text. */
+function brace(s: Scan, c: "{" | "}"): Verdict {
+  s.i++;
+  s.depth += c === "{" ? 1 : -1;
+  if (c === "}" && s.substitutions.length > 0 && s.depth === s.substitutions[s.substitutions.length - 1]) {
+    s.substitutions.pop();
+    if (templateText(s)) return true;
+  }
+  return undefined;
+}
+
+/** A quoted string (triple quotes may span lines); an apostrophe inside a word is prose. */
+function quoted(s: Scan, c: '"' | "'"): Verdict {
+  const { text } = s;
+  if (c === "'" && /[A-Za-z0-9_$]/.test(text[s.i - 1] ?? "") && !afterStringPrefix(text, s.i)) {
+    s.i++;
+    return undefined;
+  }
+  const triple = text.startsWith(c.repeat(3), s.i);
+  const close = triple ? c.repeat(3) : c;
+  s.i += close.length;
+  for (;;) {
+    if (s.i >= text.length) return true; // unterminated: the rest of the text is the literal's; its breaks were checked as they came
+    const d = text[s.i] as string;
+    if (d === "\\") s.i += 2;
+    else if (d === "\n" && !triple) return false;
+    else if (text.startsWith(close, s.i)) {
+      s.i += close.length;
+      return undefined;
+    } else s.i++;
+  }
+}
+
+/** A regular expression literal: to the next unescaped `/` outside a class, on this line. */
+function regex(s: Scan): Verdict {
+  const { text } = s;
+  let inClass = false;
+  for (s.i++; s.i < text.length; s.i++) {
+    const d = text[s.i] as string;
+    if (d === "\n") return false;
+    if (d === "\\") s.i++;
+    else if (d === "[") inClass = true;
+    else if (d === "]") inClass = false;
+    else if (d === "/" && !inClass) break;
+  }
+  s.i++;
+  return undefined;
 }
 
 /** Whether the word before `at` is a Python string prefix (`f`, `r`, `b`, `u`, `rb`, `fr`, ...). */

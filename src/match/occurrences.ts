@@ -58,39 +58,61 @@ export interface LineSource {
  * first need (it would cross the count within its first edits anyway).
  */
 export function createOccurrenceFinder(text: string, lines?: LineSource, edits = 1): OccurrenceFinder {
-  const memo = new Map<string, readonly number[]>();
-  const keys: string[] = [];
-  let wordScans = 0;
-  let words: WordIndex | undefined;
-  let lineScans = edits >= SCANS_BEFORE_INDEX ? SCANS_BEFORE_INDEX : 0;
+  const finder = new Occurrences(text, lines, edits >= SCANS_BEFORE_INDEX ? SCANS_BEFORE_INDEX : 0);
+  return (needle) => finder.of(needle);
+}
 
-  const scan = (needle: string): number[] => {
+/** One text's memo of needles, its keys, and the indexes built for it. */
+class Occurrences {
+  private readonly memo = new Map<string, readonly number[]>();
+  private readonly keys: string[] = [];
+  private wordScans = 0;
+  private words: WordIndex | undefined;
+
+  constructor(
+    private readonly text: string,
+    private readonly lines: LineSource | undefined,
+    private lineScans: number,
+  ) {}
+
+  of(needle: string): readonly number[] {
+    const known = this.memo.get(needle);
+    if (known) return known;
+    if (needle.length > KEY_MIN) {
+      const key = this.knownKey(needle);
+      if (key !== undefined) return this.remember(needle, this.derive(needle, key));
+    }
+    return this.remember(needle, this.throughWords(needle) ?? this.throughLines(needle) ?? this.scan(needle));
+  }
+
+  private scan(needle: string): number[] {
     const found: number[] = [];
     if (needle === "") return found;
+    const { text } = this;
     for (let p = text.indexOf(needle); p !== -1; p = text.indexOf(needle, p + 1)) found.push(p);
     return found;
-  };
+  }
 
   /** The needle's occurrences from those of `key`, a substring of it. */
-  const derive = (needle: string, key: string): number[] => {
+  private derive(needle: string, key: string): number[] {
     const k = needle.indexOf(key);
     const out: number[] = [];
-    for (const h of memo.get(key) ?? []) {
+    for (const h of this.memo.get(key) ?? []) {
       const p = h - k;
-      if (p >= 0 && text.startsWith(needle, p)) out.push(p);
+      if (p >= 0 && this.text.startsWith(needle, p)) out.push(p);
     }
     return out;
-  };
+  }
 
   /** The known key inside `needle` with the fewest hits, if any. */
-  const knownKey = (needle: string): string | undefined => {
+  private knownKey(needle: string): string | undefined {
     let best: string | undefined;
-    for (const key of keys) {
+    for (const key of this.keys) {
       if (key.length >= needle.length || !needle.includes(key)) continue;
-      if (best === undefined || (memo.get(key)?.length ?? 0) < (memo.get(best)?.length ?? 0)) best = key;
+      if (best === undefined || (this.memo.get(key)?.length ?? 0) < (this.memo.get(best)?.length ?? 0)) best = key;
     }
     return best;
-  };
+  }
 
   /**
    * The needle's occurrences through one of its whole lines (a part between
@@ -99,62 +121,62 @@ export function createOccurrenceFinder(text: string, lines?: LineSource, edits =
    * holds no such line, the line index is not built, or every such line is
    * too common to pay.
    */
-  const throughLines = (needle: string): number[] | undefined => {
+  private throughLines(needle: string): number[] | undefined {
+    const { lines } = this;
     const first = needle.indexOf("\n");
     if (!lines || first === -1 || needle.indexOf("\n", first + 1) === -1) return undefined;
     // Built once this finder's own scans of such needles pay for it, as the line anchors' scans do.
-    const index = lines.index(lineScans >= SCANS_BEFORE_INDEX);
+    const index = lines.index(this.lineScans >= SCANS_BEFORE_INDEX);
     if (!index) {
-      lineScans++;
+      this.lineScans++;
       return undefined;
     }
-    let best: readonly number[] | undefined;
-    let bestAt = 0;
-    // Any of its whole lines finds every place: a line with a few places is as good as the rarest (each lookup costs).
-    for (let s = first + 1, e = needle.indexOf("\n", s); e !== -1 && !(best && best.length <= FEW_LINES); s = e + 1, e = needle.indexOf("\n", s)) {
-      const key = trimBlank(needle.slice(s, e));
-      // A blank line is not indexed.
-      if (key === "") continue;
-      // Each place is checked below: lines that may hold the key are enough.
-      const found = index.maybe ? index.maybe(key) : (index.get(key) ?? []);
-      if (best === undefined || found.length < best.length) {
-        best = found;
-        bestAt = s;
-      }
-    }
-    if (best === undefined || best.length > MAX_KEY_HITS) return undefined;
+    const rarest = rarestLine(index, needle, first);
+    if (rarest === undefined || rarest.places.length > MAX_KEY_HITS) return undefined;
     const out: number[] = [];
-    for (const i of best) {
-      const p = lines.start(i) - bestAt;
-      if (p >= 0 && text.startsWith(needle, p)) out.push(p);
+    for (const i of rarest.places) {
+      const p = lines.start(i) - rarest.at;
+      if (p >= 0 && this.text.startsWith(needle, p)) out.push(p);
     }
     return out;
-  };
+  }
 
   /** A word's occurrences from the word index, once word scans have cost about as much as building it. */
-  const throughWords = (needle: string): number[] | undefined => {
+  private throughWords(needle: string): number[] | undefined {
     if (!isWord(needle)) return undefined;
-    if (!words && ++wordScans > WORD_SCANS_BEFORE_INDEX) words = buildWordIndex(text);
-    return words ? wordOccurrences(words, needle) : undefined;
-  };
+    if (!this.words && ++this.wordScans > WORD_SCANS_BEFORE_INDEX) this.words = buildWordIndex(this.text);
+    return this.words ? wordOccurrences(this.words, needle) : undefined;
+  }
 
-  const remember = (needle: string, found: readonly number[]): readonly number[] => {
-    memo.set(needle, found);
+  private remember(needle: string, found: readonly number[]): readonly number[] {
+    this.memo.set(needle, found);
     if (needle.length >= KEY_MIN && found.length <= MAX_KEY_HITS) {
-      keys.push(needle);
-      if (keys.length > MAX_KEYS) keys.shift();
+      this.keys.push(needle);
+      if (this.keys.length > MAX_KEYS) this.keys.shift();
     }
     return found;
-  };
+  }
+}
 
-  const occurrences = (needle: string): readonly number[] => {
-    const known = memo.get(needle);
-    if (known) return known;
-    if (needle.length > KEY_MIN) {
-      const key = knownKey(needle);
-      if (key !== undefined) return remember(needle, derive(needle, key));
+/**
+ * Of the needle's whole lines (after its first line break, `first`), the one
+ * with the fewest places in the text, and where it starts in the needle.
+ * Any of them finds every place: a line with a few places is as good as the
+ * rarest (each lookup costs).
+ */
+function rarestLine(index: LineIndex, needle: string, first: number): { places: readonly number[]; at: number } | undefined {
+  let best: readonly number[] | undefined;
+  let bestAt = 0;
+  for (let s = first + 1, e = needle.indexOf("\n", s); e !== -1 && !(best && best.length <= FEW_LINES); s = e + 1, e = needle.indexOf("\n", s)) {
+    const key = trimBlank(needle.slice(s, e));
+    // A blank line is not indexed.
+    if (key === "") continue;
+    // Each place is checked by the caller: lines that may hold the key are enough.
+    const found = index.maybe ? index.maybe(key) : (index.get(key) ?? []);
+    if (best === undefined || found.length < best.length) {
+      best = found;
+      bestAt = s;
     }
-    return remember(needle, throughWords(needle) ?? throughLines(needle) ?? scan(needle));
-  };
-  return occurrences;
+  }
+  return best === undefined ? undefined : { places: best, at: bestAt };
 }

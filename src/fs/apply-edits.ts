@@ -511,13 +511,37 @@ export async function applyEdits(
   input: string | readonly StructuredEdit[],
   options: ApplyEditsOptions = {},
 ): Promise<ApplyEditsResult> {
+  checkArguments(root, input);
+  const opts = resolveFileOptions(options);
+  const realRoot = await resolveRoot(root);
+  const choices = recordChoices(opts);
+  const { edits, errors, unescaped } = await readEdits(input, opts, realRoot);
+  const planOrder = await planFiles(realRoot, edits, opts);
+  for (const plan of planOrder) await planMove(plan, realRoot, opts.displayPrefix);
+  for (const plan of planOrder) finishPlan(plan, opts.reject);
+  if (opts.syntax !== "off" || opts.verify === "syntax") await checkTargets(planOrder.flatMap(syntaxTarget), opts.verify === "syntax");
+  for (const plan of planOrder) await refuseReadOnly(plan);
+  if (opts.reject) for (const plan of planOrder) await planRejectFile(plan, planOrder, realRoot, opts);
+
+  const { written, changes } = await writePlans(planOrder, opts, errors);
+  const result = summarize(planOrder, errors, written, opts.dryRun, unescaped);
+  if (written && opts.journal) {
+    const read = planOrder.flatMap((p) => (p.abs !== undefined && p.loaded ? [{ abs: p.abs, exists: p.loaded.exists, bytes: p.loaded.bytes, mode: p.loaded.mode }] : []));
+    const recorded = { ...options, ...(choices.length > 0 && { choices }) } as Record<string, unknown>;
+    result.journal = await recordWrite(opts.journal, { realRoot, changes, read, input, options: recorded, result });
+  }
+  return result;
+}
+
+function checkArguments(root: unknown, input: unknown): void {
   if (typeof root !== "string" || root === "") throw new EditError("INVALID_INPUT", `applyEdits: root must be the path of a directory, got ${describeValue(root)}.`);
   if (typeof input !== "string" && !Array.isArray(input)) {
     throw new EditError("INVALID_INPUT", `applyEdits: input must be a model's response (a string) or a list of edits, got ${describeValue(input)}.`);
   }
-  const opts = resolveFileOptions(options);
-  const realRoot = await resolveRoot(root);
-  // The answers of an interactive run, for the journal: a replay gives the same ones.
+}
+
+/** The answers of an interactive run, for the journal: a replay gives the same ones. */
+function recordChoices(opts: ResolvedOptions): (number | null)[] {
   const choices: (number | null)[] = [];
   const ask = opts.chooseCandidate;
   if (opts.journal && ask) {
@@ -527,7 +551,11 @@ export async function applyEdits(
       return answer;
     };
   }
+  return choices;
+}
 
+/** The input's edits, rewritten and with moves already done followed, and the errors met reading them. */
+async function readEdits(input: string | readonly StructuredEdit[], opts: ResolvedOptions, realRoot: string): Promise<{ edits: FileEdit[]; errors: EditError[]; unescaped?: boolean }> {
   // Checked before any work: a huge response is refused, not parsed.
   const limits = { ...DEFAULT_LIMITS, maxResponseSize: opts.maxResponseSize, maxEdits: opts.maxEdits };
   const tooLarge =
@@ -551,51 +579,60 @@ export async function applyEdits(
       ),
     );
   }
+  return { edits: rewritten.edits, errors, ...(detected.unescaped && { unescaped: true }) };
+}
 
-  // Group edits by the file they reach, in order of first appearance: two
-  // names of one file (a symlink, a hard link) share one plan, so their edits
-  // apply in order to one text instead of the second write undoing the first.
+/**
+ * Groups edits by the file they reach, in order of first appearance, and
+ * plans each edit: two names of one file (a symlink, a hard link) share one
+ * plan, so their edits apply in order to one text instead of the second
+ * write undoing the first.
+ */
+async function planFiles(realRoot: string, edits: readonly FileEdit[], opts: ResolvedOptions): Promise<FilePlan[]> {
   const plans = new Map<string, FilePlan>();
   const planOrder: FilePlan[] = [];
-  const lookups = lookUpFiles(realRoot, rewritten.edits, opts);
-  for (const [index, edit] of rewritten.edits.entries()) {
+  const lookups = lookUpFiles(realRoot, edits, opts);
+  for (const [index, edit] of edits.entries()) {
     const found = await (lookups.get(edit.path) as Promise<FileLookup>);
-    const rel = found.safe?.rel ?? edit.path;
     let plan = plans.get(found.key);
     if (!plan) {
-      plan = {
-        report: {
-          path: `${opts.displayPrefix}${rel}`,
-          status: "failed",
-          written: false,
-          edits: [],
-          diff: "",
-          ...(found.error && { error: found.error }),
-        },
-        ...(found.safe && { abs: found.safe.abs }),
-        ...(found.loaded && { prefetched: found.loaded }),
-        deleted: false,
-        rel,
-        rejects: [],
-        changes: 0,
-      };
-      // A missing file may be a path with a prefix too many (a/, the repository's name).
-      if (found.safe && !found.exists) {
-        const hint = await suggestStrip(realRoot, edit, opts);
-        if (hint !== undefined) plan.pathHint = hint;
-      }
+      plan = await newPlan(found, edit, realRoot, opts);
       plans.set(found.key, plan);
       planOrder.push(plan);
     }
     await planEdit(plan, edit, index, opts, realRoot);
   }
+  return planOrder;
+}
 
-  for (const plan of planOrder) await planMove(plan, realRoot, opts.displayPrefix);
-  for (const plan of planOrder) finishPlan(plan, opts.reject);
-  if (opts.syntax !== "off" || opts.verify === "syntax") await checkTargets(planOrder.flatMap(syntaxTarget), opts.verify === "syntax");
-  for (const plan of planOrder) await refuseReadOnly(plan);
-  if (opts.reject) for (const plan of planOrder) await planRejectFile(plan, planOrder, realRoot, opts);
+async function newPlan(found: FileLookup, edit: FileEdit, realRoot: string, opts: ResolvedOptions): Promise<FilePlan> {
+  const rel = found.safe?.rel ?? edit.path;
+  const plan: FilePlan = {
+    report: {
+      path: `${opts.displayPrefix}${rel}`,
+      status: "failed",
+      written: false,
+      edits: [],
+      diff: "",
+      ...(found.error && { error: found.error }),
+    },
+    ...(found.safe && { abs: found.safe.abs }),
+    ...(found.loaded && { prefetched: found.loaded }),
+    deleted: false,
+    rel,
+    rejects: [],
+    changes: 0,
+  };
+  // A missing file may be a path with a prefix too many (a/, the repository's name).
+  if (found.safe && !found.exists) {
+    const hint = await suggestStrip(realRoot, edit, opts);
+    if (hint !== undefined) plan.pathHint = hint;
+  }
+  return plan;
+}
 
+/** Writes the planned files (and `.rej` files) in one transaction, unless something forbids any write; a write's failure joins `errors`. */
+async function writePlans(planOrder: readonly FilePlan[], opts: ResolvedOptions, errors: EditError[]): Promise<{ written: boolean; changes: PlannedChange[] }> {
   // The budget once more before writing: an edit that searches nothing (a new or empty file)
   // never checks it, and a call aborted or past its time writes nothing.
   const late = overBudget(opts.budget);
@@ -608,49 +645,42 @@ export async function applyEdits(
   // The .rej files go in the same transaction: a failed write leaves neither the file's change nor its .rej.
   const rejects = nothing ? [] : planOrder.filter((p) => p.rejectChange !== undefined && p.report.status !== "failed");
   const changes: PlannedChange[] = [...toWrite.flatMap((p) => toChanges(p, opts.allowBinary)), ...rejects.map((p) => p.rejectChange as PlannedChange)];
-  let written = false;
-  if (changes.length > 0) {
-    try {
-      await commitChanges(changes, opts.hooks, opts.budget);
-      for (const p of toWrite) p.report.written = true;
-      for (const p of rejects) if (p.report.reject) p.report.reject.written = true;
-      written = true;
-      if (opts.cache) rememberWritten(opts.cache, toWrite, changes);
-    } catch (error) {
-      const failure = asEditError(error, "IO");
-      errors.push(failure);
-      // A file changed by someone else meanwhile fails as that file's error.
-      const culprit = toWrite.find((p) => p.report.path === failure.detail.path);
-      if (culprit && (failure.code === "STALE" || failure.code === "UNSAFE_PATH")) {
-        culprit.report.error = failure;
-        culprit.report.status = "failed";
-      }
+  if (changes.length === 0) return { written: false, changes };
+  try {
+    await commitChanges(changes, opts.hooks, opts.budget);
+    for (const p of toWrite) p.report.written = true;
+    for (const p of rejects) if (p.report.reject) p.report.reject.written = true;
+    if (opts.cache) rememberWritten(opts.cache, toWrite, changes);
+    return { written: true, changes };
+  } catch (error) {
+    const failure = asEditError(error, "IO");
+    errors.push(failure);
+    // A file changed by someone else meanwhile fails as that file's error.
+    const culprit = toWrite.find((p) => p.report.path === failure.detail.path);
+    if (culprit && (failure.code === "STALE" || failure.code === "UNSAFE_PATH")) {
+      culprit.report.error = failure;
+      culprit.report.status = "failed";
     }
+    return { written: false, changes };
   }
+}
 
+function summarize(planOrder: readonly FilePlan[], errors: EditError[], written: boolean, dryRun: boolean, unescaped: boolean | undefined): ApplyEditsResult {
   const files = planOrder.map((p) => p.report);
-  const applied = files.reduce((n, f) => n + f.edits.filter((e) => e.status === "applied").length, 0);
-  const failed = files.reduce((n, f) => n + f.edits.filter((e) => e.status === "failed").length, 0);
-  const alreadyApplied = files.reduce((n, f) => n + f.edits.filter((e) => e.status === "already-applied").length, 0);
-  const ok = failed === 0 && errors.length === 0;
-  const result: ApplyEditsResult = {
-    ok,
+  const count = (status: EditReport["status"]) => files.reduce((n, f) => n + f.edits.filter((e) => e.status === status).length, 0);
+  const failed = count("failed");
+  return {
+    ok: failed === 0 && errors.length === 0,
     written,
-    dryRun: opts.dryRun,
+    dryRun,
     files,
-    applied,
+    applied: count("applied"),
     failed,
-    alreadyApplied,
+    alreadyApplied: count("already-applied"),
     errors,
     diff: files.map((f) => f.diff).join(""),
-    ...(detected.unescaped && { unescaped: true }),
+    ...(unescaped && { unescaped: true }),
   };
-  if (written && opts.journal) {
-    const read = planOrder.flatMap((p) => (p.abs !== undefined && p.loaded ? [{ abs: p.abs, exists: p.loaded.exists, bytes: p.loaded.bytes, mode: p.loaded.mode }] : []));
-    const recorded = { ...options, ...(choices.length > 0 && { choices }) } as Record<string, unknown>;
-    result.journal = await recordWrite(opts.journal, { realRoot, changes, read, input, options: recorded, result });
-  }
-  return result;
 }
 
 async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: ResolvedOptions, realRoot: string): Promise<void> {
@@ -658,56 +688,18 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   const fail = (error: EditError) => {
     report.edits.push({ index, format: edit.format, status: "failed", error });
   };
-  if (report.error) return fail(report.error);
-  if (plan.abs === undefined) return fail(new EditError("UNSAFE_PATH", `No usable path for ${edit.path}.`, { path: edit.path }));
-
-  if (!plan.loaded) {
-    try {
-      const read = await (plan.prefetched ?? loadTextFile(plan.abs, report.path, readOptions(opts)));
-      delete plan.prefetched;
-      if (read instanceof EditError) throw read;
-      plan.loaded = read;
-      plan.newText = plan.loaded.text;
-    } catch (error) {
-      report.error = asEditError(error, "IO");
-      return fail(report.error);
-    }
-    const stale = checkStale(report.path, plan.loaded, opts.expected?.[plan.rel] ?? opts.expected?.[edit.path]);
-    if (stale) {
-      report.error = stale;
-      return fail(stale);
-    }
-    if (edit.sourcePath !== undefined) {
-      const copyError = await loadCopySource(plan, edit.sourcePath, realRoot, opts);
-      if (copyError) {
-        report.error = copyError;
-        return fail(copyError);
-      }
-    }
-  }
-  const guard = checkStale(report.path, plan.loaded, expectedOf(edit));
+  const unusable = await loadPlan(plan, edit, opts, realRoot);
+  if (unusable) return fail(unusable);
+  const guard = checkStale(report.path, plan.loaded as LoadedFile, expectedOf(edit));
   if (guard) return fail(guard);
-
-  const current = plan.newText ?? "";
-  const exists = plan.loaded.exists || current !== "" || plan.copiedFrom !== undefined;
   if (plan.deleted) {
     return fail(new EditError("CONFLICT", `${report.path} is deleted by an earlier edit in this input; it cannot be edited after.`, { path: report.path, index }));
   }
   const entry = formatByName(edit.format);
   if (!entry) return fail(new EditError("INVALID_INPUT", `No format "${edit.format}".`, { path: report.path, index }));
-  const left = opts.budget.remainingMs();
+  const current = plan.newText ?? "";
   const versions = historyOf(opts.history, plan.rel, edit.path);
-  const ctx: FileApplyContext = {
-    path: report.path,
-    exists,
-    ...(opts.reject && { keepApplied: true }),
-    options: left === undefined ? opts.engine : { ...opts.engine, timeoutMs: left },
-    ...(plan.pathHint !== undefined && { pathHint: plan.pathHint }),
-    ...(plan.loaded.layout.bom && { bom: true }),
-    ...(opts.replaceAllAdvice !== undefined && { replaceAllAdvice: opts.replaceAllAdvice }),
-    ...(opts.emptyOldAdvice !== undefined && { emptyOldAdvice: opts.emptyOldAdvice }),
-    ...(versions.length > 0 && { versions }),
-  };
+  const ctx = editContext(plan, current, versions, opts);
   // An edit that fails whole (one str_replace, a patch) throws; as an op outcome it can be offered to the user.
   const run = (c: FileApplyContext): FileApplyResult => {
     try {
@@ -720,16 +712,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   // An edit written against a version the model read earlier: applied there and merged (history-merge.ts).
   const viaHistory = (now: FileApplyResult | EditError) => (versions.length > 0 ? applyFromHistory(entry, edit, current, versions, ctx, now) : undefined);
   try {
-    let now: FileApplyResult | EditError;
-    const started = engineTimes.hasSubscribers ? performance.now() : 0;
-    try {
-      now = run(ctx);
-    } catch (error) {
-      if (!(error instanceof EditError)) throw error;
-      now = error;
-    }
-    const merged = viaHistory(now);
-    if (engineTimes.hasSubscribers) engineTimes.publish({ path: report.path, ms: performance.now() - started, versions: versions.length });
+    const { now, merged } = runTimed(() => run(ctx), viaHistory, report.path, versions.length);
     if (!merged && now instanceof EditError) throw now;
     let result = merged ?? (now as FileApplyResult);
     const choices = await askChoices(result.ops, report.path, index, current, entry.unit, opts);
@@ -740,32 +723,104 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
       for (const note of notes) report.edits.push(alreadyAppliedReport(index, edit.format, note as EditError, report.path));
       return;
     }
-    for (const op of result.ops) {
-      const editReport = opReport(index, edit.format, op, report.path, choices);
-      report.edits.push(editReport);
-      if (op.status === "failed" && op.rejected) plan.rejects.push({ edit: editReport, op: op.rejected });
-    }
-    if (result.deleted) plan.deleted = true;
-    if (result.moveTo !== undefined) {
-      plan.moveTo = result.moveTo;
-      plan.moveEdit = { index, format: edit.format };
-    }
-    if (result.gitMode !== undefined) plan.gitMode = result.gitMode;
-    if (result.content !== undefined) {
-      // Each edit's changes are of the text the edits before it gave; a merge from history brings none.
-      let known = plan.changes === 0 ? [] : plan.textChanges;
-      if (!result.changes || merged || !plan.loaded.exists || plan.copiedFrom) known = undefined;
-      // Last first: each is then a range of the text the ones after it (in the text) gave, unmoved by them.
-      for (let k = (result.changes?.length ?? 0) - 1; k >= 0 && known; k--) known = withChange(plan.loaded.text, known, result.changes?.[k] as TextChange);
-      plan.textChanges = known;
-      plan.changes++;
-      plan.newText = result.content;
-    }
+    recordResult(plan, result, merged !== undefined, { index, format: edit.format }, choices);
   } catch (error) {
     const note = error instanceof EditError ? alreadyAppliedNote(error, entry.unit) : undefined;
     if (note) report.edits.push(alreadyAppliedReport(index, edit.format, note, report.path));
     else fail(withPath(asEditError(error, "INVALID_INPUT"), report.path, index));
   }
+}
+/** Reads the plan's file on its first edit (and a copy's source): the error that makes the file unusable, if any. */
+async function loadPlan(plan: FilePlan, edit: FileEdit, opts: ResolvedOptions, realRoot: string): Promise<EditError | undefined> {
+  const report = plan.report;
+  if (report.error) return report.error;
+  if (plan.abs === undefined) return new EditError("UNSAFE_PATH", `No usable path for ${edit.path}.`, { path: edit.path });
+  if (plan.loaded) return undefined;
+  try {
+    const read = await (plan.prefetched ?? loadTextFile(plan.abs, report.path, readOptions(opts)));
+    delete plan.prefetched;
+    if (read instanceof EditError) throw read;
+    plan.loaded = read;
+    plan.newText = plan.loaded.text;
+  } catch (error) {
+    report.error = asEditError(error, "IO");
+    return report.error;
+  }
+  const stale = checkStale(report.path, plan.loaded, opts.expected?.[plan.rel] ?? opts.expected?.[edit.path]);
+  if (stale) {
+    report.error = stale;
+    return stale;
+  }
+  if (edit.sourcePath !== undefined) {
+    const copyError = await loadCopySource(plan, edit.sourcePath, realRoot, opts);
+    if (copyError) {
+      report.error = copyError;
+      return copyError;
+    }
+  }
+  return undefined;
+}
+
+/** What the format's apply is told about the file: its path, whether it exists, the options with the time left, its history. */
+function editContext(plan: FilePlan, current: string, versions: readonly string[], opts: ResolvedOptions): FileApplyContext {
+  const loaded = plan.loaded as LoadedFile;
+  const left = opts.budget.remainingMs();
+  return {
+    path: plan.report.path,
+    exists: loaded.exists || current !== "" || plan.copiedFrom !== undefined,
+    ...(opts.reject && { keepApplied: true }),
+    options: left === undefined ? opts.engine : { ...opts.engine, timeoutMs: left },
+    ...(plan.pathHint !== undefined && { pathHint: plan.pathHint }),
+    ...(loaded.layout.bom && { bom: true }),
+    ...(opts.replaceAllAdvice !== undefined && { replaceAllAdvice: opts.replaceAllAdvice }),
+    ...(opts.emptyOldAdvice !== undefined && { emptyOldAdvice: opts.emptyOldAdvice }),
+    ...(versions.length > 0 && { versions }),
+  };
+}
+
+/** The edit's result on the current text (or the EditError it threw) and its merge from history, if one applies; timed for `engineTimes`. */
+function runTimed(
+  run: () => FileApplyResult,
+  viaHistory: (now: FileApplyResult | EditError) => FileApplyResult | undefined,
+  path: string,
+  versions: number,
+): { now: FileApplyResult | EditError; merged: FileApplyResult | undefined } {
+  const started = engineTimes.hasSubscribers ? performance.now() : 0;
+  let now: FileApplyResult | EditError;
+  try {
+    now = run();
+  } catch (error) {
+    if (!(error instanceof EditError)) throw error;
+    now = error;
+  }
+  const merged = viaHistory(now);
+  if (engineTimes.hasSubscribers) engineTimes.publish({ path, ms: performance.now() - started, versions });
+  return { now, merged };
+}
+
+/** The edit's ops go to the report, and its text, move, mode and changes to the plan. */
+function recordResult(plan: FilePlan, result: FileApplyResult, merged: boolean, edit: { index: number; format: EditFormat }, choices: ReadonlyMap<number, number>): void {
+  for (const op of result.ops) {
+    const editReport = opReport(edit.index, edit.format, op, plan.report.path, choices);
+    plan.report.edits.push(editReport);
+    if (op.status === "failed" && op.rejected) plan.rejects.push({ edit: editReport, op: op.rejected });
+  }
+  if (result.deleted) plan.deleted = true;
+  if (result.moveTo !== undefined) {
+    plan.moveTo = result.moveTo;
+    plan.moveEdit = edit;
+  }
+  if (result.gitMode !== undefined) plan.gitMode = result.gitMode;
+  if (result.content === undefined) return;
+  const loaded = plan.loaded as LoadedFile;
+  // Each edit's changes are of the text the edits before it gave; a merge from history brings none.
+  let known = plan.changes === 0 ? [] : plan.textChanges;
+  if (!result.changes || merged || !loaded.exists || plan.copiedFrom) known = undefined;
+  // Last first: each is then a range of the text the ones after it (in the text) gave, unmoved by them.
+  for (let k = (result.changes?.length ?? 0) - 1; k >= 0 && known; k--) known = withChange(loaded.text, known, result.changes?.[k] as TextChange);
+  plan.textChanges = known;
+  plan.changes++;
+  plan.newText = result.content;
 }
 
 /**

@@ -102,6 +102,27 @@ test("history: a fuzzy match now loses to an exact match in a version whose merg
   assert.equal(r.files[0]?.edits[0]?.error?.code, "CONFLICT");
 });
 
+// The model's own earlier edit added a check above a line; its stale block, written against the version before,
+// adds the same check again and changes that line (a real stale block, aider-swebench sympy-22005 try6 msg2).
+const CHECK = "    if len(polys) != len(gens):\n        raise NotImplementedError(dedent('''\n            only zero-dimensional systems supported\n            (finite number of solutions)\n            '''))\n\n";
+const SOLVE_HEAD = "def solve(seq, *gens):\n    \"\"\"Solve a system.\"\"\"\n    try:\n        polys, opt = build(seq, *gens)\n    except Failed as exc:\n        raise Error('solve', len(seq), exc)\n\n";
+const SOLVE_TAIL = "    if len(polys) == len(gens) == 2:\n        f, g = polys\n        return pair(f, g)\n    return general(polys)\n";
+const SOLVE_NOW = SOLVE_HEAD + CHECK + SOLVE_TAIL;
+const SOLVE_KEPT = SOLVE_HEAD.slice(SOLVE_HEAD.indexOf("    try:"));
+const SOLVE_BLOCK = `solve.py\n\`\`\`python\n<<<<<<< SEARCH\n${SOLVE_KEPT}    if len(polys) == len(gens) == 2:\n=======\n${SOLVE_KEPT}${CHECK}    if len(polys) == 2:\n>>>>>>> REPLACE\n\`\`\`\n`;
+
+for (const withHistory of [false, true]) {
+  test(`history: a stale block adding again lines the file gained since, and changing the line after them, never writes them twice (${withHistory ? "with" : "without"} the version read)`, async () => {
+    const t = await makeTree({ "solve.py": SOLVE_NOW });
+    const r = await applyEdits(t.root, SOLVE_BLOCK, withHistory ? { history: { "solve.py": [SOLVE_HEAD + SOLVE_TAIL] } } : {});
+    const after = await readFile(path.join(t.root, "solve.py"), "utf8");
+    assert.equal(after.split("raise NotImplementedError").length - 1, 1, after);
+    assert.equal(r.ok, false);
+    assert.equal(after, SOLVE_NOW);
+    assert.equal(r.files[0]?.edits[0]?.error?.code, withHistory ? "CONFLICT" : "NOT_FOUND");
+  });
+}
+
 test("history: an ambiguous edit is not resolved by an older version", async () => {
   const now = "a = 1\nb = 2\na = 1\nb = 2\n";
   const t = await makeTree({ "x.py": now });

@@ -130,6 +130,32 @@ export function closestRegion(ctx: MatchContext, q: Query): Scored | undefined {
   return searchWindows(ctx, q)[0];
 }
 
+/** How far past a window its query's missing edge line is looked for. */
+const CUT_REACH = 12;
+
+/**
+ * A window whose last (first) line is not the query's, while the query's
+ * line stands as it is a few lines further on (before): the file has lines
+ * inside the block that the query lacks, added since the model read it, and
+ * the window stops inside them. It is not the block: the edit would change
+ * the line that stands in the query's place and write its new lines beside
+ * the ones added (a real stale block, aider-swebench sympy-22005 try6 msg2,
+ * inserted a check the file had just gained a second time, under the line
+ * it meant to change). Only a telling line counts (8 characters or more).
+ */
+function cutShort(ctx: MatchContext, q: Query, w: Scored): boolean {
+  const first = q.trimmed.findIndex((t) => t !== "");
+  let last = q.trimmed.length - 1;
+  while (last > 0 && q.trimmed[last] === "") last--;
+  const end = w.start + w.size;
+  const beyond = (t: string | undefined, from: number, to: number) =>
+    t !== undefined && t.length >= 8 && linesTrimmedEqual(ctx, t, MAX_HITS_PER_ANCHOR).some((at) => at >= from && at < to);
+  const lastLine = q.trimmed[last];
+  if (lastLine !== ctx.doc.line(end - 1).trim() && beyond(lastLine, end, end + CUT_REACH)) return true;
+  const firstLine = q.trimmed[first];
+  return firstLine !== ctx.doc.line(w.start).trim() && beyond(firstLine, w.start - CUT_REACH, w.start);
+}
+
 export const fuzzyBlock: Strategy = {
   name: "fuzzy-block",
   exact: false,
@@ -138,7 +164,7 @@ export const fuzzyBlock: Strategy = {
     if (q.lines.filter((l) => !isBlank(l)).length < 2) return [];
     const o = ctx.options;
     const cands: Candidate[] = searchWindows(ctx, q)
-      .filter((w) => w.score >= o.fuzzyThreshold)
+      .filter((w) => w.score >= o.fuzzyThreshold && !cutShort(ctx, q, w))
       .map((w) => lineCandidate(ctx, q, w.start, w.size, "fuzzy-block", w.score));
     // Overlapping windows around one place are one candidate, not an ambiguity.
     const distinct: Candidate[] = [];

@@ -14,15 +14,23 @@
  *   are both right; any write is wrong.
  * - `unscored`: the label holds another edit (the model's changed retry, or
  *   aider's reading), and nothing shows what this block alone should give.
+ * - `refuse`: the label applies what no careful human would (aider's pick
+ *   among equal places, or the model's retry of another line).
+ * - `refuse_or_apply`: refusing is right by the rules (a three-way merge's
+ *   CONFLICT, a SEARCH whose text is not in the file) and the label's own
+ *   note says refusing is acceptable; writing the label's text stays correct,
+ *   any other write wrong.
  */
 export interface Judged {
-  outcome: "no_change" | "literal" | "refuse_or_no_change" | "unscored";
+  outcome: "no_change" | "literal" | "refuse_or_no_change" | "unscored" | "refuse" | "refuse_or_apply";
   why: string;
 }
 
 const RESENT = "its new text already stands in the file: a block sent again (label calls it refuse)";
 const STANDS = "stale (its SEARCH is an older version's); its REPLACE stands in the file, so through history it is a block sent again";
 const RETRY = "low confidence: `after` is the model's retry, which changed the edit itself";
+const REWRITE =
+  "stale: the block rewrites lines the model's own earlier edit changed since the version its SEARCH quotes; both sides changed the same lines, a CONFLICT in any three-way merge (issue 32); the label's note says refusing is acceptable";
 
 export const JUDGED: Readonly<Record<string, Judged>> = Object.freeze({
   "aider-swebench/sphinx-doc__sphinx-8506/try1/msg3/block0": { outcome: "no_change", why: RESENT },
@@ -51,6 +59,26 @@ export const JUDGED: Readonly<Record<string, Judged>> = Object.freeze({
   "aider-swebench/sympy__sympy-17139/try3/msg2/block0": {
     outcome: "unscored",
     why: "the label is aider's uniform-shift reading, which nests the `if rv.exp.is_number ...` line inside the same line already above; the block's own change is written once",
+  },
+  "aider-swebench/sympy__sympy-21627/try1/msg1/block0": {
+    outcome: "refuse",
+    why: "the SEARCH (and the retry's) stands 4 times alike (four _eval_is_zero methods, lines 267, 716, 1214, 1461); aider took the first",
+  },
+  "aider-swebench/sympy__sympy-23191/try3/msg2/block1": {
+    outcome: "refuse",
+    why: "its SEARCH line (`def _print_Cross`) is gone, replaced by the model's own earlier edit; the label is the retry's other edit, which replaced `def _print_Curl` and lost that method's header",
+  },
+  "aider-swebench/sympy__sympy-14817/try6/msg0/block0": {
+    outcome: "refuse_or_apply",
+    why: "the SEARCH's 14 body lines are another version of _print_MatAdd (similarity 0.56 to the file's): code that is not there; the label's note says refusing is acceptable",
+  },
+  "aider-swebench/sympy__sympy-13915/try2/msg2/block0": { outcome: "refuse_or_apply", why: REWRITE },
+  "aider-swebench/sympy__sympy-14317/try3/msg2/block0": { outcome: "refuse_or_apply", why: REWRITE },
+  "aider-swebench/sympy__sympy-14317/try4/msg2/block0": { outcome: "refuse_or_apply", why: REWRITE },
+  "aider-swebench/sympy__sympy-16503/try2/msg2/block0": { outcome: "refuse_or_apply", why: REWRITE },
+  "aider-swebench/sphinx-doc__sphinx-8273/try1/msg2/block0": {
+    outcome: "refuse_or_apply",
+    why: "stale: the block inserts a line next to `from os import path`, which the model's own earlier edit changed since (`, makedirs`): a change next to a changed line, a CONFLICT in a three-way merge; the label's note says refusing is acceptable",
   },
   "aider-swebench/sympy__sympy-22005/try6/msg2/block0": {
     outcome: "unscored",

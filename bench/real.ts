@@ -131,6 +131,7 @@ async function runCase(c: RealCase, root: string): Promise<Outcome> {
     return changed ? { verdict: "wrong", result, why: firstDifference(before, after) } : { verdict: "correct", result, why: "" };
   }
   if (judged?.outcome === "refuse_or_no_change") return !changed ? { verdict: "correct", result, why: "" } : { verdict: "wrong", result, why: firstDifference(before, after) };
+  if (judged?.outcome === "refuse") return !r.ok ? { verdict: "correct", result, why: "" } : { verdict: "wrong", result, why: changed ? firstDifference(before, after) : "reported done, nothing written" };
   if (judged?.outcome === "literal") {
     // The SEARCH text as whole lines (it is also the tail of a deeper line there).
     let at = before.indexOf(c.search);
@@ -141,7 +142,7 @@ async function runCase(c: RealCase, root: string): Promise<Outcome> {
   }
   const want = c.expected.after_sha1 === undefined ? undefined : blob(c.expected.after_sha1);
   const rightText = want !== undefined && after === want;
-  switch (c.expected.outcome) {
+  switch (judged?.outcome === "refuse_or_apply" ? "refuse_or_apply" : c.expected.outcome) {
     case "unknown":
       return { verdict: "unscored", result, why: "" };
     case "apply":

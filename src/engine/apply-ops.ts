@@ -35,6 +35,7 @@ import { ruleOn } from "./rules.ts";
 import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, type LineShift, placedOp, type Reading, type TextChange } from "./ops.ts";
 import type { ResolvedOptions } from "./options.ts";
 import { planSplice, renderSplicesWithChange, type Splice } from "./splice.ts";
+import { MAX_JUDGED, pickBySyntax, type SyntaxJudge } from "./syntax-decide.ts";
 import { capitalize, type Vocabulary } from "../match/vocabulary.ts";
 import { count } from "../text/plural.ts";
 
@@ -148,7 +149,30 @@ function finalNewlineNotAtEnd(doc: Document, from: number, to: number): EditErro
 function planOp(doc: Document, l: LocateContext, op: EditOp): Planned {
   const first = op.readings[0];
   if (first?.lines && first.lines.find.length === 0) return placeInsertion(doc, op, l.hintLine, l.vocab);
-  const located = locateOp(l, op);
+  return planLocated(doc, l, op, locateOp(l, op));
+}
+
+/**
+ * The syntax tie-break of one text (syntax-decide.ts): each tied place is
+ * planned and rendered on its own, as this op alone would write the file,
+ * and the judge compares the results. A place that cannot be planned is
+ * unknown (no decision).
+ */
+function syntaxDecider(doc: Document, l: LocateContext, judge: SyntaxJudge): NonNullable<LocateContext["decide"]> {
+  return (op, reading, pool) => {
+    if (pool.length > MAX_JUDGED) return undefined;
+    const texts = pool.map((cand) => {
+      try {
+        return render(doc, [planLocated(doc, l, op, { candidates: [cand], strategy: cand.strategy, reading })]).text;
+      } catch {
+        return undefined;
+      }
+    });
+    return pickBySyntax(doc.raw, texts, judge);
+  };
+}
+
+function planLocated(doc: Document, l: LocateContext, op: EditOp, located: LocatedOp): Planned {
   const reading = located.reading;
   if (reading.lines) {
     const cand = located.candidates[0] as Candidate;
@@ -413,6 +437,7 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
     const hint = chosen ?? shiftHint(op.hints.startLine, prior);
     const hintLine = hint === undefined ? undefined : op.hints.inOrder && chosen === undefined ? Math.max(1, hint + drift) : hint;
     const l: LocateContext = { ctx, opts: a.opts, vocab: a.vocab, hintLine, prevEnd, ask: a.ask };
+    if (a.opts.judge) l.decide = syntaxDecider(doc, l, a.opts.judge);
     const p = tryPlan(doc, l, op, a, memo);
     if (p instanceof EditError) {
       if (op.overlap === "retry" && (p.code === "NOT_FOUND" || p.code === "AMBIGUOUS")) retry.push({ op, error: p });
@@ -465,6 +490,7 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
 function retryOp(text: string, r: Retry, hintLine: number | undefined, a: ApplyOpsOptions) {
   const current = Document.from(text);
   const l: LocateContext = { ctx: createContext(current, a.opts.strategy, () => a.opts.budget.check("the search")), opts: a.opts, vocab: a.vocab, hintLine, prevEnd: 0, ...(r.exactOnly && { exactOnly: true }) };
+  if (a.opts.judge) l.decide = syntaxDecider(current, l, a.opts.judge);
   const p = tryPlan(current, l, r.op, a);
   if (p instanceof EditError) return undefined;
   // Bottom-up, as the first pass logs its entries.

@@ -38,6 +38,8 @@ export interface LocateContext {
   hintLine: number | undefined;
   prevEnd: number;
   ask?: ((op: EditOp, pool: readonly Candidate[]) => number | undefined) | undefined;
+  /** The syntax tie-break among places of a non-exact strategy (apply-ops.ts builds it when the options carry a judge). */
+  decide?: ((op: EditOp, reading: Reading, pool: readonly Candidate[]) => number | undefined) | undefined;
   /** Only candidates scoring 1 count (a second try of an op that lost an overlap). */
   exactOnly?: boolean;
 }
@@ -187,6 +189,9 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
     },
     ask: l.ask ? (pool) => l.ask?.(op, pool) : undefined,
   };
+  // Syntax weighs places of a non-exact strategy only: an exact match is literal wherever it stands.
+  const decideFor = (strategy: StrategyName): ResolveInput =>
+    l.decide && strategy !== "exact" ? { ...resolveInput, decide: (pool) => l.decide?.(op, reading, pool) } : resolveInput;
   // Ambiguity certain past MAX_PLACES places: the exact search stops there (place-cap.ts).
   const cap = mayCapPlaces(op, l.hintLine, l.ask !== undefined) ? cappedExact(strategies) : undefined;
   const search = (cascade: readonly Strategy[]) => runCascade<{ cands: Candidate[]; resolvedBy?: ResolvedBy }>(
@@ -194,19 +199,20 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
     q,
     cascade,
     stopOnAmbiguity,
-    (cands) => {
+    (cands, strategy) => {
       if (op.hints.replaceAll) return { found: { cands: nonOverlapping(cands) } };
-      const r = resolveCandidates(cands, resolveInput);
+      const input = decideFor(strategy);
+      const r = resolveCandidates(cands, input);
       if (!("cand" in r)) return { ambiguous: r.pool };
       // A lone whitespace-tolerant or similarity match whose lines fit elsewhere as well
       // (see rival.ts) is one of two places: the hint may tell them apart, else ambiguous.
       const hintStart = l.hintLine === undefined ? undefined : l.hintLine - 1;
       // Order only ruled out the places before the previous edit: a rival after it still competes.
-      const rival = stopOnAmbiguity && ruleOn("rival") && (!r.resolvedBy || r.resolvedBy === "order") ? findRival(ctx, q, r.cand, hintStart) : undefined;
+      const rival = stopOnAmbiguity && ruleOn("rival") && (!r.resolvedBy || r.resolvedBy === "order" || r.resolvedBy === "syntax") ? findRival(ctx, q, r.cand, hintStart) : undefined;
       if (rival?.supersedes) return { found: { cands: [rival.cand] } };
       if (rival) {
         const pair = [r.cand, rival.cand].sort((a, b) => a.start - b.start);
-        const decided = resolveCandidates(pair, resolveInput);
+        const decided = resolveCandidates(pair, input);
         if (!("cand" in decided)) return { ambiguous: decided.pool };
         return { found: { cands: [decided.cand], ...(decided.resolvedBy && { resolvedBy: decided.resolvedBy }) } };
       }

@@ -9,6 +9,7 @@ import { describeValue, EditError } from "../errors.ts";
 import { type Budget, type BudgetOptions, budgetOf, DEFAULT_LIMITS, type Limits } from "../limits.ts";
 import { PRESETS, type Preset, type PresetName } from "../match/cascade.ts";
 import type { StrategyOptions } from "../match/types.ts";
+import type { SyntaxJudge } from "./syntax-decide.ts";
 
 /** Options shared by every edit format. */
 export interface EngineOptions extends BudgetOptions {
@@ -31,6 +32,15 @@ export interface EngineOptions extends BudgetOptions {
   choices?: Readonly<Record<number, number>>;
   /** Limits checked before any work; each over-limit input is a TOO_LARGE EditError naming the limit. @default DEFAULT_LIMITS (src/limits.ts) */
   limits?: Partial<Limits>;
+  /**
+   * Breaks a tie between places of a non-exact edit by the code's syntax:
+   * of several equally good places, the one whose result introduces no
+   * syntax error while every other's does is taken (`resolvedBy: "syntax"`).
+   * Never consulted for an exact match. The file layer (`applyEdits`) passes
+   * one built from tree-sitter for files of a known language.
+   * @default undefined (ties stay AMBIGUOUS)
+   */
+  syntaxJudge?: SyntaxJudge;
 }
 
 export interface ResolvedOptions {
@@ -41,6 +51,8 @@ export interface ResolvedOptions {
   readonly limits: Readonly<Limits>;
   /** The call's time budget (`timeoutMs`, `signal`): checked between ops and strategies, and inside the strategies' long loops. */
   readonly budget: Budget;
+  /** The caller's syntax judge (syntax-decide.ts), if any. */
+  readonly judge?: SyntaxJudge;
 }
 
 const DEFAULTS = Object.freeze({ preset: "default" as PresetName, hintWindow: 40 });
@@ -127,5 +139,7 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
     if (value !== undefined) limits[key] = value;
   }
   const budget = budgetOf(options);
-  return Object.freeze({ preset, strategy: Object.freeze(strategy), hintWindow, choices, limits: Object.freeze(limits), budget });
+  const judge = options.syntaxJudge;
+  if (judge !== undefined && typeof judge !== "function") throw invalid(`syntaxJudge must be a function, got ${describeValue(judge)}.`);
+  return Object.freeze({ preset, strategy: Object.freeze(strategy), hintWindow, choices, limits: Object.freeze(limits), budget, ...(judge && { judge }) });
 }

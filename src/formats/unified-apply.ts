@@ -135,7 +135,7 @@ export interface HunkReport {
   /** The hunk adds or removes lines (false: a context-only check). */
   changed: boolean;
   /** What chose among several candidates, when there were several. */
-  resolvedBy?: "order" | "end-of-file" | "line-hint" | "boundary" | "callback";
+  resolvedBy?: "order" | "end-of-file" | "line-hint" | "boundary" | "syntax" | "callback";
   /** Merged with an overlapping hunk before applying. */
   merged: boolean;
   /** Things to look at although the hunk applied (lines it wrote twice). */

@@ -33,7 +33,7 @@ import { commitChanges, type PlannedChange, type TransactionHooks } from "./tran
 import { type RejectedOp, rejectFileText } from "../formats/rejects.ts";
 import { type JournalOptions, type JournalRecord, type ResolvedJournal, recordWrite, resolveJournal } from "./journal.ts";
 import type { SyntaxReport } from "../syntax/report.ts";
-import { checkTargets, SYNTAX_MODES, type SyntaxMode, VERIFY_MODES, type VerifyMode } from "./syntax-check.ts";
+import { checkTargets, judgeFor, tiedOps, SYNTAX_MODES, type SyntaxMode, VERIFY_MODES, type VerifyMode } from "./syntax-check.ts";
 
 /**
  * The engine's part of each edit (matching and splicing, in the current
@@ -224,6 +224,8 @@ export interface EditReport {
   fuzzy?: boolean;
   /** The user picked this place among ambiguous candidates (chooseCandidate). */
   chosen?: boolean;
+  /** The code's syntax picked this place among look-alikes: the edit placed at any other would have introduced a syntax error (see `syntax`). */
+  bySyntax?: boolean;
   /**
    * The edit matched this earlier version (an index into the file's
    * `history`, oldest first) and was carried onto the file by a three-way
@@ -712,18 +714,25 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   // An edit written against a version the model read earlier: applied there and merged (history-merge.ts).
   const viaHistory = (now: FileApplyResult | EditError) => (versions.length > 0 ? applyFromHistory(entry, edit, current, versions, ctx, now) : undefined);
   try {
-    const { now, merged } = runTimed(() => run(ctx), viaHistory, report.path, versions.length);
+    let { now, merged } = runTimed(() => run(ctx), viaHistory, report.path, versions.length);
+    // A tie between places: once more with the syntax judge, which may break it (engine/syntax-decide.ts).
+    const tied = opts.syntax !== "off" || opts.verify === "syntax" ? tiedOps(now) : new Set<number>();
+    const judge = tied.size > 0 ? await judgeFor(report.path, current) : undefined;
+    if (judge) {
+      ctx.options = { ...ctx.options, syntaxJudge: judge };
+      ({ now, merged } = runTimed(() => run(ctx), viaHistory, report.path, versions.length));
+    }
     if (!merged && now instanceof EditError) throw now;
     let result = merged ?? (now as FileApplyResult);
     const choices = await askChoices(result.ops, report.path, index, current, entry.unit, opts);
-    if (choices.size > 0) result = run({ ...ctx, options: { ...opts.engine, choices: Object.fromEntries(choices) }, choices });
+    if (choices.size > 0) result = run({ ...ctx, options: { ...opts.engine, ...(judge && { syntaxJudge: judge }), choices: Object.fromEntries(choices) }, choices });
     // Every op of the edit already there: applied before, nothing to do (a mix of both is a real mismatch).
     const notes = result.ops.map((op) => (op.status === "failed" && op.error ? alreadyAppliedNote(op.error, entry.unit) : undefined));
     if (result.content === undefined && notes.length > 0 && notes.every((n) => n !== undefined)) {
       for (const note of notes) report.edits.push(alreadyAppliedReport(index, edit.format, note as EditError, report.path));
       return;
     }
-    recordResult(plan, result, merged !== undefined, { index, format: edit.format }, choices);
+    recordResult(plan, result, merged !== undefined, { index, format: edit.format }, choices, judge ? tied : undefined);
   } catch (error) {
     const note = error instanceof EditError ? alreadyAppliedNote(error, entry.unit) : undefined;
     if (note) report.edits.push(alreadyAppliedReport(index, edit.format, note, report.path));
@@ -799,9 +808,18 @@ function runTimed(
 }
 
 /** The edit's ops go to the report, and its text, move, mode and changes to the plan. */
-function recordResult(plan: FilePlan, result: FileApplyResult, merged: boolean, edit: { index: number; format: EditFormat }, choices: ReadonlyMap<number, number>): void {
-  for (const op of result.ops) {
+/** `bySyntax`: the ops that were a tie before the syntax judge weighed them (an applied one is marked `bySyntax`). */
+function recordResult(
+  plan: FilePlan,
+  result: FileApplyResult,
+  merged: boolean,
+  edit: { index: number; format: EditFormat },
+  choices: ReadonlyMap<number, number>,
+  bySyntax?: ReadonlySet<number>,
+): void {
+  for (const [k, op] of result.ops.entries()) {
     const editReport = opReport(edit.index, edit.format, op, plan.report.path, choices);
+    if (bySyntax?.has(k) && editReport.status === "applied" && !editReport.chosen) editReport.bySyntax = true;
     plan.report.edits.push(editReport);
     if (op.status === "failed" && op.rejected) plan.rejects.push({ edit: editReport, op: op.rejected });
   }

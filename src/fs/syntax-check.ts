@@ -13,6 +13,8 @@ import { EditError } from "../errors.ts";
 import type { SyntaxReport } from "../syntax/report.ts";
 import type { SyntaxIssue } from "../syntax/report.ts";
 import { languageOf } from "../syntax/languages.ts";
+import type { SyntaxJudge } from "../engine/syntax-decide.ts";
+import type { FileApplyResult } from "../formats/types.ts";
 import type { FileReport } from "./apply-edits.ts";
 
 /** `syntax` option: check and report, or skip. */
@@ -108,5 +110,28 @@ export async function checkTargets(targets: readonly SyntaxTarget[], verify: boo
       edit.status = "failed";
       edit.error = new EditError("SYNTAX", error.message, { ...error.detail, index: edit.index });
     }
+  }
+}
+
+/** The ops of an edit's outcome that are a tie between places (AMBIGUOUS), which the code's syntax may break: their indices. */
+export function tiedOps(outcome: FileApplyResult | EditError): Set<number> {
+  if (outcome instanceof EditError) return new Set(outcome.code === "AMBIGUOUS" ? [0] : []);
+  const tied = new Set<number>();
+  for (const [k, op] of outcome.ops.entries()) if (op.status === "failed" && op.error?.code === "AMBIGUOUS") tied.add(k);
+  return tied;
+}
+
+/**
+ * The syntax judge for a file of a known language, loaded on the first tie
+ * (never for an edit that places without one, so other edits pay nothing
+ * for it); undefined for another file or when the grammar cannot load.
+ */
+export async function judgeFor(path: string, text: string): Promise<SyntaxJudge | undefined> {
+  if (languageOf(path, text) === undefined) return undefined;
+  try {
+    const { loadSyntaxJudge } = await import("../syntax/judge.ts");
+    return await loadSyntaxJudge(path, text);
+  } catch {
+    return undefined;
   }
 }

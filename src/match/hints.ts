@@ -26,4 +26,4 @@ export interface OpHints {
 }
 
 /** What chose among several candidates. */
-export type ResolvedBy = "order" | "end-of-file" | "line-hint" | "boundary" | "callback";
+export type ResolvedBy = "order" | "end-of-file" | "line-hint" | "boundary" | "syntax" | "callback";

@@ -16,7 +16,9 @@
  * 5. Else file-edge evidence: a hunk whose context is visibly cut short on
  *    one side (fewer lines than diff tools write, while the other side has
  *    the full amount) belongs at that edge of the file.
- * 6. Else the caller's callback (the CLI asks the user).
+ * 6. Else the code's syntax, when the caller can judge it (engine/syntax-decide.ts):
+ *    the one place whose result parses where every other's breaks.
+ * 7. Else the caller's callback (the CLI asks the user).
  * Otherwise the op is AMBIGUOUS with every remaining candidate: never guess.
  */
 import type { OpHints, ResolvedBy } from "./hints.ts";
@@ -34,6 +36,8 @@ export interface ResolveInput {
   prevEnd: number;
   /** Lines in the file (read only by the end-of-file rules: a getter keeps the full line table unbuilt otherwise). */
   readonly lineCount: number;
+  /** The syntax tie-break: index of the one candidate whose result parses, or undefined. */
+  decide?: ((pool: readonly Candidate[]) => number | undefined) | undefined;
   /** Last resort: index into the candidates, or undefined to refuse. */
   ask?: ((pool: readonly Candidate[]) => number | undefined) | undefined;
 }
@@ -117,6 +121,11 @@ export function resolveCandidates(cands: Candidate[], r: ResolveInput): Resoluti
       );
       if (byEnd) return byEnd;
     }
+  }
+  if (r.decide) {
+    const k = r.decide(pool);
+    const cand = k === undefined ? undefined : pool[k];
+    if (cand) return { cand, resolvedBy: "syntax" };
   }
   if (r.ask) {
     const picked = r.ask(pool);

@@ -11,12 +11,15 @@
  *    not parse either), the rest false flags; how many wrong writes it flags.
  *    Then the wrong writes and the flagged correct ones run again with
  *    `verify: "syntax"`: wrong -> refused, correct -> refused.
- * 2. Cost: one edit in the middle of a generated Python file of 10k and of
+ * 2. Generated ties that only syntax breaks (syntax-ties.ts): each case with
+ *    `syntax: "off"` (no judge: the engine as without the syntax layer) and
+ *    with the default (the judge breaks ties): right, refused, wrong writes.
+ * 3. Cost: one edit in the middle of a generated Python file of 10k and of
  *    200k lines: one parse, and the whole check (parse before, tree.edit,
  *    incremental re-parse after, the comparison), warm, median of 5, in
  *    CPU time of the process.
  *
- * Usage: npm run bench:syntax -- [CASES.jsonl] [--cost-only] [--show]
+ * Usage: npm run bench:syntax -- [CASES.jsonl] [--cost-only] [--ties-only] [--ties N] [--show]
  */
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -24,7 +27,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { applyEdits } from "../src/node.ts";
 import { checkSyntax, loadParser } from "../src/syntax/index.ts";
+import { createRng, hashSeed } from "./accuracy/random.ts";
 import { median } from "./median.ts";
+import { generateTie, TIE_KINDS, type TieKind } from "./syntax-ties.ts";
 
 interface RealCase {
   id: string;
@@ -37,7 +42,7 @@ interface RealCase {
 }
 
 const args = process.argv.slice(2);
-const positional = args.filter((a) => !a.startsWith("--"));
+const positional = args.filter((a, k) => !a.startsWith("--") && args[k - 1] !== "--ties");
 const casesFile = resolve(positional[0] ?? join(import.meta.dirname, "../../shared/real-edits/cases.jsonl"));
 const blobs = join(dirname(casesFile), "blobs");
 const blob = (sha1: string): string => (sha1 === "" ? "" : readFileSync(join(blobs, `${sha1}.txt`), "utf8"));
@@ -49,6 +54,8 @@ interface Written {
   /** The expected text itself introduces errors against the text before. */
   modelsOwn: boolean;
   line?: string;
+  /** A tie the syntax judge broke (EditReport.bySyntax). */
+  bySyntax: boolean;
 }
 
 async function realEdits(): Promise<void> {
@@ -59,7 +66,7 @@ async function realEdits(): Promise<void> {
     .filter((c) => c.expected.outcome !== "unknown");
   const tmp = await mkdtemp(join(tmpdir(), "fuzzpatch-syntax-"));
   const written: Written[] = [];
-  const run = async (c: RealCase, i: number, verify: boolean): Promise<{ changed: boolean; after: string; ok: boolean; introduced: number; message: string }> => {
+  const run = async (c: RealCase, i: number, verify: boolean): Promise<{ changed: boolean; after: string; ok: boolean; introduced: number; message: string; bySyntax: boolean }> => {
     const path = c.path_applied ?? c.path;
     const root = join(tmp, `${i}${verify ? "v" : ""}`);
     await mkdir(dirname(join(root, path)), { recursive: true });
@@ -70,7 +77,8 @@ async function realEdits(): Promise<void> {
     await rm(root, { recursive: true, force: true });
     const syntax = r.files[0]?.syntax;
     const first = syntax?.introduced[0];
-    return { changed: after !== before, after, ok: r.ok, introduced: syntax?.introduced.length ?? 0, message: first ? `line ${first.line}: ${first.message}` : "" };
+    const bySyntax = r.files[0]?.edits.some((e) => e.bySyntax === true) ?? false;
+    return { changed: after !== before, after, ok: r.ok, introduced: syntax?.introduced.length ?? 0, message: first ? `line ${first.line}: ${first.message}` : "", bySyntax };
   };
   let wrongRefused = 0;
   let correctRefused = 0;
@@ -82,7 +90,7 @@ async function realEdits(): Promise<void> {
     const flagged = r.introduced > 0;
     let modelsOwn = false;
     if (flagged && want !== undefined) modelsOwn = ((await checkSyntax(c.path_applied ?? c.path, blob(c.before_sha1), want))?.introduced.length ?? 0) > 0;
-    written.push({ c, correct, flagged, modelsOwn, line: r.message });
+    written.push({ c, correct, flagged, modelsOwn, line: r.message, bySyntax: r.bySyntax });
     if (!correct || flagged) {
       const v = await run(c, i, true);
       if (!v.ok && !v.changed) {
@@ -100,6 +108,7 @@ async function realEdits(): Promise<void> {
     `correct writes flagged: ${count((w) => w.correct && w.flagged)} (the model's own: ${count((w) => w.correct && w.flagged && w.modelsOwn)}, false flags: ${count((w) => w.correct && w.flagged && !w.modelsOwn)})`,
   );
   console.log(`wrong writes flagged: ${count((w) => !w.correct && w.flagged)} of ${wrong}`);
+  console.log(`ties broken by syntax: ${count((w) => w.bySyntax)} (correct ${count((w) => w.bySyntax && w.correct)}, wrong ${count((w) => w.bySyntax && !w.correct)})`);
   console.log(`with verify: "syntax": wrong -> refused ${wrongRefused} of ${wrong}; correct -> refused ${correctRefused} of ${correct}`);
   if (args.includes("--show")) {
     for (const w of written) if (w.flagged || !w.correct) console.log(`${w.correct ? "correct" : "WRONG"} ${w.flagged ? "flagged" : "not flagged"}${w.modelsOwn ? " (model's own)" : ""} ${w.c.id} ${w.line ?? ""}`);
@@ -151,7 +160,52 @@ async function cost(): Promise<void> {
   }
 }
 
+/** Outcome of one generated tie: the intended file written, nothing written, or anything else written. */
+type TieOutcome = "right" | "refused" | "wrong";
+
+async function ties(count: number): Promise<void> {
+  const tally = new Map<string, Record<TieOutcome, number>>();
+  const add = (key: string, o: TieOutcome) => {
+    const t = tally.get(key) ?? { right: 0, refused: 0, wrong: 0 };
+    t[o]++;
+    tally.set(key, t);
+  };
+  const tmp = await mkdtemp(join(tmpdir(), "fuzzpatch-ties-"));
+  for (let k = 0; k < count; k++) {
+    const c = generateTie(createRng(hashSeed(1, k)), k);
+    for (const syntax of ["off", "report"] as const) {
+      const root = join(tmp, `${k}-${syntax}`);
+      await mkdir(root, { recursive: true });
+      await writeFile(join(root, c.path), c.content);
+      await applyEdits(root, [{ path: c.path, oldString: c.oldString, newString: c.newString }], { syntax });
+      const after = await readFile(join(root, c.path), "utf8");
+      await rm(root, { recursive: true, force: true });
+      // A control case (no expected file) is right to refuse.
+      const outcome: TieOutcome = after === c.content ? (c.expected === undefined ? "right" : "refused") : after === c.expected ? "right" : "wrong";
+      add(`${c.kind} ${syntax}`, outcome);
+      add(`all ${syntax}`, outcome);
+    }
+  }
+  await rm(tmp, { recursive: true, force: true });
+  console.log(`generated ties (${count} cases; right / refused / wrong writes; a control case is right when refused):`);
+  for (const kind of [...TIE_KINDS, "all"] as (TieKind | "all")[]) {
+    const cell = (syntax: string) => {
+      const t = tally.get(`${kind} ${syntax}`) ?? { right: 0, refused: 0, wrong: 0 };
+      return `${t.right} / ${t.refused} / ${t.wrong}`;
+    };
+    console.log(`  ${kind.padEnd(8)} without the judge (syntax off): ${cell("off").padEnd(14)} with it: ${cell("report")}`);
+  }
+}
+
+const tiesAt = args.indexOf("--ties");
+// 200 cases take ~1 min on two shared cores (each applied twice, through the file layer).
+const tieCount = tiesAt === -1 ? 200 : Number(args[tiesAt + 1]);
+if (args.includes("--ties-only")) {
+  await ties(tieCount);
+  process.exit(0);
+}
 if (!args.includes("--cost-only")) {
+  await ties(tieCount);
   if (existsSync(casesFile)) await realEdits();
   else console.error(`bench:syntax: no cases file at ${casesFile}; real edits skipped`);
 }

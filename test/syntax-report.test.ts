@@ -7,6 +7,7 @@
  */
 
 import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -16,7 +17,8 @@ import { EditError } from "../src/errors.ts";
 import { applyEdits } from "../src/node.ts";
 import type { WriteToolOutput } from "../src/tools/result-data.ts";
 import { runTool } from "../src/tools/run-tool.ts";
-import { runMain } from "./helpers/cli-run.ts";
+import { applyWasmTier, baselineWasmAsked, isOneShot, useBaselineWasm } from "../src/syntax/wasm-tier.ts";
+import { runCli, runMain } from "./helpers/cli-run.ts";
 import { makeTree, read } from "./helpers/temp-tree.ts";
 
 const PY = "def f(x):\n    if x:\n        return 1\n    return 2\n";
@@ -166,5 +168,47 @@ test("fuzzpatch mcp --verify syntax (built dist/): SYNTAX in the text, the struc
     assert.equal(await read(root, "a.py"), PY);
   } finally {
     await client.close();
+  }
+});
+
+test("wasm tier: one-shot commands ask for the baseline compiler, the server does not; FUZZPATCH_WASM_OPTIMIZE=1 keeps the default", async () => {
+  assert.deepEqual(
+    ["apply", "replace", undefined, "mcp"].map((c) => isOneShot(c)),
+    [true, true, true, false],
+  );
+  useBaselineWasm({ FUZZPATCH_WASM_OPTIMIZE: "1" });
+  assert.equal(baselineWasmAsked(), false);
+  useBaselineWasm({});
+  assert.equal(baselineWasmAsked(), true);
+  // Applied once, before the runtime compiles: then nothing is pending.
+  await applyWasmTier();
+  assert.equal(baselineWasmAsked(), false);
+});
+
+test("CLI apply (spawned, baseline compiler, and with FUZZPATCH_WASM_OPTIMIZE=1): the same check, and a tie broken by syntax", async () => {
+  const go = "package main\n\nfunc first() {\n\tif ready {\n\t\tcleanup()\n\t}\n}\n\nfunc second() {\n\tcleanup()\n}\n";
+  const { root } = await makeTree({ "a.go": go });
+  // Typed with spaces, the find text fits both `cleanup()` lines; a function may follow only the `}` that ends second().
+  const edit = JSON.stringify({ path: "a.go", oldString: "    cleanup()\n}", newString: "    cleanup()\n}\n\nfunc extra() {\n    log()\n}" });
+  const want = `${go}\nfunc extra() {\n\tlog()\n}\n`;
+  for (const optimize of [undefined, "1"]) {
+    const saved = process.env.FUZZPATCH_WASM_OPTIMIZE;
+    if (optimize === undefined) delete process.env.FUZZPATCH_WASM_OPTIMIZE;
+    else process.env.FUZZPATCH_WASM_OPTIMIZE = optimize;
+    try {
+      const r = await runCli(["apply", "--root", root, "--dry-run", "--json"], root, edit);
+      assert.equal(r.code, 0, r.stderr + r.stdout);
+      const report = JSON.parse(r.stdout) as { files: { edits: { bySyntax?: boolean; startLine?: number }[]; syntax?: { introduced: unknown[] } }[] };
+      assert.equal(report.files[0]?.edits[0]?.bySyntax, true);
+      assert.equal(report.files[0]?.edits[0]?.startLine, 10);
+      assert.deepEqual(report.files[0]?.syntax?.introduced, []);
+      const written = await runCli(["apply", "--root", root], root, edit);
+      assert.equal(written.code, 0, written.stderr);
+      assert.equal(await read(root, "a.go"), want);
+      await writeFile(path.join(root, "a.go"), go);
+    } finally {
+      if (saved === undefined) delete process.env.FUZZPATCH_WASM_OPTIMIZE;
+      else process.env.FUZZPATCH_WASM_OPTIMIZE = saved;
+    }
   }
 });

@@ -25,6 +25,7 @@ import { brotliDecompressSync } from "node:zlib";
 import type { Language, Parser } from "web-tree-sitter";
 import { EditError } from "../errors.ts";
 import { type GrammarSource, LANGUAGES, type SyntaxLanguage } from "./languages.ts";
+import { applyWasmTier } from "./wasm-tier.ts";
 
 type Runtime = typeof import("web-tree-sitter");
 
@@ -34,6 +35,7 @@ const parsers = new Map<SyntaxLanguage, Promise<Parser>>();
 /** The web-tree-sitter module, imported and initialised once. */
 export function loadRuntime(): Promise<Runtime> {
   runtime ??= (async () => {
+    await applyWasmTier();
     const mod = await import("web-tree-sitter");
     await mod.Parser.init();
     return mod;

@@ -34,7 +34,9 @@ function bundleCli(): string {
     sourcemap: "inline",
     write: false,
     logLevel: "silent",
-    define: { FUZZPATCH_VERSION: JSON.stringify(version) },
+    // As the build does (scripts/build.ts): CommonJS has no import.meta, and the syntax layer finds its grammars from it.
+    define: { FUZZPATCH_VERSION: JSON.stringify(version), "import.meta.url": "__fuzzpatchUrl" },
+    banner: { js: 'const __fuzzpatchUrl = require("node:url").pathToFileURL(__filename).href;' },
   });
   const text = result.outputFiles[0]?.text ?? "";
   const dir = path.join(REPO, "node_modules", ".cache", "fuzzpatch-tests");

@@ -6,7 +6,7 @@
  * introduced (introduced.ts).
  */
 
-import type { Parser, Point } from "web-tree-sitter";
+import type { Parser, Point, Tree } from "web-tree-sitter";
 import { commonPrefixLength, commonSuffixLength } from "../text/common-ends.ts";
 import { countBreaks } from "../text/count-breaks.ts";
 import { type ChangedRegion, introducedIssues } from "./introduced.ts";
@@ -44,37 +44,55 @@ function placeAtChange(issue: SyntaxIssue, text: string, region: ChangedRegion):
 
 /** The check with a loaded parser: synchronous, for callers that weigh many readings of one edit. */
 export function checkSyntaxWith(parser: Parser, language: SyntaxLanguage, before: string, after: string): SyntaxReport {
-  const region = changedRegion(before, after);
-  const oldTree = parser.parse(before);
-  if (oldTree === null) throw new Error("tree-sitter returned no tree");
+  const old = parseBefore(parser, before);
   try {
-    const old = listSyntaxIssues(oldTree, before);
-    oldTree.edit({
-      startIndex: region.start,
-      oldEndIndex: region.oldEnd,
-      newEndIndex: region.newEnd,
-      startPosition: pointAt(before, region.start),
-      oldEndPosition: pointAt(before, region.oldEnd),
-      newEndPosition: pointAt(after, region.newEnd),
-    } as Parameters<typeof oldTree.edit>[0]);
-    const newTree = parser.parse(after, oldTree);
-    if (newTree === null) throw new Error("tree-sitter returned no tree");
-    try {
-      const now = listSyntaxIssues(newTree, after);
-      const startLine = countBreaks(after, 0, region.start) + 1;
-      const endLine = Math.max(startLine, startLine + countBreaks(after, region.start, Math.max(region.start, region.newEnd - 1)));
-      return {
-        language,
-        parsesBefore: old.length === 0,
-        parsesAfter: now.length === 0,
-        introduced: introducedIssues(old, now, region).map((issue) => placeAtChange(issue, after, region)),
-        changed: { startLine, endLine },
-      };
-    } finally {
-      newTree.delete();
-    }
+    return checkAfter(parser, language, old, after, old.tree);
   } finally {
-    oldTree.delete();
+    old.tree.delete();
+  }
+}
+
+/** The text before an edit, parsed once: its tree and its issues. */
+export interface ParsedBefore {
+  text: string;
+  tree: Tree;
+  issues: SyntaxIssue[];
+}
+
+/** Parses the text before an edit; the caller frees `tree`. A caller that checks several texts after against one text before parses it once. */
+export function parseBefore(parser: Parser, before: string): ParsedBefore {
+  const tree = parser.parse(before);
+  if (tree === null) throw new Error("tree-sitter returned no tree");
+  return { text: before, tree, issues: listSyntaxIssues(tree, before) };
+}
+
+/** The check of `after` against a parsed text before; `oldTree` (that tree, or a copy of it) is edited in place and left to the caller. */
+export function checkAfter(parser: Parser, language: SyntaxLanguage, old: ParsedBefore, after: string, oldTree: Tree): SyntaxReport {
+  const before = old.text;
+  const region = changedRegion(before, after);
+  oldTree.edit({
+    startIndex: region.start,
+    oldEndIndex: region.oldEnd,
+    newEndIndex: region.newEnd,
+    startPosition: pointAt(before, region.start),
+    oldEndPosition: pointAt(before, region.oldEnd),
+    newEndPosition: pointAt(after, region.newEnd),
+  } as Parameters<typeof oldTree.edit>[0]);
+  const newTree = parser.parse(after, oldTree);
+  if (newTree === null) throw new Error("tree-sitter returned no tree");
+  try {
+    const now = listSyntaxIssues(newTree, after);
+    const startLine = countBreaks(after, 0, region.start) + 1;
+    const endLine = Math.max(startLine, startLine + countBreaks(after, region.start, Math.max(region.start, region.newEnd - 1)));
+    return {
+      language,
+      parsesBefore: old.issues.length === 0,
+      parsesAfter: now.length === 0,
+      introduced: introducedIssues(old.issues, now, region).map((issue) => placeAtChange(issue, after, region)),
+      changed: { startLine, endLine },
+    };
+  } finally {
+    newTree.delete();
   }
 }
 

@@ -11,6 +11,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
+import { createRng, hashSeed } from "../bench/accuracy/random.ts";
+import { generateTie, TIE_KINDS } from "../bench/syntax-ties.ts";
 import { MAX_JUDGED, pickBySyntax, type SyntaxJudge } from "../src/engine/syntax-decide.ts";
 import { EditError } from "../src/errors.ts";
 import { replace } from "../src/index.ts";
@@ -297,4 +299,16 @@ test("applyEdits: a SEARCH/REPLACE block among others is decided by syntax; an u
   );
   const after = await read(root, "a.js");
   assert.equal(after, JS_AFTER.replace("  return skipped;", "  return skipped + 1;"));
+});
+
+test("bench:syntax's generated ties (bench/syntax-ties.ts): AMBIGUOUS without the judge; with it, the intended file, or still AMBIGUOUS for the control", async () => {
+  for (let k = 0; k < 2 * TIE_KINDS.length; k++) {
+    const c = generateTie(createRng(hashSeed(7, k)), k);
+    const judge = await loadSyntaxJudge(c.path, c.content);
+    assert.ok(judge);
+    const ambiguous = (e: unknown) => e instanceof EditError && e.code === "AMBIGUOUS";
+    assert.throws(() => replace(c.content, c.oldString, c.newString), ambiguous, c.kind);
+    if (c.expected === undefined) assert.throws(() => replace(c.content, c.oldString, c.newString, { syntaxJudge: judge }), ambiguous, c.kind);
+    else assert.equal(replace(c.content, c.oldString, c.newString, { syntaxJudge: judge }).content, c.expected, c.kind);
+  }
 });

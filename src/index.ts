@@ -24,5 +24,6 @@ export type { MatchReport, ReplaceOptions, ReplaceResult } from "./formats/str-r
 export type { AmbiguousHunk, ApplyPatchOptions, HunkCandidate, HunkReport, PatchResult } from "./formats/unified-apply.ts";
 export type { FilePatch, Hunk, HunkLine } from "./formats/unified-parse.ts";
 export type { PresetName } from "./match/cascade.ts";
+export type { SyntaxJudge } from "./engine/syntax-decide.ts";
 export type { ApplyV4AOptions, ChunkReport, V4AResult } from "./formats/v4a-section.ts";
 export type { StrategyName } from "./match/types.ts";

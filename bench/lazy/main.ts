@@ -16,9 +16,12 @@
  * (markers keep what lies between exactly-found neighbours) is scored on the
  * same cases.
  *
- * Usage: npm run bench:lazy -- [--show wrong|refused] [--speed]
+ * Usage: npm run bench:lazy -- [--show wrong|refused] [--only style|lang] [--limit n]
+ *        [--dump wrong|refused FILE] [--speed]
+ * --dump writes one JSON line per such case (id, style, lang, path, snippet,
+ * the expected text and the merged one or the refusal), for classifying them.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createTwoFilesPatch } from "diff";
 import { encode } from "gpt-tokenizer";
 import { EditError } from "../../src/errors.ts";
@@ -32,6 +35,8 @@ const args = process.argv.slice(2);
 const show = args.includes("--show") ? args[args.indexOf("--show") + 1] : undefined;
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
 const limit = args.includes("--limit") ? Number(args[args.indexOf("--limit") + 1]) : 20;
+const dump = args.includes("--dump") ? { verdict: args[args.indexOf("--dump") + 1], file: args[args.indexOf("--dump") + 2] as string } : undefined;
+if (dump) writeFileSync(dump.file, "");
 let shown = 0;
 const REAL = "../shared/real-edits";
 
@@ -145,6 +150,11 @@ function main(): void {
     if (ours.error) {
       codes.set(ours.error.code, (codes.get(ours.error.code) ?? 0) + 1);
       if (!named(ours.error) && ours.error.code !== "ALREADY_APPLIED") unnamed++;
+    }
+    if (dump && ours.verdict === dump.verdict) {
+      const got = ours.error ? undefined : applyLazyEdit(c.before, c.snippet, { path: c.path }).content;
+      const record = { id: c.id, style: c.style, lang: c.lang, path: c.path, snippet: c.snippet, before: c.before, after: c.after, got, error: ours.error?.message };
+      appendFileSync(dump.file, `${JSON.stringify(record)}\n`);
     }
     if (show && ours.verdict === show && (!only || c.style === only || c.lang === only) && shown++ < limit) {
       console.log(`--- ${c.id} [${c.style}] ${ours.error ? ours.error.toString().slice(0, 400) : ""}\n${c.snippet.slice(0, 1500)}\n`);

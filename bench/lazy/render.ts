@@ -82,7 +82,8 @@ function changedRanges(before: string, after: string, context: number, lang: Lan
   const ranges: [number, number][] = [];
   const notes = new Map<number, string>();
   for (const h of patch.hunks) {
-    ranges.push([h.newStart - 1 + (h.newLines === 0 ? 1 : 0), h.newStart - 1 + h.newLines + (h.newLines === 0 ? 1 : 0)]);
+    // A hunk of no new lines (context 0) shows the line after the deletion: jsdiff numbers it by that line.
+    ranges.push([h.newStart - 1, h.newStart - 1 + Math.max(1, h.newLines)]);
     if (!withNotes) continue;
     let at = h.newStart - 1;
     let removed: string[] = [];
@@ -150,6 +151,8 @@ export function renderSnippet(before: string, after: string, lang: Lang, style: 
       if (style === "bare-definition") {
         if (ranges.length !== 1) return undefined;
         const [a, b] = ranges[0] as [number, number];
+        // A definition with no marker: every change must lie inside it (a deletion strictly inside).
+        if (!shows(before, after, [[a, b]], false)) return undefined;
         return lines.slice(a, b).join("\n");
       }
       if (style === "class-elided") {
@@ -159,6 +162,7 @@ export function renderSnippet(before: string, after: string, lang: Lang, style: 
       }
     }
   }
+  if (!shows(before, after, ranges, true)) return undefined;
   const out: string[] = [];
   let m = 0;
   let at = 0;
@@ -173,4 +177,36 @@ export function renderSnippet(before: string, after: string, lang: Lang, style: 
   }
   if (at < lines.length) out.push(indentOf(lines, at - 1, -1) + markerFor(style, lang, m++));
   return out.join("\n");
+}
+
+/**
+ * Whether the shown ranges of the after file (markers between them, and at
+ * the ends when `marked`) tell the whole change, so that the after file is
+ * the one right merge: every added line is shown, and every deleted run of
+ * the before file sits between two shown lines of one range (or a file end
+ * no marker stands at). Without this check the bench expected changes the
+ * snippet does not show: a def-based style took the definition around a
+ * change's middle line only, and a change at a definition's edge (a deleted
+ * blank line or decorator above it) fell under a marker or outside the
+ * bare definition. Such renderings are dropped, not scored.
+ */
+function shows(before: string, after: string, ranges: readonly [number, number][], marked: boolean): boolean {
+  const n = after.replace(/\n$/, "").split("\n").length;
+  const rangeOf = (line: number): number => {
+    if (line < 0) return marked ? ((ranges[0] as [number, number])[0] === 0 ? 0 : -1) : -2;
+    if (line >= n) return marked ? ((ranges[ranges.length - 1] as [number, number])[1] >= n ? ranges.length - 1 : -1) : -2;
+    return ranges.findIndex(([a, b]) => line >= a && line < b);
+  };
+  const patch = structuredPatch("a", "b", before, after, "", "", { context: 0 });
+  for (const h of patch.hunks) {
+    // 0-based after lines: [first, first + newLines) added; the deletion sits before `first`.
+    // jsdiff numbers a hunk of no new lines by the line after it (1-based), like any other.
+    const first = h.newStart - 1;
+    for (let k = first; k < first + h.newLines; k++) if (rangeOf(k) < 0) return false;
+    if (h.oldLines === 0) continue;
+    const prev = rangeOf(first - 1);
+    const next = rangeOf(first + h.newLines);
+    if (marked ? prev < 0 || prev !== next : h.newLines === 0 && (prev < 0 || next < 0)) return false;
+  }
+  return true;
 }

@@ -15,6 +15,7 @@ import { endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, walkSnippet } from "./merge.ts";
 import { readMorphInput } from "./morph-input.ts";
+import { checkMarkerEdges } from "./verify.ts";
 
 export interface LazyEditOptions {
   /** The file's path: its extension tells the language (comment syntax, whether brackets must balance). @default undefined */
@@ -99,7 +100,31 @@ interface Merged {
   stats: MergeStats;
 }
 
-function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): Merged {
+/**
+ * A bare `...` line is code where the file has such lines (a Python stub's
+ * body, a doctest), but only where it aligns with one of them: one that
+ * aligns nowhere is a marker after all (sympy's docstrings hold `...` lines,
+ * and a model's `...` was written into the file as code), unless it is the
+ * body of a new block (the line before it ends with `:`).
+ */
+function ellipsesAsMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): readonly SnippetLine[] {
+  const bare = (l: SnippetLine) => l.kind === "code" && (l.text.trim() === "..." || l.text.trim() === "…");
+  if (!snip.some(bare)) return snip;
+  const al = alignSnippet(snip, fileKeys, fileLines);
+  let changed = false;
+  const out = snip.map((l, s) => {
+    if (!bare(l) || (al.fileLine[s] as number) >= 0) return l;
+    let p = s - 1;
+    while (p >= 0 && (snip[p] as SnippetLine).text.trim() === "") p--;
+    if (p >= 0 && (snip[p] as SnippetLine).kind === "code" && (snip[p] as SnippetLine).text.trimEnd().endsWith(":")) return l;
+    changed = true;
+    return { ...l, kind: "marker" as const };
+  });
+  return changed ? out : snip;
+}
+
+function mergeByMarkers(snipIn: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): Merged {
+  const snip = ellipsesAsMarkers(snipIn, fileLines, fileKeys);
   const al = alignSnippet(snip, fileKeys, fileLines);
   const limits = markerLimits(snip, al, fileLines);
   const index = new Map<string, number[]>();
@@ -109,6 +134,7 @@ function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string
     else index.set(k, [i]);
   });
   checkSegments(snip, al, fileLines, index, limits);
+  checkMarkerEdges(snip, al, index);
   const { lines, stats } = walkSnippet(snip, al, fileLines, limits);
   return { lines, strategy: "markers", stats };
 }

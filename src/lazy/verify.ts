@@ -1,0 +1,46 @@
+/**
+ * Checks of an alignment before anything is written: where a reading of the
+ * snippet is only one of several, the merge is refused rather than guessed.
+ */
+import { EditError } from "../errors.ts";
+import type { Alignment } from "./align.ts";
+import { lineKey } from "./align.ts";
+import { isBlank } from "./blocks.ts";
+import type { SnippetLine } from "./markers.ts";
+import { quoteLine } from "./merge.ts";
+
+/** The nearest non-blank line from `s` in direction `dir`, or -1 at a marker or the snippet's end. */
+function edgeLine(snip: readonly SnippetLine[], s: number, dir: 1 | -1): number {
+  for (let k = s; k >= 0 && k < snip.length; k += dir) {
+    const line = snip[k] as SnippetLine;
+    if (line.kind !== "code") return -1;
+    if (!isBlank(line.text)) return k;
+  }
+  return -1;
+}
+
+/**
+ * The code next to a marker is what the marker's extent is told by. When that
+ * line is a line of the file but was not placed (its places were all taken to
+ * be elsewhere), the segment was anchored by some other line, often new code
+ * that repeats a line of the file, and the marker's extent is a guess
+ * (bench:lazy: most wrong merges had such an edge). Refused, naming the line
+ * and where the file has it.
+ */
+export function checkMarkerEdges(snip: readonly SnippetLine[], al: Alignment, fileIndex: ReadonlyMap<string, number[]>): void {
+  for (let m = 0; m < snip.length; m++) {
+    if ((snip[m] as SnippetLine).kind !== "marker") continue;
+    for (const s of [edgeLine(snip, m - 1, -1), edgeLine(snip, m + 1, 1)]) {
+      if (s < 0 || (al.fileLine[s] as number) >= 0) continue;
+      const line = snip[s] as SnippetLine;
+      const places = fileIndex.get(lineKey(line.text));
+      if (!places) continue;
+      const shown = places.slice(0, 20).map((p) => p + 1);
+      throw new EditError(
+        "AMBIGUOUS",
+        `The line at snippet line ${s + 1} (${quoteLine(line.text)}), next to the marker at snippet line ${m + 1}, is a line of the file (line${shown.length > 1 ? "s" : ""} ${shown.join(", ")}${places.length > 20 ? ", ..." : ""}) but fits none of them between the code around it, so where the marker ends is unclear. Include more unchanged lines around it, copied exactly.`,
+        { segment: s + 1, candidates: shown.map((p) => ({ startLine: p, endLine: p })) },
+      );
+    }
+  }
+}

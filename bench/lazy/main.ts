@@ -29,7 +29,7 @@ import { applyLazyEdit } from "../../src/lazy/apply-lazy-edit.ts";
 import { median } from "../median.ts";
 import { makeChanges, sourceFiles } from "./generate.ts";
 import { naiveMerge } from "./naive.ts";
-import { type Lang, langOf, renderSnippet, STYLES, type Style } from "./render.ts";
+import { type Lang, langOf, renderSnippet, STYLES, type Style, settleTrailingSpace } from "./render.ts";
 
 const args = process.argv.slice(2);
 const show = args.includes("--show") ? args[args.indexOf("--show") + 1] : undefined;
@@ -75,8 +75,9 @@ function realPairs(): { id: string; path: string; before: string; after: string 
 
 function positives(): Case[] {
   const cases: Case[] = [];
-  const add = (id: string, path: string, before: string, after: string) => {
+  const add = (id: string, path: string, before: string, afterAsWritten: string) => {
     const lang = langOf(path);
+    const after = settleTrailingSpace(before, afterAsWritten);
     if (before === after) return;
     for (const style of STYLES) {
       const snippet = renderSnippet(before, after, lang, style);

@@ -210,3 +210,27 @@ function shows(before: string, after: string, ranges: readonly [number, number][
   }
   return true;
 }
+
+/**
+ * The after file as a lazy merge should produce it: a line the edit changed
+ * only in trailing whitespace keeps the before file's bytes. The merge keeps
+ * the file's line where the snippet's differs from it only there (models
+ * drop trailing spaces from the lines they copy), so the real after files'
+ * trailing-space changes (the SEARCH/REPLACE edits carried them) are not
+ * something a snippet can say; scoring them made 40-odd right merges wrong.
+ */
+export function settleTrailingSpace(before: string, after: string): string {
+  const patch = structuredPatch("a", "b", before, after, "", "", { context: 0 });
+  if (patch.hunks.length === 0) return after;
+  const old = before.split("\n");
+  const lines = after.split("\n");
+  for (const h of patch.hunks) {
+    if (h.oldLines !== h.newLines) continue;
+    for (let k = 0; k < h.newLines; k++) {
+      const o = old[h.oldStart - 1 + k] as string;
+      const n = lines[h.newStart - 1 + k] as string;
+      if (o !== n && o.trimEnd() === n.trimEnd()) lines[h.newStart - 1 + k] = o;
+    }
+  }
+  return lines.join("\n");
+}

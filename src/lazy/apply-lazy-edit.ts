@@ -105,7 +105,7 @@ interface Merged {
  * body, a doctest), but only where it aligns with one of them: one that
  * aligns nowhere is a marker after all (sympy's docstrings hold `...` lines,
  * and a model's `...` was written into the file as code), unless it is the
- * body of a new block (the line before it ends with `:`).
+ * body of a new block (the line before it ends with `:` and is not the file's).
  */
 function ellipsesAsMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): readonly SnippetLine[] {
   const bare = (l: SnippetLine) => l.kind === "code" && (l.text.trim() === "..." || l.text.trim() === "…");
@@ -116,7 +116,8 @@ function ellipsesAsMarkers(snip: readonly SnippetLine[], fileLines: readonly str
     if (!bare(l) || (al.fileLine[s] as number) >= 0) return l;
     let p = s - 1;
     while (p >= 0 && (snip[p] as SnippetLine).text.trim() === "") p--;
-    if (p >= 0 && (snip[p] as SnippetLine).kind === "code" && (snip[p] as SnippetLine).text.trimEnd().endsWith(":")) return l;
+    // The body of a new block (a stub); after a header the file has, it stands for the body left out.
+    if (p >= 0 && (snip[p] as SnippetLine).kind === "code" && (al.fileLine[p] as number) < 0 && (snip[p] as SnippetLine).text.trimEnd().endsWith(":")) return l;
     changed = true;
     return { ...l, kind: "marker" as const };
   });

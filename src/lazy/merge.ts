@@ -241,7 +241,7 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
       // stays where it was (after the kept lines) and the snippet's closes the new lines.
       keep(f + 1);
       kept = [kept[0], f + 1];
-      pending.push({ text: "", index: s });
+      pending.push({ text: line.text, index: s });
       continue;
     }
     if (line.kind === "code") {

@@ -28,9 +28,13 @@ function edgeLine(snip: readonly SnippetLine[], s: number, dir: 1 | -1): number 
  * and where the file has it.
  */
 export function checkMarkerEdges(snip: readonly SnippetLine[], al: Alignment, fileIndex: ReadonlyMap<string, number[]>): void {
+  // With no marker at all, the snippet's own first and last lines are its edges.
+  const edges: [number, number][] = [];
+  if (!snip.some((l) => l.kind !== "code")) edges.push([edgeLine(snip, 0, 1), -1], [edgeLine(snip, snip.length - 1, -1), snip.length]);
   for (let m = 0; m < snip.length; m++) {
-    if ((snip[m] as SnippetLine).kind !== "marker") continue;
-    for (const s of [edgeLine(snip, m - 1, -1), edgeLine(snip, m + 1, 1)]) {
+    if ((snip[m] as SnippetLine).kind === "marker") edges.push([edgeLine(snip, m - 1, -1), m], [edgeLine(snip, m + 1, 1), m]);
+  }
+    for (const [s, m] of edges) {
       if (s < 0 || (al.fileLine[s] as number) >= 0) continue;
       const line = snip[s] as SnippetLine;
       const places = fileIndex.get(lineKey(line.text));
@@ -38,9 +42,8 @@ export function checkMarkerEdges(snip: readonly SnippetLine[], al: Alignment, fi
       const shown = places.slice(0, 20).map((p) => p + 1);
       throw new EditError(
         "AMBIGUOUS",
-        `The line at snippet line ${s + 1} (${quoteLine(line.text)}), next to the marker at snippet line ${m + 1}, is a line of the file (line${shown.length > 1 ? "s" : ""} ${shown.join(", ")}${places.length > 20 ? ", ..." : ""}) but fits none of them between the code around it, so where the marker ends is unclear. Include more unchanged lines around it, copied exactly.`,
+        `The line at snippet line ${s + 1} (${quoteLine(line.text)}), ${m >= 0 && m < snip.length ? `next to the marker at snippet line ${m + 1}` : "at the snippet's edge"}, is a line of the file (line${shown.length > 1 ? "s" : ""} ${shown.join(", ")}${places.length > 20 ? ", ..." : ""}) but fits none of them between the code around it, so where the marker ends is unclear. Include more unchanged lines around it, copied exactly.`,
         { segment: s + 1, candidates: shown.map((p) => ({ startLine: p, endLine: p })) },
       );
     }
-  }
 }

@@ -13,7 +13,7 @@ import { alignSnippet, lineKey } from "./align.ts";
 import { bracketBalance, checksBalance, hashCommented } from "./balance.ts";
 import { endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
-import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, walkSnippet } from "./merge.ts";
+import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, segmentsOf, walkSnippet } from "./merge.ts";
 import { readMorphInput } from "./morph-input.ts";
 import { checkMarkerEdges } from "./verify.ts";
 
@@ -86,7 +86,7 @@ export function applyLazyEdit(content: string, snippet: string, options: LazyEdi
   const fileKeys = text.lines.map(lineKey);
   const snip = classifySnippet(lines, new Set(text.lines.map((l) => l.trim())));
   const merged = (snip.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines)) || mergeByMarkers(snip, text.lines, fileKeys);
-  if (checksBalance(path, language)) checkBalance(content, merged.lines, path, language);
+  if (checksBalance(path, language)) checkBalance(content, merged.lines, path, language, snip, text.lines);
   const out = joinText(text, merged.lines);
   if (out === content) {
     throw new EditError("ALREADY_APPLIED", "already applied: merging the snippet leaves the file as it is (its code already stands there); nothing to do.");
@@ -213,7 +213,7 @@ function reindent(line: string, from: string, to: string): string {
   return to.slice(0, Math.max(0, to.length - (from.length - ind.length))) + line.trimStart();
 }
 
-function checkBalance(content: string, merged: readonly string[], path: string | undefined, language: string | undefined): void {
+function checkBalance(content: string, merged: readonly string[], path: string | undefined, language: string | undefined, snip: readonly SnippetLine[], fileLines: readonly string[]): void {
   const hash = hashCommented(path, language);
   const before = bracketBalance(content.replace(/\r\n/g, "\n"), hash);
   const after = bracketBalance(merged.join("\n"), hash);
@@ -221,10 +221,14 @@ function checkBalance(content: string, merged: readonly string[], path: string |
   for (let k = 0; k < 3; k++) {
     if (before[k] === after[k]) continue;
     const d = (after[k] as number) - (before[k] as number);
+    // The part to blame: the first run of code between markers that is itself unbalanced that way.
+    const seg = segmentsOf(snip).find((g) => Math.sign(bracketBalance(snip.slice(g.start, g.end).map((l) => l.text).join("\n"), hash)[k] as number) === Math.sign(d)) ?? segmentsOf(snip)[0];
+    const first = seg ? (snip.slice(seg.start, seg.end).find((l) => l.text.trim() !== "") ?? snip[seg.start]) : undefined;
+    const range = changedRange(fileLines, merged);
     throw new EditError(
       "CONFLICT",
-      `The merged file would have ${Math.abs(d)} more ${d > 0 ? "opening" : "closing"} ${names[k]} than the file had: a marker or a block's first or last line is not where the snippet shows it. Show the whole block you change (its first and last lines), with "// ... existing code ..." only for whole lines left out.`,
-      { balance: { before, after } },
+      `The merged file would have ${Math.abs(d)} more ${d > 0 ? "opening" : "closing"} ${names[k]} than the file had${first ? `, from the part at snippet line ${first.index + 1} (${quoteLine(first.text)})` : ""}, merged into file lines ${range.startLine ?? 1}-${range.endLine ?? fileLines.length}: a marker or a block's first or last line is not where the snippet shows it. Show the whole block you change (its first and last lines), with "// ... existing code ..." only for whole lines left out.`,
+      { balance: { before, after }, ...(first && { segment: first.index + 1 }), candidates: [{ startLine: range.startLine ?? 1, endLine: range.endLine ?? fileLines.length }] },
     );
   }
 }

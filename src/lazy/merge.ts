@@ -84,6 +84,7 @@ function reindenter(snip: readonly SnippetLine[], al: Alignment, fileLines: read
   }
   let best: [string, string] = fallback;
   let bestCount = 0;
+  if (seg && votes.size > 1) refuseMixedShifts(snip, al, fileLines, seg, votes);
   for (const [si, fi, n] of votes.values()) {
     if (n > bestCount) {
       best = [si, fi];
@@ -98,6 +99,32 @@ function reindenter(snip: readonly SnippetLine[], al: Alignment, fileLines: read
     if (line.indent.startsWith(si)) return fi + line.indent.slice(si.length) + body;
     return fi.slice(0, Math.max(0, fi.length - (si.length - line.indent.length))) + body;
   };
+}
+
+/**
+ * A segment whose aligned lines stand in the file at different depths than
+ * in the snippet, by different amounts: some of them are aligned with the
+ * wrong lines (an `else:` or `return x` of another block), or the model
+ * re-indented part of what it copied. Either way the new lines' depth is a
+ * guess (bench:lazy: 163 wrong merges wrote a whole segment one level off).
+ */
+function refuseMixedShifts(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[], seg: Segment, votes: Map<number, [string, string, number]>): void {
+  const shifts = [...votes.keys()];
+  const lines: string[] = [];
+  for (let s = seg.start; s < seg.end && lines.length < 4; s++) {
+    const f = al.fileLine[s] as number;
+    const line = snip[s] as SnippetLine;
+    if (f < 0 || isBlank(line.text)) continue;
+    const fl = fileLines[f] as string;
+    const shift = fl.length - fl.trimStart().length - line.indent.length;
+    if (lines.length === 0 || shift !== shifts[0]) lines.push(`snippet line ${s + 1} at file line ${f + 1} (indented ${shift >= 0 ? "+" : ""}${shift})`);
+  }
+  const first = snip.slice(seg.start, seg.end).find((l) => !isBlank(l.text)) as SnippetLine;
+  throw new EditError(
+    "AMBIGUOUS",
+    `The part at snippet line ${first.index + 1} (${quoteLine(first.text)}) matches file lines indented by different amounts than in the snippet (${lines.join("; ")}): some of its lines match the wrong places, or were re-indented. Copy the unchanged lines around the change exactly, with their indentation.`,
+    { segment: first.index + 1, candidates: [...new Set(snip.slice(seg.start, seg.end).map((l) => al.fileLine[l.index] as number).filter((f) => f >= 0))].slice(0, 20).map((f) => ({ startLine: f + 1, endLine: f + 1 })) },
+  );
 }
 
 /** Where a marker's kept text must stop: the end of the block its opener (an aligned, shallower line before it) opens. */
@@ -143,7 +170,7 @@ export function checkSegments(snip: readonly SnippetLine[], al: Alignment, fileL
     const text = (snip[snippetLine] as SnippetLine).text;
     throw new EditError(
       "CONFLICT",
-      `The snippet's line ${snippetLine + 1} (${quoteLine(text)}) is line ${fileLine + 1} of the file, but out of the order of the lines around it: code moved or copied, which a snippet cannot show safely. Move code with two edits (delete it where it was, insert it where it goes), or show the unchanged lines around each place.`,
+      `Snippet line ${snippetLine + 1} (${quoteLine(text)}) is file line ${fileLine + 1}, but out of the order of the lines around it: code moved or copied, which a snippet cannot show safely. Move code with two edits (delete it where it was, insert it where it goes), or show the unchanged lines around each place.`,
       { segment: snippetLine + 1, candidates: [{ startLine: fileLine + 1, endLine: fileLine + 1 }] },
     );
   }
@@ -246,7 +273,7 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
     }
     if (line.kind === "code") {
       if (!started) keep(f);
-      if (f < cursor) throw new EditError("CONFLICT", `The snippet's line ${s + 1} (${quoteLine(line.text)}) matches file line ${f + 1}, which an earlier part of the snippet already covers: the snippet's parts are out of the file's order.`, { segment: s + 1, candidates: [{ startLine: f + 1, endLine: f + 1 }] });
+      if (f < cursor) throw new EditError("CONFLICT", `Snippet line ${s + 1} (${quoteLine(line.text)}) matches file line ${f + 1}, which an earlier part of the snippet already covers: the snippet's parts are out of the file's order.`, { segment: s + 1, candidates: [{ startLine: f + 1, endLine: f + 1 }] });
       checkDeletion(fileLines, cursor, f, pending, removal, snip, lastAligned, s);
       stats.deleted += f - cursor;
       const adjacent = kept !== undefined && kept[1] === f;

@@ -128,7 +128,7 @@ function score(c: Case, run: () => string): { verdict: Verdict; error?: EditErro
 
 /** A refusal names the snippet's line and the file's candidate lines. */
 function named(e: EditError): boolean {
-  return /snippet line \d+/.test(e.message) && (e.code === "CONFLICT" || e.code === "NOT_FOUND" || (e.detail.candidates?.length ?? 0) > 0);
+  return /snippet line \d+/i.test(e.message) && (e.code === "CONFLICT" || e.code === "NOT_FOUND" || (e.detail.candidates?.length ?? 0) > 0);
 }
 
 function main(): void {

@@ -15,7 +15,7 @@ import { endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, segmentsOf, walkSnippet } from "./merge.ts";
 import { readMorphInput } from "./morph-input.ts";
-import { checkMarkerEdges } from "./verify.ts";
+import { checkMarkerEdges, checkSnippetEnds } from "./verify.ts";
 
 export interface LazyEditOptions {
   /** The file's path: its extension tells the language (comment syntax, whether brackets must balance). @default undefined */
@@ -136,6 +136,7 @@ function mergeByMarkers(snipIn: readonly SnippetLine[], fileLines: readonly stri
   });
   checkSegments(snip, al, fileLines, index, limits);
   checkMarkerEdges(snip, al, index);
+  checkSnippetEnds(snip, al, fileLines);
   const { lines, stats } = walkSnippet(snip, al, fileLines, limits);
   return { lines, strategy: "markers", stats };
 }

@@ -338,7 +338,7 @@ interface Pending {
 const LOOKS_CHANGED = 0.75;
 
 /** Similar, or one is the other with words added (`Run it.` -> `Run it with npx.`). */
-function looksChanged(a: string, b: string): boolean {
+export function looksChanged(a: string, b: string): boolean {
   const bare = (t: string) => t.replace(/[\s.,;:!?]+$/, "");
   const [x, y] = [bare(a), bare(b)];
   return similarity(a, b) >= LOOKS_CHANGED || (Math.min(x.length, y.length) >= 5 && (x.startsWith(y) || y.startsWith(x)));

@@ -7,7 +7,7 @@ import type { Alignment } from "./align.ts";
 import { lineKey } from "./align.ts";
 import { isBlank } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
-import { quoteLine } from "./merge.ts";
+import { looksChanged, quoteLine } from "./merge.ts";
 
 /** The nearest non-blank line from `s` in direction `dir`, or -1 at a marker or the snippet's end. */
 function edgeLine(snip: readonly SnippetLine[], s: number, dir: 1 | -1): number {
@@ -46,4 +46,33 @@ export function checkMarkerEdges(snip: readonly SnippetLine[], al: Alignment, fi
         { segment: s + 1, candidates: shown.map((p) => ({ startLine: p, endLine: p })) },
       );
     }
+}
+
+/**
+ * New lines at the snippet's start before its first aligned line (or at its
+ * end after the last), with no marker there: the file's lines beyond are
+ * kept, so a new first line that looks like the file line just before the
+ * aligned one (`from a import b, c` for `from a import b`) may be that line
+ * changed or a line added above it; the snippet does not say which.
+ */
+export function checkSnippetEnds(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[]): void {
+  for (const dir of [1, -1] as const) {
+    const s = edgeLine(snip, dir === 1 ? 0 : snip.length - 1, dir);
+    if (s < 0 || (al.fileLine[s] as number) >= 0) continue;
+    let a = s;
+    while (a >= 0 && a < snip.length && (snip[a] as SnippetLine).kind === "code" && (al.fileLine[a] as number) < 0) a += dir;
+    if (a < 0 || a >= snip.length || (snip[a] as SnippetLine).kind !== "code") continue;
+    let f = (al.fileLine[a] as number) - dir;
+    while (f >= 0 && f < fileLines.length && isBlank(fileLines[f] as string)) f -= dir;
+    if (f < 0 || f >= fileLines.length) continue;
+    const line = snip[s] as SnippetLine;
+    const key = lineKey(line.text);
+    const fk = lineKey(fileLines[f] as string);
+    if (key.length < 6 || key === fk || !looksChanged(key, fk)) continue;
+    throw new EditError(
+      "AMBIGUOUS",
+      `The new line at snippet line ${s + 1} (${quoteLine(line.text)}) looks like file line ${f + 1} (${quoteLine(fileLines[f] as string)}) just ${dir === 1 ? "before" : "after"} where the snippet starts: it may be that line changed, or a line added beside it. Show the unchanged line on its other side, or put "// ... existing code ..." there.`,
+      { segment: s + 1, candidates: [{ startLine: f + 1, endLine: f + 1 }] },
+    );
+  }
 }

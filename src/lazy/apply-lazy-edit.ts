@@ -9,13 +9,13 @@
  * the file's brackets.
  */
 import { EditError } from "../errors.ts";
-import { alignSnippet, lineKey } from "./align.ts";
+import { type Alignment, alignSnippet, lineKey } from "./align.ts";
 import { bracketBalance, checksBalance, hashCommented } from "./balance.ts";
 import { endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, segmentsOf, walkSnippet } from "./merge.ts";
 import { readMorphInput } from "./morph-input.ts";
-import { checkMarkerEdges, checkSnippetEnds } from "./verify.ts";
+import { checkGapStructure, checkMarkerEdges, checkSnippetEnds } from "./verify.ts";
 
 export interface LazyEditOptions {
   /** The file's path: its extension tells the language (comment syntax, whether brackets must balance). @default undefined */
@@ -102,8 +102,8 @@ interface Merged {
 
 /**
  * A bare `...` line is code where the file has such lines (a Python stub's
- * body, a doctest), but only where it aligns with one of them: one that
- * aligns nowhere is a marker after all (sympy's docstrings hold `...` lines,
+ * body, a doctest), but only where it aligns with one of them and a line
+ * next to it aligns next to that one: any other is a marker after all (sympy's docstrings hold `...` lines,
  * and a model's `...` was written into the file as code), unless it is the
  * body of a new block (the line before it ends with `:` and is not the file's).
  */
@@ -113,7 +113,7 @@ function ellipsesAsMarkers(snip: readonly SnippetLine[], fileLines: readonly str
   const al = alignSnippet(snip, fileKeys, fileLines);
   let changed = false;
   const out = snip.map((l, s) => {
-    if (!bare(l) || (al.fileLine[s] as number) >= 0) return l;
+    if (!bare(l) || confirmed(snip, al, fileLines, s)) return l;
     let p = s - 1;
     while (p >= 0 && (snip[p] as SnippetLine).text.trim() === "") p--;
     // The body of a new block (a stub); after a header the file has, it stands for the body left out.
@@ -122,6 +122,21 @@ function ellipsesAsMarkers(snip: readonly SnippetLine[], fileLines: readonly str
     return { ...l, kind: "marker" as const };
   });
   return changed ? out : snip;
+}
+
+/** Whether snippet line `s` is aligned, and a non-blank neighbour of it is aligned with the file line next to its own. */
+function confirmed(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[], s: number): boolean {
+  const f = al.fileLine[s] as number;
+  if (f < 0) return false;
+  for (const dir of [-1, 1] as const) {
+    let k = s + dir;
+    while (k >= 0 && k < snip.length && (snip[k] as SnippetLine).kind === "code" && (snip[k] as SnippetLine).text.trim() === "") k += dir;
+    if (k < 0 || k >= snip.length || (snip[k] as SnippetLine).kind !== "code") continue;
+    let g = f + dir;
+    while (g >= 0 && g < fileLines.length && (fileLines[g] as string).trim() === "") g += dir;
+    if (al.fileLine[k] === g) return true;
+  }
+  return false;
 }
 
 function mergeByMarkers(snipIn: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): Merged {
@@ -137,6 +152,7 @@ function mergeByMarkers(snipIn: readonly SnippetLine[], fileLines: readonly stri
   checkSegments(snip, al, fileLines, index, limits);
   checkMarkerEdges(snip, al, index);
   checkSnippetEnds(snip, al, fileLines);
+  checkGapStructure(snip, al, fileLines);
   const { lines, stats } = walkSnippet(snip, al, fileLines, limits);
   return { lines, strategy: "markers", stats };
 }

@@ -5,7 +5,7 @@
 import { EditError } from "../errors.ts";
 import type { Alignment } from "./align.ts";
 import { lineKey } from "./align.ts";
-import { isBlank } from "./blocks.ts";
+import { indentWidth, isBlank } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 import { looksChanged, quoteLine } from "./merge.ts";
 
@@ -74,5 +74,43 @@ export function checkSnippetEnds(snip: readonly SnippetLine[], al: Alignment, fi
       `The new line at snippet line ${s + 1} (${quoteLine(line.text)}) looks like file line ${f + 1} (${quoteLine(fileLines[f] as string)}) just ${dir === 1 ? "before" : "after"} where the snippet starts: it may be that line changed, or a line added beside it. Show the unchanged line on its other side, or put "// ... existing code ..." there.`,
       { segment: s + 1, candidates: [{ startLine: f + 1, endLine: f + 1 }] },
     );
+  }
+}
+
+/**
+ * Two neighbouring aligned lines of one segment (no marker and no new line
+ * between) delete the file lines between them. When one of those lines is shallower than
+ * both (`def b():` between two lines of function bodies), the deletion cuts
+ * across a block boundary: the snippet's lines were matched in two different
+ * blocks (a repeated `return x`), far more often than a model deletes the
+ * top of a block by leaving it out.
+ */
+export function checkGapStructure(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[]): void {
+  let prev = -1;
+  for (let s = 0; s < snip.length; s++) {
+    const line = snip[s] as SnippetLine;
+    if (line.kind !== "code") {
+      prev = -1;
+      continue;
+    }
+    const f = al.fileLine[s] as number;
+    if (f < 0 || isBlank(line.text)) continue;
+    // Only a pure deletion: new lines between the two may be the changed block start itself.
+    let fresh = false;
+    for (let k = prev + 1; k < s && prev >= 0 && !fresh; k++) fresh = !isBlank((snip[k] as SnippetLine).text);
+    if (prev >= 0 && !fresh) {
+      const pf = al.fileLine[prev] as number;
+      const depth = Math.min(indentWidth(fileLines[pf] as string), indentWidth(fileLines[f] as string));
+      for (let g = pf + 1; g < f; g++) {
+        const t = fileLines[g] as string;
+        if (isBlank(t) || indentWidth(t) >= depth) continue;
+        throw new EditError(
+          "CONFLICT",
+          `Between snippet line ${prev + 1} and snippet line ${s + 1} (${quoteLine(line.text)}) the merge would delete file lines ${pf + 2}-${f}, which include line ${g + 1} (${quoteLine(t)}), the start of another block: the lines around it were matched in two different blocks. Include more unchanged lines, or a marker where code is left out.`,
+          { segment: s + 1, candidates: [{ startLine: pf + 2, endLine: f }] },
+        );
+      }
+    }
+    prev = s;
   }
 }

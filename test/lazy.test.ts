@@ -163,6 +163,20 @@ const cases: Case[] = [
     snippet: "// ...\r\nfunction helper(x) {\r\n  return x - 1;\r\n}",
     want: TS.replace("return x + 1;", "return x - 1;").replace(/\n/g, "\r\n"),
   },
+  {
+    name: "a bare ... in a file whose docstring has ... lines: a marker where it aligns with none next to its neighbours",
+    file: 'def f():\n    """\n    >>> f()\n    ...\n    """\n    x = 1\n    y = 2\n    return x + y\n',
+    snippet: "    ...\n    y = 3\n    return x + y",
+    want: 'def f():\n    """\n    >>> f()\n    ...\n    """\n    x = 1\n    y = 3\n    return x + y\n',
+    path: "a.py",
+  },
+  {
+    name: "a bare ... after a header the file has stands for the body, though the file has a ... stub elsewhere",
+    file: "def f(a):\n    x = 1\n    y = 2\n    return x + y\n\n\ndef g():\n    ...\n",
+    snippet: "def f(a):\n    ...\n    return x + y + a",
+    want: "def f(a):\n    x = 1\n    y = 2\n    return x + y + a\n\n\ndef g():\n    ...\n",
+    path: "a.py",
+  },
 ];
 
 for (const c of cases) {
@@ -179,6 +193,7 @@ interface Refusal {
   code: string;
   /** The message must name these (the snippet line, the candidates). */
   says: RegExp[];
+  path?: string;
 }
 
 const DOUBLE = "function a() {\n  setup();\n  run(1);\n}\n\nfunction b() {\n  setup();\n  run(2);\n}\n";
@@ -240,12 +255,43 @@ const refusals: Refusal[] = [
     code: "NOT_FOUND",
     says: [/snippet line 2/],
   },
+  {
+    name: "a line of the file next to a marker that fits none of its places (the segment anchored elsewhere)",
+    file: `function a() {\n  run(1);\n  run(1);\n}\n\n${Array.from({ length: 15 }, (_, k) => `const v${k} = ${k};`).join("\n")}\n\nfunction b() {\n  setup();\n  check(2);\n  run(2);\n}\n\nfunction c() {\n  run(1);\n}\n`,
+    snippet: "// ...\n  run(1);\n  check(2);\n  extra();\n// ...",
+    code: "AMBIGUOUS",
+    says: [/snippet line 2/, /lines 2, 3, 29/],
+  },
+  {
+    name: "a segment whose aligned lines are re-indented by different amounts",
+    file: "def f():\n    if a:\n        go()\n    return 1\n\n\ndef g():\n    return 2\n",
+    snippet: "# ...\n  if a:\n        go()\n        new()\n  return 1\n# ...",
+    code: "AMBIGUOUS",
+    says: [/snippet line 2/, /file line 2 \(indented \+2\)/, /file line 3 \(indented \+0\)/],
+    path: "a.py",
+  },
+  {
+    name: "a new first line (no marker before it) that may be a change of the file line above",
+    file: "from m import a, b\nimport os\n\n\ndef f():\n    return 1\n",
+    snippet: "from m import a, b, c\nimport os\n# ...",
+    code: "AMBIGUOUS",
+    says: [/snippet line 1/, /file line 1/],
+    path: "a.py",
+  },
+  {
+    name: "a deletion between two aligned lines that cuts another block's start",
+    file: "def a():\n    x = 1\n    return x\n\n\ndef b():\n    y = 2\n    log('b')\n    return y\n\n\ndef c():\n    return x\n",
+    snippet: "# ...\n    return x\n    log('b')\n    extra()\n# ...",
+    code: "CONFLICT",
+    says: [/snippet line 2 and snippet line 3/, /lines 4-7/, /def b\(\):/],
+    path: "a.py",
+  },
 ];
 
 for (const r of refusals) {
   test(`applyLazyEdit refuses ${r.name}, naming the snippet line and the candidates`, () => {
     assert.throws(
-      () => applyLazyEdit(r.file, r.snippet, { path: "a.ts" }),
+      () => applyLazyEdit(r.file, r.snippet, { path: r.path ?? "a.ts" }),
       (e: unknown) => {
         assert.ok(e instanceof EditError);
         assert.equal(e.code, r.code, e.message);

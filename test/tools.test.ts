@@ -486,7 +486,7 @@ const cases: Case[] = [
     tool: "delete_file",
     args: { path: "a.js" },
     isError: true,
-    says: ['INVALID_INPUT: There is no tool named "delete_file". The tools are: read_file, edit_file, edit_lines, apply_diff, create_file, undo_edit, apply_snippet.'],
+    says: ['INVALID_INPUT: There is no tool named "delete_file". The tools are: read_file, edit_file, edit_lines, apply_diff, create_file, undo_edit.'],
   },
 ];
 
@@ -555,7 +555,6 @@ test("toolDefinitions: object schemas a function-calling API accepts", () => {
       ["apply_diff", true],
       ["create_file", false],
       ["undo_edit", true],
-      ["apply_snippet", true],
     ],
   );
   for (const code of ["AMBIGUOUS", "NOT_FOUND", "STALE"]) assert.ok(edit?.description.includes(code), code);
@@ -609,7 +608,6 @@ test("strictToolDefinitions: arguments a strict model sends (all keys, null wher
     create_file: { path: "b.js", content: "b\n", dryRun: null },
     // A dry run of undoing the last write (create_file's).
     undo_edit: { path: null, id: null, merge: null, dryRun: true },
-    apply_snippet: { path: "a.js", code_edit: "// ... existing code ...\nfunction other() {\n    return 9;\n}", instructions: null, dryRun: true },
   };
   for (const def of strictToolDefinitions) {
     const given = args[def.name] ?? {};

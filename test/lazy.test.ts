@@ -1,15 +1,14 @@
-/** Lazy snippets (issue 34): the merge, the format `lazy` and the tool `apply_snippet`. */
+/**
+ * Lazy snippets (issue 34), the merge alone: not yet a format or a tool, since bench:lazy still
+ * counts wrong merges (docs/formats.md says so); these tests hold what the merge does today.
+ */
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
-import { applyLazyEdit, EditError } from "../src/index.ts";
+import { EditError } from "../src/errors.ts";
+import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
 import { hasMarker } from "../src/lazy/markers.ts";
 import { readMorphInput } from "../src/lazy/morph-input.ts";
-import { applyEdits } from "../src/node.ts";
-import { runTool, strictToolDefinitions, toolDefinitions } from "../src/tools.ts";
 
 const TS = `import { a } from "a";
 
@@ -333,49 +332,4 @@ test("applyLazyEdit never throws anything but EditError, and never writes a mark
     }),
     { numRuns: 300 },
   );
-});
-
-test("format lazy: a path line and a fenced snippet with markers is detected in a response; a fence without markers is not", async () => {
-  const root = await mkdtemp(path.join(tmpdir(), "fp-lazy-"));
-  try {
-    await writeFile(path.join(root, "a.ts"), TS);
-    const response = "Here is the change.\n\na.ts\n```ts\n// ... existing code ...\nfunction helper(x) {\n  return x * 2;\n}\n```\n";
-    const r = await applyEdits(root, response);
-    assert.equal(r.failed, 0, JSON.stringify(r.files));
-    assert.equal(await readFile(path.join(root, "a.ts"), "utf8"), TS.replace("return x + 1;", "return x * 2;"));
-    // No marker: an excerpt or a whole file, not a lazy edit (nothing is found in auto mode).
-    const plain = await applyEdits(root, "a.ts\n```ts\nfunction helper(x) {\n  return 0;\n}\n```\n").catch((e: unknown) => e);
-    assert.ok(plain instanceof EditError || (plain as { applied: number }).applied === 0);
-    // --format lazy: a bare definition without a marker is read as a snippet.
-    const forced = await applyEdits(root, "a.ts\n```ts\nfunction helper(x) {\n  return 0;\n}\n```\n", { format: "lazy" });
-    assert.equal(forced.applied, 1);
-    assert.match(await readFile(path.join(root, "a.ts"), "utf8"), /return 0;/);
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
-});
-
-test("apply_snippet: runTool merges code_edit, refuses with the snippet line, and is defined (strict too)", async () => {
-  const root = await mkdtemp(path.join(tmpdir(), "fp-lazy-"));
-  try {
-    await writeFile(path.join(root, "a.ts"), TS);
-    const ok = await runTool("apply_snippet", { path: "a.ts", code_edit: "// ... existing code ...\nfunction helper(x) {\n  return x * 3;\n}", instructions: "triple" }, { root });
-    assert.equal(ok.isError, false, ok.text);
-    assert.equal(await readFile(path.join(root, "a.ts"), "utf8"), TS.replace("return x + 1;", "return x * 3;"));
-    const bad = await runTool("apply_snippet", { path: "a.ts", codeEdit: "// ...\nfunction brandNew() {}\n// ..." }, { root });
-    assert.equal(bad.isError, true);
-    assert.match(bad.text, /snippet line 2/);
-    const md = "# T\n\n```js\nx();\n```\n\nEnd.\n";
-    await writeFile(path.join(root, "b.md"), md);
-    const fenced = await runTool("apply_snippet", { path: "b.md", code_edit: "<!-- ... -->\n```js\nx();\ny();\n```\n<!-- ... -->" }, { root });
-    assert.equal(fenced.isError, false, fenced.text);
-    assert.equal(await readFile(path.join(root, "b.md"), "utf8"), md.replace("x();\n", "x();\ny();\n"));
-    for (const defs of [toolDefinitions, strictToolDefinitions]) {
-      const def = defs.find((d) => d.name === "apply_snippet");
-      assert.ok(def);
-      assert.ok("code_edit" in (def.inputSchema.properties as object));
-    }
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
 });

@@ -98,7 +98,7 @@ test("mcp: lists the six tools with their schemas; --read-only lists read_file o
   const { tools } = await server.client.listTools(undefined, { timeout: TIMEOUT_MS });
   assert.deepEqual(
     tools.map((t) => t.name),
-    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit", "apply_snippet"],
+    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit"],
   );
   const edit = tools.find((t) => t.name === "edit_file");
   assert.deepEqual(edit?.inputSchema.required, ["path", "edits"]);

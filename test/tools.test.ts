@@ -534,7 +534,7 @@ test("runTool: every line of a read_file view, pasted back as oldString, matches
 test("toolDefinitions: object schemas a function-calling API accepts", () => {
   assert.deepEqual(
     toolDefinitions.map((d) => d.name),
-    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit", "apply_snippet"],
+    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit"],
   );
   for (const def of toolDefinitions) {
     const schema = def.inputSchema as { type: string; properties: Record<string, unknown>; required?: string[]; $schema?: string };

@@ -21,8 +21,11 @@
  *    `# ... rest of the file unchanged ...`, `// … other methods …`), and
  *    the wording alone (`// existing code here`, `# rest of class`).
  * 3. The Unicode ellipsis `…` for `...` (typeset by some models).
- * 4. A bare `...` line (aider's Python habit), unless the file itself has
- *    bare `...` lines (a Python stub body), where it is code.
+ * 4. A bare `...` line (aider's Python habit). Where the file itself has
+ *    bare `...` lines (a Python stub body, a doctest), it is code only if it
+ *    aligns with one of them and a line next to it aligns next to that one,
+ *    or it is the body of a new block (apply-lazy-edit.ts decides, after a
+ *    first alignment).
  * 5. A removal note (`// remove the old helper`, `# deleted: foo()`) that is
  *    not a line of the file: what lies between its neighbours is deleted,
  *    and the note itself is not written.

@@ -22,6 +22,7 @@ import { applyPatch } from "../src/index.ts";
 import { runCli } from "./helpers/cli-run.ts";
 import { makeTree, read, snapshot } from "./helpers/temp-tree.ts";
 import { runTool } from "../src/tools/run-tool.ts";
+import fc from "fast-check";
 
 const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -354,4 +355,81 @@ test("item 6: the command line takes --timeout (TIMEOUT, nothing written) and a 
   assert.equal(tool.isError, true);
   assert.match(tool.text, /TIMEOUT/);
   assert.equal(await read(t.root, "f.txt"), "}\n".repeat(100_000));
+});
+
+/** What an applyPatch call answered, hunk by hunk (an ambiguity's list of places aside: a capped search lists fewer). */
+function outcomeOf(run: () => ReturnType<typeof applyPatch>): unknown {
+  try {
+    const r = run();
+    return {
+      content: r.content,
+      hunks: r.hunks.map((h) => [h.index, h.startLine, h.endLine, h.strategy, h.resolvedBy]),
+      rejected: (r.rejected ?? []).map((x) => [x.index, x.error.code]),
+      skipped: (r.skipped ?? []).map((x) => x.index),
+      already: r.alreadyApplied?.code,
+    };
+  } catch (error) {
+    return error instanceof EditError ? { error: error.code } : { threw: String(error) };
+  }
+}
+
+test("item 6: the capped exact search answers as the full one (order, end of file and cut-short context included)", () => {
+  // A `resolveAmbiguity` callback that picks nothing answers as no callback does, but switches the cap
+  // off (a callback can pick any place): the two calls must agree on every hunk.
+  const hunk = fc.record({
+    leading: fc.integer({ min: 0, max: 4 }),
+    trailing: fc.integer({ min: 0, max: 4 }),
+    change: fc.constantFrom("brace", "marker"),
+    noNewline: fc.boolean(),
+  });
+  const input = fc.record({
+    lines: fc.integer({ min: 1_005, max: 1_600 }),
+    markers: fc.uniqueArray(fc.double({ min: 0, max: 0.6, noNaN: true }), { maxLength: 3 }),
+    finalNewline: fc.boolean(),
+    // Lines `}}` from the first marker to the last few lines: places of `}` lines inside longer lines, which
+    // the whole-line filter drops, so that the places kept after a hunk may all be dropped.
+    doubled: fc.option(fc.integer({ min: 1, max: 6 })),
+    hunks: fc.array(hunk, { minLength: 1, maxLength: 4 }),
+  });
+  fc.assert(
+    fc.property(input, (spec) => {
+      const lines = Array.from({ length: spec.lines }, () => "}");
+      spec.markers.forEach((at, k) => {
+        lines[Math.min(spec.lines - 1, Math.floor(at * spec.lines))] = `x${k}`;
+      });
+      const from = lines.indexOf("x0");
+      if (spec.doubled !== null && from !== -1) for (let i = from + 1; i < spec.lines - spec.doubled; i++) if (lines[i] === "}") lines[i] = "}}";
+      const file = lines.join("\n") + (spec.finalNewline ? "\n" : "");
+      const body = spec.hunks.map((h, k) => {
+        const change = h.change === "brace" || spec.markers.length === 0 ? ["-}", "+};"] : [`-x${k % spec.markers.length}`, `+y${k}`];
+        const tail = [...Array.from({ length: h.trailing }, () => " }")];
+        const eof = h.noNewline && tail.length > 0 ? ["\\ No newline at end of file"] : [];
+        return ["@@ @@", ...Array.from({ length: h.leading }, () => " }"), ...change, ...tail, ...eof].join("\n");
+      });
+      const patch = `--- a/f\n+++ b/f\n${body.join("\n")}\n`;
+      const capped = outcomeOf(() => applyPatch(file, patch, { keepApplied: true }));
+      const full = outcomeOf(() => applyPatch(file, patch, { keepApplied: true, resolveAmbiguity: () => undefined }));
+      assert.deepEqual(capped, full);
+    }),
+    { numRuns: 120 },
+  );
+});
+
+test("item 6: a hunk cut short at its end, among thousands of places, is placed at the end of the file as before", () => {
+  const file = "}\n".repeat(5_000);
+  const patch = `--- a/f\n+++ b/f\n@@ @@\n }\n }\n }\n-}\n+};\n }\n`;
+  const r = applyPatch(file, patch);
+  assert.deepEqual([r.hunks[0]?.startLine, r.hunks[0]?.resolvedBy], [4_996, "boundary"]);
+  assert.equal(r.content, `${"}\n".repeat(4_998)}};\n}\n`);
+  // Twice: the second copy after the first is placed there again (merged), as the full search places it.
+  assert.equal(applyPatch(file, `${patch}${patch.split("\n").slice(2).join("\n")}`).content, r.content);
+});
+
+test("item 6: an ordered hunk whose places after the previous hunk lie inside longer lines is still placed by order", () => {
+  // After x0, `}\n}` occurs 1,100 times inside `}}` lines (not whole lines) before its one whole-line place at the end.
+  const file = `${"}\n".repeat(1_200)}x0\n${"}}\n".repeat(1_100)}}\n}\n`;
+  const patch = "--- a/f\n+++ b/f\n@@ @@\n-x0\n+y0\n@@ @@\n }\n-}\n+};\n";
+  const r = applyPatch(file, patch);
+  assert.deepEqual(r.hunks.map((h) => [h.startLine, h.resolvedBy]), [[1_201, undefined], [2_302, "order"]]);
+  assert.deepEqual(outcomeOf(() => applyPatch(file, patch)), outcomeOf(() => applyPatch(file, patch, { resolveAmbiguity: () => undefined })));
 });

@@ -16,7 +16,7 @@ import { ruleOn } from "./rules.ts";
 import { lineCandidate, rangeCandidate } from "../match/anchors.ts";
 import type { Candidate, MatchContext, Query, Strategy, StrategyName } from "../match/types.ts";
 import { wholeLineCandidates } from "./line-edits.ts";
-import { cappedExact, certainAmong, mayCapPlaces } from "./place-cap.ts";
+import { planCap } from "./place-cap.ts";
 import type { Document } from "../text/document.ts";
 import type { EditOp, Reading, ResolvedBy } from "./ops.ts";
 import type { ResolvedOptions } from "./options.ts";
@@ -190,16 +190,20 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
     ask: l.ask ? (pool) => l.ask?.(op, pool) : undefined,
   };
   // Syntax weighs places of a non-exact strategy only: an exact match is literal wherever it stands.
+  // (So the place cap below, which cuts the exact strategy's places only, never hides a place it would weigh.)
   const decideFor = (strategy: StrategyName): ResolveInput =>
     l.decide && strategy !== "exact" ? { ...resolveInput, decide: (pool) => l.decide?.(op, reading, pool) } : resolveInput;
-  // Ambiguity certain past MAX_PLACES places: the exact search stops there (place-cap.ts).
-  const cap = mayCapPlaces(op, l.hintLine, l.ask !== undefined) ? cappedExact(strategies) : undefined;
+  // The answer certain from MAX_PLACES places (and those the order and file-edge rules read): the exact search stops there (place-cap.ts).
+  const cap = planCap(op, l.hintLine, l.ask !== undefined, l.prevEnd, strategies);
+  // The exact strategy's candidates as the resolver saw them, for the cap's check.
+  let exactPool: readonly Candidate[] = [];
   const search = (cascade: readonly Strategy[]) => runCascade<{ cands: Candidate[]; resolvedBy?: ResolvedBy }>(
     ctx,
     q,
     cascade,
     stopOnAmbiguity,
     (cands, strategy) => {
+      if (strategy === "exact") exactPool = cands;
       if (op.hints.replaceAll) return { found: { cands: nonOverlapping(cands) } };
       const input = decideFor(strategy);
       const r = resolveCandidates(cands, input);
@@ -228,8 +232,9 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
   );
   let run = search(cap?.strategies ?? strategies);
   const capped = cap?.capped() === true;
-  // Cut short without a certain ambiguity: the full search answers.
-  if (capped && !(run.ambiguous && !run.found && certainAmong(op, run.ambiguous.cands, l.prevEnd))) run = search(strategies);
+  // Cut short where the places kept may not decide as all of them would: the full search answers.
+  const fromExact = run.found ? run.found.strategy === "exact" : run.ambiguous?.strategy === "exact";
+  if (capped && !(fromExact && cap?.certain(exactPool))) run = search(strategies);
   const more = capped && run.ambiguous !== undefined && !run.found && run.ambiguous.strategy === "exact";
   if (run.found) {
     const { cands, resolvedBy } = run.found.value;

@@ -471,9 +471,13 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
   const ordered = retry
     .map((r) => ({ ...r, hint: shiftHint(r.op.hints.startLine, log) }))
     .sort((x, y) => (x.hint ?? Number.POSITIVE_INFINITY) - (y.hint ?? Number.POSITIVE_INFINITY) || x.op.origin.index - y.op.origin.index);
+  // One document and search context per text the retries see: it changes only when one succeeds, and a
+  // thousand blocks repeated after their first copies applied (issue 39) each built both anew (~10 ms a block).
+  let seen: RetryText | undefined;
   for (const r of ordered) {
     // A second try only in a text that something changed.
-    const p = accepted.length > 0 ? retryOp(text, r, shiftHint(r.op.hints.startLine, log), a) : undefined;
+    if (accepted.length > 0 && seen?.text !== text) seen = retryText(text, a, ordered.length);
+    const p = seen ? retryOp(seen, r, shiftHint(r.op.hints.startLine, log), a) : undefined;
     if (!p) {
       failed.push({ op: r.op, error: r.error });
       continue;
@@ -487,11 +491,24 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
   return { content: text, applied, failed, complete: failed.length === 0, shifts: log, ...(change && { change }) };
 }
 
-function retryOp(text: string, r: Retry, hintLine: number | undefined, a: ApplyOpsOptions) {
-  const current = Document.from(text);
-  const l: LocateContext = { ctx: createContext(current, a.opts.strategy, () => a.opts.budget.check("the search")), opts: a.opts, vocab: a.vocab, hintLine, prevEnd: 0, ...(r.exactOnly && { exactOnly: true }) };
+/** The text the retries search, its document and its context (shared scans and line index), and their failures. */
+interface RetryText {
+  text: string;
+  doc: Document;
+  ctx: LocateContext["ctx"];
+  memo: FailureMemo;
+}
+
+function retryText(text: string, a: ApplyOpsOptions, edits: number): RetryText {
+  const doc = Document.from(text);
+  return { text, doc, ctx: createContext(doc, a.opts.strategy, () => a.opts.budget.check("the search"), edits), memo: new Map() };
+}
+
+function retryOp(t: RetryText, r: Retry, hintLine: number | undefined, a: ApplyOpsOptions) {
+  const current = t.doc;
+  const l: LocateContext = { ctx: t.ctx, opts: a.opts, vocab: a.vocab, hintLine, prevEnd: 0, ...(r.exactOnly && { exactOnly: true }) };
   if (a.opts.judge) l.decide = syntaxDecider(current, l, a.opts.judge);
-  const p = tryPlan(current, l, r.op, a);
+  const p = tryPlan(current, l, r.op, a, t.memo);
   if (p instanceof EditError) return undefined;
   // Bottom-up, as the first pass logs its entries.
   return { text: render(current, [p]).text, log: logOf(current, p).sort((x, y) => y.start - x.start), report: p.report };

@@ -131,7 +131,7 @@ export function linesContaining(ctx: MatchContext, needle: string, limit = Numbe
  */
 function hashedLineIndex(ctx: MatchContext): LineIndex {
   const doc = ctx.doc;
-  return { get: (trimmed) => doc.linesTrimmedAs(trimmed), maybe: (trimmed) => doc.linesHashedAs(trimmed) };
+  return { get: (trimmed) => doc.linesTrimmedAs(trimmed), maybe: (trimmed) => doc.linesHashedAs(trimmed), mayHave: (trimmed) => doc.mayHaveLineHashedAs(trimmed) };
 }
 
 /** A line index this context may use without building one: its own, or the hashes its document already has. */
@@ -218,6 +218,9 @@ export function noLineTrimmedAs(ctx: MatchContext, line: string): boolean {
   const trimmed = trimBlank(line);
   const index = trimmed === "" ? undefined : knownLineIndex(ctx);
   if (!index) return false;
+  // Asked for every inner line of a hunk: listing the places of a `}` line each time (a 375-line hunk of them
+  // on 86,000 `}` lines, through a server's kept document) took ~13 s of CPU for seven hunks.
+  if (index.mayHave) return !index.mayHave(trimmed);
   return (index.maybe ? index.maybe(trimmed) : (index.get(trimmed) ?? [])).length === 0;
 }
 

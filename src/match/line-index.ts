@@ -22,6 +22,8 @@ export interface LineIndex {
   get(trimmed: string): readonly number[] | undefined;
   /** Lines that may be those of `get` (a superset, cheaper to list), for a caller that checks each place itself. */
   maybe?(trimmed: string): readonly number[];
+  /** Whether some line may be `trimmed` (false: certainly none), without listing them: `}` is 86,000 lines of a file of them. */
+  mayHave?(trimmed: string): boolean;
 }
 
 /** Line numbers (ascending) by trimmed text; blank lines are left out. */

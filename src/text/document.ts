@@ -278,6 +278,11 @@ export class Document {
     return out;
   }
 
+  /** Whether some line's hash is that of `trimmed` (false: no line is `trimmed`, trimmed). */
+  mayHaveLineHashedAs(trimmed: string): boolean {
+    return this.trimmedHashes().indexOf(hashTrimmed(trimmed, 0, trimmed.length)) !== -1;
+  }
+
   /** Whether the per-line hashes are built (see `trimmedHashes`). */
   get hasTrimmedHashes(): boolean {
     return this.hashes !== undefined;

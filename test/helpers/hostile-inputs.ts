@@ -1,0 +1,110 @@
+/**
+ * Hostile inputs of at most 1 MB (file and response each) for the budget
+ * fuzz (test/budget-fuzz.test.ts): the shapes that took seconds of CPU in
+ * the reliability campaigns (issues 14, 22, 39), each built from a few
+ * random parameters so that every run tries other sizes and counts. Each
+ * input names its file `f.txt` and carries the same edits in the command
+ * line's form (a response file) and the MCP server's (a tool call).
+ */
+import fc from "fast-check";
+
+export interface HostileInput {
+  /** Shape and parameters, printed when a bound fails. */
+  name: string;
+  file: string;
+  /** The response `fuzzpatch apply` reads. */
+  response: string;
+  tool: { name: "apply_diff" | "edit_file"; arguments: Record<string, unknown> };
+}
+
+export const MAX_BYTES = 1_000_000;
+
+const sr = (search: string, replace: string) => `<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE\n`;
+const codeLine = (i: number, tag = "v") => `  const ${tag}${i} = compute(${i}, "${tag}");`;
+const diff = (hunks: string) => `--- a/f.txt\n+++ b/f.txt\n${hunks}`;
+const asDiff = (name: string, file: string, response: string): HostileInput => ({ name, file, response, tool: { name: "apply_diff", arguments: { diff: response } } });
+const asBlocks = (name: string, file: string, blocks: string): HostileInput => asDiff(name, file, `f.txt\n${blocks}`);
+const asEdits = (name: string, file: string, edits: { oldString: string; newString: string }[]): HostileInput => ({
+  name,
+  file,
+  response: edits.map((e) => JSON.stringify({ path: "f.txt", old_string: e.oldString, new_string: e.newString })).join("\n"),
+  tool: { name: "edit_file", arguments: { path: "f.txt", edits } },
+});
+
+/** Ambiguous `@@ @@` hunks of `}` lines on a file of `}` lines (issue 39: ten took ~8 s). */
+const ambiguousHunks = fc.record({ lines: fc.integer({ min: 50_000, max: 200_000 }), context: fc.integer({ min: 100, max: 850 }), copies: fc.integer({ min: 2, max: 20 }) }).map((p) =>
+  asDiff(`ambiguous hunks ${JSON.stringify(p)}`, "}\n".repeat(p.lines), diff(`@@ @@\n${" }\n".repeat(p.context)}-}\n+};\n${" }\n".repeat(p.context)}`.repeat(p.copies))),
+);
+
+/** The same hunks cut short at their end: the file-edge rule places them (issue 39: ten took 4.4 s). */
+const cutShortHunks = fc
+  .record({ lines: fc.integer({ min: 50_000, max: 200_000 }), context: fc.integer({ min: 100, max: 850 }), trailing: fc.integer({ min: 0, max: 2 }), copies: fc.integer({ min: 2, max: 10 }) })
+  .map((p) => asDiff(`hunks cut short at their end ${JSON.stringify(p)}`, "}\n".repeat(p.lines), diff(`@@ @@\n${" }\n".repeat(p.context)}-}\n+};\n${" }\n".repeat(p.trailing)}`.repeat(p.copies))));
+
+/** SEARCH/REPLACE blocks `}` + a code line + `}` where `}` is every other line; some repeated (issue 39: 2,000 took 2-12 s). */
+const braceBlocks = fc
+  .record({ pairs: fc.integer({ min: 4_000, max: 14_000 }), blocks: fc.integer({ min: 500, max: 2_000 }), kind: fc.constantFrom("found", "repeated", "missing", "typo") })
+  .map((p) => {
+    const file = Array.from({ length: p.pairs }, (_, i) => `${codeLine(i)}\n}\n`).join("");
+    const middle = (k: number) => {
+      const i = (k * 7) % p.pairs;
+      if (p.kind === "missing") return codeLine(k, "w");
+      if (p.kind === "typo") return codeLine(i).replace("compute", "compte");
+      return codeLine(p.kind === "repeated" ? i % Math.ceil(p.blocks / 2) : i);
+    };
+    return asBlocks(`blocks of } + code + } ${JSON.stringify(p)}`, file, Array.from({ length: p.blocks }, (_, k) => sr(`}\n${middle(k)}\n}`, `}\n// ${k}\n}`)).join(""));
+  });
+
+/** V4A chunks of `}` lines (issue 39: five took 3.8 s). */
+const v4aChunks = fc.record({ lines: fc.integer({ min: 50_000, max: 200_000 }), context: fc.integer({ min: 3, max: 850 }), chunks: fc.integer({ min: 1, max: 10 }) }).map((p) => {
+  const chunk = `@@\n${" }\n".repeat(p.context)}-}\n+};\n${" }\n".repeat(p.context)}`;
+  return asDiff(`V4A chunks ${JSON.stringify(p)}`, "}\n".repeat(p.lines), `*** Begin Patch\n*** Update File: f.txt\n${chunk.repeat(p.chunks)}*** End Patch\n`);
+});
+
+/** One long line of words and a near-miss edit of many of them. */
+const longLine = fc.record({ bytes: fc.integer({ min: 100_000, max: MAX_BYTES - 10 }), words: fc.integer({ min: 20, max: 400 }) }).map((p) => {
+  const words = ["alpha", "beta", "gamma", "delta", "value"];
+  const line = Array.from({ length: Math.ceil(p.bytes / 6) }, (_, i) => words[(i * 7 + (i >> 3)) % 5]).join(" ").slice(0, p.bytes);
+  const at = Math.floor(line.length / 3);
+  const old = `${line.slice(at, at + p.words * 6)} misremembered`;
+  return asEdits(`long line ${JSON.stringify(p)}`, `${line}\n`, [{ oldString: old, newString: "x" }]);
+});
+
+/** Deeply nested blocks, an edit of an inner block re-indented and with one token changed. */
+const deepNesting = fc.record({ depth: fc.integer({ min: 100, max: 2_000 }), copies: fc.integer({ min: 1, max: 20 }) }).map((p) => {
+  const lines: string[] = [];
+  for (let d = 0; d < p.depth; d++) lines.push(`${"  ".repeat(d % 200)}if (x${d % 7}) {`);
+  for (let d = p.depth - 1; d >= 0; d--) lines.push(`${"  ".repeat(d % 200)}}`);
+  const file = `${lines.join("\n")}\n`.repeat(p.copies).slice(0, MAX_BYTES);
+  const mid = Math.floor(p.depth / 2);
+  const old = lines
+    .slice(mid, mid + 6)
+    .map((l) => l.trim().replace("x3", "y3"))
+    .join("\n");
+  return asEdits(`deep nesting ${JSON.stringify(p)}`, file, [{ oldString: old, newString: "changed" }]);
+});
+
+/** One huge line as the text to find: a copy of most of the file with one character changed. */
+const hugeFind = fc.record({ bytes: fc.integer({ min: 100_000, max: 450_000 }) }).map((p) => {
+  const line = Array.from({ length: p.bytes / 10 }, (_, i) => `w${(i * 7919) % 100_000}`.padEnd(10, " ")).join("");
+  const changed = `${line.slice(0, p.bytes / 2)}#${line.slice(p.bytes / 2 + 1)}`;
+  return asEdits(`huge single line ${JSON.stringify(p)}`, `function f() {\n${line}\n}\n`, [{ oldString: changed, newString: "x" }]);
+});
+
+/** Many tiny edits (up to the 2,000 the default limits allow), each of one token on its own line. */
+const tinyEdits = fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), edits: fc.integer({ min: 500, max: 2_000 }) }).map((p) => {
+  const file = Array.from({ length: p.lines }, (_, i) => codeLine(i)).join("\n");
+  const blocks = Array.from({ length: p.edits }, (_, k) => {
+    const i = (k * 13) % p.lines;
+    return sr(codeLine(i), codeLine(i).replace("compute", "calc"));
+  });
+  return asBlocks(`many tiny edits ${JSON.stringify(p)}`, `${file}\n`, blocks.join(""));
+});
+
+/** Every shape, each input within MAX_BYTES. */
+export const hostileInput: fc.Arbitrary<HostileInput> = fc
+  .oneof(ambiguousHunks, cutShortHunks, braceBlocks, v4aChunks, longLine, deepNesting, hugeFind, tinyEdits)
+  .filter((x) => x.file.length <= MAX_BYTES && x.response.length <= MAX_BYTES);
+
+/** One input of each shape, at its heaviest listed parameters: the cases the campaigns reported. */
+export const reportedInputs: readonly fc.Arbitrary<HostileInput>[] = [ambiguousHunks, cutShortHunks, braceBlocks, v4aChunks, longLine, deepNesting, hugeFind, tinyEdits];

@@ -38,6 +38,9 @@ export const MAX_PLACES = 1000;
 /** Text searched first for the places of a find text of repeated lines (dense there, if anywhere). */
 const PREFIX_CHARS = 64 * 1024;
 
+/** Text searched before the prefix: places too sparse there to fill the prefix send the op to the shared finder. */
+const SAMPLE_CHARS = 4 * 1024;
+
 /** Lines of context a diff tool writes on each side (resolve.ts's boundary rule reads fewer as an edge of the file). */
 const BOUNDARY_CONTEXT = 3;
 
@@ -90,7 +93,10 @@ function scan(text: string, needle: string, from: number, to: number, max: numbe
 
 /** The first `max` occurrences at or after `from`: in a window where repeated lines have them, else cut from the shared finder's list. */
 function firstFrom(ctx: MatchContext, needle: string, from: number, max: number): { places: number[]; cut: boolean } {
-  const near = scan(ctx.doc.text, needle, from, from + PREFIX_CHARS, max + 1);
+  // A sample first: a find text that is not of repeated lines has few places in it, and the window's scan
+  // would be wasted on every op of a call (2,000 blocks: ~0.4 s of CPU for 64 kB each).
+  const sample = scan(ctx.doc.text, needle, from, from + SAMPLE_CHARS, max + 1);
+  const near = sample.length * (PREFIX_CHARS / SAMPLE_CHARS) <= max ? sample : scan(ctx.doc.text, needle, from, from + PREFIX_CHARS, max + 1);
   if (near.length > max) return { places: near.slice(0, max), cut: true };
   const all = ctx.occurrences(needle);
   let lo = 0;

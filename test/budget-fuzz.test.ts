@@ -156,10 +156,9 @@ test(`budget fuzz: no hostile input of up to 1 MB takes over ${BOUND_MS} ms of C
   for (const input of inputs()) {
     const r = await cliCpu(input);
     t.diagnostic(`${(r.ms - base).toFixed(0).padStart(6)} ms CPU beyond start-up, exit ${r.code}: ${input.name}`);
-    // Exit 0 (applied) or 1 (refused), never a crash or TIMEOUT.
+    // Exit 0 (applied) or 1 (refused), never a crash; a TIMEOUT (the 30 s budget, wall time) is an input over the bound.
     assert.ok(r.code === 0 || r.code === 1, `${input.name}: exit ${r.code}\n${r.stderr.slice(0, 500)}`);
-    assert.doesNotMatch(r.stderr, /TIMEOUT/, input.name);
-    if (r.ms - base > BOUND_MS) over.push(`${(r.ms - base).toFixed(0)} ms: ${input.name}`);
+    if (r.ms - base > BOUND_MS || /TIMEOUT/.test(r.stderr)) over.push(`${(r.ms - base).toFixed(0)} ms${/TIMEOUT/.test(r.stderr) ? " (TIMEOUT)" : ""}: ${input.name}`);
   }
   assert.deepEqual(over, [], `over ${BOUND_MS} ms of CPU (seed ${SEED}):\n${over.join("\n")}`);
 });
@@ -178,8 +177,7 @@ test(`budget fuzz: no hostile input of up to 1 MB takes the MCP server over ${BO
       t.diagnostic(`${ms.toFixed(0).padStart(6)} ms CPU: ${input.name}`);
       const text = JSON.stringify(answer);
       assert.ok("result" in answer, `${input.name}: ${text.slice(0, 500)}`);
-      assert.doesNotMatch(text, /TIMEOUT/, input.name);
-      if (ms > BOUND_MS) over.push(`${ms.toFixed(0)} ms: ${input.name}`);
+      if (ms > BOUND_MS || /TIMEOUT/.test(text)) over.push(`${ms.toFixed(0)} ms${/TIMEOUT/.test(text) ? " (TIMEOUT)" : ""}: ${input.name}`);
       if (ms > heaviest.ms) heaviest = { ms, input };
     }
     assert.deepEqual(over, [], `over ${BOUND_MS} ms of CPU (seed ${SEED}):\n${over.join("\n")}`);

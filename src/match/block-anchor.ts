@@ -37,8 +37,8 @@ function lastLinesNear(ctx: MatchContext, firstHits: readonly number[], last: st
   return out;
 }
 
-/** Blocks whose middles are kept per context, and the longest kept (lines). */
-const MAX_KEPT_MIDDLES = 100_000;
+/** Middle lines kept per context (a few MB at most), and the longest block kept (lines). */
+const MAX_KEPT_LINES = 100_000;
 const MAX_KEPT_SIZE = 64;
 
 /**
@@ -47,13 +47,13 @@ const MAX_KEPT_SIZE = 64;
  * 2,000 such blocks sliced, trimmed and joined the same 300 blocks each, most
  * of their time in allocation; short blocks are kept per context.
  */
-const middles = new WeakMap<MatchContext, Map<number, { lines: string[]; length: number }>>();
+const middles = new WeakMap<MatchContext, { blocks: Map<number, { lines: string[]; length: number }>; lines: number }>();
 
 function middleOf(ctx: MatchContext, i: number, j: number): { lines: string[]; length: number } {
   const size = j - i + 1;
   let kept = middles.get(ctx);
   const key = i * 128 + size;
-  const known = size <= MAX_KEPT_SIZE ? kept?.get(key) : undefined;
+  const known = size <= MAX_KEPT_SIZE ? kept?.blocks.get(key) : undefined;
   if (known) return known;
   const lines = ctx.doc.lines(i + 1, j).map((l) => l.trim());
   let length = Math.max(0, lines.length - 1);
@@ -61,10 +61,13 @@ function middleOf(ctx: MatchContext, i: number, j: number): { lines: string[]; l
   const middle = { lines, length };
   if (size > MAX_KEPT_SIZE) return middle;
   if (!kept) {
-    kept = new Map();
+    kept = { blocks: new Map(), lines: 0 };
     middles.set(ctx, kept);
   }
-  if (kept.size < MAX_KEPT_MIDDLES) kept.set(key, middle);
+  if (kept.lines + lines.length <= MAX_KEPT_LINES) {
+    kept.blocks.set(key, middle);
+    kept.lines += lines.length;
+  }
   return middle;
 }
 

@@ -7,7 +7,15 @@
  *   today;
  * - one at a time in this process through the batch's own case applier
  *   (`applyMany` with `jobs: 0`): the same work without the file system;
- * - by `applyMany` on 1 and 2 worker threads (or `--jobs N`).
+ * - by `applyMany` on 1 and 2 worker threads (or `--jobs N`);
+ * - by the CLI's `fuzzpatch batch` (in this process, `runBatch`) on a JSONL
+ *   file of the cases, on the same pools: each line parsed and its result
+ *   written by a worker.
+ *
+ * Each row gives the wall-clock rate and the process's CPU time (all its
+ * threads: the workers, the garbage collector's and compiler's helpers),
+ * and the rate that CPU time allows on the machine's cores: on a shared
+ * machine the wall clock measures the other work as much as this.
  *
  * The applyMany figures are of a second pass through the same pool (see `collect`).
  *
@@ -22,10 +30,12 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { loadavg, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { Writable } from "node:stream";
 import { dirname, join, resolve } from "node:path";
 import type { BatchCase, BatchResult } from "../src/batch/apply-case.ts";
 import { applyMany } from "../src/batch/apply-many.ts";
+import { runBatch } from "../src/cli/batch.ts";
 import { applyEdits } from "../src/node.ts";
 
 const args = process.argv.slice(2);
@@ -65,28 +75,82 @@ const real = readFileSync(casesFile, "utf8")
 const cases: BatchCase[] = real.map((c) => ({ id: c.id, path: c.path_applied ?? c.path, content: blob(c.before_sha1), edit: c.edit }));
 const load = () => loadavg()[0]?.toFixed(1);
 const rate = (n: number, ms: number) => `${Math.round((n * 1000) / ms).toLocaleString("en-US")} edits/s`;
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+/** CPU time, a case's share, and the rate that CPU time allows on all the machine's cores (an idle machine, the work spread over them). */
+const cpuFigure = (n: number, cpuMs: number) =>
+  `CPU ${cpuMs.toFixed(0)} ms, ${((cpuMs * 1000) / n).toFixed(0)} µs a case (${Math.round((n * 1000) / cpuMs).toLocaleString("en-US")} edits per CPU-second, ×${availableParallelism()} cores: ${rate(n * availableParallelism(), cpuMs)})`;
 
 /**
  * The cases twice through one pool: the first pass starts the workers and
  * warms their code (~0.3 s of compiling and JIT per worker under tsx), the
  * second is timed: a pipeline applies cases by the million.
  */
-async function collect(input: BatchCase[], jobs: number): Promise<{ results: BatchResult[]; ms: number; firstMs: number }> {
+async function collect(input: BatchCase[], jobs: number): Promise<{ results: BatchResult[]; ms: number; firstMs: number; cpuMs: number }> {
   const started = performance.now();
   let second = started;
+  let cpu = cpuNow();
   const results: BatchResult[] = [];
   for await (const r of applyMany([...input, ...input], { jobs })) {
     results.push(r);
-    if (results.length === input.length) second = performance.now();
+    if (results.length === input.length) {
+      second = performance.now();
+      cpu = cpuNow();
+    }
   }
-  return { results: results.slice(input.length), ms: performance.now() - second, firstMs: second - started };
+  return { results: results.slice(input.length), ms: performance.now() - second, firstMs: second - started, cpuMs: cpuNow() - cpu };
+}
+
+/**
+ * `fuzzpatch batch` (runBatch in this process) on a JSONL file of the cases
+ * twice over: the second half is timed (from its first result line to the
+ * last), as in `collect`. The result lines must be the in-thread results.
+ */
+async function viaCli(jobs: number, want: BatchResult[]): Promise<{ ms: number; cpuMs: number }> {
+  const dir = await mkdtemp(join(tmpdir(), "fuzzpatch-bench-batch-cli-"));
+  try {
+    const file = join(dir, "cases.jsonl");
+    const lines = cases.map((c) => `${JSON.stringify(c)}\n`).join("");
+    await writeFile(file, lines + lines);
+    let n = 0;
+    let second = 0;
+    let cpu = 0;
+    let tail = "";
+    const got: string[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        const parts = (tail + chunk.toString("utf8")).split("\n");
+        tail = parts.pop() ?? "";
+        for (const line of parts) {
+          if (++n === cases.length) {
+            second = performance.now();
+            cpu = cpuNow();
+          } else if (n > cases.length) got.push(line);
+        }
+        done();
+      },
+    });
+    await runBatch(file, { root: dir, dryRun: true, jobs }, { out, err: process.stderr, env: process.env }, () => process.stdin);
+    const ms = performance.now() - second;
+    const cpuMs = cpuNow() - cpu;
+    if (got.length !== want.length || got.some((line, k) => line !== JSON.stringify(want[k]))) {
+      console.error(`bench:batch: the CLI on ${jobs} workers gave other results than the in-thread run`);
+      process.exit(1);
+    }
+    return { ms, cpuMs };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** applyEdits one case at a time, each file in a temporary root (dry run: the file layer reads, plans and diffs). */
-async function viaApplyEdits(): Promise<number> {
+async function viaApplyEdits(): Promise<{ ms: number; cpuMs: number }> {
   const root = await mkdtemp(join(tmpdir(), "fuzzpatch-bench-batch-"));
   try {
     let ms = 0;
+    let cpuMs = 0;
     for (const c of cases) {
       const rel = c.path.replace(/^\/+/, "") || "file";
       await rm(join(root, "f"), { recursive: true, force: true });
@@ -94,10 +158,12 @@ async function viaApplyEdits(): Promise<number> {
       await import("node:fs/promises").then((fs) => fs.mkdir(dirname(file), { recursive: true }));
       await writeFile(file, c.content ?? "");
       const started = performance.now();
+      const cpu = cpuNow();
       await applyEdits(join(root, "f"), c.edit as string, { target: rel, dryRun: true });
       ms += performance.now() - started;
+      cpuMs += cpuNow() - cpu;
     }
-    return ms;
+    return { ms, cpuMs };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
@@ -108,20 +174,24 @@ if (!onlyMemory) await throughput();
 
 async function throughput(): Promise<void> {
 console.log(`bench:batch: ${cases.length} real edits (${(cases.reduce((n, c) => n + (c.content?.length ?? 0), 0) / 1e6).toFixed(1)} MB of files), load average ${load()} on this machine`);
-const fileLayerMs = await viaApplyEdits();
-console.log(`  applyEdits, one at a time (dry run, file written first, not timed): ${fileLayerMs.toFixed(0)} ms, ${rate(cases.length, fileLayerMs)} (load ${load()})`);
+const fileLayer = await viaApplyEdits();
+console.log(`  applyEdits, one at a time (dry run, file written first, not timed): ${fileLayer.ms.toFixed(0)} ms, ${rate(cases.length, fileLayer.ms)}; ${cpuFigure(cases.length, fileLayer.cpuMs)} (load ${load()})`);
 const inThread = await collect(cases, 0);
-console.log(`  applyMany jobs 0 (this thread, one at a time): ${inThread.ms.toFixed(0)} ms, ${rate(cases.length, inThread.ms)} (load ${load()})`);
+console.log(`  applyMany jobs 0 (this thread, one at a time): ${inThread.ms.toFixed(0)} ms, ${rate(cases.length, inThread.ms)}; ${cpuFigure(cases.length, inThread.cpuMs)} (load ${load()})`);
 for (const jobs of jobsList) {
   const pool = await collect(cases, jobs);
   const same = JSON.stringify(pool.results) === JSON.stringify(inThread.results);
   console.log(
-    `  applyMany jobs ${jobs}: ${pool.ms.toFixed(0)} ms, ${rate(cases.length, pool.ms)}, ×${(inThread.ms / pool.ms).toFixed(2)} the in-thread rate (first pass, starting the workers: ${pool.firstMs.toFixed(0)} ms; load ${load()})`,
+    `  applyMany jobs ${jobs}: ${pool.ms.toFixed(0)} ms, ${rate(cases.length, pool.ms)}, ×${(inThread.ms / pool.ms).toFixed(2)} the in-thread rate; ${cpuFigure(cases.length, pool.cpuMs)} (first pass, starting the workers: ${pool.firstMs.toFixed(0)} ms; load ${load()})`,
   );
   if (!same) {
     console.error(`bench:batch: jobs ${jobs} gave other results than the in-thread run`);
     process.exit(1);
   }
+}
+for (const jobs of jobsList) {
+  const cli = await viaCli(jobs, inThread.results);
+  console.log(`  fuzzpatch batch --jobs ${jobs} (a JSONL file of the cases): ${cli.ms.toFixed(0)} ms, ${rate(cases.length, cli.ms)}, ×${(inThread.ms / cli.ms).toFixed(2)} the in-thread rate; ${cpuFigure(cases.length, cli.cpuMs)} (load ${load()})`);
 }
 const ok = inThread.results.filter((r) => r.ok).length;
 console.log(`  outcomes: ${ok} ok, ${cases.length - ok} failed (refusals and misses, as bench:real counts them)`);

@@ -20,6 +20,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createEditor, replace } from "../src/index.ts";
 import { applyEdits } from "../src/node.ts";
+import { findAmbiguous } from "./ambiguous-windows.ts";
 import { median } from "./median.ts";
 
 const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -273,9 +274,11 @@ async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor):
   };
   try {
     const first = new Times();
-    const later: Record<string, Times> = { exact: new Times(), "re-indented": new Times(), typo: new Times(), absent: new Times() };
+    const later: Record<string, Times> = { exact: new Times(), "re-indented": new Times(), typo: new Times(), absent: new Times(), ambiguous: new Times() };
     // The engine's part of the same calls (ms, from inside the server).
-    const engine: Record<string, number[]> = { exact: [], "re-indented": [], typo: [], absent: [] };
+    const engine: Record<string, number[]> = { exact: [], "re-indented": [], typo: [], absent: [], ambiguous: [] };
+    // Three real lines that stand in 2-10 places (as speed.ts's "ambiguous"): refused as AMBIGUOUS.
+    const ambiguous = findAmbiguous(readFileSync(path.join(dir, NAME), "utf8").split("\n"), edits.length);
     const firstEngine: number[] = [];
     const indent = (l: string) => l.replace(/^ +/, (m) => "\t".repeat(Math.ceil(m.length / 4)));
     const typo = (b: string[]) => b.map((l, k) => (k === 6 ? l.replace(/[A-Za-z_]\w{3,}/, (w) => `${w.slice(0, -1)}Q`) : l));
@@ -293,6 +296,7 @@ async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor):
         ["re-indented", e.block.map(indent).join("\n"), false],
         ["typo", typo(e.block).join("\n"), false],
         ["absent", absent(e.block).join("\n"), true],
+        ...(ambiguous[k] ? [["ambiguous", (ambiguous[k] as string[]).join("\n"), true] as [string, string, boolean]] : []),
       ];
       for (const [name, oldString, refuse] of kinds) {
         const newString = name === "exact" ? neu : `${oldString}\n${e.neu[e.neu.length - 1] ?? ""}`;
@@ -318,7 +322,7 @@ async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor):
     console.log(HEADER);
     row("first edit of the file (fresh server)", first, floor, `engine ${median(firstEngine).toFixed(2)} ms`);
     for (const [name, times] of Object.entries(later)) {
-      row(`second edit of the same file: ${name}`, times, floor, `${name === "absent" ? "refused" : "written"}; engine median ${median(engine[name] ?? []).toFixed(2)} ms`);
+      row(`second edit of the same file: ${name}`, times, floor, `${name === "absent" || name === "ambiguous" ? "refused" : "written"}; CPU max ${Math.max(...times.cpu).toFixed(0)} ms; engine median ${median(engine[name] ?? []).toFixed(2)} ms, max ${Math.max(...(engine[name] ?? [])).toFixed(2)} ms`);
     }
     const pid = transport.pid;
     if (pid !== null) {

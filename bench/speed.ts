@@ -23,6 +23,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { applyPatch, applySearchReplace, EditError, replace } from "../src/index.ts";
+import { findAmbiguous } from "./ambiguous-windows.ts";
 import { benchFileLayer } from "./file-layer.ts";
 import { median } from "./median.ts";
 
@@ -70,19 +71,7 @@ const kinds: Kind[] = [
   { name: "ambiguous", refuse: true, old: () => ambiguousWindows[ambiguousNext++ % ambiguousWindows.length] ?? [] },
 ];
 
-/** EDITS windows of three distinct, non-trivial lines that occur 2-10 times in the file, spread over it. */
-function findAmbiguous(lines: string[]): string[][] {
-  const counts = new Map<string, number>();
-  for (let i = 0; i + 3 <= lines.length; i++) {
-    const w = lines.slice(i, i + 3);
-    if (!w.every((l) => l.trim().length > 12) || new Set(w).size !== 3) continue;
-    const key = w.join("\n");
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  const found = [...counts].filter(([, n]) => n >= 2 && n <= 10).map(([k]) => k.split("\n"));
-  return Array.from({ length: Math.min(EDITS, found.length) }, (_, k) => found[Math.floor((k * found.length) / EDITS)] as string[]);
-}
-const ambiguousWindows = findAmbiguous(allLines);
+const ambiguousWindows = findAmbiguous(allLines, EDITS);
 let ambiguousNext = 0;
 
 const withEdit = (old: string[]) => [...old, `${old[old.length - 1]?.match(/^\s*/)?.[0] ?? ""}// edited`];

@@ -12,6 +12,7 @@ import test from "node:test";
 import fc from "fast-check";
 import { type BatchCase, type BatchResult, applyCase, errorData } from "../src/batch/apply-case.ts";
 import { applyMany } from "../src/batch/apply-many.ts";
+import { fileOfLine, type InputLine, inputLines, isBlankLine } from "../src/batch/json-lines.ts";
 import { EditError } from "../src/errors.ts";
 import { applyEdits, type EditReport } from "../src/fs/apply-edits.ts";
 import { runCli } from "./helpers/cli-run.ts";
@@ -154,4 +155,56 @@ test("CLI batch: NDJSON results in order; shards split the cases; a bad line is 
   const missing = await runCli(["batch", "nope.jsonl"], root);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /Cannot read nope\.jsonl/);
+});
+
+/** The lines readline gives for `text` with `crlfDelay: Infinity` (what the CLI read before it read bytes). */
+async function readlineLines(text: string): Promise<string[]> {
+  const { createInterface } = await import("node:readline");
+  const { Readable } = await import("node:stream");
+  const out: string[] = [];
+  for await (const line of createInterface({ input: Readable.from([Buffer.from(text, "utf8")]), crlfDelay: Number.POSITIVE_INFINITY })) out.push(line);
+  return out;
+}
+
+test("inputLines cuts a byte stream where readline cuts its text, however the stream is chunked", async () => {
+  const piece = fc.constantFrom("a", "{", "\n", "\r", "\r\n", " ", "é", "\u2028", "\uFEFF");
+  await fc.assert(
+    fc.asyncProperty(fc.array(piece, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 6 }), async (pieces, cuts) => {
+      const bytes = Buffer.from(pieces.join(""), "utf8");
+      const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+      const chunks = [0, ...at].map((from, k) => bytes.subarray(from, at[k] ?? bytes.length)).filter((c) => c.length > 0);
+      async function* stream() {
+        yield* chunks;
+      }
+      const got: InputLine[] = [];
+      for await (const l of inputLines(stream())) got.push(l);
+      const want = await readlineLines(pieces.join(""));
+      assert.deepEqual(
+        got.map((l) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(l.bytes)),
+        want,
+      );
+      assert.deepEqual(
+        got.map((l) => l.line),
+        want.map((_, k) => k + 1),
+      );
+      for (const l of got) assert.equal(isBlankLine(l.bytes), new TextDecoder("utf-8", { ignoreBOM: true }).decode(l.bytes).trim() === "");
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("fileOfLine reads a case line's top-level path (when it has no content) as JSON.parse does, and never throws", () => {
+  const value = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.constantFrom("path", "content", "x"), fc.string(), { maxKeys: 2 }));
+  const key = fc.constantFrom("path", "content", "id", "edit", "p\\u0061th", 'a\\"b', "x\\\\");
+  fc.assert(
+    fc.property(fc.array(fc.tuple(key, value), { maxLength: 5 }), fc.constantFrom("", " ", "\t"), (entries, space) => {
+      const body = entries.map(([k, v]) => `"${k}"${space}:${space}${JSON.stringify(v)}`).join(`,${space}`);
+      const text = `${space}{${space}${body}${space}}`;
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      const want = parsed.content === undefined && !("content" in parsed) && typeof parsed.path === "string" ? parsed.path : undefined;
+      assert.equal(fileOfLine(Buffer.from(text, "utf8")), want, text);
+    }),
+    { numRuns: 500 },
+  );
+  fc.assert(fc.property(fc.string(), (text) => void fileOfLine(Buffer.from(text, "utf8"))));
 });

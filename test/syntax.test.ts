@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
+import { clearKeptTrees } from "../src/syntax/tree-cache.ts";
 import { checkSyntax, languageOf, listDefinitions, listSyntaxIssues, parse, SYNTAX_LANGUAGES, type SyntaxLanguage } from "../src/syntax/index.ts";
 
 interface LanguageCase {
@@ -377,4 +378,30 @@ test("syntax property: the incremental re-parse agrees with a fresh parse of the
     }),
     { numRuns: 150, seed: 33 },
   );
+});
+
+test("syntax property: a chain of edits checked through the kept trees gets the reports of fresh parses", async () => {
+  const base = "function f(a, b) {\n  if (a) {\n    return [a, b];\n  }\n  return { a, b };\n}\n";
+  const step = fc.tuple(fc.nat(200), fc.nat(4), fc.constantFrom("", "{", "}", "(", ")", ";", "\n", "x", "é"), fc.boolean());
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
+      clearKeptTrees();
+      const texts = [base];
+      for (const [at0, cut, insert, back] of steps) {
+        // Mostly the last text after (an MCP session), sometimes an older one (a file changed back).
+        const before = back ? (texts[at0 % texts.length] as string) : (texts.at(-1) as string);
+        const at = at0 % (before.length + 1);
+        const after = before.slice(0, at) + insert + before.slice(Math.min(before.length, at + cut));
+        const kept = await checkSyntax("p.js", before, after);
+        clearKeptTrees();
+        const fresh = await checkSyntax("p.js", before, after);
+        assert.deepEqual(kept, fresh);
+        // Left as the kept-tree run leaves it: the texts of this check are kept for the next.
+        await checkSyntax("p.js", before, after);
+        texts.push(after);
+      }
+    }),
+    { numRuns: 120, seed: 37 },
+  );
+  clearKeptTrees();
 });

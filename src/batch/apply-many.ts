@@ -19,6 +19,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { EditError } from "../errors.ts";
 import { applyCase, type BatchCase, type BatchResult, type CaseContext, errorData } from "./apply-case.ts";
+import { fileOfLine, type InputLine } from "./json-lines.ts";
 import type { WorkerChunk, WorkerReply } from "./worker.ts";
 
 export interface ApplyManyOptions {
@@ -100,56 +101,134 @@ function hashOf(text: string): number {
   return Math.abs(h);
 }
 
-interface Slot {
+/** How the pool carries one kind of input and result: case objects (applyMany), or lines of JSON in and out (the CLI). */
+interface Carrier<In, Out> {
+  /** The file whose cases must apply in order on one worker; undefined: any worker. */
+  route(entry: In): string | undefined;
+  /** An entry whose result is known here (a line that was not JSON): computed in this thread, posted nowhere. */
+  settled?(entry: In): boolean;
+  /** The entry's result computed in this thread. */
+  local(entry: In, ctx: CaseContext): Promise<Out>;
+  /** The result of an entry whose worker died. */
+  failure(entry: In, error: EditError): Out;
+  /** Posts a chunk of entries. */
+  post(worker: Worker, chunk: { seq: number; entry: In }[]): void;
+  /** The results in a worker's reply. */
+  results(reply: WorkerReply): Iterable<[number, Out]>;
+}
+
+const objectCarrier: Carrier<CaseEntry, BatchResult> = {
+  route: (entry) => pathOf(entry.value),
+  settled: (entry) => entry.error !== undefined,
+  local: applyEntry,
+  failure(entry, error) {
+    const own = (entry.value as { id?: unknown } | null)?.id;
+    return { id: typeof own === "string" || typeof own === "number" ? own : entry.line, ok: false, error: errorData(error), report: { status: "failed", applied: 0, failed: 0, alreadyApplied: 0, edits: [] } };
+  },
+  post(worker, chunk) {
+    worker.postMessage({ cases: chunk.map(({ seq, entry }) => ({ seq, line: entry.line, value: entry.value })) } satisfies WorkerChunk);
+  },
+  results: (reply) => ("results" in reply ? reply.results.map(({ seq, result }) => [seq, result]) : []),
+};
+
+/** A result as its line of JSON (UTF-8, ending in "\n"), and whether it is ok. */
+export interface LineResult {
+  ok: boolean;
+  json: Uint8Array;
+}
+
+const encoder = new TextEncoder();
+
+export const lineCarrier: Carrier<InputLine, LineResult> = {
+  route: (entry) => fileOfLine(entry.bytes),
+  local: async (entry, ctx) => {
+    const result = await applyLine(entry, ctx);
+    return { ok: result.ok, json: encoder.encode(`${JSON.stringify(result)}\n`) };
+  },
+  failure(entry, error) {
+    const parsed = caseEntry(new TextDecoder("utf-8", { ignoreBOM: true }).decode(entry.bytes), entry.line);
+    const result = objectCarrier.failure(parsed, error);
+    return { ok: false, json: encoder.encode(`${JSON.stringify(result)}\n`) };
+  },
+  post(worker, chunk) {
+    // One buffer for the chunk's lines, moved (not copied) to the worker.
+    const bytes = new Uint8Array(chunk.reduce((n, c) => n + c.entry.bytes.length, 0));
+    const ends: number[] = [];
+    let at = 0;
+    for (const { entry } of chunk) {
+      bytes.set(entry.bytes, at);
+      at += entry.bytes.length;
+      ends.push(at);
+    }
+    const lines = { seqs: chunk.map((c) => c.seq), lines: chunk.map((c) => c.entry.line), bytes, ends };
+    worker.postMessage({ lines } satisfies WorkerChunk, [bytes.buffer]);
+  },
+  *results(reply) {
+    if (!("lines" in reply)) return;
+    const { seqs, ok, bytes, ends } = reply.lines;
+    for (let k = 0; k < seqs.length; k++) yield [seqs[k] as number, { ok: ok[k] as boolean, json: bytes.subarray(ends[k - 1] ?? 0, ends[k]) }];
+  },
+};
+
+/** A line of the input as a case, applied in this thread; never throws. */
+export function applyLine(entry: InputLine, ctx: CaseContext): Promise<BatchResult> {
+  return applyEntry(caseEntry(new TextDecoder("utf-8", { ignoreBOM: true }).decode(entry.bytes), entry.line), ctx);
+}
+
+interface Slot<In> {
   worker: Worker;
-  outbox: WorkerChunk["cases"];
-  /** Cases posted and not answered. */
-  busy: number;
-  /** Their sequence numbers, to fail them if the worker dies. */
-  pending: Set<number>;
+  outbox: { seq: number; entry: In }[];
+  /** Entries posted and not answered, by sequence number, to fail them if the worker dies. */
+  pending: Map<number, In>;
 }
 
 /** Results of the entries, in order, from a pool of `jobs` workers. */
-export async function* runPool(entries: Iterable<CaseEntry> | AsyncIterable<CaseEntry>, ctx: CaseContext, jobs: number): AsyncGenerator<BatchResult> {
+export function runPool(entries: Iterable<CaseEntry> | AsyncIterable<CaseEntry>, ctx: CaseContext, jobs: number): AsyncGenerator<BatchResult> {
+  return pool(entries, ctx, jobs, objectCarrier);
+}
+
+/** Results of lines of JSON cases, as lines of JSON, in order, from a pool of `jobs` workers (each line parsed and its result written by its worker). */
+export function runLinePool(lines: AsyncIterable<InputLine>, ctx: CaseContext, jobs: number): AsyncGenerator<LineResult> {
+  return pool(lines, ctx, jobs, lineCarrier);
+}
+
+async function* pool<In, Out>(entries: Iterable<In> | AsyncIterable<In>, ctx: CaseContext, jobs: number, carrier: Carrier<In, Out>): AsyncGenerator<Out> {
   if (jobs === 0) {
-    for await (const entry of entries) yield await applyEntry(entry, ctx);
+    for await (const entry of entries) yield await carrier.local(entry, ctx);
     return;
   }
-  const done = new Map<number, BatchResult>();
-  /** Each pending case's id (its own, else its line), for a failure of its worker. */
-  const ids = new Map<number, string | number>();
+  const done = new Map<number, Out>();
   let wake: (() => void) | undefined;
   const signal = () => {
     wake?.();
     wake = undefined;
   };
-  const slots: Slot[] = [];
-  const spawn = (): Slot => {
-    const slot: Slot = { worker: startWorker(ctx), outbox: [], busy: 0, pending: new Set() };
+  const slots: Slot<In>[] = [];
+  const spawn = (): Slot<In> => {
+    const slot: Slot<In> = { worker: startWorker(ctx), outbox: [], pending: new Map() };
     slot.worker.on("message", (reply: WorkerReply) => {
-      for (const { seq, result } of reply.results) {
+      for (const [seq, result] of carrier.results(reply)) {
         done.set(seq, result);
         slot.pending.delete(seq);
       }
-      slot.busy -= reply.results.length;
       signal();
     });
     slot.worker.on("error", (error) => {
       // The worker's cases fail (a crash, out of memory); a fresh worker takes its place.
-      const failure = errorData(new EditError("IO", `A batch worker failed: ${error.message}`));
-      for (const seq of slot.pending) done.set(seq, { id: ids.get(seq) ?? seq, ok: false, error: failure, report: { status: "failed", applied: 0, failed: 0, alreadyApplied: 0, edits: [] } });
+      const failure = new EditError("IO", `A batch worker failed: ${error.message}`);
+      for (const [seq, entry] of slot.pending) done.set(seq, carrier.failure(entry, failure));
       slots[slots.indexOf(slot)] = spawn();
       signal();
     });
     return slot;
   };
   for (let k = 0; k < jobs; k++) slots.push(spawn());
-  const flush = (slot: Slot) => {
+  const flush = (slot: Slot<In>) => {
     if (slot.outbox.length === 0) return;
-    slot.worker.postMessage({ cases: slot.outbox } satisfies WorkerChunk);
+    carrier.post(slot.worker, slot.outbox);
     slot.outbox = [];
   };
-  const iterator = Symbol.asyncIterator in entries ? entries[Symbol.asyncIterator]() : (entries as Iterable<CaseEntry>)[Symbol.iterator]();
+  const iterator = Symbol.asyncIterator in entries ? entries[Symbol.asyncIterator]() : (entries as Iterable<In>)[Symbol.iterator]();
   let seq = 0;
   let next = 0;
   let ended = false;
@@ -161,25 +240,21 @@ export async function* runPool(entries: Iterable<CaseEntry> | AsyncIterable<Case
           ended = true;
           break;
         }
-        if (r.value.error) {
-          done.set(seq++, await applyEntry(r.value, ctx));
+        if (carrier.settled?.(r.value)) {
+          done.set(seq++, await carrier.local(r.value, ctx));
           continue;
         }
-        const path = pathOf(r.value.value);
-        const slot = path !== undefined ? (slots[hashOf(path) % jobs] as Slot) : slots.reduce((a, b) => (b.busy + b.outbox.length < a.busy + a.outbox.length ? b : a));
-        slot.outbox.push({ seq, line: r.value.line, value: r.value.value });
-        slot.pending.add(seq);
-        slot.busy++;
-        const own = (r.value.value as { id?: unknown }).id;
-        ids.set(seq, typeof own === "string" || typeof own === "number" ? own : r.value.line);
+        const path = carrier.route(r.value);
+        const slot = path !== undefined ? (slots[hashOf(path) % jobs] as Slot<In>) : slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+        slot.outbox.push({ seq, entry: r.value });
+        slot.pending.set(seq, r.value);
         seq++;
         if (slot.outbox.length >= CHUNK) flush(slot);
       }
       for (const slot of slots) flush(slot);
       while (done.has(next)) {
-        const result = done.get(next) as BatchResult;
+        const result = done.get(next) as Out;
         done.delete(next);
-        ids.delete(next);
         next++;
         yield result;
       }

@@ -1,27 +1,55 @@
 /**
  * A batch worker thread: applies the chunks of cases the pool posts, in
  * the order they arrive (a file's cases come to one worker, so they apply
- * in input order), and posts each chunk's results back.
+ * in input order), and posts each chunk's results back: case objects for
+ * `applyMany`, or (the CLI) lines of JSON parsed here and answered as lines
+ * of JSON, in one buffer moved back to the pool.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { applyCase, type CaseContext } from "./apply-case.ts";
+import { applyCase, type BatchResult, type CaseContext } from "./apply-case.ts";
+import { applyLine } from "./apply-many.ts";
 
-export interface WorkerChunk {
+export type WorkerChunk =
   /** Each case with its sequence number and its fallback id (its line). */
-  cases: { seq: number; line: number; value: unknown }[];
-}
+  | { cases: { seq: number; line: number; value: unknown }[] }
+  /** Lines of JSON cases, one after another in `bytes`, each ending at its `ends` entry. */
+  | { lines: { seqs: number[]; lines: number[]; bytes: Uint8Array; ends: number[] } };
 
-export interface WorkerReply {
-  results: { seq: number; result: import("./apply-case.ts").BatchResult }[];
-}
+export type WorkerReply =
+  | { results: { seq: number; result: BatchResult }[] }
+  /** Each result as a line of JSON ("\n" included) in `bytes`, ending at its `ends` entry. */
+  | { lines: { seqs: number[]; ok: boolean[]; bytes: Uint8Array; ends: number[] } };
 
 const ctx = workerData as CaseContext;
 let queue: Promise<void> = Promise.resolve();
+const encoder = new TextEncoder();
 
-parentPort?.on("message", (chunk: WorkerChunk) => {
-  queue = queue.then(async () => {
-    const results: WorkerReply["results"] = [];
+async function answer(chunk: WorkerChunk): Promise<void> {
+  if ("cases" in chunk) {
+    const results: { seq: number; result: BatchResult }[] = [];
     for (const { seq, line, value } of chunk.cases) results.push({ seq, result: await applyCase(value, line, ctx) });
     parentPort?.postMessage({ results } satisfies WorkerReply);
-  });
+    return;
+  }
+  const { seqs, lines, bytes, ends } = chunk.lines;
+  const ok: boolean[] = [];
+  const texts: string[] = [];
+  const outEnds: number[] = [];
+  let length = 0;
+  for (let k = 0; k < seqs.length; k++) {
+    const result = await applyLine({ line: lines[k] as number, bytes: bytes.subarray(ends[k - 1] ?? 0, ends[k]) }, ctx);
+    const text = `${JSON.stringify(result)}\n`;
+    ok.push(result.ok);
+    texts.push(text);
+    length += Buffer.byteLength(text, "utf8");
+    outEnds.push(length);
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const text of texts) at += encoder.encodeInto(text, out.subarray(at)).written;
+  parentPort?.postMessage({ lines: { seqs, ok, bytes: out, ends: outEnds } } satisfies WorkerReply, [out.buffer]);
+}
+
+parentPort?.on("message", (chunk: WorkerChunk) => {
+  queue = queue.then(() => answer(chunk));
 });

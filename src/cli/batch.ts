@@ -9,8 +9,8 @@
 import { once } from "node:events";
 import { constants, createReadStream } from "node:fs";
 import { access } from "node:fs/promises";
-import { createInterface } from "node:readline";
-import { type CaseEntry, caseEntry, runPool } from "../batch/apply-many.ts";
+import { runLinePool } from "../batch/apply-many.ts";
+import { type InputLine, inputLines, isBlankLine } from "../batch/json-lines.ts";
 import { EditError } from "../errors.ts";
 import { type Streams, writeError } from "./output.ts";
 
@@ -31,16 +31,14 @@ export function parseShard(value: string): { index: number; count: number } | un
   return index >= 1 && index <= count ? { index, count } : undefined;
 }
 
-/** The cases of this shard, each with its line in the file (blank lines are not cases). */
-async function* entriesOf(lines: AsyncIterable<string>, shard: { index: number; count: number } | undefined): AsyncGenerator<CaseEntry> {
-  let line = 0;
+/** The cases of this shard, each with its line in the file (blank lines are not cases), as bytes: a worker parses each. */
+async function* entriesOf(lines: AsyncIterable<InputLine>, shard: { index: number; count: number } | undefined): AsyncGenerator<InputLine> {
   let k = 0;
-  for await (const text of lines) {
-    line++;
-    if (text.trim() === "") continue;
+  for await (const entry of lines) {
+    if (isBlankLine(entry.bytes)) continue;
     const mine = shard === undefined || k % shard.count === shard.index - 1;
     k++;
-    if (mine) yield caseEntry(text, line);
+    if (mine) yield entry;
   }
 }
 
@@ -61,11 +59,10 @@ export async function runBatch(file: string | undefined, options: BatchCommandOp
     // A missing file is said before any case runs (readline would end quietly on a stream that failed to open).
     if (!fromStdin) await access(file, constants.R_OK);
     const source = fromStdin ? stdin() : createReadStream(file);
-    const lines = createInterface({ input: source, crlfDelay: Number.POSITIVE_INFINITY });
-    const results = runPool(entriesOf(lines, shard), { root: options.root, dryRun: options.dryRun }, options.jobs ?? (await import("node:os")).availableParallelism());
+    const results = runLinePool(entriesOf(inputLines(source), shard), { root: options.root, dryRun: options.dryRun }, options.jobs ?? (await import("node:os")).availableParallelism());
     for await (const result of results) {
       if (!result.ok) failed = true;
-      if (!streams.out.write(`${JSON.stringify(result)}\n`)) await once(streams.out, "drain");
+      if (!streams.out.write(result.json)) await once(streams.out, "drain");
     }
   } catch (error) {
     const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? `Cannot read ${file}: no such file.` : `Cannot read the cases: ${(error as Error).message}`;

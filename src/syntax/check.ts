@@ -2,6 +2,8 @@
  * The syntax check of one file's edit: one parse of the text before, the
  * tree told where the text changed (`tree.edit`), and an incremental
  * re-parse of the text after, which reuses every subtree outside the change.
+ * The trees of the last texts are kept (tree-cache.ts): the next edit of the
+ * text after is not parsed whole again.
  * The report says whether each text parses and which errors the edit
  * introduced (introduced.ts).
  */
@@ -14,6 +16,7 @@ import { lineText, listSyntaxIssues } from "./issues.ts";
 import { languageOf, type SyntaxLanguage } from "./languages.ts";
 import { loadParser } from "./runtime.ts";
 import type { SyntaxIssue, SyntaxReport } from "./report.ts";
+import { keepTree, keptTree } from "./tree-cache.ts";
 
 export type { SyntaxReport } from "./report.ts";
 
@@ -44,7 +47,7 @@ function placeAtChange(issue: SyntaxIssue, text: string, region: ChangedRegion):
 
 /** The check with a loaded parser: synchronous, for callers that weigh many readings of one edit. */
 export function checkSyntaxWith(parser: Parser, language: SyntaxLanguage, before: string, after: string): SyntaxReport {
-  const old = parseBefore(parser, before);
+  const old = parseBefore(parser, before, language);
   try {
     return checkAfter(parser, language, old, after, old.tree);
   } finally {
@@ -59,10 +62,14 @@ export interface ParsedBefore {
   issues: SyntaxIssue[];
 }
 
-/** Parses the text before an edit; the caller frees `tree`. A caller that checks several texts after against one text before parses it once. */
-export function parseBefore(parser: Parser, before: string): ParsedBefore {
-  const tree = parser.parse(before);
+/**
+ * Parses the text before an edit; the caller frees `tree`. A caller that checks several texts after against one text before parses it once.
+ * With `language`, a kept tree of the text (tree-cache.ts) is used instead of a whole parse, and the tree is kept.
+ */
+export function parseBefore(parser: Parser, before: string, language?: SyntaxLanguage): ParsedBefore {
+  const tree = (language !== undefined ? keptTree(language, before) : undefined) ?? parser.parse(before);
   if (tree === null) throw new Error("tree-sitter returned no tree");
+  if (language !== undefined) keepTree(language, before, tree);
   return { text: before, tree, issues: listSyntaxIssues(tree, before) };
 }
 
@@ -81,6 +88,7 @@ export function checkAfter(parser: Parser, language: SyntaxLanguage, old: Parsed
   const newTree = parser.parse(after, oldTree);
   if (newTree === null) throw new Error("tree-sitter returned no tree");
   try {
+    keepTree(language, after, newTree);
     const now = listSyntaxIssues(newTree, after);
     const startLine = countBreaks(after, 0, region.start) + 1;
     const endLine = Math.max(startLine, startLine + countBreaks(after, region.start, Math.max(region.start, region.newEnd - 1)));

@@ -205,6 +205,8 @@ export function generateCase(corpus: Corpus, seed: number, index: number): Bench
       ...(out.onlyFormats && { onlyFormats: out.onlyFormats }),
       ...(out.finalBreak && { finalBreak: out.finalBreak }),
       ...(out.overlap && { overlap: out.overlap }),
+      ...(out.anchor !== undefined && { anchor: out.anchor }),
+      ...(out.wholeShift && { wholeShift: true }),
       ...(out.history !== undefined && { history: out.history }),
       startLine,
       endLine: out.endLine ?? startLine + (edit.end - edit.start) - 1,

@@ -40,6 +40,8 @@ export interface MistakeOutput {
   escaped?: EscapedSide;
   onlyFormats?: readonly Format[];
   finalBreak?: "find";
+  anchor?: string;
+  wholeShift?: boolean;
   overlap?: { before: string[]; after: string[] };
 }
 

@@ -244,6 +244,20 @@ test("exception: a replacement shifted as a whole by one indentation is un-shift
   assert.equal(r.match.exception, "shift-undone");
 });
 
+test("exception: a deletion whose kept lines are shifted as a whole is un-shifted (accuracy bench reindent-whole)", () => {
+  const content = "function f(mod) {\n    if (mod) return mod;\n    var result = {};\n    init(result);\n    return result;\n}\n";
+  const r = replace(content, "    if (mod) return mod;\n    var result = {};\n    init(result);", "        if (mod) return mod;\n        init(result);");
+  assert.equal(r.content, "function f(mod) {\n    if (mod) return mod;\n    init(result);\n    return result;\n}\n");
+  assert.equal(r.match.exception, "shift-undone");
+});
+
+test("not an exception: a replacement that only indents its find text deeper is the edit", () => {
+  const content = "def f():\n    x = 1\n    return x\n";
+  const r = replace(content, "    x = 1\n    return x", "        x = 1\n        return x");
+  assert.equal(r.content, "def f():\n        x = 1\n        return x\n");
+  assert.equal(r.match.exception, undefined);
+});
+
 test("not an exception: a replacement that keeps its first line and nests the rest deeper is written as sent", () => {
   const content = "def f():\n    with lock:\n    x = 1\n    return x\n";
   const r = replace(content, "    with lock:\n    x = 1", "    with lock:\n        x = 1");

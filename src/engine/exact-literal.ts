@@ -137,8 +137,8 @@ const OPENS_BLOCK = /[{([:]$|=>$/;
  * A replacement written shifted as a whole while its find text is exact:
  * every line the model kept from the find text sits `d` columns deeper, no
  * line is shallower than the find text so shifted, and no new line opens a
- * block (the shift would be for it). The lines go back by `d`. Not when
- * only the indentation changes: then the shift is the edit.
+ * block (the shift would be for it). The lines go back by `d`, a deletion's
+ * too. Not when only the indentation changes: then the shift is the edit.
  */
 export function withoutUniformShift(find: readonly string[], text: string): string {
   const repl = text.split("\n");
@@ -178,12 +178,16 @@ export function withoutUniformShift(find: readonly string[], text: string): stri
     kept++;
   }
   // Deeper only: a shallower replacement may be a wrapper taken away.
-  if (d === undefined || d <= 0 || kept === 0 || fresh.length === 0) return text;
+  if (d === undefined || d <= 0 || kept === 0) return text;
   if (fresh.some((l) => OPENS_BLOCK.test(l.trimEnd()))) return text;
   const shift = d;
   // A line shallower than the shifted find text opens the block the shift is for (a new `if c:` around it).
   let floor = Number.POSITIVE_INFINITY;
   for (const f of find) if (f.trim() !== "") floor = Math.min(floor, width(f) + shift);
   if (repl.some((l) => l.trim() !== "" && width(l) < floor)) return text;
-  return repl.map((l) => (l.trim() === "" ? l : l.slice(shift))).join("\n");
+  const unshifted = repl.map((l) => (l.trim() === "" ? l : l.slice(shift)));
+  // Only the indentation changes: then the shift is the edit. A deletion shifted
+  // as a whole (no new line, accuracy bench `reindent-whole`) is not that.
+  if (fresh.length === 0 && unshifted.length === find.length && unshifted.every((l, k) => l.trim() === (find[k] ?? "").trim())) return text;
+  return unshifted.join("\n");
 }

@@ -229,6 +229,21 @@ test("exception: an elision marker whose neighbours stand once in the find text 
   assert.equal(r.match.exception, "elision-filled");
 });
 
+test("exception: a bare `...` between two find lines it skips is filled (accuracy bench elided-replace-anchored)", () => {
+  const content = "function f() {\n  a();\n  b();\n  c();\n  d();\n}\n";
+  const r = replace(content, "  a();\n  b();\n  c();\n  d();", "  a0();\n  a();\n  ...\n  d();");
+  assert.equal(r.content, "function f() {\n  a0();\n  a();\n  b();\n  c();\n  d();\n}\n");
+  assert.equal(r.match.exception, "elision-filled");
+});
+
+test("not an exception: a bare `...` that does not sit between two find lines it skips is code, written as sent", () => {
+  const content = "def f():\n    x = 1\n    return x\n";
+  // A stub's body, at the end of the replacement.
+  assert.equal(replace(content, "def f():\n    x = 1\n    return x", "def f():\n    ...").content, "def f():\n    ...\n");
+  // Between two adjacent find lines: the model's own line.
+  assert.equal(replace(content, "    x = 1\n    return x", "    x = 1\n    ...\n    return x").content, "def f():\n    x = 1\n    ...\n    return x\n");
+});
+
 test("exception: an elision marker that cannot be placed is refused, never written", () => {
   const content = "function f() {\n  a();\n  b();\n  a();\n  d();\n}\n";
   assert.throws(

@@ -27,6 +27,7 @@ import {
   regionNew,
   regionOld,
 } from "./mistake-kit.ts";
+import { escapedReplace, finalBreak, numbersReplace, replaceWhitespace } from "./mistakes-asymmetric.ts";
 import type { Rng } from "./random.ts";
 import { commentLeader, leadingWhitespace } from "./text-gen.ts";
 import type { ViewLine } from "./types.ts";
@@ -199,7 +200,36 @@ function v4aTwoInScope(input: MistakeInput): MistakeOutput | undefined {
   };
 }
 
+/**
+ * A replacement-side slip (`make`) with a find-side one on top: trailing
+ * blank space added to one or two quoted lines of the find text only, so
+ * the find text is no longer exact and the engine's readings of the
+ * replacement (whitespace kind, final break, numbers, escapes) decide
+ * again: exact edits are literal (issue 32), these are not. What each rule
+ * decides is measured on these kinds (docs/rules.md). Correct = the intended
+ * edit, as for the slip alone.
+ */
+function withFindSlip(make: (input: MistakeInput, rng: Rng) => MistakeOutput | undefined) {
+  return (input: MistakeInput, rng: Rng): MistakeOutput | undefined => {
+    const out = make(input, rng);
+    if (!out) return undefined;
+    const quoted = out.view.flatMap((l, i) => ((l.role === "keep" || l.role === "del") && l.old.trim() !== "" ? [i] : []));
+    if (quoted.length === 0) return undefined;
+    for (const i of rng.shuffle(quoted).slice(0, rng.int(1, 2))) {
+      const line = out.view[i] as ViewLine;
+      line.old += rng.pick([" ", "  ", "\t"]);
+      line.touched = true;
+    }
+    if (input.file.text.includes(regionOld(out.view).join("\n"))) return undefined;
+    return { ...out, note: `${out.note}; trailing blank space added to the find text only` };
+  };
+}
+
 export const HELD_OUT_MISTAKES = {
+  "replace-whitespace-slip": { minLines: 1, make: withFindSlip(replaceWhitespace) },
+  "final-break-slip": { minLines: 1, make: withFindSlip(finalBreak) },
+  "numbers-replace-slip": { minLines: 1, make: withFindSlip(numbersReplace) },
+  "escaped-replace-slip": { minLines: 1, make: withFindSlip(escapedReplace) },
   "blank-forgotten-edge": { minLines: 3, make: blankForgottenEdge },
   "elided-replace-anchored": { minLines: 5, make: elidedReplaceAnchored },
   "reindent-whole": { minLines: 2, make: reindentWhole },

@@ -95,6 +95,11 @@ export const POSITIVE_KINDS = [
   "elided-replace-anchored",
   "compound",
   "reindent-whole",
+  // A replacement-side slip with a find-side one (non-exact find text): the rules ledger's kinds.
+  "replace-whitespace-slip",
+  "final-break-slip",
+  "numbers-replace-slip",
+  "escaped-replace-slip",
 ] as const;
 export const NEGATIVE_KINDS = ["absent", "two-places", "middle-nowhere", "foreign-minus", "v4a-two-in-scope"] as const;
 export const MISTAKE_KINDS = [...POSITIVE_KINDS, ...NEGATIVE_KINDS] as const;

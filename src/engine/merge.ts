@@ -35,6 +35,7 @@ import { anchoredDiff, type DiffPart } from "./anchored-diff.ts";
 import { mergeInline } from "./inline-merge.ts";
 import { columns, type IndentPair, type LevelMap, levelMap } from "./reindent.ts";
 import { GENERIC_WORDS, type SpliceWords } from "../match/vocabulary.ts";
+import { ruleOn } from "./rules.ts";
 
 /** A line of merged output, and the document line it was copied from (-1: new). */
 export interface MergedLine {
@@ -594,6 +595,8 @@ function changedLine(m: MergeCtx, j: number, k: number, f: number): MergedLine {
   const t = m.repl[k] ?? "";
   const line = m.doc.line(f);
   const indent = unmoved(m, j, f, t, false) ? leadingWhitespace(line) : m.mapIndent(leadingWhitespace(t));
+  // Rule switched off (docs/rules.md): the model's line as written, the file's changes to it dropped.
+  if (!ruleOn("inline-merge")) return { text: body(t) === "" ? "" : indent + body(t), from: f };
   const merged = mergeInline(body(m.find[j] ?? ""), body(line), body(t));
   // The model misremembered a token of a line it rewrites anyway (`result` for `results`): the line it
   // wrote replaces the file's. A line the file changed more than that is another writer's: CONFLICT.
@@ -669,7 +672,7 @@ export function mergeLines(
   expandElisions(find, repl, script, explicitLines, words);
   checkRemovedLines(doc, cand, find, align, script, floor, words);
   checkKeptLines(doc, cand, find, align, script, floor, words);
-  const fileFrame = inFileFrame(doc, find, repl, align, script, explicitLines);
+  const fileFrame = ruleOn("merge-frame") && inFileFrame(doc, find, repl, align, script, explicitLines);
   const isNew = new Set<number>(repl.map((_, k) => k));
   for (const s of script.status) if (s.kind === "keep" || s.kind === "change") isNew.delete(s.k);
   const m: MergeCtx = { doc, cand, find, repl, fileFrame, words, isNew, mapIndent: reindenter(doc, cand, find, repl, align, fileFrame) };

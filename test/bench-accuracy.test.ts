@@ -622,7 +622,18 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
       assert.equal(c.content.split(old).length - 1, 2, "the old side stands twice");
     },
   },
-  ...(["replace-whitespace-slip", "final-break-slip", "numbers-replace-slip", "escaped-replace-slip"] as const).map((kind) => ({
+  {
+    kind: "final-break-slip",
+    check: (c) => {
+      assert.equal(c.escaped, "find");
+      assert.equal(c.finalBreak, "find");
+      const old = regionOld(c.view);
+      assert.equal(old.length, 1, "one line");
+      assert.equal(old[0], (fileRegion(c)[0] ?? "").trimStart(), "quoted from after its indentation");
+      assert.notEqual(old[0], fileRegion(c)[0]);
+    },
+  },
+  ...(["replace-whitespace-slip", "numbers-replace-slip", "escaped-replace-slip"] as const).map((kind) => ({
     kind,
     check: (c: BenchCase) => {
       const old = regionOld(c.view);

@@ -225,9 +225,31 @@ function withFindSlip(make: (input: MistakeInput, rng: Rng) => MistakeOutput | u
   };
 }
 
+/**
+ * A final break on the find text only (final-break) with the find text, one
+ * line, over-escaped (its break written `\\n`) and starting after the
+ * line's indentation: a range match, not a line match, where the final
+ * break decides whether the edited line stays a line. Trailing blank space
+ * (withFindSlip) gives a line match, which keeps the file's lines anyway.
+ * Correct = the intended edit.
+ */
+function finalBreakEscaped(input: MistakeInput): MistakeOutput | undefined {
+  const out = finalBreak(input);
+  const old = regionOld(input.view);
+  // One line: a longer find text is read as whole lines once un-escaped, and the merge keeps them lines.
+  if (!out || old.length !== 1) return undefined;
+  // Quoted from after the first line's indentation, as agents do: the match starts inside a line.
+  const first = out.view.find(isRegion);
+  if (first?.role !== "keep" || leadingWhitespace(first.old) === "") return undefined;
+  first.old = first.old.trimStart();
+  first.new = first.new.trimStart();
+  first.touched = true;
+  return { ...out, escaped: "find", note: `${out.note}; the find text over-escaped onto one line, from after its first line's indentation` };
+}
+
 export const HELD_OUT_MISTAKES = {
   "replace-whitespace-slip": { minLines: 1, make: withFindSlip(replaceWhitespace) },
-  "final-break-slip": { minLines: 1, make: withFindSlip(finalBreak) },
+  "final-break-slip": { minLines: 1, make: (input: MistakeInput) => finalBreakEscaped(input) },
   "numbers-replace-slip": { minLines: 1, make: withFindSlip(numbersReplace) },
   "escaped-replace-slip": { minLines: 1, make: withFindSlip(escapedReplace) },
   "blank-forgotten-edge": { minLines: 3, make: blankForgottenEdge },

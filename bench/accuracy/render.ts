@@ -127,7 +127,9 @@ function literalExpected(c: BenchCase, format: Format): string | undefined {
 
 export function renderCase(c: BenchCase, format: Format): RenderedEdit {
   const join = (lines: string[], escaped: boolean): string => (escaped ? overEscape(lines.join("\n")) : lines.join("\n"));
-  const oldString = join(oldSide(c.view), c.escaped === "both" || c.escaped === "find") + (c.finalBreak === "find" ? "\n" : "");
+  const escapedFind = c.escaped === "both" || c.escaped === "find";
+  // An over-escaped find text's final break is escaped with the rest (`x = 1\\n`).
+  const oldString = join(oldSide(c.view), escapedFind) + (c.finalBreak === "find" ? (escapedFind ? "\\n" : "\n") : "");
   const newString = join([...(c.overlap?.before ?? []), ...newSide(c.view), ...(c.overlap?.after ?? [])], c.escaped === "both" || c.escaped === "replace");
   if (format === "str_replace") {
     const hint = c.hint === undefined ? "" : `startLine: ${c.hint}\n`;

@@ -48,6 +48,8 @@ export interface MistakeOutput {
 export interface MistakeSpec {
   /** Fewest region lines the mistake needs. */
   minLines: number;
+  /** Most region lines the mistake can carry. @default MAX_REGION_LINES (cases.ts) */
+  maxLines?: number;
   make(input: MistakeInput, rng: Rng): MistakeOutput | undefined;
 }
 

@@ -249,7 +249,7 @@ function finalBreakEscaped(input: MistakeInput): MistakeOutput | undefined {
 
 export const HELD_OUT_MISTAKES = {
   "replace-whitespace-slip": { minLines: 1, make: withFindSlip(replaceWhitespace) },
-  "final-break-slip": { minLines: 1, make: (input: MistakeInput) => finalBreakEscaped(input) },
+  "final-break-slip": { minLines: 1, maxLines: 1, make: (input: MistakeInput) => finalBreakEscaped(input) },
   "numbers-replace-slip": { minLines: 1, make: withFindSlip(numbersReplace) },
   "escaped-replace-slip": { minLines: 1, make: withFindSlip(escapedReplace) },
   "blank-forgotten-edge": { minLines: 3, make: blankForgottenEdge },

@@ -271,6 +271,8 @@ test("not an exception: a replacement that only indents its find text deeper is 
   const r = replace(content, "    x = 1\n    return x", "        x = 1\n        return x");
   assert.equal(r.content, "def f():\n        x = 1\n        return x\n");
   assert.equal(r.match.exception, undefined);
+  // With a blank line added (engine-properties counterexample): still only indentation.
+  assert.equal(replace("'", "'", "\n '").content, "\n '");
 });
 
 test("not an exception: a replacement that keeps its first line and nests the rest deeper is written as sent", () => {

@@ -199,8 +199,9 @@ export function withoutUniformShift(find: readonly string[], text: string): stri
   for (const f of find) if (f.trim() !== "") floor = Math.min(floor, width(f) + shift);
   if (repl.some((l) => l.trim() !== "" && width(l) < floor)) return text;
   const unshifted = repl.map((l) => (l.trim() === "" ? l : l.slice(shift)));
-  // Only the indentation changes: then the shift is the edit. A deletion shifted
+  // Only the indentation (and blank lines) change: then the shift is the edit. A deletion shifted
   // as a whole (no new line, accuracy bench `reindent-whole`) is not that.
-  if (fresh.length === 0 && unshifted.length === find.length && unshifted.every((l, k) => l.trim() === (find[k] ?? "").trim())) return text;
+  const solid = (lines: readonly string[]) => lines.filter((l) => l.trim() !== "").map((l) => l.trim());
+  if (fresh.length === 0 && solid(unshifted).join("\n") === solid(find).join("\n")) return text;
   return unshifted.join("\n");
 }

@@ -14,7 +14,7 @@ import { regionNew, regionOld } from "../bench/accuracy/mistakes.ts";
 import { createRng } from "../bench/accuracy/random.ts";
 import { expectedFor, overEscape, renderCase } from "../bench/accuracy/render.ts";
 import { type AccuracyReport, aggregate, buildStats, type CaseResult, judge, renderMarkdown, renderSvg } from "../bench/accuracy/report.ts";
-import { type BenchCase, FORMATS, MISTAKE_KINDS, type MistakeKind } from "../bench/accuracy/types.ts";
+import { type BenchCase, DEFAULT_CASE_FORMATS, FORMATS, MISTAKE_KINDS, type MistakeKind } from "../bench/accuracy/types.ts";
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 const corpus = findCorpus({ projectRoot });
@@ -570,6 +570,82 @@ const claims: { kind: MistakeKind; check: (c: BenchCase) => void }[] = [
       }
     },
   },
+  {
+    kind: "blank-forgotten-edge",
+    check: (c) => {
+      const old = regionOld(c.view);
+      assert.ok(!c.content.includes(old.join("\n")), "the find text is not exact");
+      assert.deepEqual(old.filter((l) => l.trim() !== ""), fileRegion(c).filter((l) => l.trim() !== ""), "only blank lines are missing");
+      assert.ok(fileRegion(c).filter((l) => l.trim() === "").length > old.filter((l) => l.trim() === "").length);
+      assert.ok(c.expected !== undefined);
+    },
+  },
+  {
+    kind: "elided-replace-anchored",
+    check: (c) => {
+      assert.deepEqual(regionOld(c.view), fileRegion(c), "the find text is exact");
+      const markers = regionNew(c.view).filter((l) => /\.\.\./.test(l) && !regionOld(c.view).includes(l));
+      assert.equal(markers.length, 1, "one elision marker in the replacement");
+      assert.deepEqual(c.onlyFormats, ["str_replace", "search_replace"]);
+      assert.ok(c.expected !== undefined && !c.expected.includes((markers[0] as string).trim()), "the marker is never written");
+    },
+  },
+  {
+    kind: "compound",
+    check: (c) => {
+      assert.match(c.note, /^compound: /);
+      assert.notDeepEqual(regionOld(c.view), fileRegion(c), "the find text is not exact");
+      assert.ok(c.expected !== undefined);
+    },
+  },
+  {
+    kind: "reindent-whole",
+    check: (c) => {
+      assert.deepEqual(regionOld(c.view), fileRegion(c), "the find text is exact");
+      const repl = regionNew(c.view);
+      if (c.wholeShift) {
+        assert.ok(!(c.expected ?? "").includes(repl.join("\n")), "judged by the intended edit, not the shifted text");
+      } else {
+        assert.ok(fileRegion(c).includes(repl.find((l) => l.trim() !== "") ?? ""), "the first line kept where it is");
+        assert.ok((c.expected ?? "").includes(repl.join("\n")), "the nesting written as sent");
+      }
+    },
+  },
+  {
+    kind: "v4a-two-in-scope",
+    check: (c) => {
+      assert.equal(c.expected, undefined);
+      assert.deepEqual(c.onlyFormats, ["v4a"]);
+      const lines = c.content.split("\n");
+      assert.equal(lines.filter((l) => l.trim() === c.anchor).length, 1, "the anchor names one line");
+      const old = c.view.filter((l) => l.role !== "add").map((l) => l.old).join("\n");
+      assert.equal(c.content.split(old).length - 1, 2, "the old side stands twice");
+    },
+  },
+  {
+    kind: "final-break-slip",
+    check: (c) => {
+      assert.equal(c.escaped, "find");
+      assert.equal(c.finalBreak, "find");
+      const old = regionOld(c.view);
+      assert.equal(old.length, 1, "one line");
+      assert.equal(old[0], (fileRegion(c)[0] ?? "").trimStart(), "quoted from after its indentation");
+      assert.notEqual(old[0], fileRegion(c)[0]);
+    },
+  },
+  ...(["replace-whitespace-slip", "numbers-replace-slip", "escaped-replace-slip"] as const).map((kind) => ({
+    kind,
+    check: (c: BenchCase) => {
+      const old = regionOld(c.view);
+      assert.ok(!c.content.includes(old.join("\n")), "the find text is not exact");
+      assert.deepEqual(
+        old.map((l) => l.trimEnd()),
+        fileRegion(c).map((l) => l.trimEnd()),
+        "only trailing blank space differs",
+      );
+      assert.deepEqual(c.onlyFormats, ["str_replace", "search_replace"]);
+    },
+  })),
 ];
 
 for (const claim of claims) {
@@ -595,7 +671,8 @@ test("the exact-only applier is correct exactly on the cases whose text is exact
     "misremembered-token",
   ];
   altered.push("reindent-find", "inconsistent-indent", "blank-forgotten-find", "elided-repeat", "smart-find");
-  for (const format of FORMATS) {
+  // v4a runs only the kinds that name it (runsIn).
+  for (const format of DEFAULT_CASE_FORMATS) {
     for (const c of [...casesOf("none"), ...casesOf("reindent-replace")]) {
       const outcome = runApplier(exactApplier, renderCase(c, format), c.content);
       assert.equal(judge(c.expected, outcome).verdict, "correct", `${format} case ${c.index}`);

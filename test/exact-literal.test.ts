@@ -229,6 +229,21 @@ test("exception: an elision marker whose neighbours stand once in the find text 
   assert.equal(r.match.exception, "elision-filled");
 });
 
+test("exception: a bare `...` between two find lines it skips is filled (accuracy bench elided-replace-anchored)", () => {
+  const content = "function f() {\n  a();\n  b();\n  c();\n  d();\n}\n";
+  const r = replace(content, "  a();\n  b();\n  c();\n  d();", "  a0();\n  a();\n  ...\n  d();");
+  assert.equal(r.content, "function f() {\n  a0();\n  a();\n  b();\n  c();\n  d();\n}\n");
+  assert.equal(r.match.exception, "elision-filled");
+});
+
+test("not an exception: a bare `...` that does not sit between two find lines it skips is code, written as sent", () => {
+  const content = "def f():\n    x = 1\n    return x\n";
+  // A stub's body, at the end of the replacement.
+  assert.equal(replace(content, "def f():\n    x = 1\n    return x", "def f():\n    ...").content, "def f():\n    ...\n");
+  // Between two adjacent find lines: the model's own line.
+  assert.equal(replace(content, "    x = 1\n    return x", "    x = 1\n    ...\n    return x").content, "def f():\n    x = 1\n    ...\n    return x\n");
+});
+
 test("exception: an elision marker that cannot be placed is refused, never written", () => {
   const content = "function f() {\n  a();\n  b();\n  a();\n  d();\n}\n";
   assert.throws(
@@ -242,6 +257,22 @@ test("exception: a replacement shifted as a whole by one indentation is un-shift
   const r = replace(content, "        x = 1\n        return x", "            x = 2\n            y = 3\n            return x");
   assert.equal(r.content, "class A:\n    def m(self):\n        x = 2\n        y = 3\n        return x\n");
   assert.equal(r.match.exception, "shift-undone");
+});
+
+test("exception: a deletion whose kept lines are shifted as a whole is un-shifted (accuracy bench reindent-whole)", () => {
+  const content = "function f(mod) {\n    if (mod) return mod;\n    var result = {};\n    init(result);\n    return result;\n}\n";
+  const r = replace(content, "    if (mod) return mod;\n    var result = {};\n    init(result);", "        if (mod) return mod;\n        init(result);");
+  assert.equal(r.content, "function f(mod) {\n    if (mod) return mod;\n    init(result);\n    return result;\n}\n");
+  assert.equal(r.match.exception, "shift-undone");
+});
+
+test("not an exception: a replacement that only indents its find text deeper is the edit", () => {
+  const content = "def f():\n    x = 1\n    return x\n";
+  const r = replace(content, "    x = 1\n    return x", "        x = 1\n        return x");
+  assert.equal(r.content, "def f():\n        x = 1\n        return x\n");
+  assert.equal(r.match.exception, undefined);
+  // With a blank line added (engine-properties counterexample): still only indentation.
+  assert.equal(replace("'", "'", "\n '").content, "\n '");
 });
 
 test("not an exception: a replacement that keeps its first line and nests the rest deeper is written as sent", () => {

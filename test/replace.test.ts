@@ -961,3 +961,32 @@ test("the content is never changed by a refused edit", () => {
   fails(() => replace(content, "foo", "bar"), "AMBIGUOUS");
   assert.equal(content, before);
 });
+
+test("compound slips (issue 32): line numbers, typeset quotes and a misremembered token at once are undone together", () => {
+  const content = 'const a = 1;\nlog("start", a);\nrun(a);\nlog("end", a);\nconst b = 2;\n';
+  const find = '2 | log(“start”, a);\n3 | run(a);\n4 | log(“end”, alpha);';
+  const repl = '2 | log(“start”, a);\n3 | run(a, b);\n4 | log(“end”, alpha);';
+  assert.equal(replace(content, find, repl).content, 'const a = 1;\nlog("start", a);\nrun(a, b);\nlog("end", a);\nconst b = 2;\n');
+});
+
+test("compound slips (issue 32): spacing and an extra blank line at once keep the file's layout", () => {
+  const content = "def f():\n    x = g(a, b)\n    y = h(x)\n    return y\n";
+  const r = replace(content, "    x = g(a,b)\n\n    y = h( x )\n    return y", "    x = g(a,b)\n\n    y = h( x )\n    return y + 1");
+  assert.equal(r.content, "def f():\n    x = g(a, b)\n    y = h(x)\n    return y + 1\n");
+});
+
+test("not already applied: a deletion of a line that exists nowhere, the kept lines around it standing once, is NOT_FOUND (accuracy foreign-minus)", () => {
+  const content = " * The API might be changed.\n */\nconst viewTransition = defaultContext.viewTransition;\n/**\n * more\n";
+  const find = "glusknoux.dropixban(trultdondrox);\nconst viewTransition = defaultContext.viewTransition;\n/**";
+  assert.throws(
+    () => replace(content, find, "const viewTransition = defaultContext.viewTransition;\n/**"),
+    (e: unknown) => e instanceof EditError && e.code === "NOT_FOUND",
+  );
+});
+
+test("already applied still: a trailing-whitespace-only edit takes no text away", () => {
+  const content = "x = 10\ny = 2\n";
+  const r = replace(content, "x = 10 \ny = 2", "x = 10\ny = 2");
+  assert.equal(r.content, content);
+  assert.equal(r.alreadyApplied?.code, "ALREADY_APPLIED");
+});

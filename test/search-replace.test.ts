@@ -666,3 +666,11 @@ test("property: arbitrary content and diff text give a result or an EditError, n
     { numRuns: 400 },
   );
 });
+
+test("a SEARCH line quoted without its line's trailing space replaces the whole line, the space with it (accuracy trailing-whitespace)", () => {
+  const content = "# title\n\nSome prose here. \n\nMore.\n";
+  const block = "<<<<<<< SEARCH\nSome prose here.\n=======\nSome prose here. And more words.\n>>>>>>> REPLACE\n";
+  assert.equal(applySearchReplace(content, block).content, "# title\n\nSome prose here. And more words.\n\nMore.\n");
+  const two = "<<<<<<< SEARCH\n# title\n\nSome prose here.\n=======\n# Title\n\nSome prose here.\n>>>>>>> REPLACE\n";
+  assert.equal(applySearchReplace(content, two).content, "# Title\n\nSome prose here.\n\nMore.\n");
+});

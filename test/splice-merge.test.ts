@@ -171,6 +171,27 @@ const cases: MergeCase[] = [
     hunk: "@@ @@\n def setup(config):\n     alpha = load_configuration(config)\n     beta = parse_everything(alpha)\n-    x()\n+    y()\n     gamma = render_templates(beta)\n     delta = store_results(gamma)\n     return delta\n",
     expect: "NOT_FOUND",
   },
+  {
+    name: "issue 32: a blank line the find text forgot, kept in the replacement after removed lines, is written once",
+    file: " * @return {String}\n * @api private\n */\n\nexports.sign = function(val){\n  return val;\n};\n",
+    find: " * @return {String}\n * @api private\n */\nexports.sign = function(val){\n",
+    repl: " * @return {StringResult}\n\nexports.sign = function(val){\n",
+    expect: " * @return {StringResult}\n\nexports.sign = function(val){\n  return val;\n};\n",
+  },
+  {
+    name: "issue 32: a forgotten blank line and a kept one meet where the lines between are removed: one blank line",
+    file: "```sh\nnpm i x\n```\n\n## Usage\n\n```js\nconst a = 1;\n```\n",
+    find: "```sh\nnpm i x\n```\n\n## Usage\n```js\n",
+    repl: "```sh\nnpm i x\n```\n\n```js\n",
+    expect: "```sh\nnpm i x\n```\n\n```js\nconst a = 1;\n```\n",
+  },
+  {
+    name: "issue 32: a file's double blank line the find text quotes once stays double",
+    file: "a = 1\n\n\nb = 2\nc = 3\n",
+    find: "a = 1\n\nb = 2\n",
+    repl: "a = 1\n\nb = 20\n",
+    expect: "a = 1\n\n\nb = 20\nc = 3\n",
+  },
 ];
 
 const routes: { name: string; run: (c: MergeCase) => string }[] = [

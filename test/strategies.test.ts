@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { createContext } from "../src/match/anchors.ts";
 import { blankLines } from "../src/match/blank-lines.ts";
 import { blockAnchor } from "../src/match/block-anchor.ts";
+import { compound } from "../src/match/compound.ts";
 import { PRESETS, type PresetName } from "../src/match/cascade.ts";
 import { contextAware } from "../src/match/context-aware.ts";
 import { elided, isElisionLine } from "../src/match/elided.ts";
@@ -585,6 +586,22 @@ const cases: Case[] = [
     find: "function other(y) {\n  return y;\n}",
     expect: [],
   },
+  // Compound slips (issue 32): numbers, typesetting and blank lines undone, then the tolerant strategies.
+  {
+    name: "compound: line numbers and spacing at once",
+    strategy: compound,
+    text: "a\nfoo(x, y);\nbar(z);\nb\n",
+    find: "2 | foo(x,y);\n3 | bar( z );",
+    expect: [{ lines: [1, 3], text: "foo(x, y);\nbar(z);", rewrite: "strip-line-numbers", alignment: [1, 2] }],
+  },
+  {
+    name: "compound: an extra blank line and spacing at once: the blank line aligns with nothing",
+    strategy: compound,
+    text: "a\nfoo(x, y);\nbar(z);\nb\n",
+    find: "foo(x,y);\n\nbar( z );",
+    expect: [{ lines: [1, 3], text: "foo(x, y);\nbar(z);", alignment: [1, -1, 2] }],
+  },
+  { name: "compound: nothing to undo, no candidate", strategy: compound, text: "a\nfoo(x, y);\nb\n", find: "foo(x,y);", expect: [] },
 ];
 
 for (const c of cases) {

@@ -109,6 +109,7 @@ interface FuzzpatchApi {
     options?: object,
   ) => { content: string; failed: unknown[]; applied: unknown[]; alreadyApplied?: unknown[] };
   applyPatch?: (content: string, patchText: string, options?: object) => { content: string };
+  applyV4A?: (content: string, diff: string, options?: object) => { content: string };
 }
 
 interface EditReportLike {
@@ -189,6 +190,8 @@ function fuzzpatchApplier(api: FuzzpatchApi, preset: "default" | "opencode", for
             if (result.applied.length === 0 && (result.alreadyApplied?.length ?? 0) === 0) return refused("NOTHING_APPLIED");
             return { status: "applied", content: result.content };
           }
+          case "v4a":
+            return { status: "applied", content: (api.applyV4A as NonNullable<FuzzpatchApi["applyV4A"]>)(content, edit.text, options).content };
           default:
             return { status: "applied", content: (api.applyPatch as NonNullable<FuzzpatchApi["applyPatch"]>)(content, edit.text, options).content };
         }
@@ -235,6 +238,7 @@ export async function loadAppliers(): Promise<LoadedAppliers> {
     ["search_replace", "applySearchReplace"],
     ["udiff", "applyPatch"],
     ["fudiff", "applyPatch"],
+    ["v4a", "applyV4A"],
   ];
   for (const [format, fn] of byFormat) {
     if (typeof api[fn] === "function") formats.push(format);

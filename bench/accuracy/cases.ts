@@ -33,13 +33,13 @@ function countExact(haystack: string, needle: string): number {
 }
 
 /** A region `[start, end)` satisfying the rules above, or undefined after a few tries. */
-export function pickRegion(file: CorpusFile, rng: Rng, minLines: number): [number, number] | undefined {
+export function pickRegion(file: CorpusFile, rng: Rng, minLines: number, maxLines = MAX_REGION_LINES): [number, number] | undefined {
   const real = realLineCount(file);
   // Keep clear of the last lines when the file has no final newline, so no
   // diff needs a "\ No newline at end of file" marker.
   const limit = file.text.endsWith("\n") ? real : real - CONTEXT_LINES - 1;
   for (let attempt = 0; attempt < 40; attempt++) {
-    const length = rng.int(minLines, rng.chance(0.6) ? Math.max(minLines, 8) : MAX_REGION_LINES);
+    const length = Math.min(maxLines, rng.int(minLines, rng.chance(0.6) ? Math.max(minLines, 8) : MAX_REGION_LINES));
     if (length > limit) return undefined;
     const start = rng.int(0, limit - length);
     const end = start + length;
@@ -178,7 +178,7 @@ export function generateCase(corpus: Corpus, seed: number, index: number): Bench
   const rng = createRng(hashSeed(seed, index));
   for (let attempt = 0; attempt < 100; attempt++) {
     const file = corpus.pick(rng);
-    const region = pickRegion(file, rng, spec.minLines);
+    const region = pickRegion(file, rng, spec.minLines, spec.maxLines);
     if (!region) continue;
     const edit = makeEdit(file, region[0], region[1], rng);
     if (!edit) continue;
@@ -205,6 +205,8 @@ export function generateCase(corpus: Corpus, seed: number, index: number): Bench
       ...(out.onlyFormats && { onlyFormats: out.onlyFormats }),
       ...(out.finalBreak && { finalBreak: out.finalBreak }),
       ...(out.overlap && { overlap: out.overlap }),
+      ...(out.anchor !== undefined && { anchor: out.anchor }),
+      ...(out.wholeShift && { wholeShift: true }),
       ...(out.history !== undefined && { history: out.history }),
       startLine,
       endLine: out.endLine ?? startLine + (edit.end - edit.start) - 1,

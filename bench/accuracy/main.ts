@@ -31,7 +31,7 @@ import { generateCase, kindOfCase } from "./cases.ts";
 import { findCorpus } from "./corpus.ts";
 import { expectedFor, renderCase } from "./render.ts";
 import { type AccuracyReport, buildStats, type CaseResult, judge, renderMarkdown, renderSvg } from "./report.ts";
-import { type BenchCase, FORMATS, type Format, isRefusalOk, MISTAKE_KINDS, type MistakeKind } from "./types.ts";
+import { type BenchCase, FORMATS, type Format, isRefusalOk, MISTAKE_KINDS, type MistakeKind, runsIn } from "./types.ts";
 
 export interface AccuracyBenchOptions {
   /** Run seed. @default 1 */
@@ -83,7 +83,7 @@ export async function runAccuracyBench(options: AccuracyBenchOptions = {}): Prom
       }
       generated++;
       for (const format of formats) {
-        if (c.onlyFormats && !c.onlyFormats.includes(format)) continue;
+        if (!runsIn(c, format)) continue;
         const edit = renderCase(c, format);
         for (const applier of appliersFor(format, appliers)) {
           const outcome = await runCase(applier, edit, c);
@@ -163,6 +163,7 @@ export async function showCase(index: number, options: AccuracyBenchOptions = {}
   }
   try {
     for (const format of formats) {
+      if (!runsIn(c, format)) continue;
       const edit = renderCase(c, format);
       out.push("", `## ${format}`);
       if (verbose) out.push("```", edit.text.trimEnd(), "```");

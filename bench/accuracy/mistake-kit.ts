@@ -40,12 +40,16 @@ export interface MistakeOutput {
   escaped?: EscapedSide;
   onlyFormats?: readonly Format[];
   finalBreak?: "find";
+  anchor?: string;
+  wholeShift?: boolean;
   overlap?: { before: string[]; after: string[] };
 }
 
 export interface MistakeSpec {
   /** Fewest region lines the mistake needs. */
   minLines: number;
+  /** Most region lines the mistake can carry. @default MAX_REGION_LINES (cases.ts) */
+  maxLines?: number;
   make(input: MistakeInput, rng: Rng): MistakeOutput | undefined;
 }
 

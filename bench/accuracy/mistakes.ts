@@ -28,6 +28,7 @@
  */
 
 import { dupHinted, elidedBeforeChange, elidedRepeat, elidedReplace, foreignMinus } from "./mistakes-anchors.ts";
+import { HELD_OUT_MISTAKES } from "./mistakes-held-out.ts";
 import { resent, staleHistory } from "./mistakes-history.ts";
 import {
   blankForgottenFind,
@@ -465,7 +466,43 @@ function middleNowhere(input: MistakeInput, rng: Rng): MistakeOutput | undefined
   return { view, expected: null, note: `first and last quoted lines are real, the ${middle.length} between them exist nowhere` };
 }
 
+/** The slips `compound` combines, in the order a model makes them (numbers last: they prefix the line as written). */
+const COMPOUNDABLE: { name: string; make: (input: MistakeInput, rng: Rng) => MistakeOutput | undefined }[] = [
+  { name: "misremembered-token", make: misrememberedToken },
+  { name: "inner-spaces", make: innerSpaces },
+  { name: "trailing-whitespace", make: trailingWhitespace },
+  { name: "smart-punctuation", make: smartPunctuation },
+  { name: "blank-line", make: blankLine },
+  { name: "reindent", make: reindent },
+  { name: "line-numbers", make: lineNumbers },
+];
+
+/**
+ * Two or three of the known slips at once (wrong indentation and a typo and
+ * line numbers, ...), each on the view the one before left. A careful human
+ * undoes each as for the kind alone. Correct = the intended edit. Blank
+ * lines and line numbers are not combined (the numbers count file lines).
+ * A region must keep a unique squashed text without the misremembered line.
+ */
+function compound(input: MistakeInput, rng: Rng): MistakeOutput | undefined {
+  const count = rng.chance(0.6) ? 2 : 3;
+  const picked = rng.shuffle(COMPOUNDABLE).slice(0, count);
+  if (picked.some((p) => p.name === "blank-line") && picked.some((p) => p.name === "line-numbers")) return undefined;
+  const ordered = COMPOUNDABLE.filter((p) => picked.includes(p));
+  let view = input.view;
+  const notes: string[] = [];
+  for (const slip of ordered) {
+    const out = slip.make({ ...input, view }, rng);
+    if (!out) return undefined;
+    view = out.view;
+    notes.push(out.note);
+  }
+  return { view, note: `compound: ${notes.join("; ")}` };
+}
+
 export const MISTAKES: Record<MistakeKind, MistakeSpec> = {
+  ...HELD_OUT_MISTAKES,
+  compound: { minLines: 3, make: compound },
   none: { minLines: 1, make: none },
   reindent: { minLines: 1, make: reindent },
   "trailing-whitespace": { minLines: 1, make: trailingWhitespace },

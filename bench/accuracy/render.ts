@@ -8,6 +8,8 @@
  *   (`@@ -12,7 +12,8 @@`), numbers from the model's view (wrong when the
  *   mistake is a wrong line hint).
  * - fudiff: the same hunk under a bare `@@ @@` header.
+ * - v4a: the same hunk as one V4A chunk (`applyV4A`'s section), under
+ *   `@@ <anchor line>` when the case names one, else a bare `@@`.
  *
  * In diffs, context lines are the model's recollection too, so a mistake in
  * kept lines shows up in context and deleted lines alike. Each rendering also
@@ -73,7 +75,7 @@ export function diffSpan(view: readonly ViewLine[]): [number, number] {
 /** Whether a format's rendering of the case carries the line hint. */
 export function carriesHint(c: BenchCase, format: Format): boolean {
   if (format === "udiff") return true;
-  if (format === "fudiff") return false;
+  if (format === "fudiff" || format === "v4a") return false;
   return c.hint !== undefined;
 }
 
@@ -100,10 +102,11 @@ const ELISION = /^\s*(\/\/|#|\/\*|<!--|--|\*)?\s*\.\.\.|\.\.\.\s*(existing|rest|
  * "intended" edit for it was a reading the contract forbids. Not for a
  * replacement with an elision marker (filled from the find text, one of
  * the contract's named exceptions), nor for one already standing around the
- * match (another). A whole-line deletion takes its break.
+ * match (another), nor for one shifted as a whole (the third: `wholeShift`).
+ * A whole-line deletion takes its break.
  */
 function literalExpected(c: BenchCase, format: Format): string | undefined {
-  if (c.expected === undefined || (format !== "str_replace" && format !== "search_replace")) return undefined;
+  if (c.expected === undefined || c.wholeShift || (format !== "str_replace" && format !== "search_replace")) return undefined;
   const { oldString, newString } = renderCase(c, format);
   const quoted = new Set(oldString.split("\n").map((l) => l.trim()));
   if (newString.split("\n").some((l) => ELISION.test(l) && !quoted.has(l.trim()))) return undefined;
@@ -124,7 +127,9 @@ function literalExpected(c: BenchCase, format: Format): string | undefined {
 
 export function renderCase(c: BenchCase, format: Format): RenderedEdit {
   const join = (lines: string[], escaped: boolean): string => (escaped ? overEscape(lines.join("\n")) : lines.join("\n"));
-  const oldString = join(oldSide(c.view), c.escaped === "both" || c.escaped === "find") + (c.finalBreak === "find" ? "\n" : "");
+  const escapedFind = c.escaped === "both" || c.escaped === "find";
+  // An over-escaped find text's final break is escaped with the rest (`x = 1\\n`).
+  const oldString = join(oldSide(c.view), escapedFind) + (c.finalBreak === "find" ? (escapedFind ? "\\n" : "\n") : "");
   const newString = join([...(c.overlap?.before ?? []), ...newSide(c.view), ...(c.overlap?.after ?? [])], c.escaped === "both" || c.escaped === "replace");
   if (format === "str_replace") {
     const hint = c.hint === undefined ? "" : `startLine: ${c.hint}\n`;
@@ -162,7 +167,10 @@ export function renderCase(c: BenchCase, format: Format): RenderedEdit {
   const start = Math.max(1, c.diffStartLine + offset);
   const header = format === "udiff" ? `@@ -${start},${oldCount} +${start},${newCount} @@` : "@@ @@";
   const name = basename(c.file);
-  const text = `--- a/${name}\n+++ b/${name}\n${header}\n${body.join("\n")}\n`;
+  const text =
+    format === "v4a"
+      ? `${c.anchor === undefined ? "@@" : `@@ ${c.anchor}`}\n${body.join("\n")}\n`
+      : `--- a/${name}\n+++ b/${name}\n${header}\n${body.join("\n")}\n`;
   return {
     format,
     text,

@@ -1,11 +1,23 @@
 /** Shapes shared by the accuracy benchmark's modules. */
 
-export const FORMATS = ["str_replace", "search_replace", "udiff", "fudiff"] as const;
+export const FORMATS = ["str_replace", "search_replace", "udiff", "fudiff", "v4a"] as const;
 /**
  * `udiff` is a unified diff with line numbers in its hunk header (what GNU
  * patch and jsdiff read); `fudiff` is the fuzzy `@@ @@` form without them.
  */
 export type Format = (typeof FORMATS)[number];
+
+/**
+ * Formats a case runs in unless its kind names its own (`onlyFormats`).
+ * `v4a` (a Codex V4A chunk, `applyV4A`) is opt-in: only kinds about its
+ * `@@` anchors name it, so the other formats' figures stay comparable.
+ */
+export const DEFAULT_CASE_FORMATS: readonly Format[] = ["str_replace", "search_replace", "udiff", "fudiff"];
+
+/** Whether case `c` runs in `format`. */
+export function runsIn(c: { onlyFormats?: readonly Format[] }, format: Format): boolean {
+  return (c.onlyFormats ?? DEFAULT_CASE_FORMATS).includes(format);
+}
 
 /** What the model meant to do to its target region. */
 export type EditKind = "modify" | "insert" | "delete" | "replace";
@@ -78,8 +90,18 @@ export const POSITIVE_KINDS = [
   // History kinds (mistakes-history.ts): the edit is exact against a version that is not the current file.
   "resent",
   "stale-history",
+  // Held-out kinds (mistakes-held-out.ts, issue 32), added to see them fail first.
+  "blank-forgotten-edge",
+  "elided-replace-anchored",
+  "compound",
+  "reindent-whole",
+  // A replacement-side slip with a find-side one (non-exact find text): the rules ledger's kinds.
+  "replace-whitespace-slip",
+  "final-break-slip",
+  "numbers-replace-slip",
+  "escaped-replace-slip",
 ] as const;
-export const NEGATIVE_KINDS = ["absent", "two-places", "middle-nowhere", "foreign-minus"] as const;
+export const NEGATIVE_KINDS = ["absent", "two-places", "middle-nowhere", "foreign-minus", "v4a-two-in-scope"] as const;
 export const MISTAKE_KINDS = [...POSITIVE_KINDS, ...NEGATIVE_KINDS] as const;
 export type MistakeKind = (typeof MISTAKE_KINDS)[number];
 
@@ -130,6 +152,14 @@ export interface BenchCase {
   onlyFormats?: readonly Format[];
   /** The find text ends with its line break, the replacement not. */
   finalBreak?: "find";
+  /**
+   * The replacement is shifted as a whole against an exact find text, the
+   * literal contract's named exception (`shift-undone`): judged by the
+   * intended edit, not by the literal one (render.ts literalExpected).
+   */
+  wholeShift?: boolean;
+  /** The `@@` line of a V4A rendering (a line of the file before the region); bare `@@` when unset. */
+  anchor?: string;
   /** File lines next to the region that the replacement repeats (before it, after it). */
   overlap?: { before: string[]; after: string[] };
   /**

@@ -263,12 +263,32 @@ function standsOnceAsText(ctx: MatchContext, op: EditOp): Place | undefined {
   const find = reading.find.trim();
   const repl = reading.replace.trim();
   if (find === "" || repl === find || repl.replace(/\s+/g, "").length < MIN_LINE_CHARS) return undefined;
+  if (onlyRemoves(linesOf(reading))) return undefined;
   const at = ctx.occurrences(repl);
   const only = at.length === 1 ? (at[0] as number) : undefined;
   if (only === undefined) return undefined;
   for (const p of ctx.occurrences(find)) if (p < only || p + find.length > only + repl.length) return undefined;
   const doc = ctx.doc;
   return { startLine: doc.lineAt(only), endLine: doc.lineAt(only + repl.length - 1) + 1 };
+}
+
+/**
+ * Whether the op only takes lines of text away: its remains stand in the
+ * file whether or not it was applied, so they prove nothing (accuracy bench
+ * `foreign-minus`: a line to delete that exists nowhere, the lines kept
+ * around it standing once, was reported applied). A whitespace-only edit
+ * takes no text away.
+ */
+function onlyRemoves(sides: { find: readonly string[]; replace: readonly string[] }): boolean {
+  if (addedChars(sides.find, sides.replace) > 0) return false;
+  const left = new Map<string, number>();
+  for (const l of sides.replace) left.set(lineKey(l), (left.get(lineKey(l)) ?? 0) + 1);
+  return sides.find.some((l) => {
+    const k = lineKey(l);
+    const n = left.get(k) ?? 0;
+    left.set(k, n - 1);
+    return k !== "" && n <= 0;
+  });
 }
 
 /** Rule for an op not found: where its replacement stands, given the closest near-miss (0-based, half-open) when known. */

@@ -378,15 +378,16 @@ function tryPlan(doc: Document, l: LocateContext, op: EditOp, a: ApplyOpsOptions
   if (known) return withOrigin(new EditError(known.code, known.message, { ...known.detail }), op);
   try {
     const p = planOp(doc, l, op);
+    const applied = ruleOn("already-applied");
     // Found only by a looser reading (context dropped): the whole new side standing once says it was applied before.
-    const before = p.looser ? standsInstead(l.ctx, op) : undefined;
+    const before = p.looser && applied ? standsInstead(l.ctx, op) : undefined;
     if (before) return withOrigin(alreadyAppliedError(before, "its old text is found only with context dropped"), op);
-    const stands = p.report.strategy === "create" || p.report.strategy === "line-hint" ? undefined : standsAroundMatch(l.ctx, op, { startLine: p.report.startLine - 1, endLine: p.report.endLine });
+    const stands = !applied || p.report.strategy === "create" || p.report.strategy === "line-hint" ? undefined : standsAroundMatch(l.ctx, op, { startLine: p.report.startLine - 1, endLine: p.report.endLine });
     if (stands) return withOrigin(alreadyAppliedError(stands, "its old text stands only inside its new text"), op);
     // Found only by a similarity strategy while the new text stands verbatim elsewhere: the edit was made there
     // and its old text is gone; the look-alike it found is another place (a sibling function), not its own.
     // A whole copy found with other whitespace (score 1) is a real copy still to change (one of several).
-    const elsewhere = p.report.fuzzy && p.report.score < 1 ? standsVerbatim(l.ctx, op, l.hintLine) : undefined;
+    const elsewhere = applied && p.report.fuzzy && p.report.score < 1 ? standsVerbatim(l.ctx, op, l.hintLine) : undefined;
     if (elsewhere) {
       const over = elsewhere.startLine < p.report.endLine && p.report.startLine - 1 < elsewhere.endLine;
       return withOrigin(alreadyAppliedError(elsewhere, over ? "its old text was read into the new text there" : "what its old text matched is a look-alike elsewhere"), op);
@@ -397,7 +398,7 @@ function tryPlan(doc: Document, l: LocateContext, op: EditOp, a: ApplyOpsOptions
     const e = asEditError(error);
     // Out of time: the whole call stops, nothing of it is kept.
     if (e.code === "TIMEOUT") throw e;
-    if (e.code === "AMBIGUOUS") {
+    if (e.code === "AMBIGUOUS" && ruleOn("already-applied")) {
       const cands = (e.detail.candidates ?? []).map((c) => ({ startLine: c.startLine - 1, endLine: c.endLine, strategy: c.strategy }));
       const stands = standsAmongCandidates(l.ctx, op, cands);
       if (stands) return withOrigin(alreadyAppliedError(stands, "every place its old text matches is inside its new text, or near-misses elsewhere"), op);

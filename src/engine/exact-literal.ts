@@ -12,7 +12,8 @@
  *   edit sent again). Decided by already-applied.ts before anything is
  *   written; nothing here.
  * - `elision-filled`: an elision marker in the replacement (`// ... existing
- *   code ...`) that the find text lacks, standing for find-text lines: its
+ *   code ...`; a bare `...` only between two such neighbours, elsewhere it is
+ *   code) that the find text lacks, standing for find-text lines: its
  *   neighbours in the replacement each stand once in the find text (or it
  *   opens/closes the replacement), and the lines between them are written
  *   back from the matched text. Anything else is refused: a marker is never
@@ -90,7 +91,7 @@ function nonBlankFrom(lines: readonly string[], k: number, step: number): number
  * Throws INVALID_INPUT when which lines a marker stands for is a guess.
  */
 function fillElisions(find: readonly string[], repl: readonly string[], words: SpliceWords): string[] | undefined {
-  if (!hasNewElision(find, repl)) return undefined;
+  if (!hasNewElision(find, repl) && !repl.some(isBareEllipsis)) return undefined;
   const quoted = new Set(find.map((l) => l.trim()));
   const out: string[] = [];
   let filled = false;
@@ -99,7 +100,8 @@ function fillElisions(find: readonly string[], repl: readonly string[], words: S
     const line = repl[k] ?? "";
     if (skipBlank && line.trim() === "") continue;
     skipBlank = false;
-    if (!isReplacementElision(line) || quoted.has(line.trim())) {
+    const bare = isBareEllipsis(line);
+    if ((!bare && !isReplacementElision(line)) || quoted.has(line.trim())) {
       out.push(line);
       continue;
     }
@@ -107,6 +109,11 @@ function fillElisions(find: readonly string[], repl: readonly string[], words: S
     const next = nonBlankFrom(repl, k, 1);
     const a = prev === undefined ? -1 : onlyIndex(find, repl[prev] ?? "", 0, find.length);
     const b = next === undefined ? find.length : onlyIndex(find, repl[next] ?? "", a + 1, find.length);
+    // A bare `...` is code (Python's Ellipsis) unless find lines it skips stand on both sides of it.
+    if (bare && !(prev !== undefined && next !== undefined && a >= 0 && b > a + 1)) {
+      out.push(line);
+      continue;
+    }
     const known = (prev === undefined || a >= 0) && b >= 0 && (prev !== undefined || next !== undefined);
     if (!known) throw elisionGuess(line, k, words);
     // Between two adjacent find lines it stands for nothing: the model's own line.
@@ -123,6 +130,12 @@ function fillElisions(find: readonly string[], repl: readonly string[], words: S
   return filled ? out : undefined;
 }
 
+/** `...` alone on a line: an elision only where the find lines around it say so (fillElisions). */
+function isBareEllipsis(line: string): boolean {
+  const t = line.trim();
+  return t === "..." || t === "\u2026";
+}
+
 function elisionGuess(marker: string, k: number, w: SpliceWords): EditError {
   return new EditError(
     "INVALID_INPUT",
@@ -137,8 +150,8 @@ const OPENS_BLOCK = /[{([:]$|=>$/;
  * A replacement written shifted as a whole while its find text is exact:
  * every line the model kept from the find text sits `d` columns deeper, no
  * line is shallower than the find text so shifted, and no new line opens a
- * block (the shift would be for it). The lines go back by `d`. Not when
- * only the indentation changes: then the shift is the edit.
+ * block (the shift would be for it). The lines go back by `d`, a deletion's
+ * too. Not when only the indentation changes: then the shift is the edit.
  */
 export function withoutUniformShift(find: readonly string[], text: string): string {
   const repl = text.split("\n");
@@ -178,12 +191,17 @@ export function withoutUniformShift(find: readonly string[], text: string): stri
     kept++;
   }
   // Deeper only: a shallower replacement may be a wrapper taken away.
-  if (d === undefined || d <= 0 || kept === 0 || fresh.length === 0) return text;
+  if (d === undefined || d <= 0 || kept === 0) return text;
   if (fresh.some((l) => OPENS_BLOCK.test(l.trimEnd()))) return text;
   const shift = d;
   // A line shallower than the shifted find text opens the block the shift is for (a new `if c:` around it).
   let floor = Number.POSITIVE_INFINITY;
   for (const f of find) if (f.trim() !== "") floor = Math.min(floor, width(f) + shift);
   if (repl.some((l) => l.trim() !== "" && width(l) < floor)) return text;
-  return repl.map((l) => (l.trim() === "" ? l : l.slice(shift))).join("\n");
+  const unshifted = repl.map((l) => (l.trim() === "" ? l : l.slice(shift)));
+  // Only the indentation (and blank lines) change: then the shift is the edit. A deletion shifted
+  // as a whole (no new line, accuracy bench `reindent-whole`) is not that.
+  const solid = (lines: readonly string[]) => lines.filter((l) => l.trim() !== "").map((l) => l.trim());
+  if (fresh.length === 0 && solid(unshifted).join("\n") === solid(find).join("\n")) return text;
+  return unshifted.join("\n");
 }

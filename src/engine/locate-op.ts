@@ -126,8 +126,12 @@ function wholeLinesFirst(doc: Document, cands: Candidate[], indented: boolean, w
     }
     const endsLine = c.end === t.length || t[c.end] === "\n" || t[c.end - 1] === "\n" || c.end >= startOfBlankTail(c.endLine - 1);
     if (!endsLine) continue;
-    if (c.start === doc.lineStart(c.startLine)) whole.push(c);
-    else if (c.start <= startOfText(c.startLine)) reindented.push(c);
+    // A SEARCH line is the whole line: the trailing blank space the model did not see goes with it
+    // (left, it ended up after the added words: accuracy trailing-whitespace case 602).
+    const lineEnd = doc.lineEnd(c.endLine - 1);
+    const place = wholeLines && c.end < lineEnd && t[c.end - 1] !== "\n" ? { ...c, end: lineEnd } : c;
+    if (c.start === doc.lineStart(c.startLine)) whole.push(place);
+    else if (c.start <= startOfText(c.startLine)) reindented.push(place);
   }
   const tier = whole.length > 0 ? whole : reindented;
   if (tier.length > 0 || wholeLines) return tier;

@@ -35,6 +35,7 @@ import { anchoredDiff, type DiffPart } from "./anchored-diff.ts";
 import { mergeInline } from "./inline-merge.ts";
 import { columns, type IndentPair, type LevelMap, levelMap } from "./reindent.ts";
 import { GENERIC_WORDS, type SpliceWords } from "../match/vocabulary.ts";
+import { ruleOn } from "./rules.ts";
 
 /** A line of merged output, and the document line it was copied from (-1: new). */
 export interface MergedLine {
@@ -594,6 +595,8 @@ function changedLine(m: MergeCtx, j: number, k: number, f: number): MergedLine {
   const t = m.repl[k] ?? "";
   const line = m.doc.line(f);
   const indent = unmoved(m, j, f, t, false) ? leadingWhitespace(line) : m.mapIndent(leadingWhitespace(t));
+  // Rule switched off (docs/rules.md): the model's line as written, the file's changes to it dropped.
+  if (!ruleOn("inline-merge")) return { text: body(t) === "" ? "" : indent + body(t), from: f };
   const merged = mergeInline(body(m.find[j] ?? ""), body(line), body(t));
   // The model misremembered a token of a line it rewrites anyway (`result` for `results`): the line it
   // wrote replaces the file's. A line the file changed more than that is another writer's: CONFLICT.
@@ -669,7 +672,7 @@ export function mergeLines(
   expandElisions(find, repl, script, explicitLines, words);
   checkRemovedLines(doc, cand, find, align, script, floor, words);
   checkKeptLines(doc, cand, find, align, script, floor, words);
-  const fileFrame = inFileFrame(doc, find, repl, align, script, explicitLines);
+  const fileFrame = ruleOn("merge-frame") && inFileFrame(doc, find, repl, align, script, explicitLines);
   const isNew = new Set<number>(repl.map((_, k) => k));
   for (const s of script.status) if (s.kind === "keep" || s.kind === "change") isNew.delete(s.k);
   const m: MergeCtx = { doc, cand, find, repl, fileFrame, words, isNew, mapIndent: reindenter(doc, cand, find, repl, align, fileFrame) };
@@ -708,7 +711,34 @@ export function mergeLines(
   }
   if (!unalignedSince) appendAll(out, intoGap(m, held, cursor, cand.endLine));
   else appendAll(out, [...news(held), ...fileLines(cursor, cand.endLine), ...pending]);
-  return out;
+  return withForgottenBlanksOnce(out, align);
+}
+
+/**
+ * A blank line the find text forgot and the replacement keeps, next to a
+ * change: the file's blank line (one the find text has no line for) ends up
+ * beside the model's new blank line, or beside a blank line the model kept
+ * once the lines between them were removed. The replacement has one blank
+ * line there: written once, the file's. (intoGap pairs them when nothing
+ * was removed between; accuracy bench `blank-forgotten-edge` doubled them
+ * 4 times in 25, in every format.)
+ */
+function withForgottenBlanksOnce(out: MergedLine[], align: readonly number[]): MergedLine[] {
+  const aligned = new Set(align);
+  const blank = (l: MergedLine | undefined): l is MergedLine => l !== undefined && isBlank(l.text);
+  const dropped = new Set<number>();
+  for (let i = 0; i < out.length; i++) {
+    const gap = out[i];
+    if (!blank(gap) || gap.from < 0 || aligned.has(gap.from)) continue;
+    for (const x of [i - 1, i + 1]) {
+      const other = out[x];
+      if (!blank(other) || dropped.has(x) || dropped.has(i)) continue;
+      // The model's new blank line is the file's; a kept one stands for it once the lines between are gone.
+      if (other.from < 0) dropped.add(x);
+      else if (aligned.has(other.from) && Math.abs(other.from - gap.from) > 1) dropped.add(i);
+    }
+  }
+  return dropped.size === 0 ? out : out.filter((_, i) => !dropped.has(i));
 }
 
 function range(from: number, to: number): number[] {

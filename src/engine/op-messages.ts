@@ -3,6 +3,7 @@
  * op's label and origin, and for NOT_FOUND the notes that help the model
  * fix its edit in one more try.
  */
+import { ruleOn } from "./rules.ts";
 import type { EditError } from "../errors.ts";
 import type { MatchContext } from "../match/types.ts";
 import { standsInstead } from "./already-applied.ts";
@@ -38,7 +39,7 @@ export function notFoundNotes(op: EditOp, opts: ResolvedOptions, ctx: MatchConte
   const similarity = (error?.detail.closest as { similarity?: number } | undefined)?.similarity;
   if (similarity !== undefined) notes.push(similarityNote(similarity, opts.strategy.fuzzyThreshold, op.readings[0]?.find ?? ""));
   const closest = error?.detail.closest as { startLine: number; endLine: number } | undefined;
-  const at = standsInstead(ctx, op, closest && { startLine: closest.startLine - 1, endLine: closest.endLine });
+  const at = ruleOn("already-applied") ? standsInstead(ctx, op, closest && { startLine: closest.startLine - 1, endLine: closest.endLine }) : undefined;
   const applied = at && { startLine: at.startLine + 1, endLine: at.endLine };
   if (applied) {
     notes.push(

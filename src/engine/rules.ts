@@ -15,6 +15,10 @@ export const RULES = [
   "escaped-replacement",
   "widen-to-lines",
   "rival",
+  "merge-frame",
+  "inline-merge",
+  "carry-over",
+  "already-applied",
 ] as const;
 
 export type RuleName = (typeof RULES)[number];

@@ -11,6 +11,7 @@
  * gets here: a merge does not beat an unambiguous match.
  */
 import { type CarryConflict, carryOver } from "../engine/carry-over.ts";
+import { ruleOn } from "../engine/rules.ts";
 import { EditError } from "../errors.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome } from "./types.ts";
 
@@ -49,7 +50,7 @@ export function applyFromHistory(
   ctx: FileApplyContext,
   now: FileApplyResult | EditError,
 ): FileApplyResult | undefined {
-  if (versions.length === 0 || !wantsHistory(now)) return undefined;
+  if (versions.length === 0 || !wantsHistory(now) || !ruleOn("carry-over")) return undefined;
   const fuzzyNow = !(now instanceof EditError) && now.content !== undefined && !now.ops.some((op) => op.status === "failed");
   for (let k = versions.length - 1; k >= 0; k--) {
     const version = versions[k] as string;

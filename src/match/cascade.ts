@@ -14,6 +14,7 @@
  */
 import { blankLines } from "./blank-lines.ts";
 import { blockAnchor } from "./block-anchor.ts";
+import { compound } from "./compound.ts";
 import { contextAware } from "./context-aware.ts";
 import { elided } from "./elided.ts";
 import { escapeNormalized } from "./escape-normalized.ts";
@@ -78,6 +79,7 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = Object.freeze({
       whitespaceInsensitive,
       blankLines,
       elided,
+      compound,
       blockAnchor,
       contextAware,
       fuzzyBlock,

@@ -65,7 +65,7 @@ const SIMILARITY_RIVAL_FLOOR = 0.5;
  * gained a comment. A window that holds more of the model's lines, as
  * written or grown, is as good a reading, even when its distance is larger.
  */
-const BY_SIMILARITY: ReadonlySet<StrategyName> = new Set<StrategyName>(["block-anchor", "context-aware", "fuzzy-block"]);
+const BY_SIMILARITY: ReadonlySet<StrategyName> = new Set<StrategyName>(["block-anchor", "context-aware", "fuzzy-block", "compound"]);
 
 /** Whether the window of `n` lines from `start` shares a line with the winner. */
 const overlaps = (winner: Candidate, start: number, n: number): boolean => start < winner.endLine && winner.startLine < start + n;

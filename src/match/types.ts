@@ -20,7 +20,8 @@ export type StrategyName =
   | "elided"
   | "context-aware"
   | "fuzzy-block"
-  | "multi-occurrence";
+  | "multi-occurrence"
+  | "compound";
 
 /**
  * How the replacement must be treated to match the way the find text was

@@ -77,7 +77,7 @@ for (const example of ["response.md", "response-v4a.md"]) {
     assert.notDeepEqual(after, before);
     const second = await apply(root, response);
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stdout, /Nothing to change/);
+    assert.match(second.stderr, /Nothing to change/);
     assert.deepEqual(await snapshot(root), after);
   });
 }

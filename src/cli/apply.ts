@@ -173,7 +173,11 @@ async function readInput(file: string | undefined, input: () => NodeJS.ReadStrea
   }
 }
 
-/** The report on stdout, errors on stderr; `--check` and `--quiet` keep only the errors. */
+/**
+ * The diff (or the tables) alone on stdout, so `--dry-run > x.patch` is a
+ * patch `git apply` takes; the report lines (applied, warnings, notes, the
+ * summary) and the errors on stderr. `--check` and `--quiet` keep only the errors.
+ */
 function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, streams: Streams): void {
   const silent = options.check || options.quiet;
   // Silent: stdout is never asked whether it is a terminal (that builds the stream: start-up).
@@ -187,8 +191,9 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
   if (options.numstat) out(formatNumstat(result.files));
   if (options.summary) out(formatSummary(result.files));
   if (!tables && result.diff !== "") out(colorDiff(result.diff, c) + (result.diff.endsWith("\n") ? "" : "\n"));
+  const e = silent ? c : colorsFor(streams, "err");
   const progress = (s: string) => {
-    if (!tables) out(s);
+    if (!tables && !silent) streams.err.write(s);
   };
   for (const file of result.files) {
     if (file.error) {
@@ -212,9 +217,9 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
       } else if (edit.status === "failed" && edit.error) {
         writeError(streams, edit.error, `${file.path}: edit ${edit.index + 1} (${edit.format}): `);
       } else if (edit.fuzzy) {
-        progress(`${c.yellow("warning:")} ${file.path}: edit ${edit.index + 1} (${edit.format}) matched fuzzily (${edit.strategy ?? "fuzzy"}${from}${score}${where}); review the change\n`);
+        progress(`${e.yellow("warning:")} ${file.path}: edit ${edit.index + 1} (${edit.format}) matched fuzzily (${edit.strategy ?? "fuzzy"}${from}${score}${where}); review the change\n`);
       } else {
-        progress(`${c.green("applied:")} ${file.path}: edit ${edit.index + 1} (${edit.format}, ${edit.strategy ?? "exact"}${from}${where})\n`);
+        progress(`${e.green("applied:")} ${file.path}: edit ${edit.index + 1} (${edit.format}, ${edit.strategy ?? "exact"}${from}${where})\n`);
       }
     }
     rejected();
@@ -222,7 +227,7 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
     if (file.syntax && file.status !== "failed") {
       const how = file.syntax.parsesBefore ? "it parsed before" : "errors elsewhere were there before";
       for (const line of introducedLines(file.syntax)) {
-        progress(`${c.yellow("warning:")} ${file.path}: the edit introduces a syntax error (${file.syntax.language}; ${how}) at ${line}; review the change\n`);
+        progress(`${e.yellow("warning:")} ${file.path}: the edit introduces a syntax error (${file.syntax.language}; ${how}) at ${line}; review the change\n`);
       }
     }
   }

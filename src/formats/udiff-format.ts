@@ -17,7 +17,7 @@ import { missingFile } from "./file-errors.ts";
 import { looksLikeSearchReplace } from "./search-replace-files.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome, ResponseText, SplitResult } from "./types.ts";
 import { applyPatch, applyPatchWithChange } from "./unified-apply.ts";
-import { type GitHeaders, isTextFileMode, looksLikeGitHeadersOnly, namesDisagree, readGitHeaders } from "./git-headers.ts";
+import { type GitHeaders, isTextFileMode, looksLikeGitHeadersOnly, namesDisagree, permissionsFor, readGitHeaders } from "./git-headers.ts";
 import { looksLikeUnifiedDiff, readPatchIfComplete, unquoteC } from "./unified-parse.ts";
 import { reverseUnifiedDiff } from "./unified-reverse.ts";
 
@@ -44,6 +44,8 @@ export interface GitChange {
   oldMode?: number;
   /** `similarity index N%`. */
   similarity?: number;
+  /** Set by the file layer for a rename sent again (done-moves.ts): the old path, gone, whose file is now at the edit's path. */
+  movedFrom?: string;
 }
 
 function isSectionStart(lines: readonly string[], i: number): boolean {
@@ -347,6 +349,8 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
   const hasHunk = /^@@/m.test(patch);
   if (isDeleted && !hasHunk) return { content: "", deleted: true, ops: [{ status: "applied", strategy: "delete", fuzzy: false }] };
   if (!hasHunk && (git !== undefined || isNew)) {
+    const done = isNew ? undefined : doneGitChange(git, ctx);
+    if (done) throw done;
     // A git section of headers only: an empty new file, a rename, a copy, a mode change.
     const strategy = isNew ? "create" : git?.moveTo !== undefined ? "rename" : git?.copyFrom !== undefined ? "copy" : "mode";
     return { content: isNew ? "" : content, ...gitResult, ops: [{ status: "applied", strategy, fuzzy: false }] };
@@ -408,6 +412,22 @@ function withoutFileBom(patch: string): string {
     newSeen ||= firstNew;
   }
   return lines.join("\n");
+}
+
+/**
+ * A git section of headers only whose change already stands: a rename sent
+ * again (the file layer found the old path gone and the new one there), a
+ * mode the file already has. ALREADY_APPLIED, as for hunks already applied.
+ */
+function doneGitChange(git: GitChange | undefined, ctx: FileApplyContext): EditError | undefined {
+  if (git === undefined || git.moveTo !== undefined || git.copyFrom !== undefined) return undefined;
+  const modeStands = git.newMode === undefined || (ctx.mode !== undefined && permissionsFor(git.newMode, ctx.mode) === ctx.mode);
+  if (!modeStands || (git.newMode === undefined && git.movedFrom === undefined)) return undefined;
+  const what = [
+    ...(git.movedFrom !== undefined ? [`${git.movedFrom} is gone and ${ctx.path} exists: it was renamed`] : []),
+    ...(git.newMode !== undefined ? [`${ctx.path} already has mode ${git.newMode.toString(8)}`] : []),
+  ];
+  return new EditError("ALREADY_APPLIED", `already applied (${what.join("; ")}); nothing to do.`, { path: ctx.path });
 }
 
 function createdBefore(content: string, patch: string, ctx: FileApplyContext): boolean {

@@ -781,6 +781,7 @@ function editContext(plan: FilePlan, current: string, versions: readonly string[
     options: left === undefined ? opts.engine : { ...opts.engine, timeoutMs: left },
     ...(plan.pathHint !== undefined && { pathHint: plan.pathHint }),
     ...(loaded.layout.bom && { bom: true }),
+    ...(loaded.mode !== undefined && plan.gitMode === undefined && { mode: loaded.mode }),
     ...(opts.replaceAllAdvice !== undefined && { replaceAllAdvice: opts.replaceAllAdvice }),
     ...(opts.emptyOldAdvice !== undefined && { emptyOldAdvice: opts.emptyOldAdvice }),
     ...(versions.length > 0 && { versions }),

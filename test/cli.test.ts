@@ -345,7 +345,8 @@ const flagCases: {
     args: ["--stat"],
     code: 0,
     expect: { "src/help.js": HELP, "b.txt": "1\n2\n", "new.txt": null },
-    stdout: /^ src\/help\.js \| 2 \+-\n new\.txt {5}\| 3 \+\+\+\n b\.txt {7}\| 1 -\n 3 files changed, 4 insertions\(\+\), 2 deletions\(-\)\n(?![\s\S]*^@@)/m,
+    // git apply --stat's layout (a diff is read alone: patch-tables.ts).
+    stdout: /^ src\/help\.js \| {4}2 \+-\n new\.txt {5}\| {4}3 \+\+\+\n b\.txt {7}\| {4}1 -\n 3 files changed, 4 insertions\(\+\), 2 deletions\(-\)\n(?![\s\S]*^@@)/m,
   },
   {
     name: "-p2: strips two leading components of the header path",

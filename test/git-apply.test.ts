@@ -201,3 +201,22 @@ for (const c of dryRunCases) {
     assert.deepEqual(again.fp.tree, real.git.tree, dry.stdout);
   });
 }
+
+test("git header: --stat, --numstat and --summary read the patch alone, as git apply does: a patch that would not apply gets the same tables", async () => {
+  const c = cases.at(-1) as (typeof cases)[number];
+  const patch = await gitPatch(c.before, c.after);
+  // A tree the patch does not apply to: every file's text differs, and the file to create already exists.
+  const other: Files = { "del.txt": "y\n", "m.sh": "#!/bin/sh\n", "src/a.txt": "other\n", "keep.txt": "other\n", "new.txt": "there\n" };
+  // Bars scaled down and a name past 50 columns shortened, as git apply --stat does.
+  const long = "a/very/long/directory/name/that/goes/on/and/on/for/ever/file.txt";
+  const lines = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w} ${i}\n`).join("");
+  const wide = await gitPatch({ [long]: lines(30, "x"), "s.txt": TEXT }, { [long]: lines(30, "x") + lines(120, "y"), "s.txt": TEXT.replace("one", "ONE") });
+  for (const [p, flags] of [[patch, ["--stat"]], [patch, ["--numstat"]], [patch, ["--summary"]], [patch, ["--stat", "--numstat", "--summary"]], [patch, ["--numstat", "-R"]], [wide, ["--stat"]]] as const) {
+    const r = await both(other, p, [...flags]);
+    assert.equal(r.git.code, 0, r.git.stderr);
+    assert.equal(r.fp.code, 0, `${flags}: ${r.fp.stderr}`);
+    assert.equal(r.fp.stdout, r.git.stdout, flags.join(" "));
+    assert.equal(r.fp.stderr, "");
+    assert.deepEqual(r.fp.tree, r.git.tree);
+  }
+});

@@ -90,3 +90,23 @@ for (const example of ["response.md", "response-v4a.md"]) {
     assert.deepEqual(await snapshot(root), after);
   });
 }
+
+// Issue 38: -R twice, and -R of a file that is not there, advise an undo, not a diff from /dev/null.
+test("run twice with -R: undoing a created file twice finds it already undone; a missing file to undo is not advised to be created", async () => {
+  const t = await makeTree({ "a.py": PY });
+  const response = path.join(t.base, "response.txt");
+  await writeFile(response, "--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x = 1\n");
+  assert.equal((await apply(t.root, response)).code, 0);
+  const first = await apply(t.root, response, ["-R"]);
+  assert.equal(first.code, 0, first.stderr);
+  const after = await snapshot(t.root);
+  const second = await apply(t.root, response, ["-R"]);
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stderr, /^note: new\.py: edit 1 \(udiff\) already undone \(new\.py, which the diff creates, does not exist\); nothing to do\.$/m);
+  assert.deepEqual(await snapshot(t.root), after);
+  await writeFile(response, "--- a/gone.py\n+++ b/gone.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n");
+  const missing = await apply(t.root, response, ["-R"]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /^NOT_FOUND: gone\.py: edit 1 \(udiff\): gone\.py does not exist, so the diff cannot be undone there/m);
+  assert.doesNotMatch(missing.stderr, /dev\/null/);
+});

@@ -30,6 +30,8 @@ export interface UdiffPayload {
   offset: number;
   /** What git's extended headers say besides the hunks (git-headers.ts). */
   git?: GitChange;
+  /** The diff is undone (`reverse`): a missing file is then advised on in those terms. */
+  reversed?: boolean;
 }
 
 /** A git section's change of name or mode, for the file layer. */
@@ -345,7 +347,7 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
     if (createdBefore(content, patch, ctx)) throw new EditError("ALREADY_APPLIED", `already applied (${ctx.path} exists with the text this diff creates); nothing to do.`);
     throw new EditError("CONFLICT", `The diff creates ${ctx.path} (--- /dev/null), but the file already exists. Send a diff against its current content instead.`);
   }
-  if (!isNew && !ctx.exists) throw missingFile(ctx.path, "a diff from --- /dev/null", ctx.pathHint);
+  if (!isNew && !ctx.exists) throw edit.payload.reversed ? missingToUndo(ctx, isDeleted) : missingFile(ctx.path, "a diff from --- /dev/null", ctx.pathHint);
   const hasHunk = /^@@/m.test(patch);
   if (isDeleted && !hasHunk) return { content: "", deleted: true, ops: [{ status: "applied", strategy: "delete", fuzzy: false }] };
   if (!hasHunk && (git !== undefined || isNew)) {
@@ -430,6 +432,21 @@ function doneGitChange(git: GitChange | undefined, ctx: FileApplyContext): EditE
   return new EditError("ALREADY_APPLIED", `already applied (${what.join("; ")}); nothing to do.`, { path: ctx.path });
 }
 
+/**
+ * A reversed diff whose file is missing: undoing a creation finds it already
+ * undone (run twice, the first run deleted it); anything else has nothing to
+ * undo there. Creating the file from /dev/null, the forward advice, is wrong
+ * advice for an undo.
+ */
+function missingToUndo(ctx: FileApplyContext, deletes: boolean): EditError {
+  if (deletes) return new EditError("ALREADY_APPLIED", `already undone (${ctx.path}, which the diff creates, does not exist); nothing to do.`, { path: ctx.path });
+  const check = ctx.pathHint === undefined ? "check the path" : `check the path (${ctx.pathHint})`;
+  return new EditError("NOT_FOUND", `${ctx.path} does not exist, so the diff cannot be undone there: undoing needs the file as the diff left it. If it was renamed or moved, ${check}.`, {
+    path: ctx.path,
+    ...(ctx.pathHint !== undefined && { suggestion: ctx.pathHint }),
+  });
+}
+
 function createdBefore(content: string, patch: string, ctx: FileApplyContext): boolean {
   try {
     return applyPatch("", patch, ctx.options as Parameters<typeof applyPatch>[2]).content === content;
@@ -449,14 +466,14 @@ function reverse(edit: FileEdit<UdiffPayload>): FileEdit<UdiffPayload> {
   const git = p.git;
   if (git?.copyFrom !== undefined) {
     const { sourcePath: _, ...rest } = edit;
-    return { ...rest, payload: { ...p, patch, isNew: false, isDeleted: true, git: {} } };
+    return { ...rest, payload: { ...p, patch, isNew: false, isDeleted: true, reversed: true, git: {} } };
   }
   const back: GitChange | undefined = git && {
     ...(git.newMode !== undefined && git.oldMode !== undefined && { newMode: git.oldMode, oldMode: git.newMode }),
     ...(git.moveTo !== undefined && { moveTo: edit.path }),
   };
   const moved = git?.moveTo === undefined ? {} : { path: git.moveTo, writtenPath: git.moveTo };
-  return { ...edit, ...moved, payload: { ...p, patch, isNew: p.isDeleted, isDeleted: p.isNew, ...(back && { git: back }) } };
+  return { ...edit, ...moved, payload: { ...p, patch, isNew: p.isDeleted, isDeleted: p.isNew, reversed: !p.reversed, ...(back && { git: back }) } };
 }
 
 export const udiffFormat: FormatEntry<UdiffPayload> = Object.freeze({

@@ -1029,7 +1029,8 @@ function finishPlan(plan: FilePlan, reject: boolean): void {
   const changes = plan.deleted || plan.moveAbs !== undefined ? undefined : plan.textChanges;
   const same = changes ? changes.every((c) => c.text === oldText.slice(c.start, c.end)) : plan.newText === oldText;
   if (plan.deleted) report.status = "deleted";
-  else if (!plan.loaded.exists) report.status = "created";
+  // A missing file whose edits all stood already (an undone creation undone again) is not created.
+  else if (!plan.loaded.exists) report.status = plan.changes === 0 && !plan.copiedFrom ? "unchanged" : "created";
   else report.status = same && plan.moveAbs === undefined && modes.newMode === undefined ? "unchanged" : "modified";
   if (report.status === "unchanged") return;
   if (modes.oldMode !== undefined) report.oldMode = modes.oldMode;

@@ -40,6 +40,15 @@ const cases: { name: string; files: Record<string, string>; response: string }[]
   { name: "short str_replace in a JSON file (\"debug\": false -> true)", files: { "c.json": '{\n  "debug": false,\n  "port": 8080\n}\n' }, response: '{"path": "c.json", "oldString": "\\"debug\\": false", "newString": "\\"debug\\": true"}\n' },
   { name: "SEARCH line whose replacement extends it (a comment added at its end)", files: { "m.js": "function add(a, b) {\n  return a + b;\n}\n" }, response: "m.js\n```\n<<<<<<< SEARCH\n  return a + b;\n=======\n  return a + b; // sum\n>>>>>>> REPLACE\n```\n" },
   { name: "str_replace JSON", files: { "a.py": PY }, response: '{"path": "a.py", "oldString": "    y = 2\\n", "newString": "    y = 2\\n    w = y * 2\\n"}\n' },
+  // Issue 38: renames and modes sent again (the old path is gone and the new one holds the result; the file has the mode).
+  {
+    name: "git rename with a changed line",
+    files: { "a.py": PY },
+    response: "diff --git a/a.py b/b.py\nsimilarity index 83%\nrename from a.py\nrename to b.py\n--- a/a.py\n+++ b/b.py\n@@ -4,2 +4,2 @@\n     x = 1\n-    y = 2\n+    y = 20\n",
+  },
+  { name: "git rename without a hunk", files: { "a.py": PY }, response: "diff --git a/a.py b/lib/b.py\nsimilarity index 100%\nrename from a.py\nrename to lib/b.py\n" },
+  { name: "git mode change only", files: { "run.sh": "#!/bin/sh\n" }, response: "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n" },
+  { name: "git rename with a mode change", files: { "a.sh": "#!/bin/sh\n" }, response: "diff --git a/a.sh b/b.sh\nold mode 100644\nnew mode 100755\nsimilarity index 100%\nrename from a.sh\nrename to b.sh\n" },
 ];
 
 for (const c of cases) {
@@ -77,7 +86,27 @@ for (const example of ["response.md", "response-v4a.md"]) {
     assert.notDeepEqual(after, before);
     const second = await apply(root, response);
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stdout, /Nothing to change/);
+    assert.match(second.stderr, /Nothing to change/);
     assert.deepEqual(await snapshot(root), after);
   });
 }
+
+// Issue 38: -R twice, and -R of a file that is not there, advise an undo, not a diff from /dev/null.
+test("run twice with -R: undoing a created file twice finds it already undone; a missing file to undo is not advised to be created", async () => {
+  const t = await makeTree({ "a.py": PY });
+  const response = path.join(t.base, "response.txt");
+  await writeFile(response, "--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x = 1\n");
+  assert.equal((await apply(t.root, response)).code, 0);
+  const first = await apply(t.root, response, ["-R"]);
+  assert.equal(first.code, 0, first.stderr);
+  const after = await snapshot(t.root);
+  const second = await apply(t.root, response, ["-R"]);
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stderr, /^note: new\.py: edit 1 \(udiff\) already undone \(new\.py, which the diff creates, does not exist\); nothing to do\.$/m);
+  assert.deepEqual(await snapshot(t.root), after);
+  await writeFile(response, "--- a/gone.py\n+++ b/gone.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n");
+  const missing = await apply(t.root, response, ["-R"]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /^NOT_FOUND: gone\.py: edit 1 \(udiff\): gone\.py does not exist, so the diff cannot be undone there/m);
+  assert.doesNotMatch(missing.stderr, /dev\/null/);
+});

@@ -72,7 +72,7 @@ test("reject: the middle hunk of three no longer matches: the same file and .rej
   // stderr says why, and where the hunk went; the closing line counts it.
   assert.match(r.fp.stderr, /NOT_FOUND: f\.txt: edit 1 \(udiff\): Hunk 2 \(patch line 12\)/);
   assert.match(r.fp.stderr, /rejected: f\.txt: 1 hunk written to f\.txt\.rej\n/);
-  assert.match(r.fp.stdout, /Applied 2 edits; wrote 1 file; 1 edit failed \(1 went to f\.txt\.rej\)\.\n$/);
+  assert.match(r.fp.stderr, /Applied 2 edits; wrote 1 file; 1 edit failed \(1 went to f\.txt\.rej\)\.\n$/);
 });
 
 test("reject: a JavaScript file, whose hunk headers git follows with the function name: the .rej is git's byte for byte", async () => {
@@ -152,7 +152,7 @@ test("reject: --dry-run --reject writes nothing and says what it would reject; -
   assert.equal(dry.code, 1);
   assert.deepEqual(await snapshot(t.root), before);
   assert.match(dry.stderr, /rejected: f\.txt: 1 hunk would be written to f\.txt\.rej\n/);
-  assert.match(dry.stdout, /Dry run: 2 edits would apply, 1 edit failed \(1 would go to f\.txt\.rej\); nothing written\.\n$/);
+  assert.match(dry.stderr, /Dry run: 2 edits would apply, 1 edit failed \(1 would go to f\.txt\.rej\); nothing written\.\n$/);
 
   const json = await runMain(["apply", path.join(t.base, "p.diff"), "--root", t.root, "--reject", "--dry-run", "--json"]);
   assert.deepEqual(await snapshot(t.root), before);
@@ -200,7 +200,7 @@ test("reject: a second run after the file is fixed applies the rejected hunk and
   const third = await runMain(["apply", p, "--root", t.root, "--reject"]);
   assert.equal(third.code, 0, third.stderr);
   // Every hunk standing: the patch as a whole is already applied (one edit).
-  assert.match(third.stdout, /Nothing to change: 1 edit already applied\./);
+  assert.match(third.stderr, /Nothing to change: 1 edit already applied\./);
   assert.equal(await read(t.root, "f.txt"), AFTER);
 });
 
@@ -231,7 +231,7 @@ test("reject: SEARCH/REPLACE, one block of three fails: the other two are writte
   // The whole response again: every block already stands.
   const again = await runMain(["apply", path.join(t.base, "r.md"), "--root", t.root, "--reject"]);
   assert.equal(again.code, 0, again.stderr);
-  assert.match(again.stdout, /Nothing to change: 3 edits already applied\./);
+  assert.match(again.stderr, /Nothing to change: 3 edits already applied\./);
 });
 
 test("reject: str_replace edits: a failed one goes to the .rej as a block, one replacing every occurrence as its JSON edit", async () => {

@@ -158,3 +158,21 @@ test("diff --help gives exit code 2, as a missing file gets it; `fuzzpatch read`
   assert.doesNotMatch(read.stdout, /read_file/);
   assert.ok(read.stdout.includes(`run fuzzpatch read ${file} --offset 3 --limit 2 to read on`), read.stdout);
 });
+
+test("README documents runTool's structured field, and runTool returns it as said (ReadToolOutput for read_file, WriteToolOutput for a write)", async () => {
+  const { runTool } = await import("../src/tools/run-tool.ts");
+  const readme = (await readFile(new URL("../README.md", import.meta.url), "utf8")).replace(/\s+/g, " ");
+  assert.ok(
+    readme.includes(
+      "A result may also carry `structured`: the result as data, what the MCP server sends as `structuredContent` (`ReadToolOutput` for read_file, `WriteToolOutput` for the tools that write, both exported by `fuzzpatch/tools`).",
+    ),
+  );
+  const tools = await readFile(new URL("../src/tools.ts", import.meta.url), "utf8");
+  assert.match(tools, /ReadToolOutput[\s\S]*WriteToolOutput[\s\S]*from "\.\/tools\/result-data\.ts"/);
+  const t = await makeTree({ "a.txt": "one\n" });
+  const read = await runTool("read_file", { path: "a.txt" }, { root: t.root });
+  assert.equal((read.structured as { path?: string } | undefined)?.path, "a.txt", JSON.stringify(read.structured));
+  const edit = await runTool("edit_file", { path: "a.txt", edits: [{ oldString: "one", newString: "ONE" }] }, { root: t.root });
+  assert.equal(edit.isError, false, edit.text);
+  assert.equal((edit.structured as { ok?: boolean } | undefined)?.ok, true, JSON.stringify(edit.structured));
+});

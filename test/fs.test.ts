@@ -5,7 +5,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { formatCandidates } from "../src/cli/interactive.ts";
 import { EditError } from "../src/errors.ts";
-import { createPatch } from "../src/formats/create-patch.ts";
+import { createExactPatch } from "../src/formats/create-patch.ts";
 import { detectEdits } from "../src/formats/response.ts";
 import { decodeText, encodeChanges, encodeText, hashBytes, loadTextFile } from "../src/fs/read-file.ts";
 import { resolveRoot, resolveSafePath } from "../src/fs/safe-path.ts";
@@ -167,7 +167,8 @@ test("applyEdits: a file written from the bytes around its edit (CRLF, BOM, non-
   const r = await applyEdits(t.root, edits);
   assert.ok(r.ok, JSON.stringify(r.errors));
   assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), crlf.replace("const b = 2;\r\n", 'const b = 3;\r\nconst c = "→";\r\n'));
-  assert.match(r.diff, /^-const b = 2;\n\+const b = 3;\n\+const c = "→";$/m);
+  // The diff shows the lines as written (their CRs), so git apply takes it.
+  assert.match(r.diff, /^-const b = 2;\r\n\+const b = 3;\r\n\+const c = "→";\r$/m);
 });
 
 test("applyEdits: a file edited in several places by one response is written and diffed from those places, as from the whole texts", async () => {
@@ -190,15 +191,16 @@ test("applyEdits: a file edited in several places by one response is written and
   after.splice(11, 1);
   const expected = `\uFEFF${after.join("\r\n")}\r\n`;
   assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), expected);
-  const asRead = (text: string) => text.slice(1).replaceAll("\r\n", "\n");
-  assert.ok(r.diff.endsWith(createPatch(asRead(crlf), asRead(expected), { oldPath: "a/a.txt", newPath: "b/a.txt" })), r.diff);
+  // The diff of the written characters (CRs, BOM), as createExactPatch makes it from the whole texts.
+  const paths = { oldPath: "a/a.txt", newPath: "b/a.txt" };
+  assert.equal(r.diff, createExactPatch(crlf, expected, paths));
   // A unified diff of two hunks far apart (one change from the first to the last, in the engine's terms).
   const diff = ["--- a/a.txt", "+++ b/a.txt", "@@ @@", " line 2 é", "-line 3 é", "+line three", " line 4 é", "@@ @@", " line 200 é", "+line 200½", " line 201 é", ""].join("\n");
   const u = await applyEdits(t.root, diff);
   assert.ok(u.ok, JSON.stringify(u.errors));
   const third = expected.replace("line 3 é\r\n", "line three\r\n").replace("line 200 é\r\n", "line 200 é\r\nline 200½\r\n");
   assert.equal(await readFile(path.join(t.root, "a.txt"), "utf8"), third);
-  assert.ok(u.diff.endsWith(createPatch(asRead(expected), asRead(third), { oldPath: "a/a.txt", newPath: "b/a.txt" })), u.diff);
+  assert.equal(u.diff, createExactPatch(expected, third, paths));
 });
 
 test("read: a mixed-ending file is passed through unchanged", () => {

@@ -155,3 +155,68 @@ test("two paths without rename lines are refused with how to rename", async () =
   assert.equal(r.fp.code, 2);
   assert.match(r.fp.stderr, /names two files \(--- a\.txt, \+\+\+ b\.txt\) without saying it renames one.*"rename from a\.txt" and "rename to b\.txt"/);
 });
+
+const CRLF = "one\r\ntwo\r\nthree\r\n";
+const BOM_TEXT = "\uFEFFalpha\nbeta\n";
+/** Patches whose `apply --dry-run` diff must itself be a patch (issue 38): every layout and git header in one patch, and each alone. */
+const dryRunCases: { name: string; before: Files; after: Record<string, string | { text: string; mode: number } | null> }[] = [
+  { name: "CRLF lines", before: { "c.txt": CRLF }, after: { "c.txt": CRLF.replace("two", "TWO") } },
+  { name: "a BOM on the changed first line", before: { "b.txt": BOM_TEXT }, after: { "b.txt": BOM_TEXT.replace("alpha", "ALPHA") } },
+  { name: "a new file with a BOM", before: { "a.txt": TEXT }, after: { "n.txt": BOM_TEXT } },
+  { name: "a deleted CRLF file", before: { "a.txt": TEXT, "c.txt": CRLF }, after: { "c.txt": null } },
+  { name: "mixed line endings", before: { "m.txt": "a\r\nb\nc\r\n" }, after: { "m.txt": "a\r\nB\nc\r\n" } },
+  {
+    name: "a mode-only section followed by plain ones, a rename, a new and a deleted file",
+    before: { "a.sh": SH, "b.txt": BOM_TEXT, "c.txt": CRLF, "del.txt": "x\n", "old.txt": TEXT },
+    after: {
+      "a.sh": { text: SH, mode: 0o755 },
+      "b.txt": BOM_TEXT.replace("beta", "BETA"),
+      "c.txt": CRLF.replace("three", "THREE"),
+      "del.txt": null,
+      "old.txt": null,
+      "renamed.txt": TEXT.replace("two", "TWO"),
+      "z.txt": "new\n",
+    },
+  },
+];
+
+for (const c of dryRunCases) {
+  test(`apply --dry-run prints a patch: ${c.name}: git apply and fuzzpatch apply of it leave the tree the real apply leaves`, async () => {
+    const patch = await gitPatch(c.before, c.after);
+    const real = await both(c.before, patch);
+    assert.equal(real.fp.code, 0, real.fp.stderr);
+    assert.deepEqual(real.fp.tree, real.git.tree);
+    const t = await makeTree({});
+    await writeFiles(t.root, c.before);
+    await writeFile(path.join(t.base, "p.diff"), patch);
+    const dry = await runMain(["apply", "--dry-run", path.join(t.base, "p.diff"), "--root", t.root]);
+    assert.equal(dry.code, 0, dry.stderr);
+    // The report on stderr, none of it in the patch.
+    assert.doesNotMatch(dry.stdout, /^(applied|warning|note|Dry run)/m);
+    assert.match(dry.stderr, /^applied: [\s\S]*\nDry run: \d+ edits? would apply; nothing written\.\n$/);
+    const again = await both(c.before, dry.stdout);
+    assert.equal(again.git.code, 0, `${again.git.stderr}\n${dry.stdout}`);
+    assert.deepEqual(again.git.tree, real.git.tree, dry.stdout);
+    assert.equal(again.fp.code, 0, again.fp.stderr);
+    assert.deepEqual(again.fp.tree, real.git.tree, dry.stdout);
+  });
+}
+
+test("git header: --stat, --numstat and --summary read the patch alone, as git apply does: a patch that would not apply gets the same tables", async () => {
+  const c = cases.at(-1) as (typeof cases)[number];
+  const patch = await gitPatch(c.before, c.after);
+  // A tree the patch does not apply to: every file's text differs, and the file to create already exists.
+  const other: Files = { "del.txt": "y\n", "m.sh": "#!/bin/sh\n", "src/a.txt": "other\n", "keep.txt": "other\n", "new.txt": "there\n" };
+  // Bars scaled down and a name past 50 columns shortened, as git apply --stat does.
+  const long = "a/very/long/directory/name/that/goes/on/and/on/for/ever/file.txt";
+  const lines = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w} ${i}\n`).join("");
+  const wide = await gitPatch({ [long]: lines(30, "x"), "s.txt": TEXT }, { [long]: lines(30, "x") + lines(120, "y"), "s.txt": TEXT.replace("one", "ONE") });
+  for (const [p, flags] of [[patch, ["--stat"]], [patch, ["--numstat"]], [patch, ["--summary"]], [patch, ["--stat", "--numstat", "--summary"]], [patch, ["--numstat", "-R"]], [wide, ["--stat"]]] as const) {
+    const r = await both(other, p, [...flags]);
+    assert.equal(r.git.code, 0, r.git.stderr);
+    assert.equal(r.fp.code, 0, `${flags}: ${r.fp.stderr}`);
+    assert.equal(r.fp.stdout, r.git.stdout, flags.join(" "));
+    assert.equal(r.fp.stderr, "");
+    assert.deepEqual(r.fp.tree, r.git.tree);
+  }
+});

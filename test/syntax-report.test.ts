@@ -128,7 +128,7 @@ test("CLI apply: a warning line for the introduced error; --json carries the rep
   const { root } = await makeTree({ "a.py": PY });
   const r = await runMain(["apply", RESPONSE, "--root", root, "--dry-run"]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^warning: a\.py: the edit introduces a syntax error \(python; it parsed before\) at line 2: unexpected "if x" \("if x"\); review the change$/m);
+  assert.match(r.stderr, /^warning: a\.py: the edit introduces a syntax error \(python; it parsed before\) at line 2: unexpected "if x" \("if x"\); review the change$/m);
   const json = await runMain(["apply", RESPONSE, "--root", root, "--dry-run", "--json"]);
   const report = JSON.parse(json.stdout) as { files: { syntax?: { parsesAfter: boolean; introduced: { line: number }[] } }[] };
   assert.equal(report.files[0]?.syntax?.parsesAfter, false);

@@ -548,7 +548,7 @@ const cliCases: { name: string; files: Record<string, string>; response: string;
     response: patch("*** Begin Patch", "*** Update File: greet.js", "@@", "export function greet(name) {", '-    return "Hello, " + name;', '+    return "Hi, " + name;', "*** End Patch"),
     code: 0,
     expect: { "greet.js": GREET.replace("Hello", "Hi") },
-    stdout: /warning: greet\.js: edit 1 \(v4a\) matched fuzzily/,
+    stderr: /warning: greet\.js: edit 1 \(v4a\) matched fuzzily/,
   },
   {
     name: "a missing *** End Patch inside a fence",
@@ -563,7 +563,7 @@ const cliCases: { name: string; files: Record<string, string>; response: string;
     response: `First the notes:\n\nnotes.txt\n\`\`\`\n<<<<<<< SEARCH\ntodo: one\n=======\ntodo: two\n>>>>>>> REPLACE\n\`\`\`\n\nThen the code:\n\n*** Begin Patch\n*** Update File: greet.js\n@@\n-  return "Hello, " + name;\n+  return "Yo, " + name;\n*** End Patch\n`,
     code: 0,
     expect: { "greet.js": GREET.replace("Hello", "Yo"), "notes.txt": "todo: two\n" },
-    stdout: /edit 1 \(search-replace[\s\S]*edit 2 \(v4a/,
+    stderr: /edit 1 \(search-replace[\s\S]*edit 2 \(v4a/,
   },
   {
     name: "--format v4a, and a refusal exits 1 writing nothing",

@@ -9,7 +9,8 @@ import { formatByName, formatNames, type ResponseFormat } from "../formats/index
 import { promptCandidate } from "./interactive.ts";
 import { historyFiles, threeWayHistory } from "./three-way.ts";
 import { createColors } from "./colors.ts";
-import { colorDiff, colorsFor, countChanges, errorToJson, formatNumstat, formatStat, formatSummary, type Streams, writeError, writeNote } from "./output.ts";
+import { colorDiff, colorsFor, countChanges, errorToJson, formatNumstat, formatStat, formatSummary, type StatFile, type Streams, writeError, writeNote } from "./output.ts";
+import { formatApplyStat, patchTableFiles } from "./patch-tables.ts";
 import { count } from "../text/plural.ts";
 
 export interface ApplyCommandOptions {
@@ -77,6 +78,12 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
   } catch (error) {
     writeError(streams, error instanceof EditError ? error : new EditError("IO", String(error)));
     return 2;
+  }
+  // The tables of a diff read from the patch alone, as git apply --stat reads it (patch-tables.ts).
+  const tables = tablesOnly(options) && !options.json && !options["3way"] ? patchTableFiles(input, options) : undefined;
+  if (tables !== undefined) {
+    printTables(tables, options, streams, true);
+    return 0;
   }
   const applyOptions = libraryOptions(options);
   try {
@@ -173,7 +180,11 @@ async function readInput(file: string | undefined, input: () => NodeJS.ReadStrea
   }
 }
 
-/** The report on stdout, errors on stderr; `--check` and `--quiet` keep only the errors. */
+/**
+ * The diff (or the tables) alone on stdout, so `--dry-run > x.patch` is a
+ * patch `git apply` takes; the report lines (applied, warnings, notes, the
+ * summary) and the errors on stderr. `--check` and `--quiet` keep only the errors.
+ */
 function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, streams: Streams): void {
   const silent = options.check || options.quiet;
   // Silent: stdout is never asked whether it is a terminal (that builds the stream: start-up).
@@ -183,12 +194,11 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
   };
   // The tables alone on stdout, as git apply prints them (in its order); the errors still go to stderr.
   const tables = tablesOnly(options);
-  if (options.stat) out(formatStat(result.files, c));
-  if (options.numstat) out(formatNumstat(result.files));
-  if (options.summary) out(formatSummary(result.files));
+  if (!silent) printTables(result.files, options, streams);
   if (!tables && result.diff !== "") out(colorDiff(result.diff, c) + (result.diff.endsWith("\n") ? "" : "\n"));
+  const e = silent ? c : colorsFor(streams, "err");
   const progress = (s: string) => {
-    if (!tables) out(s);
+    if (!tables && !silent) streams.err.write(s);
   };
   for (const file of result.files) {
     if (file.error) {
@@ -212,9 +222,9 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
       } else if (edit.status === "failed" && edit.error) {
         writeError(streams, edit.error, `${file.path}: edit ${edit.index + 1} (${edit.format}): `);
       } else if (edit.fuzzy) {
-        progress(`${c.yellow("warning:")} ${file.path}: edit ${edit.index + 1} (${edit.format}) matched fuzzily (${edit.strategy ?? "fuzzy"}${from}${score}${where}); review the change\n`);
+        progress(`${e.yellow("warning:")} ${file.path}: edit ${edit.index + 1} (${edit.format}) matched fuzzily (${edit.strategy ?? "fuzzy"}${from}${score}${where}); review the change\n`);
       } else {
-        progress(`${c.green("applied:")} ${file.path}: edit ${edit.index + 1} (${edit.format}, ${edit.strategy ?? "exact"}${from}${where})\n`);
+        progress(`${e.green("applied:")} ${file.path}: edit ${edit.index + 1} (${edit.format}, ${edit.strategy ?? "exact"}${from}${where})\n`);
       }
     }
     rejected();
@@ -222,12 +232,21 @@ function printReport(result: ApplyEditsResult, options: ApplyCommandOptions, str
     if (file.syntax && file.status !== "failed") {
       const how = file.syntax.parsesBefore ? "it parsed before" : "errors elsewhere were there before";
       for (const line of introducedLines(file.syntax)) {
-        progress(`${c.yellow("warning:")} ${file.path}: the edit introduces a syntax error (${file.syntax.language}; ${how}) at ${line}; review the change\n`);
+        progress(`${e.yellow("warning:")} ${file.path}: the edit introduces a syntax error (${file.syntax.language}; ${how}) at ${line}; review the change\n`);
       }
     }
   }
   for (const error of result.errors) writeError(streams, error);
   progress(`${summarize(result, options)}\n`);
+}
+
+/** The tables alone on stdout, as git apply prints them (in its order); `--stat` in git apply's layout for a patch read alone. */
+function printTables(files: readonly StatFile[], options: ApplyCommandOptions, streams: Streams, patchAlone = false): void {
+  if (options.check || options.quiet) return;
+  const c = colorsFor(streams, "out");
+  if (options.stat) streams.out.write(patchAlone ? formatApplyStat(files, c) : formatStat(files, c));
+  if (options.numstat) streams.out.write(formatNumstat(files));
+  if (options.summary) streams.out.write(formatSummary(files));
 }
 
 /** "1 hunk, 2 blocks": a file's failed ops that went to its .rej, in the words of their formats. */

@@ -33,9 +33,53 @@ function addCommonOptions(command: Command, edits: boolean): Command {
     .option("--timeout <ms>", "give up after this many milliseconds, writing nothing (TIMEOUT; default 30000, 0: no limit)", wholeNumber(0));
 }
 
+/** What a command's action needs: the streams, stdin (built on first use), and where its exit code goes. */
+interface Run {
+  streams: Streams;
+  stdin: () => NodeJS.ReadStream;
+  done: (code: number) => void;
+}
+
 export async function main(argv: readonly string[], streams: Streams = defaultStreams(), stdin?: NodeJS.ReadStream): Promise<number> {
   let code = 0;
-  const program = new Command("fuzzpatch")
+  const run: Run = {
+    streams,
+    stdin: () => stdin ?? process.stdin,
+    done: (c) => {
+      code = c;
+    },
+  };
+  const program = createProgram(streams);
+  const apply = addApplyCommand(program, run);
+  addBatchCommand(program, run);
+  addReplaceCommand(program, run);
+  addDiffCommand(program, run);
+  addReadCommand(program, run);
+  addJournalCommands(program, run);
+  addMcpCommand(program, run);
+  // The formats are listed under `apply --help` from the registry, loaded only when that help is asked for.
+  if (argv.includes("apply") && (argv.includes("--help") || argv.includes("-h") || argv[0] === "help")) {
+    const { FORMATS } = await import("../formats/index.ts");
+    const rows = FORMATS.map((f) => `  ${f.name.padEnd(15)} ${f.summary ?? ""}`);
+    apply.addHelpText("after", `\nFormats (--format; auto finds every one but whole):\n${rows.join("\n")}\n`);
+  }
+  try {
+    await program.parseAsync(inlineInputLast(argv, apply), { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help asked for exits 0; help shown because of bad usage (no command) exits 2.
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
+      return error.code === "commander.help" && error.exitCode === 0 ? 0 : 2;
+    }
+    writeError(streams, { code: "IO", message: String((error as Error)?.stack ?? error) });
+    return 2;
+  }
+  return code;
+}
+
+/** The program: its description, version, and output through `streams` (errors as `INVALID_INPUT: …`). */
+function createProgram(streams: Streams): Command {
+  return new Command("fuzzpatch")
     .description("Apply edits written by AI models (str_replace and other tool calls, SEARCH/REPLACE blocks, unified and fuzzy diffs, Codex V4A patches) to files.")
     .version(VERSION)
     .exitOverride()
@@ -45,9 +89,11 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
       outputError: (s, write) => write(`INVALID_INPUT: ${s.replace(/^error: /, "")}`),
     })
     .showHelpAfterError("(run fuzzpatch --help for usage)");
+}
 
-  // Getters, not a spread, so the process's streams stay unbuilt until written to (see defaultStreams).
-  const withColor = (opts: { color: ColorMode }): Streams => ({
+/** The streams with the command's `--color`. Getters, not a spread, so the process's streams stay unbuilt until written to (see defaultStreams). */
+function withColor(streams: Streams, opts: { color: ColorMode }): Streams {
+  return {
     get out() {
       return streams.out;
     },
@@ -56,8 +102,11 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     },
     env: streams.env,
     color: opts.color,
-  });
+  };
+}
 
+/** `apply`: a model's response or a patch. */
+function addApplyCommand(program: Command, run: Run): Command {
   const apply = program
     .command("apply")
     .description("apply a model's response or a patch (FILE, the text itself, or - / nothing for stdin)")
@@ -87,9 +136,13 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .addOption(new Option("--syntax <mode>", "report syntax errors an edit introduces as warnings, or skip the check").choices(["report", "off"]));
   addCommonOptions(apply, true).action(async (file: string | undefined, opts) => {
     const { runApply } = await import("./apply.ts");
-    code = await runApply(file, opts, withColor(opts), () => stdin ?? process.stdin);
+    run.done(await runApply(file, opts, withColor(run.streams, opts), run.stdin));
   });
+  return apply;
+}
 
+/** `batch`: cases of a JSONL file on worker threads. */
+function addBatchCommand(program: Command, run: Run): void {
   const batch = program
     .command("batch")
     .description("apply one case per line of CASES.jsonl ({ id?, path, content?, edit, format?, options? }) on worker threads; prints one NDJSON result per case, in order")
@@ -100,9 +153,12 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--shard <i/n>", "take every Nth case from the Ith (1-based, as 2/4), to split the cases across machines");
   addCommonOptions(batch, false).action(async (file: string | undefined, opts) => {
     const { runBatch } = await import("./batch.ts");
-    code = await runBatch(file, opts, withColor(opts), () => stdin ?? process.stdin);
+    run.done(await runBatch(file, opts, withColor(run.streams, opts), run.stdin));
   });
+}
 
+/** `replace`: str_replace on one file. */
+function addReplaceCommand(program: Command, run: Run): void {
   const replace = program
     .command("replace")
     .description("replace text in one file (str_replace)")
@@ -118,9 +174,12 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--no-journal", "do not record the write in the undo journal");
   addCommonOptions(replace, true).action(async (file: string, opts) => {
     const { runReplace } = await import("./replace.ts");
-    code = await runReplace(file, opts, withColor(opts));
+    run.done(await runReplace(file, opts, withColor(run.streams, opts)));
   });
+}
 
+/** `diff`: a unified diff of two files. */
+function addDiffCommand(program: Command, run: Run): void {
   const diff = program
     .command("diff")
     .description("print a unified diff from OLD to NEW; exit 0 when equal, 1 when they differ, 2 on bad usage or a file that cannot be read")
@@ -129,9 +188,12 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--fuzzy", "omit line numbers from hunk headers (@@ @@)", false);
   addCommonOptions(diff, false).action(async (oldFile: string, newFile: string, opts) => {
     const { runDiff } = await import("./diff.ts");
-    code = await runDiff(oldFile, newFile, opts, withColor(opts));
+    run.done(await runDiff(oldFile, newFile, opts, withColor(run.streams, opts)));
   });
+}
 
+/** `read`: a file as read_file shows it. */
+function addReadCommand(program: Command, run: Run): void {
   const read = program
     .command("read")
     .description("print a file as read_file shows it: numbered lines, or with --anchors tagged lines (N#TAG:text) for line edits")
@@ -141,9 +203,12 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--limit <n>", "most lines to show (default 2000)", wholeNumber(1));
   addCommonOptions(read, false).action(async (file: string, opts) => {
     const { runRead } = await import("./read.ts");
-    code = await runRead(file, opts, withColor(opts));
+    run.done(await runRead(file, opts, withColor(run.streams, opts)));
   });
+}
 
+/** `undo`, `log` and `report`: the undo journal's writes. */
+function addJournalCommands(program: Command, run: Run): void {
   const undo = program
     .command("undo")
     .description("take back a write recorded in the undo journal: the last one under --root, or the one ID names (see fuzzpatch log)")
@@ -157,7 +222,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--no-journal", "do not record the undo itself (it then cannot be redone)");
   addCommonOptions(undo, false).action(async (id: string | undefined, opts) => {
     const { runUndo } = await import("./undo.ts");
-    code = await runUndo(id, opts, withColor(opts));
+    run.done(await runUndo(id, opts, withColor(run.streams, opts)));
   });
 
   const log = program
@@ -168,7 +233,7 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--json", "print the machine-readable list", false);
   addCommonOptions(log, false).action(async (opts) => {
     const { runLog } = await import("./undo.ts");
-    code = await runLog(opts, withColor(opts));
+    run.done(await runLog(opts, withColor(run.streams, opts)));
   });
 
   const report = program
@@ -181,9 +246,12 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .option("--root <dir>", "without an id: the last write whose root is this directory, inside it or holds it", ".");
   addCommonOptions(report, false).action(async (id: string | undefined, opts) => {
     const { runReport } = await import("./replay.ts");
-    code = await runReport(id, opts, withColor(opts));
+    run.done(await runReport(id, opts, withColor(run.streams, opts)));
   });
+}
 
+/** `mcp`: the edit tools as an MCP server on stdio. */
+function addMcpCommand(program: Command, run: Run): void {
   program
     .command("mcp")
     .description("serve the edit tools (read_file, edit_file, edit_lines, apply_diff, create_file) as an MCP server on stdio")
@@ -199,27 +267,8 @@ export async function main(argv: readonly string[], streams: Streams = defaultSt
     .addOption(new Option("--verify <check>", "refuse an edit that introduces a syntax error (tree-sitter; see docs/syntax.md)").choices(["none", "syntax"]))
     .action(async (opts) => {
       const { runMcp } = await import("./mcp.ts");
-      code = await runMcp(opts, streams);
+      run.done(await runMcp(opts, run.streams));
     });
-
-  // The formats are listed under `apply --help` from the registry, loaded only when that help is asked for.
-  if (argv.includes("apply") && (argv.includes("--help") || argv.includes("-h") || argv[0] === "help")) {
-    const { FORMATS } = await import("../formats/index.ts");
-    const rows = FORMATS.map((f) => `  ${f.name.padEnd(15)} ${f.summary ?? ""}`);
-    apply.addHelpText("after", `\nFormats (--format; auto finds every one but whole):\n${rows.join("\n")}\n`);
-  }
-  try {
-    await program.parseAsync(inlineInputLast(argv, apply), { from: "user" });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help asked for exits 0; help shown because of bad usage (no command) exits 2.
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
-      return error.code === "commander.help" && error.exitCode === 0 ? 0 : 2;
-    }
-    writeError(streams, { code: "IO", message: String((error as Error)?.stack ?? error) });
-    return 2;
-  }
-  return code;
 }
 
 /**

@@ -427,6 +427,26 @@ export function writePatch(oldText: string, newText: string, options: CreatePatc
 }
 
 /**
+ * The patch of two texts' characters as `git diff` writes them: lines split at
+ * "\n" only, so a CR before it and a BOM stay text of their lines (`-two\r`,
+ * ` \uFEFFalpha`). Applied by `git apply` or by fuzzpatch it gives back the
+ * exact bytes, which the LF-normalised form of createPatch does not for a
+ * CRLF or BOM file: the file layer's report (what `apply --dry-run` prints)
+ * uses it for those.
+ */
+export function createExactPatch(oldText: string, newText: string, options?: CreatePatchOptions): string {
+  const opts = resolveOptions(options);
+  return writeLines(opts, splitExact(oldText), splitExact(newText), 0, () => [oldText, newText]);
+}
+
+function splitExact(text: string): Line[] {
+  if (text === "") return [];
+  const endsWithNewline = text.endsWith("\n");
+  const parts = (endsWithNewline ? text.slice(0, -1) : text).split("\n");
+  return parts.map((t, i) => ({ text: t, noEol: !endsWithNewline && i === parts.length - 1 }));
+}
+
+/**
  * `createPatch(oldText, newText, options)` where `newText` is `oldText` with
  * `change` made, without reading `newText` whole (the file layer's report of
  * one edit: the engine returns the new text as a rope over the old one, and

@@ -89,6 +89,8 @@ export interface FileApplyContext {
   emptyOldAdvice?: string;
   /** The file starts with a BOM, which `content` leaves out (the file layer restores it on write). */
   bom?: boolean;
+  /** The file's permission bits as read (a git mode change already made is not made again). */
+  mode?: number;
   /** Earlier texts of the file the model may have read, oldest first (the history): a format that places edits by itself reads them (anchored tags). */
   versions?: readonly string[];
   /**

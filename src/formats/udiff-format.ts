@@ -17,7 +17,7 @@ import { missingFile } from "./file-errors.ts";
 import { looksLikeSearchReplace } from "./search-replace-files.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome, ResponseText, SplitResult } from "./types.ts";
 import { applyPatch, applyPatchWithChange } from "./unified-apply.ts";
-import { type GitHeaders, isTextFileMode, looksLikeGitHeadersOnly, namesDisagree, readGitHeaders } from "./git-headers.ts";
+import { type GitHeaders, isTextFileMode, looksLikeGitHeadersOnly, namesDisagree, permissionsFor, readGitHeaders } from "./git-headers.ts";
 import { looksLikeUnifiedDiff, readPatchIfComplete, unquoteC } from "./unified-parse.ts";
 import { reverseUnifiedDiff } from "./unified-reverse.ts";
 
@@ -30,6 +30,8 @@ export interface UdiffPayload {
   offset: number;
   /** What git's extended headers say besides the hunks (git-headers.ts). */
   git?: GitChange;
+  /** The diff is undone (`reverse`): a missing file is then advised on in those terms. */
+  reversed?: boolean;
 }
 
 /** A git section's change of name or mode, for the file layer. */
@@ -44,6 +46,8 @@ export interface GitChange {
   oldMode?: number;
   /** `similarity index N%`. */
   similarity?: number;
+  /** Set by the file layer for a rename sent again (done-moves.ts): the old path, gone, whose file is now at the edit's path. */
+  movedFrom?: string;
 }
 
 function isSectionStart(lines: readonly string[], i: number): boolean {
@@ -343,10 +347,12 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
     if (createdBefore(content, patch, ctx)) throw new EditError("ALREADY_APPLIED", `already applied (${ctx.path} exists with the text this diff creates); nothing to do.`);
     throw new EditError("CONFLICT", `The diff creates ${ctx.path} (--- /dev/null), but the file already exists. Send a diff against its current content instead.`);
   }
-  if (!isNew && !ctx.exists) throw missingFile(ctx.path, "a diff from --- /dev/null", ctx.pathHint);
+  if (!isNew && !ctx.exists) throw edit.payload.reversed ? missingToUndo(ctx, isDeleted) : missingFile(ctx.path, "a diff from --- /dev/null", ctx.pathHint);
   const hasHunk = /^@@/m.test(patch);
   if (isDeleted && !hasHunk) return { content: "", deleted: true, ops: [{ status: "applied", strategy: "delete", fuzzy: false }] };
   if (!hasHunk && (git !== undefined || isNew)) {
+    const done = isNew ? undefined : doneGitChange(git, ctx);
+    if (done) throw done;
     // A git section of headers only: an empty new file, a rename, a copy, a mode change.
     const strategy = isNew ? "create" : git?.moveTo !== undefined ? "rename" : git?.copyFrom !== undefined ? "copy" : "mode";
     return { content: isNew ? "" : content, ...gitResult, ops: [{ status: "applied", strategy, fuzzy: false }] };
@@ -410,6 +416,37 @@ function withoutFileBom(patch: string): string {
   return lines.join("\n");
 }
 
+/**
+ * A git section of headers only whose change already stands: a rename sent
+ * again (the file layer found the old path gone and the new one there), a
+ * mode the file already has. ALREADY_APPLIED, as for hunks already applied.
+ */
+function doneGitChange(git: GitChange | undefined, ctx: FileApplyContext): EditError | undefined {
+  if (git === undefined || git.moveTo !== undefined || git.copyFrom !== undefined) return undefined;
+  const modeStands = git.newMode === undefined || (ctx.mode !== undefined && permissionsFor(git.newMode, ctx.mode) === ctx.mode);
+  if (!modeStands || (git.newMode === undefined && git.movedFrom === undefined)) return undefined;
+  const what = [
+    ...(git.movedFrom !== undefined ? [`${git.movedFrom} is gone and ${ctx.path} exists: it was renamed`] : []),
+    ...(git.newMode !== undefined ? [`${ctx.path} already has mode ${git.newMode.toString(8)}`] : []),
+  ];
+  return new EditError("ALREADY_APPLIED", `already applied (${what.join("; ")}); nothing to do.`, { path: ctx.path });
+}
+
+/**
+ * A reversed diff whose file is missing: undoing a creation finds it already
+ * undone (run twice, the first run deleted it); anything else has nothing to
+ * undo there. Creating the file from /dev/null, the forward advice, is wrong
+ * advice for an undo.
+ */
+function missingToUndo(ctx: FileApplyContext, deletes: boolean): EditError {
+  if (deletes) return new EditError("ALREADY_APPLIED", `already undone (${ctx.path}, which the diff creates, does not exist); nothing to do.`, { path: ctx.path });
+  const check = ctx.pathHint === undefined ? "check the path" : `check the path (${ctx.pathHint})`;
+  return new EditError("NOT_FOUND", `${ctx.path} does not exist, so the diff cannot be undone there: undoing needs the file as the diff left it. If it was renamed or moved, ${check}.`, {
+    path: ctx.path,
+    ...(ctx.pathHint !== undefined && { suggestion: ctx.pathHint }),
+  });
+}
+
 function createdBefore(content: string, patch: string, ctx: FileApplyContext): boolean {
   try {
     return applyPatch("", patch, ctx.options as Parameters<typeof applyPatch>[2]).content === content;
@@ -429,14 +466,14 @@ function reverse(edit: FileEdit<UdiffPayload>): FileEdit<UdiffPayload> {
   const git = p.git;
   if (git?.copyFrom !== undefined) {
     const { sourcePath: _, ...rest } = edit;
-    return { ...rest, payload: { ...p, patch, isNew: false, isDeleted: true, git: {} } };
+    return { ...rest, payload: { ...p, patch, isNew: false, isDeleted: true, reversed: true, git: {} } };
   }
   const back: GitChange | undefined = git && {
     ...(git.newMode !== undefined && git.oldMode !== undefined && { newMode: git.oldMode, oldMode: git.newMode }),
     ...(git.moveTo !== undefined && { moveTo: edit.path }),
   };
   const moved = git?.moveTo === undefined ? {} : { path: git.moveTo, writtenPath: git.moveTo };
-  return { ...edit, ...moved, payload: { ...p, patch, isNew: p.isDeleted, isDeleted: p.isNew, ...(back && { git: back }) } };
+  return { ...edit, ...moved, payload: { ...p, patch, isNew: p.isDeleted, isDeleted: p.isNew, reversed: !p.reversed, ...(back && { git: back }) } };
 }
 
 export const udiffFormat: FormatEntry<UdiffPayload> = Object.freeze({

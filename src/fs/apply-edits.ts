@@ -11,7 +11,6 @@ import { checkFlag, type EngineOptions, optionsObject, resolveOptions } from "..
 import { describeValue, EditError } from "../errors.ts";
 import { alreadyAppliedNote } from "../formats/already-applied.ts";
 import { applyFromHistory } from "../formats/history-merge.ts";
-import { createPatch, createPatchOfChanges } from "../formats/create-patch.ts";
 import { permissionsFor } from "../formats/git-headers.ts";
 import { type EditFormat, formatByName, type ResponseFormat } from "../formats/index.ts";
 import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats/response.ts";
@@ -26,7 +25,8 @@ import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
 import { type Budget, DEFAULT_LIMITS, overLimit } from "../limits.ts";
 import { withChange } from "../text/change-list.ts";
 import { changedLineNumbers, type TextChange } from "../text/common-ends.ts";
-import { hasCrLines } from "../text/cr-lines.ts";
+import { changeHunks, gitHeader, joinReportDiffs, similarity } from "./report-diff.ts";
+import { createPatch } from "../formats/create-patch.ts";
 import { resolveRoot, resolveSafePath, type SafePath } from "./safe-path.ts";
 import { checkWritable } from "./writable.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
@@ -680,7 +680,7 @@ function summarize(planOrder: readonly FilePlan[], errors: EditError[], written:
     failed,
     alreadyApplied: count("already-applied"),
     errors,
-    diff: files.map((f) => f.diff).join(""),
+    diff: joinReportDiffs(files),
     ...(unescaped && { unescaped: true }),
   };
 }
@@ -781,6 +781,7 @@ function editContext(plan: FilePlan, current: string, versions: readonly string[
     options: left === undefined ? opts.engine : { ...opts.engine, timeoutMs: left },
     ...(plan.pathHint !== undefined && { pathHint: plan.pathHint }),
     ...(loaded.layout.bom && { bom: true }),
+    ...(loaded.mode !== undefined && plan.gitMode === undefined && { mode: loaded.mode }),
     ...(opts.replaceAllAdvice !== undefined && { replaceAllAdvice: opts.replaceAllAdvice }),
     ...(opts.emptyOldAdvice !== undefined && { emptyOldAdvice: opts.emptyOldAdvice }),
     ...(versions.length > 0 && { versions }),
@@ -1028,24 +1029,31 @@ function finishPlan(plan: FilePlan, reject: boolean): void {
   const changes = plan.deleted || plan.moveAbs !== undefined ? undefined : plan.textChanges;
   const same = changes ? changes.every((c) => c.text === oldText.slice(c.start, c.end)) : plan.newText === oldText;
   if (plan.deleted) report.status = "deleted";
-  else if (!plan.loaded.exists) report.status = "created";
+  // A missing file whose edits all stood already (an undone creation undone again) is not created.
+  else if (!plan.loaded.exists) report.status = plan.changes === 0 && !plan.copiedFrom ? "unchanged" : "created";
   else report.status = same && plan.moveAbs === undefined && modes.newMode === undefined ? "unchanged" : "modified";
   if (report.status === "unchanged") return;
   if (modes.oldMode !== undefined) report.oldMode = modes.oldMode;
   if (modes.newMode !== undefined) report.newMode = modes.newMode;
   if (plan.copiedFrom) report.copiedFrom = plan.copiedFrom.rel;
-  const newText = plan.deleted ? "" : (plan.newText ?? "");
-  // A file of CR-terminated lines, before and after, is shown as lines (jsdiff would show one).
-  const crLines = hasCrLines(oldText) && hasCrLines(newText);
-  const asLines = (t: string) => (crLines ? t.replaceAll("\r", "\n") : t);
-  // The bounded line diff of createPatch (numbered hunks): jsdiff's unbounded one took 1 s to show
-  // 2,400 `}` lines deleted from 8,000.
   const from = plan.copiedFrom?.rel ?? report.path;
   const paths = {
     oldPath: plan.loaded.exists || plan.copiedFrom ? `a/${from}` : "/dev/null",
     newPath: plan.deleted ? "/dev/null" : `b/${report.movedTo ?? report.path}`,
   };
-  const hunks = changes && !crLines ? createPatchOfChanges(oldText, changes, paths) : createPatch(asLines(oldText), asLines(newText), paths);
+  // An undecoded text's bytes are written back otherwise (undecoded-bytes.ts): its diff stays the text's.
+  const { layout } = plan.loaded;
+  const hunks = changeHunks(
+    {
+      oldText,
+      newText: () => plan.newText ?? "",
+      ...(changes && { changes }),
+      ...(layout.undecoded === undefined && { layout }),
+      created: !plan.loaded.exists && !plan.copiedFrom,
+      deleted: plan.deleted === true,
+    },
+    paths,
+  );
   if (plan.copiedFrom || plan.moveAbs !== undefined) report.similarity = similarity(oldText, hunks);
   report.diff = gitHeader(report) + hunks;
 }
@@ -1060,35 +1068,6 @@ function modeChange(plan: FilePlan): { oldMode?: number; newMode?: number } {
   const newMode = permissionsFor(plan.gitMode, created && !plan.copiedFrom ? undefined : loaded.mode);
   if (created) return { newMode };
   return newMode === loaded.mode ? {} : { ...(loaded.mode !== undefined && { oldMode: loaded.mode }), newMode };
-}
-
-/**
- * git's extended header lines for what a unified diff cannot say: a mode
- * change, a copy, a rename without a changed line. Empty otherwise, so the
- * report's diff stays a plain unified diff where it can be one.
- */
-function gitHeader(report: FileReport): string {
-  const lines: string[] = [];
-  const mode = (bits: number) => ((bits & 0o111) !== 0 ? "100755" : "100644");
-  if (report.status === "modified" && report.oldMode !== undefined && report.newMode !== undefined) {
-    lines.push(`old mode ${mode(report.oldMode)}`, `new mode ${mode(report.newMode)}`);
-  } else if (report.status === "created" && report.newMode !== undefined && !report.copiedFrom) {
-    lines.push(`new file mode ${mode(report.newMode)}`);
-  }
-  const to = report.movedTo ?? report.path;
-  if (report.copiedFrom !== undefined) lines.push(`similarity index ${report.similarity ?? 100}%`, `copy from ${report.copiedFrom}`, `copy to ${report.path}`);
-  else if (report.movedTo !== undefined) lines.push(`similarity index ${report.similarity ?? 100}%`, `rename from ${report.path}`, `rename to ${report.movedTo}`);
-  if (lines.length === 0) return "";
-  return `diff --git a/${report.copiedFrom ?? report.path} b/${to}\n${lines.join("\n")}\n`;
-}
-
-/** The share of the old text's lines a diff keeps, in percent (git prints one with a rename or a copy). */
-function similarity(oldText: string, diff: string): number {
-  const total = oldText === "" ? 0 : oldText.split("\n").length - (oldText.endsWith("\n") ? 1 : 0);
-  if (total === 0) return 100;
-  let removed = 0;
-  for (const line of diff.split("\n")) if (line.startsWith("-") && !line.startsWith("--- ")) removed++;
-  return Math.floor((100 * Math.max(0, total - removed)) / total);
 }
 
 /** What the transaction wrote, for the next call's reads: a file edited in place keeps its document (line table carried over the edit); a moved or deleted one is forgotten. */

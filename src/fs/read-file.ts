@@ -226,11 +226,15 @@ export function decodeText(bytes: Buffer, rel: string, allowBinary: boolean): { 
 
 /** Turns edited text back into bytes in the file's original layout. */
 export function encodeText(text: string, layout: TextLayout): Buffer {
+  return Buffer.from(layoutText(text, layout), "utf8");
+}
+
+/** The characters `encodeText` writes: the text with the file's BOM and CRLF put back (for the report's exact diff too). */
+export function layoutText(text: string, layout: Pick<TextLayout, "bom" | "crlf">): string {
   // Text from the model may carry CRLF of its own; normalise before
   // converting so a CRLF file never gets CR CR LF.
   const body = layout.crlf ? text.replace(/\r\n/g, "\n").replace(/\n/g, "\r\n") : text;
-  const encoded = Buffer.from(body, "utf8");
-  return layout.bom ? Buffer.concat([UTF8_BOM, encoded]) : encoded;
+  return layout.bom ? `\uFEFF${body}` : body;
 }
 
 /**

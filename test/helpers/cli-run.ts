@@ -83,8 +83,8 @@ export function runCli(args: string[], cwd: string, input?: string, command: str
   });
 }
 
-/** Runs the CLI's `main(args)` in this process (no spawn: ~1 ms instead of ~0.5 s), stdout and stderr collected, stdin empty. */
-export async function runMain(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs the CLI's `main(args)` in this process (no spawn: ~1 ms instead of ~0.5 s), stdout and stderr collected, `input` on stdin (empty by default). */
+export async function runMain(args: string[], input = ""): Promise<{ code: number; stdout: string; stderr: string }> {
   const { main } = await import("../../src/cli/main.ts");
   let stdout = "";
   let stderr = "";
@@ -101,6 +101,8 @@ export async function runMain(args: string[]): Promise<{ code: number; stdout: s
   const err = sink((s) => {
     stderr += s;
   });
-  const code = await main(args, { out, err, env: { NO_COLOR: "1" } }, new PassThrough() as unknown as NodeJS.ReadStream);
+  const stdin = new PassThrough();
+  stdin.end(input);
+  const code = await main(args, { out, err, env: { NO_COLOR: "1" } }, stdin as unknown as NodeJS.ReadStream);
   return { code, stdout, stderr };
 }

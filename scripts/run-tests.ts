@@ -34,7 +34,6 @@ export const SLOW_FILES: readonly string[] = [
   "layout-property.test.ts", // 4.5 s: file layouts (CRLF, BOM, no final newline) through the CLI and the library
   "options-property.test.ts", // 3.3 s: random option combinations against the frozen defaults
   "fs-races.test.ts", // 3.4 s: a concurrent writer racing the transaction at every step
-  "budget-fuzz.test.ts", // ~60-90 s wall: hostile 1 MB inputs through the CLI and the MCP server, each under 1 s of CPU
 ];
 
 function testFiles(mode: "fast" | "slow" | "all"): string[] {

@@ -1,7 +1,7 @@
 /**
  * Regression tests for issue 39 ("Trusted with a user's files, part 3"):
  * each case reproduces a report of the third campaign and failed before its
- * fix (item 6, speed, is measured by the benchmarks and the budget fuzz).
+ * fix (item 6, speed, is measured by the benchmarks and `npm run bench:budget`).
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";

@@ -15,6 +15,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { type CacheKey, cacheDir, cacheFile, pruneCache, readCache, writeCache } from "./compile-cache.ts";
+import { BEFORE_V8_FLAGS } from "../syntax/wasm-tier.ts";
 
 /** The bundle's sha256, written in by the build (scripts/build.ts); undeclared elsewhere. */
 declare const FUZZPATCH_BUILD: string;
@@ -31,11 +32,18 @@ const file = dir === undefined ? undefined : cacheFile(dir, key);
 const cached = file === undefined ? undefined : readCache(file);
 const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData: cached });
 if (dir !== undefined && file !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
-  // At exit, so the cache holds every function the command compiled, not only the top level.
-  process.once("exit", () => {
+  let written = false;
+  const write = () => {
+    if (written) return;
+    written = true;
     writeCache(file, script.createCachedData());
     pruneCache(dir, key);
-  });
+  };
+  // At exit, so the cache holds every function the command compiled, not only the top level.
+  process.once("exit", write);
+  // V8 stamps cached code with a hash of its flags: code cached after the syntax layer changed
+  // one (syntax/wasm-tier.ts) is rejected by every next start, which then writes it again.
+  (globalThis as Record<symbol, unknown>)[Symbol.for(BEFORE_V8_FLAGS)] = write;
 }
 const body = script.runInThisContext() as ModuleBody;
 const module = { exports: {} };

@@ -23,6 +23,9 @@
  * no file never pays.
  */
 
+/** `Symbol.for` key of a function the executable registers, called before V8's flags change (cli/bin.ts). */
+export const BEFORE_V8_FLAGS = "fuzzpatch.beforeV8Flags";
+
 let baseline = false;
 
 /** Commands that run for a whole session: they keep V8's optimising compiler. */
@@ -49,6 +52,9 @@ export async function applyWasmTier(): Promise<void> {
   baseline = false;
   try {
     const v8 = await import("node:v8");
+    // The executable's code cache is written first, under the flags it will be read with (cli/bin.ts).
+    const beforeFlags = (globalThis as Record<symbol, unknown>)[Symbol.for(BEFORE_V8_FLAGS)];
+    if (typeof beforeFlags === "function") beforeFlags();
     v8.setFlagsFromString("--liftoff-only");
   } catch {
     // A runtime without node:v8 keeps its default: slower to start, the same results.

@@ -1,5 +1,5 @@
 /**
- * The budget fuzz (issue 39 item 6): hostile inputs of at most 1 MB
+ * The budget bench (issue 39 item 6; `npm run bench:budget`): hostile inputs of at most 1 MB
  * (test/helpers/hostile-inputs.ts: files of repeated lines, ambiguous hunks,
  * hunks cut short, thousands of blocks, V4A chunks, long lines, deep
  * nesting, a huge single line, many tiny edits) through the command line and
@@ -12,20 +12,22 @@
  * process less its start-up (the median of a one-line edit's run, measured
  * first); the server's is the CPU it spent between two readings around one
  * call. `BUDGET_FUZZ_RUNS` sets the number of random inputs (default 6,
- * besides one of each shape) and `BUDGET_FUZZ_SEED` replays a run; a failure
- * prints the seed and the input's shape and parameters.
+ * besides one of each shape) and `BUDGET_FUZZ_SEED` replays a run.
+ *
+ * A bench, not a test: it prints each input's CPU time and exits 1 when one
+ * is over the bound, a crash or an unanswered call (the project checks speed
+ * targets with benches that print figures, never with timed tests). Slow:
+ * ~60-90 s wall.
  */
-import assert from "node:assert/strict";
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { test } from "node:test";
 import fc from "fast-check";
-import { cliCommand } from "./helpers/cli-run.ts";
-import { type HostileInput, hostileInput, reportedInputs } from "./helpers/hostile-inputs.ts";
-import { makeTree } from "./helpers/temp-tree.ts";
+import { cliCommand } from "../test/helpers/cli-run.ts";
+import { type HostileInput, hostileInput, reportedInputs } from "./hostile-inputs.ts";
+import { makeTree } from "../test/helpers/temp-tree.ts";
 
 /** docs/speed.md: an input of up to 1 MB is answered within 1 s of CPU. */
 const BOUND_MS = 1_000;
@@ -143,58 +145,71 @@ class Server {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
-test(`budget fuzz: no hostile input of up to 1 MB takes over ${BOUND_MS} ms of CPU in the command line (seed ${SEED})`, async (t) => {
+/** Problems found: inputs over the bound, crashes, unanswered calls. */
+const problems: string[] = [];
+const fail = (what: string) => problems.push(what);
+
+async function commandLine(): Promise<void> {
   const startUp: number[] = [];
   for (let k = 0; k < 5; k++) {
     const r = await cliCpu({ name: "one-line edit", file: "a\nb\n", response: "--- a/f.txt\n+++ b/f.txt\n@@ @@\n a\n-b\n+c\n", tool: { name: "apply_diff", arguments: {} } });
-    assert.equal(r.code, 0, r.stderr);
+    if (r.code !== 0) fail(`one-line edit: exit ${r.code}\n${r.stderr}`);
     startUp.push(r.ms);
   }
   const base = median(startUp);
-  t.diagnostic(`start-up (a one-line edit): ${base.toFixed(0)} ms CPU`);
-  const over: string[] = [];
+  console.log(`command line (start-up of a one-line edit: ${base.toFixed(0)} ms CPU), ms of CPU beyond start-up:`);
   for (const input of inputs()) {
     const r = await cliCpu(input);
-    t.diagnostic(`${(r.ms - base).toFixed(0).padStart(6)} ms CPU beyond start-up, exit ${r.code}: ${input.name}`);
+    const ms = r.ms - base;
+    const timeout = /TIMEOUT/.test(r.stderr);
+    const mark = ms > BOUND_MS || timeout ? " OVER" : "";
+    console.log(`${ms.toFixed(0).padStart(7)}  exit ${r.code}${mark}${timeout ? " (TIMEOUT)" : ""}  ${input.name}`);
     // Exit 0 (applied) or 1 (refused), never a crash; a TIMEOUT (the 30 s budget, wall time) is an input over the bound.
-    assert.ok(r.code === 0 || r.code === 1, `${input.name}: exit ${r.code}\n${r.stderr.slice(0, 500)}`);
-    if (r.ms - base > BOUND_MS || /TIMEOUT/.test(r.stderr)) over.push(`${(r.ms - base).toFixed(0)} ms${/TIMEOUT/.test(r.stderr) ? " (TIMEOUT)" : ""}: ${input.name}`);
+    if (r.code !== 0 && r.code !== 1) fail(`command line, ${input.name}: exit ${r.code}\n${r.stderr.slice(0, 500)}`);
+    if (mark) fail(`command line, ${ms.toFixed(0)} ms${timeout ? " (TIMEOUT)" : ""}: ${input.name}`);
   }
-  assert.deepEqual(over, [], `over ${BOUND_MS} ms of CPU (seed ${SEED}):\n${over.join("\n")}`);
-});
+}
 
-test(`budget fuzz: no hostile input of up to 1 MB takes the MCP server over ${BOUND_MS} ms of CPU, and a read is answered during the heaviest (seed ${SEED})`, async (t) => {
+async function mcpServer(): Promise<void> {
   const tree = await makeTree({ "f.txt": "", "small.txt": "small\n" });
   const server = await Server.start(tree.root, tree.base);
+  console.log("MCP server, ms of the server's CPU per call:");
   try {
-    const over: string[] = [];
     let heaviest: { ms: number; input?: HostileInput } = { ms: 0 };
     for (const input of inputs()) {
       await writeFile(path.join(tree.root, "f.txt"), input.file);
       const before = await server.cpu();
       const answer = await server.call(input.tool.name, input.tool.arguments);
       const ms = (await server.cpu()) - before;
-      t.diagnostic(`${ms.toFixed(0).padStart(6)} ms CPU: ${input.name}`);
       const text = JSON.stringify(answer);
-      assert.ok("result" in answer, `${input.name}: ${text.slice(0, 500)}`);
-      if (ms > BOUND_MS || /TIMEOUT/.test(text)) over.push(`${ms.toFixed(0)} ms${/TIMEOUT/.test(text) ? " (TIMEOUT)" : ""}: ${input.name}`);
+      const timeout = /TIMEOUT/.test(text);
+      const mark = ms > BOUND_MS || timeout ? " OVER" : "";
+      console.log(`${ms.toFixed(0).padStart(7)}${mark}${timeout ? " (TIMEOUT)" : ""}  ${input.name}`);
+      if (!("result" in answer)) fail(`server, ${input.name}: ${text.slice(0, 500)}`);
+      if (mark) fail(`server, ${ms.toFixed(0)} ms${timeout ? " (TIMEOUT)" : ""}: ${input.name}`);
       if (ms > heaviest.ms) heaviest = { ms, input };
     }
     // The engine runs on the server's one thread: a read sent while the heaviest edit runs waits for it,
-    // and is answered once it ends (within its CPU, under the bound), never lost or held to the call's budget.
+    // and is answered once it ends, never lost or held to the call's budget.
     const input = heaviest.input;
-    assert.ok(input);
+    if (!input) return;
     await writeFile(path.join(tree.root, "f.txt"), input.file);
     const before = await server.cpu();
     const edit = server.call(input.tool.name, input.tool.arguments);
     const read = await server.call("read_file", { path: "small.txt" });
     const ms = (await server.cpu()) - before;
-    assert.match(JSON.stringify(read), /small/);
-    assert.ok("result" in (await edit));
-    t.diagnostic(`read_file sent during the heaviest input answered after ${ms.toFixed(0)} ms of server CPU: ${input.name}`);
-    assert.deepEqual(over, [], `over ${BOUND_MS} ms of CPU (seed ${SEED}):\n${over.join("\n")}`);
-    assert.ok(ms <= BOUND_MS + 200, `read_file waited ${ms.toFixed(0)} ms of server CPU`);
+    if (!/small/.test(JSON.stringify(read))) fail(`read_file during the heaviest input: ${JSON.stringify(read).slice(0, 300)}`);
+    if (!("result" in (await edit))) fail("the heaviest input's call got no result");
+    console.log(`read_file sent during the heaviest input answered after ${ms.toFixed(0)} ms of server CPU: ${input.name}`);
   } finally {
     server.stop();
   }
-});
+}
+
+console.log(`budget bench: hostile inputs of up to 1 MB, bound ${BOUND_MS} ms of CPU each (seed ${SEED}; BUDGET_FUZZ_SEED replays it)`);
+await commandLine();
+await mcpServer();
+if (problems.length > 0) {
+  console.log(`\n${problems.length} over the bound or failed (seed ${SEED}):\n${problems.join("\n")}`);
+  process.exitCode = 1;
+} else console.log("\nevery input within the bound");

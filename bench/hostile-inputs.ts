@@ -1,6 +1,6 @@
 /**
  * Hostile inputs of at most 1 MB (file and response each) for the budget
- * fuzz (test/budget-fuzz.test.ts): the shapes that took seconds of CPU in
+ * bench (bench/budget.ts, `npm run bench:budget`): the shapes that took seconds of CPU in
  * the reliability campaigns (issues 14, 22, 39), each built from a few
  * random parameters so that every run tries other sizes and counts. Each
  * input names its file `f.txt` and carries the same edits in the command

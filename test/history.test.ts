@@ -77,7 +77,7 @@ test("history: a change in the same place is a CONFLICT quoting the current line
   assert.equal(r.ok, false);
   const error = r.files[0]?.edits[0]?.error;
   assert.equal(error?.code, "CONFLICT");
-  assert.match(error?.message ?? "", /version 1 of 1 you read/);
+  assert.match(error?.message ?? "", /version 1 of 1 in the file's history/);
   assert.match(error?.message ?? "", /9 \| {5}with open\(path, 'w', encoding='utf-8'\) as f:/);
   assert.match(error?.message ?? "", /\+ {9}f\.write\(text\.strip\(\)\)/);
   assert.doesNotMatch(error?.message ?? "", /<<<<<<<|>>>>>>>/);
@@ -223,5 +223,8 @@ test("cli: --3way merges a git diff whose context changed since from the blob it
   const refused = await cli(["apply", file, "--root", t.root, "--3way", "-q"]);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /CONFLICT/);
+  // Worded for a diff's base blob too: nobody "read" it (issue 38).
+  assert.match(refused.stderr, /an earlier version of f\.txt, the one it was written against/);
+  assert.doesNotMatch(refused.stderr, /you read/);
   assert.equal(await readFile(path.join(t.root, "f.txt"), "utf8"), overlap);
 });

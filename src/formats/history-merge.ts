@@ -32,7 +32,7 @@ function conflictError(c: CarryConflict, version: number, count: number, path: s
   const change = [...c.before.map((l) => `- ${l}`), ...c.after.map((l) => `+ ${l}`)].join("\n");
   return new EditError(
     "CONFLICT",
-    `The edit matches ${path} as you read it earlier (version ${version + 1} of ${count} you read), not as it is now: the file has changed since in the same place.\n${shown}\nYour edit, against the version you read, changes:\n${change}\nSend the edit again against the current lines above.`,
+    `The edit matches an earlier version of ${path}, the one it was written against (version ${version + 1} of ${count} in the file's history: a version read earlier, or a git diff's base blob), not the file as it is now: the file has changed since in the same place.\n${shown}\nThe edit, against that version, changes:\n${change}\nSend the edit again against the current lines above.`,
     { path, startLine: c.startLine, endLine: c.startLine + Math.max(0, c.lines.length - 1), version },
   );
 }

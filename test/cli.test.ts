@@ -660,7 +660,9 @@ test("replace: prints the path as given, in the diff and in messages", async () 
   const ok = await run(["replace", "src/help.js", "--old", "y", "--new", "Y"], t.root);
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(ok.stdout, /^--- a\/src\/help\.js\n\+\+\+ b\/src\/help\.js$/m);
-  assert.match(ok.stdout, /^applied: src\/help\.js: /m);
+  // The report line on stderr; stdout is the diff alone (issue 38).
+  assert.match(ok.stderr, /^applied: src\/help\.js: /m);
+  assert.doesNotMatch(ok.stdout, /applied:/);
   const missing = await run(["replace", "src/nope.js", "--old", "y", "--new", "Y"], t.root);
   assert.match(missing.stderr, /^NOT_FOUND: src\/nope\.js: src\/nope\.js does not exist/m);
 });

@@ -49,6 +49,19 @@ test("a case with content gets the reports and the text applyEdits gives a file 
   );
 });
 
+test("a case with content breaks a tie between places with the syntax judge, as applyEdits does (the property's seed -115373154)", async () => {
+  // The blank line at the top and the one inside the unclosed `if` both fit; only one reading adds no syntax error.
+  const content = "\nconst a = 1;\nif (x) {\n\n";
+  const response = "*** Begin Patch\n*** Update File: a.ts\n@@\n-\n+added();\n*** End Patch\n";
+  const got = await applyCase({ path: "a.ts", content, edit: response }, 1, {});
+  const { root } = await makeTree({ "a.ts": content }, "fuzzpatch-batch-");
+  const want = await applyEdits(root, response, { target: "a.ts" });
+  assert.equal(want.files[0]?.edits[0]?.bySyntax, true, "the file layer decides it by syntax");
+  assert.equal(got.ok, true);
+  assert.equal(got.report.edits[0]?.bySyntax, true);
+  assert.equal(got.content, await readFile(path.join(root, "a.ts"), "utf8"));
+});
+
 const CASES: BatchCase[] = [
   { id: "sr", path: "a.ts", content: "one\ntwo\n", edit: "a.ts\n```\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n```\n" },
   { id: "json", path: "b.ts", content: "x = 1\n", edit: [{ path: "b.ts", oldString: "x = 1", newString: "x = 2" }] },

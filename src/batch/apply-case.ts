@@ -7,8 +7,8 @@
  *
  * A text is read as the file layer reads a file (BOM dropped, uniform CRLF
  * read as LF, both restored) and each edit is applied by its format as the
- * file layer applies it (formats/types.ts `apply`, the history merge, the
- * already-applied notes), so a case with `content` gets the reports and the
+ * file layer applies it (formats/types.ts `apply`, the syntax judge on a
+ * tie between places, the history merge, the already-applied notes), so a case with `content` gets the reports and the
  * text a file with those bytes gets (test/batch.test.ts compares them).
  */
 import { type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
@@ -22,6 +22,7 @@ import type { FileApplyContext, FileApplyResult, FileEdit } from "../formats/typ
 import { type ApplyEditsOptions, alreadyAppliedReport, applyEdits, type EditReport, type FileStatus, opReport } from "../fs/apply-edits.ts";
 import { decodeText, encodeText, type TextLayout } from "../fs/read-file.ts";
 import { rewriteEdits } from "../fs/rewrite-edits.ts";
+import { judgeFor, tiedOps } from "../fs/syntax-check.ts";
 import { DEFAULT_LIMITS, overLimit } from "../limits.ts";
 
 /** Options of one case (`options` in its line). */
@@ -127,7 +128,7 @@ export async function applyCase(value: unknown, fallbackId: number, ctx: CaseCon
   const id = typeof value === "object" && value !== null && (typeof (value as BatchCase).id === "string" || typeof (value as BatchCase).id === "number") ? ((value as BatchCase).id as string | number) : fallbackId;
   try {
     const c = checkCase(value);
-    return c.content !== undefined ? applyToText(c, id) : await applyToFile(c, id, ctx);
+    return c.content !== undefined ? await applyToText(c, id) : await applyToFile(c, id, ctx);
   } catch (error) {
     return failedCase(id, asEditError(error));
   }
@@ -169,7 +170,7 @@ function detect(c: BatchCase, reverse: boolean): DetectedEdits {
 }
 
 /** A case with content: every edit applied in memory, in order, as the file layer applies a file's edits. */
-function applyToText(c: BatchCase, id: string | number): BatchResult {
+async function applyToText(c: BatchCase, id: string | number): Promise<BatchResult> {
   const { history = [], reverse = false, ...engineInput } = optionsObject<BatchCaseOptions>(c.options);
   const resolved = resolveOptions(engineInput);
   const engine: EngineOptions = engineInput;
@@ -186,7 +187,7 @@ function applyToText(c: BatchCase, id: string | number): BatchResult {
   const edits: EditReport[] = [];
   let deleted = false;
   for (const [index, edit] of detected.edits.entries()) {
-    const outcome = applyOne(edit, index, current, c.path, engine, history);
+    const outcome = await applyOne(edit, index, current, c.path, engine, history);
     for (const r of outcome.reports) edits.push(r);
     if (outcome.result?.content !== undefined) current = outcome.result.content;
     if (outcome.result?.deleted) deleted = true;
@@ -206,24 +207,33 @@ function applyToText(c: BatchCase, id: string | number): BatchResult {
 }
 
 /** One edit, as the file layer's planEdit applies it to a file's current text. */
-function applyOne(
+async function applyOne(
   edit: FileEdit,
   index: number,
   current: string,
   path: string,
   engine: EngineOptions,
   versions: readonly string[],
-): { reports: EditReport[]; result?: FileApplyResult } {
+): Promise<{ reports: EditReport[]; result?: FileApplyResult }> {
   const entry = formatByName(edit.format);
   if (!entry) return { reports: [{ index, format: edit.format, status: "failed", error: new EditError("INVALID_INPUT", `No format "${edit.format}".`, { path, index }) }] };
   const ctx: FileApplyContext = { path, exists: current !== "", options: engine, ...(versions.length > 0 && { versions }) };
-  try {
-    let now: FileApplyResult | EditError;
+  const run = (): FileApplyResult | EditError => {
     try {
-      now = entry.apply(current, edit as FileEdit<never>, ctx);
+      return entry.apply(current, edit as FileEdit<never>, ctx);
     } catch (error) {
       if (!(error instanceof EditError)) throw error;
-      now = error;
+      return error;
+    }
+  };
+  try {
+    let now = run();
+    // A tie between places: once more with the syntax judge, as the file layer does (engine/syntax-decide.ts).
+    const tied = tiedOps(now);
+    const judge = tied.size > 0 ? await judgeFor(path, current) : undefined;
+    if (judge) {
+      ctx.options = { ...engine, syntaxJudge: judge };
+      now = run();
     }
     const merged = versions.length > 0 ? applyFromHistory(entry, edit, current, versions, ctx, now) : undefined;
     if (!merged && now instanceof EditError) throw now;
@@ -232,7 +242,12 @@ function applyOne(
     if (result.content === undefined && notes.length > 0 && notes.every((n) => n !== undefined)) {
       return { reports: notes.map((note) => alreadyAppliedReport(index, edit.format, note as EditError, path)) };
     }
-    return { reports: result.ops.map((op) => opReport(index, edit.format, op, path, new Map())), result };
+    const reports = result.ops.map((op, k) => {
+      const report = opReport(index, edit.format, op, path, new Map());
+      if (judge && tied.has(k) && report.status === "applied") report.bySyntax = true;
+      return report;
+    });
+    return { reports, result };
   } catch (error) {
     const e = asEditError(error);
     const note = alreadyAppliedNote(e, entry.unit);

@@ -110,6 +110,11 @@ export class Budget {
     }
   }
 
+  /** The milliseconds the call was given; undefined without a time limit. */
+  get limitMs(): number | undefined {
+    return this.timeoutMs;
+  }
+
   /** Milliseconds left (0 once spent); undefined without a time limit. */
   remainingMs(): number | undefined {
     return this.timeoutMs === undefined ? undefined : Math.max(0, this.deadline - this.now());

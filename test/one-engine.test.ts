@@ -350,3 +350,18 @@ test("NOT_FOUND with a closest text above the similarity threshold says why it w
   assert.doesNotMatch(e.message, /needs at least/);
   assert.match(e.message, /one line is never matched by similarity/);
 });
+
+test("applyEdits: an edit that finds the call's budget spent names the call's budget, not the time left to it", async () => {
+  const t = await makeTree({ "a.txt": "x\nx\ny\n" });
+  // Choosing edit 1's place takes longer than the whole call may: edit 2 starts with nothing left.
+  const edits = [
+    { path: "a.txt", oldString: "x", newString: "X" },
+    { path: "a.txt", oldString: "y", newString: "Y" },
+  ];
+  const r = await applyEdits(t.root, edits, { timeoutMs: 50, chooseCandidate: () => new Promise((resolve) => setTimeout(() => resolve(0), 120)) });
+  const timeout = r.files[0]?.edits.find((e) => e.error?.code === "TIMEOUT")?.error;
+  assert.ok(timeout, JSON.stringify(r.files[0]?.edits));
+  assert.match(timeout.message, /its time budget of 50 ms/);
+  assert.equal(timeout.detail.timeoutMs, 50);
+  assert.equal(r.written, false);
+});

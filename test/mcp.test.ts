@@ -422,6 +422,23 @@ test("mcp: with --root, client roots only narrow the scope: a client offering fi
   }
 });
 
+test("mcp --timeout: each tool call gets that budget; past it the call fails with TIMEOUT naming it and writes nothing", opts, async () => {
+  // A near-miss edit of a 60,000-line file: the tolerant search alone takes longer than 1 ms.
+  const big = Array.from({ length: 60_000 }, (_, i) => `const v${i} = compute(${i});`).join("\n");
+  const t = await makeTree({ "big.js": `${big}\n` });
+  const short = await connect(["--root", t.root, "--timeout", "1"]);
+  try {
+    const before = await snapshot(t.root);
+    const r = await call(short, "edit_file", { path: "big.js", edits: [{ oldString: "const v30000 = compte(30000);", newString: "const v30000 = 0;" }] });
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /TIMEOUT/);
+    assert.match(r.text, /time budget of 1 ms/);
+    assert.deepEqual(await snapshot(t.root), before);
+  } finally {
+    await short.client.close();
+  }
+});
+
 test("narrowRoots: a client root inside --root narrows it, one containing it leaves it, one elsewhere is dropped", async () => {
   const { narrowRoots } = await import("../src/tools/roots.ts");
   const sub = path.join(tree.root, "narrow-sub");

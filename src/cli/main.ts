@@ -265,6 +265,7 @@ function addMcpCommand(program: Command, run: Run): void {
     .option("--allow-client-roots", "let the client's MCP roots widen the scope beyond --root (without it they may only narrow it)", false)
     .option("--no-journal", "do not record writes in the undo journal (and offer no undo_edit)")
     .addOption(new Option("--verify <check>", "refuse an edit that introduces a syntax error (tree-sitter; see docs/syntax.md)").choices(["none", "syntax"]))
+    .option("--timeout <ms>", "each tool call's time budget: past it the call fails with TIMEOUT, writing nothing (default 10000)", wholeNumber(1))
     .action(async (opts) => {
       const { runMcp } = await import("./mcp.ts");
       run.done(await runMcp(opts, run.streams));

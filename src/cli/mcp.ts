@@ -15,6 +15,8 @@ export interface McpCommandOptions {
   /** `--no-journal` makes it false: writes are not recorded, and undo_edit is not offered. */
   journal?: boolean;
   verify?: VerifyMode;
+  /** `--timeout MS`: each tool call's time budget. */
+  timeout?: number;
 }
 
 /**
@@ -33,6 +35,6 @@ export async function runMcp(options: McpCommandOptions, streams: Streams): Prom
     }
     roots.push(path.resolve(root));
   }
-  serveMcp({ roots, readOnly: options.readOnly, anchors: options.anchors ?? false, allowClientRoots: options.allowClientRoots ?? false, journal: options.journal ?? true, ...(options.verify !== undefined && { verify: options.verify }), log: (line) => streams.err.write(`${line}\n`) });
+  serveMcp({ roots, readOnly: options.readOnly, anchors: options.anchors ?? false, allowClientRoots: options.allowClientRoots ?? false, journal: options.journal ?? true, ...(options.verify !== undefined && { verify: options.verify }), ...(options.timeout !== undefined && { timeoutMs: options.timeout }), log: (line) => streams.err.write(`${line}\n`) });
   return 0;
 }

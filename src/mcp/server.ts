@@ -83,6 +83,13 @@ export interface McpServerOptions {
    */
   verify?: VerifyMode;
   /**
+   * Milliseconds a tool call may take before it fails with TIMEOUT and
+   * writes nothing (`fuzzpatch mcp --timeout`): a large file on a slow disk
+   * may need more.
+   * @default 10000
+   */
+  timeoutMs?: number;
+  /**
    * Where log lines go; never stdout, which carries the protocol.
    * @default writes to process.stderr
    */
@@ -161,6 +168,7 @@ export function createMcpServer(options: McpServerOptions = {}): McpServer {
         ...(options.anchors !== undefined && { anchors: options.anchors }),
         journal: options.journal !== false && { source: "mcp", ...(typeof options.journal === "object" && options.journal) },
         ...(options.verify !== undefined && { verify: options.verify }),
+        ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
       });
       return {
         content: [{ type: "text", text: result.text }],

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { runMain } from "./helpers/cli-run.ts";
@@ -164,6 +164,7 @@ const dryRunCases: { name: string; before: Files; after: Record<string, string |
   { name: "a BOM on the changed first line", before: { "b.txt": BOM_TEXT }, after: { "b.txt": BOM_TEXT.replace("alpha", "ALPHA") } },
   { name: "a new file with a BOM", before: { "a.txt": TEXT }, after: { "n.txt": BOM_TEXT } },
   { name: "a deleted CRLF file", before: { "a.txt": TEXT, "c.txt": CRLF }, after: { "c.txt": null } },
+  { name: "a new CRLF file", before: { "a.txt": TEXT }, after: { "n.txt": CRLF } },
   { name: "mixed line endings", before: { "m.txt": "a\r\nb\nc\r\n" }, after: { "m.txt": "a\r\nB\nc\r\n" } },
   {
     name: "a mode-only section followed by plain ones, a rename, a new and a deleted file",
@@ -219,4 +220,20 @@ test("git header: --stat, --numstat and --summary read the patch alone, as git a
     assert.equal(r.fp.stderr, "");
     assert.deepEqual(r.fp.tree, r.git.tree);
   }
+});
+
+test("a new file's CRLF lines: kept from a git diff (its headers LF), read as breaks from a response sent all in CRLF; sent again, already applied", async () => {
+  const t = await makeTree({});
+  const gitStyle = "--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,2 @@\n+one\r\n+two\r\n";
+  const transport = gitStyle.replaceAll("\r\n", "\n").replace("n.txt", "m.txt").replaceAll("\n", "\r\n");
+  await writeFile(path.join(t.base, "git.diff"), gitStyle);
+  await writeFile(path.join(t.base, "crlf.diff"), transport);
+  for (const name of ["git.diff", "crlf.diff"]) assert.equal((await runMain(["apply", path.join(t.base, name), "--root", t.root])).code, 0);
+  assert.equal(await readFile(path.join(t.root, "n.txt"), "utf8"), "one\r\ntwo\r\n");
+  assert.equal(await readFile(path.join(t.root, "m.txt"), "utf8"), "one\ntwo\n");
+  const tree = await snapshot(t.root);
+  const again = await runMain(["apply", path.join(t.base, "git.diff"), "--root", t.root]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stderr, /already applied/);
+  assert.deepEqual(await snapshot(t.root), tree);
 });

@@ -79,7 +79,8 @@ export function detectEdits(input: string, format: ResponseFormat = "auto", opti
   if (whole.unescaped) out.unescaped = true;
   const text = whole.text;
   const lines = text.split("\n");
-  const response = { lines, fences: findFences(lines), consumed: new Set<number>(), defaultPath: options.defaultPath, format };
+  const crlfLines = whole.unescaped ? undefined : crlfLinesOf(input);
+  const response = { lines, fences: findFences(lines), consumed: new Set<number>(), defaultPath: options.defaultPath, format, ...(crlfLines && { crlfLines }) };
   for (const f of FORMATS) {
     if (format !== "auto" && format !== f.name) continue;
     const found: SplitResult = f.split(response);
@@ -90,6 +91,18 @@ export function detectEdits(input: string, format: ResponseFormat = "auto", opti
   // Edits to one file apply in the order the response gives them, whatever
   // their format; the sort is stable for edits without a known line.
   out.edits.sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER));
+  return out;
+}
+
+/** The lines of `input` that end in CRLF, by index; undefined when none does. */
+function crlfLinesOf(input: string): Set<number> | undefined {
+  if (!input.includes("\r\n")) return undefined;
+  const out = new Set<number>();
+  let line = 0;
+  for (let i = input.indexOf("\n"); i !== -1; i = input.indexOf("\n", i + 1)) {
+    if (input.charCodeAt(i - 1) === 13) out.add(line);
+    line++;
+  }
   return out;
 }
 

@@ -38,6 +38,8 @@ export interface ResponseText {
   readonly defaultPath?: string | undefined;
   /** The format the user asked for ("auto" when none): a format read only on request (whole) checks it. */
   readonly format?: string;
+  /** Indices of `lines` that ended in CRLF in the input (none when the input was read un-escaped). */
+  readonly crlfLines?: ReadonlySet<number>;
 }
 
 export interface Fence {

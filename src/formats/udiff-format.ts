@@ -32,6 +32,12 @@ export interface UdiffPayload {
   git?: GitChange;
   /** The diff is undone (`reverse`): a missing file is then advised on in those terms. */
   reversed?: boolean;
+  /**
+   * A new file whose every line the diff carries with CRLF while its `+++`
+   * header line has LF (git's diff of a CRLF file, not a response sent with
+   * CRLF breaks): created with CRLF, as `git apply` creates it.
+   */
+  crlf?: boolean;
 }
 
 /** A git section's change of name or mode, for the file layer. */
@@ -132,7 +138,14 @@ function readHeader(section: readonly string[]): Header {
  * response line `offset` + 1). `forcedPath` (a structured `{path, diff}`)
  * names the file when the diff has no headers.
  */
-export function diffSections(lines: readonly string[], offset: number, out: SplitResult<UdiffPayload>, forcedPath?: string, defaultPath?: string): void {
+export function diffSections(
+  lines: readonly string[],
+  offset: number,
+  out: SplitResult<UdiffPayload>,
+  forcedPath?: string,
+  defaultPath?: string,
+  crlfLines?: ReadonlySet<number>,
+): void {
   const starts: number[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (!isSectionStart(lines, i)) continue;
@@ -188,6 +201,7 @@ export function diffSections(lines: readonly string[], offset: number, out: Spli
       isDeleted: header.isDeleted,
       offset: offset + start,
       ...(change && { git: change }),
+      ...(header.isNew && crlfLines && newLinesCrlf(section, offset + start, crlfLines) && { crlf: true }),
     };
     // The file a diff changes is its old side (patch reads `--- a/x` first); a new file's is the new side.
     const written = header.isNew ? rawHeaderPath(section, "+++ ") : (rawHeaderPath(section, "--- ") ?? rawHeaderPath(section, "+++ "));
@@ -312,7 +326,7 @@ function split(response: ResponseText): SplitResult<UdiffPayload> {
     const isDiffInfo = lang === "diff" || lang === "patch" || lang === "udiff";
     if (!isDiffInfo && !(detect(f.body) && !looksLikeSearchReplace(f.body))) continue;
     for (let k = f.open; k <= Math.min(f.close, lines.length - 1); k++) consumed.add(k);
-    diffSections(lines.slice(f.open + 1, f.close), f.open + 1, out, undefined, named?.path ?? response.defaultPath);
+    diffSections(lines.slice(f.open + 1, f.close), f.open + 1, out, undefined, named?.path ?? response.defaultPath, response.crlfLines);
   }
   // Bare diffs in the prose, outside every fence.
   const inFence = new Set<number>();
@@ -326,11 +340,25 @@ function split(response: ResponseText): SplitResult<UdiffPayload> {
     while (j < lines.length && free(j) && isDiffLine(lines[j] as string)) j++;
     j = throughCountedHunk(lines, i, j, free);
     while (j > i && (lines[j - 1] as string).trim() === "") j--;
-    diffSections(lines.slice(i, j), i, out, undefined, response.defaultPath);
+    diffSections(lines.slice(i, j), i, out, undefined, response.defaultPath, response.crlfLines);
     for (let k = i; k < j; k++) consumed.add(k);
     i = j - 1;
   }
   return out;
+}
+
+/** Whether a new file's section carries every `+` line with CRLF while its `+++` header has none (see `UdiffPayload.crlf`). */
+function newLinesCrlf(section: readonly string[], first: number, crlfLines: ReadonlySet<number>): boolean {
+  let added = 0;
+  for (const [k, line] of section.entries()) {
+    if (line.startsWith("+++ ")) {
+      if (crlfLines.has(first + k)) return false;
+    } else if (line.startsWith("+")) {
+      if (!crlfLines.has(first + k)) return false;
+      added++;
+    }
+  }
+  return added > 0;
 }
 
 /** A unified diff, or a git section that changes only a name or a mode (it has no hunk to be found by). */
@@ -376,7 +404,7 @@ function apply(content: string, edit: FileEdit<UdiffPayload>, ctx: FileApplyCont
     return { content: result.content, ...changes, ...gitResult, ops: all };
   }
   return {
-    content: result.content,
+    content: isNew && edit.payload.crlf ? result.content.replaceAll("\n", "\r\n") : result.content,
     ...(!isDeleted && changes),
     ...(isDeleted && { deleted: true }),
     ...gitResult,

@@ -27,6 +27,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { cliCommand } from "../test/helpers/cli-run.ts";
 import { type HostileInput, hostileInput, reportedInputs } from "./hostile-inputs.ts";
+import { median } from "./median.ts";
 import { makeTree } from "../test/helpers/temp-tree.ts";
 
 /** docs/speed.md: an input of up to 1 MB is answered within 1 s of CPU. */
@@ -142,8 +143,6 @@ class Server {
     this.child.kill();
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 /** Problems found: inputs over the bound, crashes, unanswered calls. */
 const problems: string[] = [];

@@ -74,6 +74,14 @@ export interface BudgetOptions {
   signal?: AbortSignal;
 }
 
+function timedOut(timeoutMs: number, at: string, detail: EditError["detail"] = {}): EditError {
+  return new EditError(
+    "TIMEOUT",
+    `The call took longer than its time budget of ${timeoutMs} ms${at}; nothing was written. Send a smaller edit with text that occurs rarely in the file, or raise the 'timeoutMs' option.`,
+    { ...detail, reason: "timeout", timeoutMs },
+  );
+}
+
 /**
  * A deadline and an abort signal, checked by long loops between units of
  * work (a strategy, a block, a hunk). `check` costs one clock read.
@@ -101,18 +109,18 @@ export class Budget {
     if (this.signal?.aborted) {
       throw new EditError("TIMEOUT", `The call was aborted${at}; nothing was written.`, { reason: "aborted" });
     }
-    if (this.timeoutMs !== undefined && this.now() > this.deadline) {
-      throw new EditError(
-        "TIMEOUT",
-        `The call took longer than its time budget of ${this.timeoutMs} ms${at}; nothing was written. Send a smaller edit with text that occurs rarely in the file, or raise the 'timeoutMs' option.`,
-        { reason: "timeout", timeoutMs: this.timeoutMs },
-      );
-    }
+    if (this.timeoutMs !== undefined && this.now() > this.deadline) throw timedOut(this.timeoutMs, at);
   }
 
-  /** The milliseconds the call was given; undefined without a time limit. */
-  get limitMs(): number | undefined {
-    return this.timeoutMs;
+  /**
+   * A TIMEOUT of a part of this call, told with this call's budget: the file
+   * layer gives each edit's engine run only the time left, so its message
+   * named that ("a time budget of 0 ms" once earlier edits had spent the rest).
+   */
+  asOwnTimeout(error: EditError): EditError {
+    if (error.code !== "TIMEOUT" || error.detail.reason !== "timeout" || this.timeoutMs === undefined) return error;
+    const at = /\(during [^)]*\)/.exec(error.message)?.[0];
+    return timedOut(this.timeoutMs, at ? ` ${at}` : "", error.detail);
   }
 
   /** Milliseconds left (0 once spent); undefined without a time limit. */

@@ -688,7 +688,7 @@ function summarize(planOrder: readonly FilePlan[], errors: EditError[], written:
 async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: ResolvedOptions, realRoot: string): Promise<void> {
   const report = plan.report;
   const fail = (error: EditError) => {
-    report.edits.push({ index, format: edit.format, status: "failed", error: asCallTimeout(error, opts.budget) });
+    report.edits.push({ index, format: edit.format, status: "failed", error: opts.budget.asOwnTimeout(error) });
   };
   const unusable = await loadPlan(plan, edit, opts, realRoot);
   if (unusable) return fail(unusable);
@@ -732,7 +732,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
       for (const note of notes) report.edits.push(alreadyAppliedReport(index, edit.format, note as EditError, report.path));
       return;
     }
-    for (const op of result.ops) if (op.error) op.error = asCallTimeout(op.error, opts.budget);
+    for (const op of result.ops) if (op.error) op.error = opts.budget.asOwnTimeout(op.error);
     recordResult(plan, result, merged !== undefined, { index, format: edit.format }, choices, judge ? tied : undefined);
   } catch (error) {
     const note = error instanceof EditError ? alreadyAppliedNote(error, entry.unit) : undefined;
@@ -1180,18 +1180,6 @@ function withPath(error: EditError, path: string, index: number): EditError {
 }
 
 /** The budget's TIMEOUT, if the call is past it or aborted. */
-/**
- * An edit's TIMEOUT told with the call's own budget: each edit's engine run
- * gets only the time left (editContext), so its message named that ("a time
- * budget of 0 ms" once the edits before it had spent the rest).
- */
-function asCallTimeout(error: EditError, budget: Budget): EditError {
-  const total = budget.limitMs;
-  if (error.code !== "TIMEOUT" || error.detail.reason !== "timeout" || total === undefined) return error;
-  const message = error.message.replace(/its time budget of [\d.]+ ms/, `its time budget of ${total} ms`);
-  return new EditError("TIMEOUT", message, { ...error.detail, timeoutMs: total });
-}
-
 function overBudget(budget: Budget): EditError | undefined {
   try {
     budget.check("writing the files");

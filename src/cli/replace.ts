@@ -76,12 +76,12 @@ export async function runReplace(file: string, options: ReplaceCommandOptions, s
     const c = colorsFor(streams, "out");
     if (result.diff !== "") streams.out.write(colorDiff(result.diff, c));
     // Report lines on stderr, as apply prints them: stdout holds the diff alone, a patch to save.
-    const e2 = colorsFor(streams, "err");
+    const ec = colorsFor(streams, "err");
     for (const e of report?.edits ?? []) {
       if (e.status === "already-applied") writeNote(streams, `${file}: ${e.note?.message ?? "already applied; nothing to do."}`);
       else if (e.error) writeError(streams, e.error, `${file}: `);
-      else if (e.fuzzy) streams.err.write(`${e2.yellow("warning:")} ${file}: matched fuzzily (${e.strategy}${e.score !== undefined ? `, score ${e.score.toFixed(2)}` : ""}, lines ${e.startLine}-${e.endLine}); review the change\n`);
-      else streams.err.write(`${e2.green("applied:")} ${file}: ${e.strategy ?? "exact"}${e.startLine !== undefined ? `, lines ${e.startLine}-${e.endLine}` : ""}\n`);
+      else if (e.fuzzy) streams.err.write(`${ec.yellow("warning:")} ${file}: matched fuzzily (${e.strategy}${e.score !== undefined ? `, score ${e.score.toFixed(2)}` : ""}, lines ${e.startLine}-${e.endLine}); review the change\n`);
+      else streams.err.write(`${ec.green("applied:")} ${file}: ${e.strategy ?? "exact"}${e.startLine !== undefined ? `, lines ${e.startLine}-${e.endLine}` : ""}\n`);
     }
     for (const e of result.errors) writeError(streams, e);
   }

@@ -165,6 +165,7 @@ const dryRunCases: { name: string; before: Files; after: Record<string, string |
   { name: "a new file with a BOM", before: { "a.txt": TEXT }, after: { "n.txt": BOM_TEXT } },
   { name: "a deleted CRLF file", before: { "a.txt": TEXT, "c.txt": CRLF }, after: { "c.txt": null } },
   { name: "a new CRLF file", before: { "a.txt": TEXT }, after: { "n.txt": CRLF } },
+  { name: "a new CRLF file without a final newline", before: { "a.txt": TEXT }, after: { "n.txt": CRLF.slice(0, -2) } },
   { name: "mixed line endings", before: { "m.txt": "a\r\nb\nc\r\n" }, after: { "m.txt": "a\r\nB\nc\r\n" } },
   {
     name: "a mode-only section followed by plain ones, a rename, a new and a deleted file",

@@ -354,6 +354,8 @@ function newLinesCrlf(section: readonly string[], first: number, crlfLines: Read
     if (line.startsWith("+++ ")) {
       if (crlfLines.has(first + k)) return false;
     } else if (line.startsWith("+")) {
+      // The file's last line has no ending to carry CR when a "\ No newline" marker follows it.
+      if ((section[k + 1] ?? "").startsWith("\\")) continue;
       if (!crlfLines.has(first + k)) return false;
       added++;
     }

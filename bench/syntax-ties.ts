@@ -14,13 +14,21 @@
  *   wrong reading nests it: an unbalanced block).
  * - `py-both` (control): a change that parses at either place. Syntax must
  *   not decide it: the right answer is to refuse (AMBIGUOUS).
+ * - `py-frame`: one place, two readings of its indentation. The find text
+ *   (an `if` and its body) was quoted shallower than the file has it, and the
+ *   replacement wraps it in a new `try:`/`with` block written at the file's
+ *   indentation. No line the model kept or changed stands at either side's
+ *   indentation, so the merge has no evidence of the frame (merge.ts, a tied
+ *   vote): read in the find text's frame, the block is re-based one level
+ *   too deep under the statement before it (an unexpected indent, which only
+ *   the check's Python indentation rule sees: python-indent.ts).
  *
  * Names, the order of the two places, the indentation unit and the filler
  * functions around them vary with the seed.
  */
 import type { Rng } from "./accuracy/random.ts";
 
-export const TIE_KINDS = ["py-else", "js-else", "go-func", "py-both"] as const;
+export const TIE_KINDS = ["py-else", "js-else", "go-func", "py-both", "py-frame"] as const;
 export type TieKind = (typeof TIE_KINDS)[number];
 
 export interface TieCase {
@@ -106,9 +114,43 @@ function goTie(rng: Rng): TieCase {
   };
 }
 
-/** Case `index` of kind `TIE_KINDS[index % 4]`, from its own generator. */
+function pyFrame(rng: Rng): TieCase {
+  const unit = rng.pick([2, 4]);
+  const at = (depth: number, line: string) => `${" ".repeat(depth * unit)}${line}`;
+  const list = rng.pick(NAMES);
+  const field = rng.pick(FIELDS);
+  const verb = rng.pick(VERBS);
+  const body = [`total += item.${field}_value`, `seen.append(item)`].slice(0, rng.int(1, 2));
+  const wrapper = rng.pick(["try", "with"]);
+  const region = (wrap: boolean): string[] => {
+    const d = wrap ? 3 : 2;
+    const inner = [at(d, `if item.${field}:`), ...body.map((b) => at(d + 1, b))];
+    if (!wrap) return inner;
+    return wrapper === "try" ? [at(2, "try:"), ...inner, at(2, "except ValueError:"), at(3, "pass")] : [at(2, "with lock:"), ...inner];
+  };
+  const file = (wrap: boolean) =>
+    [
+      `def ${verb}_${list}(${list}, lock, seen):`,
+      at(1, "total = 0"),
+      at(1, `for item in ${list}:`),
+      at(2, `count = len(seen)`),
+      ...region(wrap),
+      at(2, "log(count)"),
+      at(1, "return total"),
+      "",
+    ].join("\n");
+  const filler = pyFiller(rng, rng.int(0, 2));
+  const whole = (t: string) => (filler === "" ? t : `${filler}\n\n${t}`);
+  // Quoted shallower than the file: at column 0, or one unit in.
+  const quoted = rng.int(0, 1);
+  const oldString = [`if item.${field}:`, ...body.map((b) => " ".repeat(unit) + b)].map((l) => " ".repeat(quoted * unit) + l).join("\n");
+  return { kind: "py-frame", path: "a.py", content: whole(file(false)), oldString, newString: region(true).join("\n"), expected: whole(file(true)) };
+}
+
+/** Case `index` of kind `TIE_KINDS[index % TIE_KINDS.length]`, from its own generator. */
 export function generateTie(rng: Rng, index: number): TieCase {
   const kind = TIE_KINDS[index % TIE_KINDS.length] as TieKind;
+  if (kind === "py-frame") return pyFrame(rng);
   if (kind === "js-else") return jsTie(rng);
   if (kind === "go-func") return goTie(rng);
   return pyTie(rng, kind);

@@ -14,12 +14,15 @@
  * 2. Generated ties that only syntax breaks (syntax-ties.ts): each case with
  *    `syntax: "off"` (no judge: the engine as without the syntax layer) and
  *    with the default (the judge breaks ties): right, refused, wrong writes.
- * 3. Cost: one edit in the middle of a generated Python file of 10k and of
+ * 3. The accuracy benchmark's cases (syntax-accuracy.ts): of each applier's
+ *    writes, correct and wrong ones flagged (`--accuracy N` cases, default
+ *    300; 0 skips it).
+ * 4. Cost: one edit in the middle of a generated Python file of 10k and of
  *    200k lines: one parse, and the whole check (parse before, tree.edit,
  *    incremental re-parse after, the comparison), warm, median of 5, in
  *    CPU time of the process.
  *
- * Usage: npm run bench:syntax -- [CASES.jsonl] [--cost-only] [--ties-only] [--ties N] [--show]
+ * Usage: npm run bench:syntax -- [CASES.jsonl] [--cost-only] [--ties-only] [--accuracy-only] [--ties N] [--accuracy N] [--show]
  */
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -29,6 +32,7 @@ import { applyEdits } from "../src/node.ts";
 import { checkSyntax, loadParser } from "../src/syntax/index.ts";
 import { createRng, hashSeed } from "./accuracy/random.ts";
 import { median } from "./median.ts";
+import { accuracyFigures } from "./syntax-accuracy.ts";
 import { generateTie, TIE_KINDS, type TieKind } from "./syntax-ties.ts";
 
 interface RealCase {
@@ -42,7 +46,7 @@ interface RealCase {
 }
 
 const args = process.argv.slice(2);
-const positional = args.filter((a, k) => !a.startsWith("--") && args[k - 1] !== "--ties");
+const positional = args.filter((a, k) => !a.startsWith("--") && args[k - 1] !== "--ties" && args[k - 1] !== "--accuracy");
 const casesFile = resolve(positional[0] ?? join(import.meta.dirname, "../../shared/real-edits/cases.jsonl"));
 const blobs = join(dirname(casesFile), "blobs");
 const blob = (sha1: string): string => (sha1 === "" ? "" : readFileSync(join(blobs, `${sha1}.txt`), "utf8"));
@@ -200,6 +204,12 @@ async function ties(count: number): Promise<void> {
 const tiesAt = args.indexOf("--ties");
 // 200 cases take ~1 min on two shared cores (each applied twice, through the file layer).
 const tieCount = tiesAt === -1 ? 200 : Number(args[tiesAt + 1]);
+const accuracyAt = args.indexOf("--accuracy");
+const accuracyCount = accuracyAt === -1 ? 300 : Number(args[accuracyAt + 1]);
+if (args.includes("--accuracy-only")) {
+  await accuracyFigures(accuracyCount);
+  process.exit(0);
+}
 if (args.includes("--ties-only")) {
   await ties(tieCount);
   process.exit(0);
@@ -208,5 +218,6 @@ if (!args.includes("--cost-only")) {
   await ties(tieCount);
   if (existsSync(casesFile)) await realEdits();
   else console.error(`bench:syntax: no cases file at ${casesFile}; real edits skipped`);
+  if (accuracyCount > 0) await accuracyFigures(accuracyCount);
 }
 await cost();

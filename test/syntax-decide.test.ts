@@ -301,14 +301,118 @@ test("applyEdits: a SEARCH/REPLACE block among others is decided by syntax; an u
   assert.equal(after, JS_AFTER.replace("  return skipped;", "  return skipped + 1;"));
 });
 
-test("bench:syntax's generated ties (bench/syntax-ties.ts): AMBIGUOUS without the judge; with it, the intended file, or still AMBIGUOUS for the control", async () => {
+test("bench:syntax's generated ties (bench/syntax-ties.ts): AMBIGUOUS (py-frame: wrong) without the judge; with it, the intended file, or still AMBIGUOUS for the control", async () => {
   for (let k = 0; k < 2 * TIE_KINDS.length; k++) {
     const c = generateTie(createRng(hashSeed(7, k)), k);
     const judge = await loadSyntaxJudge(c.path, c.content);
     assert.ok(judge);
     const ambiguous = (e: unknown) => e instanceof EditError && e.code === "AMBIGUOUS";
-    assert.throws(() => replace(c.content, c.oldString, c.newString), ambiguous, c.kind);
+    // A tie inside one place: without the judge the default reading is written, and it is the wrong one.
+    if (c.kind === "py-frame") assert.notEqual(replace(c.content, c.oldString, c.newString).content, c.expected, c.kind);
+    else assert.throws(() => replace(c.content, c.oldString, c.newString), ambiguous, c.kind);
     if (c.expected === undefined) assert.throws(() => replace(c.content, c.oldString, c.newString, { syntaxJudge: judge }), ambiguous, c.kind);
     else assert.equal(replace(c.content, c.oldString, c.newString, { syntaxJudge: judge }).content, c.expected, c.kind);
   }
+});
+
+/**
+ * A tie inside one place (engine/merge.ts): the frame of a re-indented
+ * replacement. The find text is quoted at `quoted` spaces (the file has the
+ * `if` at 8); the replacement wraps it in a new block at the file's
+ * indentation, so no line votes for either frame.
+ */
+const FRAME_FILE = `def run(items, lock):
+    total = 0
+    for item in items:
+        count = 0
+        if item.ok:
+            total += item.size
+        log(count)
+    return total
+`;
+const frameFind = (quoted: number) => `${" ".repeat(quoted)}if item.ok:\n${" ".repeat(quoted + 4)}total += item.size`;
+const TRY = "        try:\n            if item.ok:\n                total += item.size\n        except ValueError:\n            pass";
+const WITH = "        with lock:\n            if item.ok:\n                total += item.size";
+const framed = (block: string) => FRAME_FILE.replace("        if item.ok:\n            total += item.size", block);
+
+interface FrameCase {
+  name: string;
+  find: string;
+  replacement: string;
+  /** What the engine writes without a judge. */
+  without: string;
+  /** What it writes with the judge. */
+  with: string;
+  /** Whether the judge is asked at all. */
+  asked: boolean;
+}
+
+const frameCases: FrameCase[] = [
+  ...[
+    [0, 16],
+    [2, 16],
+    [4, 12],
+  ].map(([quoted = 0, at = 0]) => ({
+    name: `a try: block at the file's indentation around a find text quoted at ${quoted}: the file's frame (the find text's nests it too deep)`,
+    find: frameFind(quoted),
+    replacement: TRY,
+    without: framed(TRY.replaceAll(/^ {8}/gm, " ".repeat(at))),
+    with: framed(TRY),
+    asked: true,
+  })),
+  {
+    name: "a with block quoted at 0: the file's frame",
+    find: frameFind(0),
+    replacement: WITH,
+    without: framed(WITH.replaceAll(/^ {8}/gm, " ".repeat(16))),
+    with: framed(WITH),
+    asked: true,
+  },
+  {
+    name: "both frames parse (quoted at 6: the block lands at 8 either way): the default stands",
+    find: frameFind(6),
+    replacement: TRY,
+    without: framed("        try:\n                if item.ok:\n                    total += item.size\n        except ValueError:\n                pass"),
+    with: framed("        try:\n                if item.ok:\n                    total += item.size\n        except ValueError:\n                pass"),
+    asked: true,
+  },
+  {
+    name: "the replacement at the find text's indentation decides the frame: the judge is not asked",
+    find: frameFind(0),
+    replacement: "try:\n    if item.ok:\n        total += item.size\nexcept ValueError:\n    pass",
+    without: framed(TRY),
+    with: framed(TRY),
+    asked: false,
+  },
+  {
+    name: "an exact find text (one place, as in the file) is literal: the judge is not asked",
+    find: "        if item.ok:\n            total += item.size",
+    replacement: TRY,
+    without: framed(TRY),
+    with: framed(TRY),
+    asked: false,
+  },
+];
+
+for (const c of frameCases) {
+  test(`replace, one place: ${c.name}`, async () => {
+    const judge = await loadSyntaxJudge("a.py", FRAME_FILE);
+    assert.ok(judge);
+    assert.equal(replace(FRAME_FILE, c.find, c.replacement).content, c.without);
+    const counted = spy((after) => judge(FRAME_FILE, after));
+    assert.equal(replace(FRAME_FILE, c.find, c.replacement, { syntaxJudge: counted }).content, c.with);
+    assert.equal(counted.calls > 0, c.asked, `judge calls: ${counted.calls}`);
+  });
+}
+
+test("applyEdits: a tie inside one place is weighed by syntax (the first run notes it, the judge is loaded); with syntax off the default reading stands", async () => {
+  const edit = { path: "a.py", oldString: frameFind(0), newString: TRY };
+  const { root } = await makeTree({ "a.py": FRAME_FILE, "off/a.py": FRAME_FILE });
+  const off = await applyEdits(root, [{ ...edit, path: "off/a.py" }], { syntax: "off" });
+  assert.equal(off.ok, true);
+  assert.equal(await read(root, "off/a.py"), framed(TRY.replaceAll(/^ {8}/gm, " ".repeat(16))));
+  const r = await applyEdits(root, [edit]);
+  assert.equal(r.ok, true);
+  assert.equal(r.files[0]?.syntax?.introduced.length, 0);
+  assert.equal(await read(root, "a.py"), framed(TRY));
 });

@@ -279,6 +279,44 @@ const introducedCases: IntroducedCase[] = [
     lines: [3],
   },
 ];
+/** Python's indentation errors, which the grammar reads past (src/syntax/python-indent.ts). */
+const PY_LOOP = "def f(items):\n    for item in items:\n        x = 1\n        if item:\n            y = 2\n        log(x)\n    return x\n";
+introducedCases.push(
+  {
+    name: "Python: a statement indented deeper than the one before it (unexpected indent)",
+    path: "a.py",
+    before: PY_LOOP,
+    after: PY_LOOP.replace("        if item:\n            y = 2", "            if item:\n                y = 2"),
+    parsesBefore: true,
+    lines: [4],
+  },
+  {
+    name: "Python: a dedent to a column no open block has (the statement after the change)",
+    path: "a.py",
+    before: PY_LOOP,
+    after: PY_LOOP.replace("        log(x)", "      log(x)"),
+    parsesBefore: true,
+    lines: [6],
+  },
+  {
+    name: "Python: a block re-indented whole, one line on a line with another, a comment and a string's lines at any column: clean",
+    path: "a.py",
+    before: PY_LOOP,
+    after: PY_LOOP.replace("        if item:\n            y = 2", "        if item: y = 2; z = 3\n  # note\n        s = '''\n  text\n'''\n        try:\n          y = 2\n        except E:\n          pass"),
+    parsesBefore: true,
+    lines: [],
+  },
+  {
+    name: "Python: an indentation already wrong elsewhere is not the edit's",
+    path: "a.py",
+    before: `${PY_LOOP}\ndef g():\n    a = 1\n      b = 2\n`,
+    after: `${PY_LOOP.replace("return x", "return x + 1")}\ndef g():\n    a = 1\n      b = 2\n`,
+    // The indentation rule reads the changed lines only (its cost is the change's): the grammar itself parses this file.
+    parsesBefore: true,
+    lines: [],
+  },
+);
+
 for (const c of introducedCases) {
   test(`syntax introduced: ${c.name}`, async () => {
     const report = await checkSyntax(c.path, c.before, c.after);

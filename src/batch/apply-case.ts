@@ -22,7 +22,7 @@ import type { FileApplyContext, FileApplyResult, FileEdit } from "../formats/typ
 import { type ApplyEditsOptions, alreadyAppliedReport, applyEdits, type EditReport, type FileStatus, opReport } from "../fs/apply-edits.ts";
 import { decodeText, encodeText, type TextLayout } from "../fs/read-file.ts";
 import { rewriteEdits } from "../fs/rewrite-edits.ts";
-import { judgeFor, tiedOps } from "../fs/syntax-check.ts";
+import { judgeFor, probeJudge, tiedOps } from "../fs/syntax-check.ts";
 import { DEFAULT_LIMITS, overLimit } from "../limits.ts";
 
 /** Options of one case (`options` in its line). */
@@ -227,10 +227,12 @@ async function applyOne(
     }
   };
   try {
+    const probe = probeJudge(path, current);
+    if (probe) ctx.options = { ...engine, syntaxJudge: probe.judge };
     let now = run();
-    // A tie between places: once more with the syntax judge, as the file layer does (engine/syntax-decide.ts).
+    // A tie between places, or inside one: once more with the syntax judge, as the file layer does (engine/syntax-decide.ts).
     const tied = tiedOps(now);
-    const judge = tied.size > 0 ? await judgeFor(path, current) : undefined;
+    const judge = tied.size > 0 || probe?.asked() ? await judgeFor(path, current) : undefined;
     if (judge) {
       ctx.options = { ...engine, syntaxJudge: judge };
       now = run();

@@ -183,7 +183,7 @@ function planLocated(doc: Document, l: LocateContext, op: EditOp, located: Locat
     // The strategy's reading of the find text (un-escaped, numbers stripped) unless the splice reading won.
     const query = r === reading ? cand.query : queryOf(r);
     const literal = located.strategy === "exact" && ruleOn("exact-literal") ? exactLines(doc, cand, rl) : undefined;
-    const lines = same ? doc.lines(cand.startLine, cand.endLine) : (literal ?? newLinesAt(doc, { ...cand, query }, rl.replace, l.opts.strategy, l.vocab));
+    const lines = same ? doc.lines(cand.startLine, cand.endLine) : (literal ?? newLinesAt(doc, { ...cand, query }, rl.replace, l.opts.strategy, l.vocab, l.opts.judge));
     const line = { from: cand.startLine, to: cand.endLine, lines };
     const report = withWarnings(appliedOf(op, located, lines.length - (line.to - line.from)), literal && repeatWarnings(doc, cand.startLine, cand.endLine, rl.find, lines));
     return { op, splices: [], line, report, ...(reading.looser && { looser: true }) };
@@ -195,7 +195,8 @@ function planLocated(doc: Document, l: LocateContext, op: EditOp, located: Locat
   const splices: Splice[] = new Array(cands.length);
   // Two option objects per op, not one per place.
   const sharing = { sharesLine: true, words: l.vocab };
-  const own = { sharesLine: false, words: l.vocab };
+  // The syntax judge weighs a single place's readings (merge.ts), never each of replaceAll's many.
+  const own = { sharesLine: false, words: l.vocab, ...(cands.length === 1 && l.opts.judge && { judge: l.opts.judge }) };
   let delta = 0;
   for (let k = 0; k < cands.length; k++) {
     const c = cands[k] as Candidate;

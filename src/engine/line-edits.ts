@@ -13,6 +13,7 @@ import { isBlank } from "../text/normalize.ts";
 import { planSplice, renderSplicesWithChange, type Splice } from "./splice.ts";
 import type { TextChange } from "./ops.ts";
 import type { SpliceWords } from "../match/vocabulary.ts";
+import type { SyntaxJudge } from "./syntax-decide.ts";
 
 /** Replace original lines [from, to) (0-based) by `lines`; from === to inserts before line `from`. */
 export interface LineEdit {
@@ -59,14 +60,14 @@ export function wholeLineCandidates(doc: Document, cands: readonly Candidate[]):
 }
 
 /** The new lines for a located candidate: the splice's merge of the edit into the file's own lines. */
-export function newLinesAt(doc: Document, cand: Candidate, lines: readonly string[], options?: StrategyOptions, words?: SpliceWords): string[] {
+export function newLinesAt(doc: Document, cand: Candidate, lines: readonly string[], options?: StrategyOptions, words?: SpliceWords, judge?: SyntaxJudge): string[] {
   // No new side: every line of the region goes. (The splice reads "" as no
   // lines; one empty line is a query ending with a newline and a replacement
   // that is only a newline.)
   if (lines.length === 0) return [];
   const single = lines.length === 1 && lines[0] === "";
   const c = single ? { ...cand, query: { ...cand.query, endsWithNewline: true } } : cand;
-  const splice = planSplice(doc, c, single ? "\n" : lines.join("\n"), options, { explicitLines: true, ...(words && { words }) });
+  const splice = planSplice(doc, c, single ? "\n" : lines.join("\n"), options, { explicitLines: true, ...(words && { words }), ...(judge && { judge }) });
   // A shorter or longer range than the candidate is the splice deleting every line with its break.
   return splice.start === cand.start && splice.end === cand.end ? splice.text.split("\n") : [];
 }

@@ -36,6 +36,7 @@ import { mergeInline } from "./inline-merge.ts";
 import { columns, type IndentPair, type LevelMap, levelMap } from "./reindent.ts";
 import { GENERIC_WORDS, type SpliceWords } from "../match/vocabulary.ts";
 import { ruleOn } from "./rules.ts";
+import { pickBySyntax, type SyntaxJudge } from "./syntax-decide.ts";
 
 /** A line of merged output, and the document line it was copied from (-1: new). */
 export interface MergedLine {
@@ -401,6 +402,9 @@ function leftOfColumnZero(t: string, model: string, file: string): boolean {
   return t.length < model.length - file.length;
 }
 
+/** The frame the replacement is written in: the file's indentation, the find text's, or no evidence either way ("tied": the find text's, unless syntax decides). */
+type Frame = "file" | "find" | "tied";
+
 /**
  * Whether the replacement is written in the file's indentation rather than
  * the find text's. Each line the model kept or changed votes by the
@@ -408,7 +412,7 @@ function leftOfColumnZero(t: string, model: string, file: string): boolean {
  * find text's indentation is weak evidence (in a diff the kept lines are one
  * text shared by both sides): it counts only when no changed line voted.
  */
-function inFileFrame(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript, explicit = false): boolean {
+function inFileFrame(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript, explicit = false): Frame {
   // The outermost level. A replacement whose outermost level is the find text's (and not the file's)
   // was not shifted as a whole: lines of it at the file's indentation are moves (nesting) in the
   // model's frame; one whose outermost level is the file's (and not the find text's) was shifted.
@@ -429,8 +433,8 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
     let kMin = Number.POSITIVE_INFINITY;
     for (const st of script.status) if (st.kind === "keep" && !isBlank(repl[st.k] ?? "")) kMin = Math.min(kMin, columns(leadingWhitespace(repl[st.k] ?? "")));
     if (Number.isFinite(fMin) && fMin !== oMin) {
-      if (rMin === fMin) return false;
-      if (rMin === oMin && (kMin === oMin || !Number.isFinite(kMin))) return true;
+      if (rMin === fMin) return "find";
+      if (rMin === oMin && (kMin === oMin || !Number.isFinite(kMin))) return "file";
     }
   }
   const votes = { file: 0, same: 0 };
@@ -495,7 +499,7 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
       .sort((a, b) => a - b);
     for (let n = 0; n < Math.min(removed.length, added.length); n++) vote(removed[n] as number, added[n] as number, false);
   }
-  return votes.file > votes.same;
+  return votes.file > votes.same ? "file" : votes.file < votes.same ? "find" : "tied";
 }
 
 function reindenter(doc: Document, cand: Candidate, find: readonly string[], repl: readonly string[], align: readonly number[], fileFrame: boolean): LevelMap {
@@ -666,16 +670,48 @@ export function mergeLines(
   floor: number,
   explicitLines = false,
   words: SpliceWords = GENERIC_WORDS,
+  judge?: SyntaxJudge,
 ): MergedLine[] {
   const find = cand.query.lines;
   const script = theirScript(find, repl, align);
   expandElisions(find, repl, script, explicitLines, words);
   checkRemovedLines(doc, cand, find, align, script, floor, words);
   checkKeptLines(doc, cand, find, align, script, floor, words);
-  const fileFrame = ruleOn("merge-frame") && inFileFrame(doc, find, repl, align, script, explicitLines);
+  const frame = ruleOn("merge-frame") ? inFileFrame(doc, find, repl, align, script, explicitLines) : "find";
   const isNew = new Set<number>(repl.map((_, k) => k));
   for (const s of script.status) if (s.kind === "keep" || s.kind === "change") isNew.delete(s.k);
-  const m: MergeCtx = { doc, cand, find, repl, fileFrame, words, isNew, mapIndent: reindenter(doc, cand, find, repl, align, fileFrame) };
+  const inFrame = (fileFrame: boolean) =>
+    mergeInFrame({ doc, cand, find, repl, fileFrame, words, isNew, mapIndent: reindenter(doc, cand, find, repl, align, fileFrame) }, align, script);
+  const chosen = inFrame(frame === "file");
+  if (frame !== "tied" || !judge || cand.strategy === "exact") return chosen;
+  return syntaxFrame(doc, cand, chosen, () => inFrame(true), judge);
+}
+
+/**
+ * A frame vote with no evidence either way (tied) is the find text's by
+ * default; with a syntax judge, the file's frame wins when its result parses
+ * and the find text's introduces an error (a block re-based one level too
+ * deep: `unexpected indent`, an `else:` at no `if`'s level). Either both
+ * readings parse, or both break: the default stands.
+ */
+function syntaxFrame(doc: Document, cand: Candidate, inFind: MergedLine[], inFile: () => MergedLine[], judge: SyntaxJudge): MergedLine[] {
+  let other: MergedLine[];
+  try {
+    other = inFile();
+  } catch {
+    return inFind;
+  }
+  const text = (lines: readonly MergedLine[]) => lines.map((m) => m.text).join("\n");
+  const a = text(inFind);
+  const b = text(other);
+  if (a === b) return inFind;
+  const whole = (t: string) => doc.text.slice(0, cand.start) + t + doc.text.slice(cand.end);
+  return pickBySyntax(doc.text, [whole(a), whole(b)], judge) === 1 ? other : inFind;
+}
+
+/** The merge of the replacement into the region, its new lines re-indented from the frame `m` says. */
+function mergeInFrame(m: MergeCtx, align: readonly number[], script: TheirScript): MergedLine[] {
+  const { cand, find } = m;
   const news = (ks: readonly number[]) => ks.map((k) => fresh(m, k));
   const fileLines = (from: number, to: number) => range(from, to).map((x) => fileLine(m, x));
 

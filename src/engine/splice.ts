@@ -23,6 +23,7 @@ import { type MergedLine, mergeLines, removedLineFloor } from "./merge.ts";
 import { readReplacement } from "./replacement.ts";
 import { type LiteralException, literalText } from "./exact-literal.ts";
 import { ruleOn } from "./rules.ts";
+import type { SyntaxJudge } from "./syntax-decide.ts";
 import { capitalize, GENERIC_WORDS, type SpliceWords } from "../match/vocabulary.ts";
 
 /** Replace `text` (LF line breaks) over [start, end) of `Document.text`. */
@@ -48,6 +49,8 @@ export interface SpliceHow {
   sharesLine?: boolean;
   /** The format's names for the find text and the replacement, for refusals. @default GENERIC_WORDS */
   words?: SpliceWords;
+  /** Weighs readings the merge leaves tied (the frame of a re-indented replacement, merge.ts) by the code's syntax. @default undefined */
+  judge?: SyntaxJudge;
 }
 
 /**
@@ -82,7 +85,7 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
   let body = replacement;
   if (q.endsWithNewline && body.endsWith("\n")) body = body.slice(0, -1);
   const repl = replacement === "" ? [] : body.split("\n");
-  const merged = mergeLines(doc, cand, repl, alignmentOf(doc, cand), removedLineFloor(cand.strategy, options), explicitLines, words);
+  const merged = mergeLines(doc, cand, repl, alignmentOf(doc, cand), removedLineFloor(cand.strategy, options), explicitLines, words, how.judge);
   const text = merged.map((m) => m.text).join("\n");
   if (exact && !keepsAround(doc, exact, cand, merged.length === 0 ? undefined : text)) {
     // An elision is never written literally (elisionToLines); an added line is.

@@ -33,7 +33,7 @@ import { commitChanges, type PlannedChange, type TransactionHooks } from "./tran
 import { type RejectedOp, rejectFileText } from "../formats/rejects.ts";
 import { type JournalOptions, type JournalRecord, type ResolvedJournal, recordWrite, resolveJournal } from "./journal.ts";
 import type { SyntaxReport } from "../syntax/report.ts";
-import { checkTargets, judgeFor, tiedOps, SYNTAX_MODES, type SyntaxMode, VERIFY_MODES, type VerifyMode } from "./syntax-check.ts";
+import { checkTargets, judgeFor, probeJudge, tiedOps, SYNTAX_MODES, type SyntaxMode, VERIFY_MODES, type VerifyMode } from "./syntax-check.ts";
 
 /**
  * The engine's part of each edit (matching and splicing, in the current
@@ -714,10 +714,14 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   // An edit written against a version the model read earlier: applied there and merged (history-merge.ts).
   const viaHistory = (now: FileApplyResult | EditError) => (versions.length > 0 ? applyFromHistory(entry, edit, current, versions, ctx, now) : undefined);
   try {
+    const weigh = opts.syntax !== "off" || opts.verify === "syntax";
+    // The first run asks a judge that tells nothing whether a reading inside one place is a tie (probeJudge).
+    const probe = weigh ? probeJudge(report.path, current) : undefined;
+    if (probe) ctx.options = { ...ctx.options, syntaxJudge: probe.judge };
     let { now, merged } = runTimed(() => run(ctx), viaHistory, report.path, versions.length);
-    // A tie between places: once more with the syntax judge, which may break it (engine/syntax-decide.ts).
-    const tied = opts.syntax !== "off" || opts.verify === "syntax" ? tiedOps(now) : new Set<number>();
-    const judge = tied.size > 0 ? await judgeFor(report.path, current) : undefined;
+    // A tie between places, or inside one: once more with the syntax judge, which may break it (engine/syntax-decide.ts).
+    const tied = weigh ? tiedOps(now) : new Set<number>();
+    const judge = tied.size > 0 || probe?.asked() ? await judgeFor(report.path, current) : undefined;
     if (judge) {
       ctx.options = { ...ctx.options, syntaxJudge: judge };
       ({ now, merged } = runTimed(() => run(ctx), viaHistory, report.path, versions.length));

@@ -113,6 +113,25 @@ export async function checkTargets(targets: readonly SyntaxTarget[], verify: boo
   }
 }
 
+/**
+ * A judge for an edit's first run, before any grammar is loaded: it tells
+ * nothing (the engine decides as without one) and notes whether the engine
+ * asked it, that is, met a tie inside one place that syntax may break (the
+ * frame of a re-indented replacement, engine/merge.ts). Then the real judge
+ * is loaded and the edit run again. Undefined for a file of no known language.
+ */
+export function probeJudge(path: string, text: string): { judge: SyntaxJudge; asked: () => boolean } | undefined {
+  if (languageOf(path, text) === undefined) return undefined;
+  let asked = false;
+  return {
+    judge: () => {
+      asked = true;
+      return undefined;
+    },
+    asked: () => asked,
+  };
+}
+
 /** The ops of an edit's outcome that are a tie between places (AMBIGUOUS), which the code's syntax may break: their indices. */
 export function tiedOps(outcome: FileApplyResult | EditError): Set<number> {
   if (outcome instanceof EditError) return new Set(outcome.code === "AMBIGUOUS" ? [0] : []);

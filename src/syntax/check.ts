@@ -14,6 +14,7 @@ import { countBreaks } from "../text/count-breaks.ts";
 import { type ChangedRegion, introducedIssues } from "./introduced.ts";
 import { lineText, listSyntaxIssues } from "./issues.ts";
 import { languageOf, type SyntaxLanguage } from "./languages.ts";
+import { pythonIndentIssues } from "./python-indent.ts";
 import { loadParser } from "./runtime.ts";
 import type { SyntaxIssue, SyntaxReport } from "./report.ts";
 import { keepTree, keptTree } from "./tree-cache.ts";
@@ -44,6 +45,8 @@ function placeAtChange(issue: SyntaxIssue, text: string, region: ChangedRegion):
   const at = pointAt(text, region.start);
   return { ...issue, line: at.row + 1, column: at.column + 1, excerpt: lineText(text, region.start) };
 }
+
+const byOffset = (issues: SyntaxIssue[]): SyntaxIssue[] => issues.sort((a, b) => a.start - b.start);
 
 /** The check with a loaded parser: synchronous, for callers that weigh many readings of one edit. */
 export function checkSyntaxWith(parser: Parser, language: SyntaxLanguage, before: string, after: string): SyntaxReport {
@@ -77,6 +80,8 @@ export function parseBefore(parser: Parser, before: string, language?: SyntaxLan
 export function checkAfter(parser: Parser, language: SyntaxLanguage, old: ParsedBefore, after: string, oldTree: Tree): SyntaxReport {
   const before = old.text;
   const region = changedRegion(before, after);
+  // Python's indentation errors, read on the change's lines before the old tree is edited (python-indent.ts).
+  const indentBefore = language === "python" ? pythonIndentIssues(oldTree, before, region.start, region.oldEnd) : [];
   oldTree.edit({
     startIndex: region.start,
     oldEndIndex: region.oldEnd,
@@ -89,14 +94,15 @@ export function checkAfter(parser: Parser, language: SyntaxLanguage, old: Parsed
   if (newTree === null) throw new Error("tree-sitter returned no tree");
   try {
     keepTree(language, after, newTree);
-    const now = listSyntaxIssues(newTree, after);
+    const indentAfter = language === "python" ? pythonIndentIssues(newTree, after, region.start, region.newEnd) : [];
+    const now = byOffset([...listSyntaxIssues(newTree, after), ...indentAfter]);
     const startLine = countBreaks(after, 0, region.start) + 1;
     const endLine = Math.max(startLine, startLine + countBreaks(after, region.start, Math.max(region.start, region.newEnd - 1)));
     return {
       language,
-      parsesBefore: old.issues.length === 0,
+      parsesBefore: old.issues.length === 0 && indentBefore.length === 0,
       parsesAfter: now.length === 0,
-      introduced: introducedIssues(old.issues, now, region).map((issue) => placeAtChange(issue, after, region)),
+      introduced: introducedIssues(byOffset([...old.issues, ...indentBefore]), now, region).map((issue) => placeAtChange(issue, after, region)),
       changed: { startLine, endLine },
     };
   } finally {

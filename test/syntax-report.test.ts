@@ -171,6 +171,29 @@ test("fuzzpatch mcp --verify syntax (built dist/): SYNTAX in the text, the struc
   }
 });
 
+test("fuzzpatch mcp (built dist/), report only: the edit is written, the warning in the text, the report in structuredContent", async () => {
+  const { root } = await makeTree({ "a.py": PY });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(REPO, "dist", "cli", "bin.cjs"), "mcp", "--root", root], stderr: "pipe" });
+  const client = new Client({ name: "fuzzpatch-test", version: "1.0.0" });
+  await client.connect(transport, { timeout: 20_000 });
+  try {
+    const result = await client.callTool({ name: "edit_file", arguments: { path: "a.py", edits: [{ oldString: BREAK.oldString, newString: BREAK.newString }] } }, { timeout: 20_000 });
+    assert.equal(result.isError, false);
+    const text = (result.content as { text?: string }[])[0]?.text ?? "";
+    assert.match(text, /Warning: the file now has a syntax error \(python; it parsed before this edit\)/);
+    assert.match(text, /- line 2: unexpected "if x"/);
+    const structured = result.structuredContent as { files: { syntax?: { parsesAfter: boolean; introduced: { line: number; message: string }[] } }[] };
+    assert.equal(structured.files[0]?.syntax?.parsesAfter, false);
+    assert.deepEqual(
+      structured.files[0]?.syntax?.introduced.map((i) => [i.line, i.message]),
+      [[2, 'unexpected "if x"']],
+    );
+    assert.notEqual(await read(root, "a.py"), PY);
+  } finally {
+    await client.close();
+  }
+});
+
 test("wasm tier: one-shot commands ask for the baseline compiler, the server does not; FUZZPATCH_WASM_OPTIMIZE=1 keeps the default", async () => {
   assert.deepEqual(
     ["apply", "replace", undefined, "mcp"].map((c) => isOneShot(c)),

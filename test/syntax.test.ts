@@ -443,3 +443,43 @@ test("syntax property: a chain of edits checked through the kept trees gets the 
   );
   clearKeptTrees();
 });
+
+/** A Python program from a random shape: statements and `if`/`for` blocks, `unit` spaces a level. */
+type PyShape = { kind: "stmt" } | { kind: "block"; body: PyShape[] };
+const pyShape: fc.Arbitrary<PyShape> = fc.letrec((tie) => ({
+  shape: fc.oneof({ depthSize: "small", withCrossShrink: true }, fc.constant<PyShape>({ kind: "stmt" }), fc.record({ kind: fc.constant<"block">("block"), body: fc.array(tie("shape"), { minLength: 1, maxLength: 3 }) })),
+})).shape as fc.Arbitrary<PyShape>;
+
+function pyLines(shapes: readonly PyShape[], depth: number, unit: number, out: string[] = []): string[] {
+  for (const s of shapes) {
+    const pad = " ".repeat(depth * unit);
+    if (s.kind === "stmt") out.push(`${pad}x${out.length} = ${out.length}`);
+    else {
+      out.push(`${pad}${out.length % 2 ? "if" : "for v in"} y${out.length}:`);
+      pyLines(s.body, depth + 1, unit, out);
+    }
+  }
+  return out;
+}
+
+test("syntax property: Python indentation (python-indent.ts): a consistent program's edit introduces nothing; a statement re-indented against the one before it is blamed at its line", async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(pyShape, { minLength: 2, maxLength: 5 }), fc.constantFrom(2, 4), fc.nat(), fc.constantFrom(-1, 1, 2), async (shapes, unit, pick, shift) => {
+      const lines = pyLines(shapes, 1, unit);
+      const before = `def f():\n${lines.join("\n")}\n`;
+      const k = pick % lines.length;
+      const renamed = lines.map((l, i) => (i === k ? l.replace(/\d+/, "99") : l));
+      const clean = await checkSyntax("p.py", before, `def f():\n${renamed.join("\n")}\n`);
+      assert.deepEqual(clean?.introduced, []);
+      // A simple statement with a sibling statement just before it at its own indentation, moved off it.
+      const indent = (l: string) => l.length - l.trimStart().length;
+      const line = lines[k] ?? "";
+      if (k === 0 || line.trimEnd().endsWith(":") || indent(lines[k - 1] ?? "") !== indent(line) || (lines[k - 1] ?? "").endsWith(":")) return;
+      const moved = shift < 0 ? line.slice(1) : " ".repeat(shift) + line;
+      const after = `def f():\n${lines.map((l, i) => (i === k ? moved : l)).join("\n")}\n`;
+      const report = await checkSyntax("p.py", before, after);
+      assert.ok(report?.introduced.some((i) => i.line === k + 2), JSON.stringify({ after, introduced: report?.introduced }));
+    }),
+    { numRuns: 120, seed: 41 },
+  );
+});

@@ -6,12 +6,17 @@
  * parses clean there while CPython refuses the file (IndentationError:
  * "unexpected indent", "unindent does not match any outer indentation
  * level"). In the tree both show the same way: two statements of one block
- * (or of the module) that start their lines at different indentation.
+ * (or of the module) that start their lines at different indentation. The
+ * later one is blamed, as CPython blames it. Measured on the real edits: 4
+ * expected files that CPython's `compile` refuses with IndentationError
+ * parsed clean for tree-sitter.
  *
  * Only the lines of a changed region are looked at (a statement there
- * against its nearest sibling statements on either side), so the cost is the
- * change's, not the file's: the introduced-error comparison (introduced.ts)
- * runs on the same window of the text before and after.
+ * against its nearest sibling statement), so the cost is the change's, not
+ * the file's; the introduced-error comparison (introduced.ts) runs on the
+ * same window of the text before and after. A statement sharing its line
+ * with another (`if x: y = 1`), a comment, and the lines inside a string or
+ * brackets are not statements starting a line, and are left alone.
  */
 import type { Node, Tree } from "web-tree-sitter";
 import { countBreaks } from "../text/count-breaks.ts";

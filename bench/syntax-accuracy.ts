@@ -7,7 +7,8 @@
  * writes the check flags (and of those, how many are the case's own: the
  * expected file, checked against the file before, is flagged too, as when
  * the region cut ends inside a construct), and how many wrong writes it
- * flags. With `verify: "syntax"` a write is refused exactly when the check
+ * flags (and of those, how many in a case whose intended edit breaks the
+ * syntax too: the case's text may be what the check saw). With `verify: "syntax"` a write is refused exactly when the check
  * flags it (fs/syntax-check.ts checkTargets), so the flagged counts are the
  * refused ones: wrong -> refused, correct -> refused.
  */
@@ -24,11 +25,13 @@ interface Tally {
   casesOwn: number;
   wrong: number;
   wrongFlagged: number;
+  /** Wrong writes flagged where the intended edit introduces an error too (the case's text, not the wrong place, may be what breaks). */
+  wrongCasesOwn: number;
   /** Writes to files of no known language (not checked). */
   unchecked: number;
 }
 
-const empty = (): Tally => ({ correct: 0, correctFlagged: 0, casesOwn: 0, wrong: 0, wrongFlagged: 0, unchecked: 0 });
+const empty = (): Tally => ({ correct: 0, correctFlagged: 0, casesOwn: 0, wrong: 0, wrongFlagged: 0, wrongCasesOwn: 0, unchecked: 0 });
 
 async function introduced(path: string, before: string, after: string): Promise<number | undefined> {
   return (await checkSyntax(path, before, after))?.introduced.length;
@@ -49,7 +52,10 @@ async function tallyWrite(t: Tally, path: string, before: string, after: string,
     }
   } else {
     t.wrong++;
-    if (n > 0) t.wrongFlagged++;
+    if (n > 0) {
+      t.wrongFlagged++;
+      if (expected !== undefined && ((await introduced(path, before, expected)) ?? 0) > 0) t.wrongCasesOwn++;
+    }
   }
 }
 
@@ -86,7 +92,7 @@ export async function accuracyFigures(count: number, seed = 1): Promise<void> {
   console.log(`accuracy cases (${count}, seed ${seed}), writes to files of a known language; with verify: "syntax" the flagged ones are refused:`);
   const row = (name: string, t: Tally) =>
     console.log(
-      `  ${name.padEnd(22)} correct ${t.correct}, flagged ${t.correctFlagged} (the case's own ${t.casesOwn}, false flags ${t.correctFlagged - t.casesOwn}); wrong ${t.wrong}, flagged ${t.wrongFlagged}; unchecked ${t.unchecked}`,
+      `  ${name.padEnd(22)} correct ${t.correct}, flagged ${t.correctFlagged} (the case's own ${t.casesOwn}, false flags ${t.correctFlagged - t.casesOwn}); wrong ${t.wrong}, flagged ${t.wrongFlagged} (where the intended edit breaks too ${t.wrongCasesOwn}); unchecked ${t.unchecked}`,
     );
   for (const [name, t] of tallies) row(name, t);
   for (const [format, t] of byFormat) row(`fuzzpatch ${format}`, t);

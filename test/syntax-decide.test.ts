@@ -416,3 +416,32 @@ test("applyEdits: a tie inside one place is weighed by syntax (the first run not
   assert.equal(r.files[0]?.syntax?.introduced.length, 0);
   assert.equal(await read(root, "a.py"), framed(TRY));
 });
+
+test("property: inside one place the judge only overrides a reading that breaks the syntax, and never for one that breaks it more", async () => {
+  const judge = await loadSyntaxJudge("a.py", FRAME_FILE);
+  assert.ok(judge);
+  const pad = (n: number, l: string) => (l === "" ? l : " ".repeat(n) + l);
+  const wrappers = [["try:", "except ValueError:", "    pass"], ["with lock:"], ["if item.ready:", "else:", "    skip()"]];
+  fc.assert(
+    fc.property(fc.nat(12), fc.nat(12), fc.nat(wrappers.length - 1), fc.boolean(), (quoted, at, w, changed) => {
+      const [head = "", clause, clauseBody] = wrappers[w] ?? [];
+      const body = ["if item.ok:", `    total += item.size${changed ? " * 2" : ""}`];
+      const repl = [pad(at, head), ...body.map((l) => pad(at + 4, l)), ...(clause ? [pad(at, clause), pad(at, clauseBody ?? "")] : [])].join("\n");
+      const outcome = (options: { syntaxJudge?: SyntaxJudge }) => {
+        try {
+          return replace(FRAME_FILE, frameFind(quoted), repl, options).content;
+        } catch (e) {
+          return e instanceof EditError ? e.code : `crash ${String(e)}`;
+        }
+      };
+      const without = outcome({});
+      const withJudge = outcome({ syntaxJudge: judge });
+      assert.ok(!withJudge.startsWith("crash"), withJudge);
+      if (withJudge === without) return;
+      // Different only where the default's text introduced errors and the judge's introduces none.
+      assert.ok((judge(FRAME_FILE, without) ?? 0) > 0, without);
+      assert.equal(judge(FRAME_FILE, withJudge), 0, withJudge);
+    }),
+    { numRuns: 200, seed: 12 },
+  );
+});

@@ -299,6 +299,14 @@ introducedCases.push(
     lines: [6],
   },
   {
+    name: "Python: the change's last statement dedented, the unchanged one after it is left too deep (blamed there)",
+    path: "a.py",
+    before: PY_LOOP,
+    after: PY_LOOP.replace("        x = 1\n        if item:", "        x = 1\n    if item:").replace("            y = 2\n        log(x)", "            y = 2\n        log(x)"),
+    parsesBefore: true,
+    lines: [6],
+  },
+  {
     name: "Python: a block re-indented whole, one line on a line with another, a comment and a string's lines at any column: clean",
     path: "a.py",
     before: PY_LOOP,

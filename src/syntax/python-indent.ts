@@ -10,7 +10,7 @@
  * later one is blamed, as CPython blames it (the statement after the
  * changed lines too). Measured on the real edits: 4
  * expected files that CPython's `compile` refuses with IndentationError
- * parsed clean for tree-sitter.
+ * parsed clean for tree-sitter; this rule reports each at CPython's line.
  *
  * Only the lines of a changed region are looked at (a statement there
  * against its nearest sibling statement), so the cost is the change's, not

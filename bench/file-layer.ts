@@ -252,6 +252,42 @@ function cpuOf(pid: number | null): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/**
+ * The MCP table alone (`npm run bench -- --mcp`), next to the floor of a
+ * written edit measured in the same run: the engine alone, then the file read,
+ * a temporary file written and synced (fdatasync) and renamed over it. With
+ * FUZZPATCH_BENCH_PROFILE=DIR the server runs under `--cpu-prof` into DIR.
+ */
+export async function benchMcpAlone(sourcePath: string, edits: Edit[], runs: number): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), "fuzzpatch-bench-"));
+  const file = path.join(dir, NAME);
+  copyFileSync(sourcePath, file);
+  const content = readFileSync(file, "utf8");
+  try {
+    const engine = new Times();
+    const atomic = new Times();
+    for (const e of edits) {
+      for (let r = 0; r < runs; r++) {
+        await engine.time(() => replace(content, e.old.join("\n"), e.neu.join("\n")));
+        await atomic.time(async () => {
+          const bytes = await readFile(file);
+          const temp = `${file}.floor.tmp`;
+          const h = await open(temp, "wx");
+          await h.writeFile(bytes);
+          await h.datasync();
+          await h.close();
+          await rename(temp, file);
+        });
+      }
+    }
+    const floor = { wall: median(engine.wall) + median(atomic.wall), cpu: median(engine.cpu) + median(atomic.cpu) };
+    console.log(`\nFloor of a written edit: engine ${median(engine.wall).toFixed(2)} ms (CPU ${median(engine.cpu).toFixed(2)}) + read, write, fdatasync, rename ${median(atomic.wall).toFixed(2)} ms (CPU ${median(atomic.cpu).toFixed(2)}); ratios below are to their sum`);
+    await benchMcp(dir, edits, runs, floor);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor): Promise<void> {
   // The server reports the engine's part of each edit here (bench/mcp-timed-server.ts).
   const engineLog = path.join(dir, "engine-ms.log");
@@ -259,7 +295,7 @@ async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor):
   const engineTimes = (): number[] => readFileSync(engineLog, "utf8").split("\n").filter(Boolean).map(Number);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", path.join(REPO, "bench", "mcp-timed-server.ts"), engineLog, "mcp", "--root", dir],
+    args: [...profileArgs(), "--import", "tsx", path.join(REPO, "bench", "mcp-timed-server.ts"), engineLog, "mcp", "--root", dir],
     // The server journals its writes, as users run it, into the bench's directory (not the user's state directory).
     env: { ...process.env, FUZZPATCH_JOURNAL_DIR: path.join(dir, "journal") } as Record<string, string>,
     stderr: "ignore",
@@ -333,6 +369,12 @@ async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor):
   } finally {
     await client.close();
   }
+}
+
+/** `--cpu-prof` into $FUZZPATCH_BENCH_PROFILE, when set. */
+function profileArgs(): string[] {
+  const out = process.env.FUZZPATCH_BENCH_PROFILE;
+  return out ? ["--cpu-prof", "--cpu-prof-dir", out] : [];
 }
 
 /** Peak RSS of one applyEdits call in a fresh process, above the same process without the call. */

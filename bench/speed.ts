@@ -14,17 +14,18 @@
  * (file-layer.ts): applyEdits dry run and written, a V4A patch, edit_file
  * round trips, peak memory.
  *
- * Usage: npm run bench [-- --runs N] [--only "format:kind"] [--file-layer]
+ * Usage: npm run bench [-- --runs N] [--only "format:kind"] [--file-layer] [--mcp]
  * (--only, e.g. "udiff:typo", runs that one row and skips the other tables:
  * for profiling with `node --cpu-prof --import tsx bench/speed.ts --only …`;
  * --file-layer runs only the file layer's tables, after the str_replace
- * exact row: issue 23's target is that row next to the indexOf scan).
+ * exact row: issue 23's target is that row next to the indexOf scan; --mcp
+ * runs only the MCP edit_file table, next to the floor of a written edit).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { applyPatch, applySearchReplace, EditError, replace } from "../src/index.ts";
 import { findAmbiguous } from "./ambiguous-windows.ts";
-import { benchFileLayer } from "./file-layer.ts";
+import { benchFileLayer, benchMcpAlone } from "./file-layer.ts";
 import { median } from "./median.ts";
 
 const require = createRequire(import.meta.url);
@@ -34,6 +35,7 @@ const allLines = source.split("\n");
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
 const FILE_LAYER_ONLY = process.argv.includes("--file-layer");
+const MCP_ONLY = process.argv.includes("--mcp");
 const onlyArg = process.argv.indexOf("--only");
 const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 const EDITS = 20;
@@ -108,6 +110,15 @@ const scan = () => {
   const used = process.cpuUsage(c0);
   scanCpu.push((used.user + used.system) / 1000);
 };
+
+if (MCP_ONLY) {
+  const edits = regions.map((at) => {
+    const block = allLines.slice(at, at + SIZE);
+    return { block, old: block, neu: withEdit(block) };
+  });
+  await benchMcpAlone(sourcePath, edits, Math.max(1, Math.ceil(RUNS / 2)));
+  process.exit(0);
+}
 
 console.log(`typescript.js: ${allLines.length} lines, ${regions.length} edits of ${SIZE} lines per format and kind, ${RUNS} runs each (ms per call)\n`);
 console.log("| format | kind | median | max | CPU median | CPU max | applied / refused | wrong |");

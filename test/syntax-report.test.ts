@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { EditError } from "../src/errors.ts";
+import { SYNTAX_REPORT_MAX_CHARS } from "../src/fs/syntax-check.ts";
 import { applyEdits } from "../src/node.ts";
 import type { WriteToolOutput } from "../src/tools/result-data.ts";
 import { runTool } from "../src/tools/run-tool.ts";
@@ -90,6 +91,25 @@ test("applyEdits: no syntax report for an unknown language or with syntax: off",
   assert.equal(r.files[1]?.syntax, undefined);
   const txt = await applyEdits(root, [{ path: "notes.txt", oldString: "a ((", newString: "a (((" }]);
   assert.equal(txt.files[0]?.syntax, undefined);
+});
+
+test("a file over the report's size limit gets no syntax report and says why; verify: \"syntax\" still checks it", async () => {
+  // A Python file just over the limit, whose edit breaks it: not parsed (the report skipped), unless asked to verify.
+  const big = `${"x = 1\n".repeat(Math.ceil(SYNTAX_REPORT_MAX_CHARS / 6))}${PY}`;
+  assert.ok(big.length > SYNTAX_REPORT_MAX_CHARS);
+  const { root } = await makeTree({ "a.py": big, "b.py": big, "small.py": PY });
+  const r = await applyEdits(root, [BREAK, { ...BREAK, path: "small.py" }]);
+  assert.equal(r.written, true);
+  assert.equal(r.files[0]?.syntax, undefined);
+  assert.match(r.files[0]?.syntaxSkipped ?? "", /^not checked: \d+ characters, over the syntax report's limit of 1048576/);
+  assert.equal(r.files[1]?.syntaxSkipped, undefined);
+  assert.equal(r.files[1]?.syntax?.parsesAfter, false);
+  const tool = await runTool("edit_file", { path: "a.py", edits: [{ oldString: "return 2", newString: "return 3" }] }, { root });
+  assert.match(tool.text, /^Syntax not checked: \d+ characters, over the syntax report's limit/m);
+  assert.match((tool.structured as WriteToolOutput | undefined)?.files[0]?.syntaxSkipped ?? "", /^not checked/);
+  const verified = await applyEdits(root, [{ ...BREAK, path: "b.py" }], { verify: "syntax" });
+  assert.equal(verified.files[0]?.edits[0]?.error?.code, "SYNTAX");
+  assert.equal(verified.files[0]?.syntaxSkipped, undefined);
 });
 
 test("applyEdits: a bad syntax or verify option is INVALID_INPUT", async () => {

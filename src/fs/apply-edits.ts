@@ -265,6 +265,8 @@ export interface FileReport {
   reject?: { path: string; written: boolean };
   /** The syntax check of the file's change (a changed file of a known language, unless `syntax: "off"`): whether it parses before and after, and the errors its edits introduced. */
   syntax?: SyntaxReport;
+  /** Why a changed file of a known language got no syntax report: over the report's size limit (`SYNTAX_REPORT_MAX_CHARS`, docs/syntax.md). */
+  syntaxSkipped?: string;
 }
 
 export interface ApplyEditsResult {

@@ -46,6 +46,8 @@ export interface FileData {
   error?: ToolErrorData;
   /** The syntax check of the file's change (a file of a known language). */
   syntax?: SyntaxData;
+  /** Why a file of a known language was not checked (too large for the report). */
+  syntaxSkipped?: string;
 }
 
 export interface SyntaxData {
@@ -89,6 +91,7 @@ export function outputOf(result: ApplyEditsResult, hashes: ReadonlyMap<string, s
             introduced: file.syntax.introduced.map((i) => ({ line: i.line, column: i.column, message: i.message, excerpt: i.excerpt })),
           },
         }),
+        ...(file.syntaxSkipped !== undefined && { syntaxSkipped: file.syntaxSkipped }),
       };
     }),
     errors: result.errors.map(errorOf),
@@ -229,6 +232,7 @@ export const WRITE_OUTPUT_SCHEMA: JsonSchemaObject = {
             required: ["language", "parsesBefore", "parsesAfter", "introduced"],
             additionalProperties: false,
           },
+          syntaxSkipped: { type: "string", description: "Why a file of a known language got no syntax check: too large for the report." },
         },
         required: ["path", "status", "written", "diff", "edits"],
         additionalProperties: false,

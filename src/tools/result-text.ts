@@ -67,6 +67,7 @@ export function describeResult(result: ApplyEditsResult, hashes: ReadonlyMap<str
       lines.push(`Warning: the file now has a syntax error (${file.syntax.language}; ${before}), check the edit:`);
       for (const line of introducedLines(file.syntax)) lines.push(`- ${line}`);
     }
+    if (file.syntaxSkipped !== undefined && file.status !== "failed") lines.push(`Syntax ${file.syntaxSkipped}.`);
   }
   for (const error of result.errors) lines.push(`${error.code}: ${error.message}`);
   if (result.ok && result.diff !== "") lines.push("", result.diff.trimEnd());

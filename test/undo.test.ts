@@ -11,6 +11,8 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
 import { parseEntry } from "../src/fs/journal-entry.ts";
+import { hashOnce, hashTextOnce } from "../src/fs/known-hashes.ts";
+import { hashBytes } from "../src/fs/read-file.ts";
 import { applyEdits, undoLast, undoWrite } from "../src/node.ts";
 import { defaultJournalDir } from "../src/fs/journal-dir.ts";
 import { listEntryIds, pruneJournal } from "../src/fs/journal-store.ts";
@@ -66,6 +68,31 @@ test("undo after str_replace: bytes and mode restored, the journal private (0700
   await rejected(undoLast({ root: t.root, journal }), "NOT_FOUND");
   await undoWrite({ id: undone.journal.id, journal });
   assert.equal(await read(t.root, "a.txt"), "one\nTWO\nthree\n");
+});
+
+test("history versions are stored once each as blobs, long or short, whether or not an earlier write stored them; each byte string hashed once", async () => {
+  const t = await makeTree({ "a.txt": lines(1, 20_000) });
+  const journal = journalOf(t);
+  // A long version (remembered by value) and a short one; the long one again in a second write, as the MCP server sends it.
+  const long = lines(1, 20_001);
+  const short = "line 1\n";
+  const ids: string[] = [];
+  for (const [from, to] of [["line 5\n", "line 5 edited\n"], ["line 6\n", "line 6 edited\n"]] as const) {
+    const r = await applyEdits(t.root, [{ path: "a.txt", oldString: from, newString: to }], { journal, history: { "a.txt": [long, short] } });
+    assert.ok(r.written && r.journal?.id, JSON.stringify(r.journal));
+    ids.push(r.journal.id);
+  }
+  for (const id of ids) {
+    const entry = parseEntry(id, await readFile(path.join(journal.dir, "entries", `${id}.json`), "utf8"));
+    const history = (entry.options?.history as Record<string, string[]>)["a.txt"] ?? [];
+    assert.deepEqual(history, [hashBytes(long), hashBytes(short)]);
+    for (const [k, text] of [long, short].entries()) assert.equal(await readFile(path.join(journal.dir, "blobs", history[k] as string), "utf8"), text);
+  }
+  // The known hashes are the same sha256, for a buffer, for a text remembered by value and for one that is not.
+  const bytes = Buffer.from(long);
+  assert.equal(hashOnce(bytes), hashBytes(bytes));
+  assert.equal(hashOnce(bytes), hashBytes(long));
+  for (const text of [long, short, `${long}x`, long]) assert.equal(hashTextOnce(text), hashBytes(text));
 });
 
 test("undo twice goes two writes back; an id prefix names a write", async () => {

@@ -26,7 +26,8 @@
  */
 import { Document } from "../text/document.ts";
 import { shareDocument } from "../text/document-pool.ts";
-import { hashBytes, type TextLayout } from "./read-file.ts";
+import { hashOnce } from "./known-hashes.ts";
+import type { TextLayout } from "./read-file.ts";
 
 /** Default bound on the memory the cache's entries hold, in bytes. */
 export const DEFAULT_FILE_CACHE_BYTES = 64 * 1024 * 1024;
@@ -98,7 +99,7 @@ export class FileCache {
       doc: d,
       size: bytes.byteLength + 2 * text.length + d.indexBytes,
       get hash() {
-        hash ??= hashBytes(bytes);
+        hash ??= hashOnce(bytes);
         return hash;
       },
     };

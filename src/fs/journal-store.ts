@@ -53,21 +53,24 @@ export function timeOfId(id: string): number {
 }
 
 /**
- * Writes the blobs not yet stored and the entry, as one transaction. A blob
+ * Writes the blobs not yet stored (bytes, or a text stored as UTF-8) and the entry, as one transaction. A blob
  * already there (same name, same size) is not written again; its time is
  * touched so a concurrent prune keeps it. Returns the bytes added.
  */
-export async function writeEntry(dir: string, entry: JournalEntry, blobs: ReadonlyMap<string, Uint8Array>): Promise<number> {
+export async function writeEntry(dir: string, entry: JournalEntry, blobs: ReadonlyMap<string, Uint8Array | string>): Promise<number> {
   const changes: PlannedChange[] = [];
   const now = new Date();
-  for (const [hash, bytes] of blobs) {
+  for (const [hash, blob] of blobs) {
     const abs = path.join(dir, BLOBS, hash);
     const st = lstatOrUndefined(abs);
-    if (st?.isFile() && st.size === bytes.length) {
+    // A text (a history version) is encoded only to be written.
+    const size = typeof blob === "string" ? Buffer.byteLength(blob, "utf8") : blob.length;
+    if (st?.isFile() && st.size === size) {
       lutimesSync(abs, now, now);
       continue;
     }
     // A damaged version (wrong size) is replaced; anything but a file there fails the write.
+    const bytes = typeof blob === "string" ? Buffer.from(blob, "utf8") : blob;
     changes.push({ rel: `${BLOBS}/${hash}`, abs, kind: st ? "write" : "create", bytes, original: st ? await readPrivate(abs) : new Uint8Array(), mode: 0o600 });
   }
   const text = Buffer.from(`${JSON.stringify(entry)}\n`, "utf8");

@@ -18,7 +18,7 @@ import type { ApplyEditsResult } from "./apply-edits.ts";
 import { defaultJournalDir, journalDisabled, preparePrivateDir } from "./journal-dir.ts";
 import type { JournalEntry, JournalFile, JournalRead, RecordedResult } from "./journal-entry.ts";
 import { type JournalBounds, listEntryIds, newEntryId, pruneJournal, timeOfId, writeEntry } from "./journal-store.ts";
-import { hashBytes } from "./read-file.ts";
+import { hashOnce, hashTextOnce } from "./known-hashes.ts";
 import type { PlannedChange } from "./transaction.ts";
 
 export interface JournalOptions {
@@ -123,7 +123,7 @@ export async function recordWrite(journal: ResolvedJournal, write: WriteRecord):
     preparePrivateDir(journal.dir);
     const { entry, blobs } = buildEntry(journal, write);
     let size = 0;
-    for (const b of blobs.values()) size += b.length;
+    for (const b of blobs.values()) size += typeof b === "string" ? Buffer.byteLength(b, "utf8") : b.length;
     if (size > journal.bounds.maxBytes) {
       return { warning: `this write (${size} bytes of file versions) is larger than the undo journal's bound (${journal.bounds.maxBytes} bytes); it was not recorded and cannot be undone.` };
     }
@@ -141,11 +141,17 @@ export function rootRelative(realRoot: string, abs: string): string {
   return path.relative(realRoot, abs).split(path.sep).join("/");
 }
 
-function buildEntry(journal: ResolvedJournal, write: WriteRecord): { entry: JournalEntry; blobs: Map<string, Uint8Array> } {
-  const blobs = new Map<string, Uint8Array>();
+function buildEntry(journal: ResolvedJournal, write: WriteRecord): { entry: JournalEntry; blobs: Map<string, Uint8Array | string> } {
+  const blobs = new Map<string, Uint8Array | string>();
   const store = (bytes: Uint8Array): string => {
-    const hash = hashBytes(bytes);
+    const hash = hashOnce(bytes);
     if (!blobs.has(hash)) blobs.set(hash, bytes);
+    return hash;
+  };
+  // A text is encoded only when its blob is not stored yet (writeEntry): a history version mostly is, as a version written before.
+  const storeText = (text: string): string => {
+    const hash = hashTextOnce(text);
+    if (!blobs.has(hash)) blobs.set(hash, text);
     return hash;
   };
   const rel = (abs: string) => rootRelative(write.realRoot, abs);
@@ -190,7 +196,7 @@ function buildEntry(journal: ResolvedJournal, write: WriteRecord): { entry: Jour
     const text = typeof write.input === "string" ? write.input : JSON.stringify(write.input);
     entry.input = { kind: typeof write.input === "string" ? "text" : "edits", blob: store(Buffer.from(text, "utf8")) };
   }
-  if (write.options !== undefined) entry.options = recordedOptions(write.options, store);
+  if (write.options !== undefined) entry.options = recordedOptions(write.options, storeText);
   if (write.result !== undefined) entry.result = recordedResult(write.result, store);
   return { entry, blobs };
 }
@@ -230,14 +236,14 @@ const RECORDED_OPTIONS: readonly string[] = [
   "choices",
 ];
 
-function recordedOptions(options: Record<string, unknown>, store: (bytes: Uint8Array) => string): Record<string, unknown> {
+function recordedOptions(options: Record<string, unknown>, storeText: (text: string) => string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of RECORDED_OPTIONS) {
     const value = options[key];
     if (value === undefined) continue;
     if (key === "history" && value && typeof value === "object") {
       const history: Record<string, string[]> = {};
-      for (const [p, texts] of Object.entries(value as Record<string, readonly string[]>)) history[p] = texts.map((t) => store(Buffer.from(t, "utf8")));
+      for (const [p, texts] of Object.entries(value as Record<string, readonly string[]>)) history[p] = texts.map(storeText);
       out.history = history;
     } else out[key] = value;
   }

@@ -22,6 +22,7 @@ import { EditError } from "../errors.ts";
 import type { TextChange } from "../text/common-ends.ts";
 import type { FileCache } from "./file-cache.ts";
 import { isAt, pathOfOpen, READ_FLAGS } from "./fd-place.ts";
+import { hashOnce, rememberHash } from "./known-hashes.ts";
 import { describeIoError } from "./safe-path.ts";
 import { decodeLossy } from "./undecoded-bytes.ts";
 
@@ -134,7 +135,11 @@ async function loadOnce(abs: string, rel: string, options: ReadOptions, mayRetry
     const allowBinary = options.allowBinary ?? false;
     const mode = stats.mode & 0o7777;
     const cached = options.cache?.lookup(abs, bytes, allowBinary);
-    if (cached) return { exists: true, text: cached.text, layout: cached.layout, bytes, mode, get hash() { return cached.hash; } };
+    if (cached) {
+      // Equal bytes: the journal's record of this read hashes them no more.
+      rememberHash(bytes, () => cached.hash);
+      return { exists: true, text: cached.text, layout: cached.layout, bytes, mode, get hash() { return cached.hash; } };
+    }
     const { text, layout } = decodeText(bytes, rel, allowBinary);
     if (options.cache) {
       const entry = options.cache.store(abs, bytes, text, layout, !allowBinary);
@@ -156,7 +161,7 @@ async function loadOnce(abs: string, rel: string, options: ReadOptions, mayRetry
  */
 function withLazyHash(file: Omit<LoadedFile, "hash">): LoadedFile {
   let hash: string | undefined;
-  Object.defineProperty(file, "hash", { get: () => (hash ??= hashBytes(file.bytes)), enumerable: true });
+  Object.defineProperty(file, "hash", { get: () => (hash ??= hashOnce(file.bytes)), enumerable: true });
   return file as LoadedFile;
 }
 

@@ -1,0 +1,58 @@
+/**
+ * sha256 of the byte strings and texts one write handles, each computed
+ * once. A written edit of a 9 MB file met the same bytes up to four times:
+ * the bytes read (the journal's record of the read, and of the change's
+ * before), the bytes written (the file cache's entry, which the tool's
+ * answer asks for, and the journal's after), and every `history` text the
+ * MCP server hands in (encoded to UTF-8 again and hashed at each write):
+ * ~20 ms of CPU a call on typescript.js, each pass 5-10 ms.
+ *
+ * Only for bytes the file layer never changes once read or encoded: a
+ * buffer is remembered by identity (a WeakMap: it goes when the buffer
+ * goes). Texts, which cannot be weak keys, are remembered by value, the
+ * last few long ones only (a long string compares by identity first).
+ */
+import { createHash } from "node:crypto";
+
+/** sha256 (hex), as read-file.ts's hashBytes (not imported: read-file.ts imports this module). */
+const hashBytes = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+/** A buffer's hash, or where to get it (the hash of equal bytes, computed when first asked). */
+const byBuffer = new WeakMap<Uint8Array, string | (() => string)>();
+
+/** sha256 (hex) of `bytes`, computed once per buffer. */
+export function hashOnce(bytes: Uint8Array): string {
+  const known = byBuffer.get(bytes);
+  if (typeof known === "string") return known;
+  const hash = known !== undefined ? known() : hashBytes(bytes);
+  byBuffer.set(bytes, hash);
+  return hash;
+}
+
+/** Records that `bytes` hash to what `hashOfEqual` gives (the hash of equal bytes: a file cache entry compared byte for byte). */
+export function rememberHash(bytes: Uint8Array, hashOfEqual: () => string): void {
+  byBuffer.set(bytes, hashOfEqual);
+}
+
+/** Texts shorter than this are hashed each time (a pass over them costs less than keeping them). */
+const KEEP_TEXT_FROM = 64 * 1024;
+/** Long texts remembered: a file's history versions, as the MCP server keeps them. */
+const KEEP_TEXTS = 4;
+const byText = new Map<string, string>();
+
+/** sha256 (hex) of `text` encoded as UTF-8; the last few long texts' hashes are kept. */
+export function hashTextOnce(text: string): string {
+  if (text.length < KEEP_TEXT_FROM) return hashBytes(Buffer.from(text, "utf8"));
+  let hash = byText.get(text);
+  if (hash !== undefined) {
+    byText.delete(text);
+  } else {
+    hash = hashBytes(Buffer.from(text, "utf8"));
+  }
+  byText.set(text, hash);
+  for (const key of byText.keys()) {
+    if (byText.size <= KEEP_TEXTS) break;
+    byText.delete(key);
+  }
+  return hash;
+}

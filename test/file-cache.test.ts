@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { readFile, stat, utimes, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readFile, realpath, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
@@ -175,7 +176,21 @@ test("runTool with a cache answers as without one, call after call", async () =>
     assert.equal(a.isError, b.isError);
   }
   assert.equal(await readFile(path.join(cached.root, "f.js"), "utf8"), await readFile(path.join(plain.root, "f.js"), "utf8"));
-  assert.ok(withCache.cache.hits >= calls.length, `only ${withCache.cache.hits} hits`);
+  // Every call after the first read the file through the cache (a written file's answer reads nothing back).
+  assert.ok(withCache.cache.hits >= calls.length - 1, `only ${withCache.cache.hits} hits`);
+});
+
+test("runTool's answer takes the written file's sha256 and text from the cache's entry, not from reading the file back", async () => {
+  const { root } = await makeTree({ "f.txt": "alpha\nbeta\n" });
+  const versions = new VersionStore();
+  const options = { root, cache: new FileCache(), versions };
+  await runTool("read_file", { path: "f.txt" }, options);
+  const hits = options.cache.hits;
+  const result = await runTool("edit_file", { path: "f.txt", edits: [{ oldString: "beta", newString: "delta" }] }, options);
+  const sha = createHash("sha256").update("alpha\ndelta\n").digest("hex");
+  assert.match(result.text, new RegExp(`now sha256 ${sha}`));
+  assert.equal(versions.byHash(path.join(await realpath(root), "f.txt"), sha), "alpha\ndelta\n");
+  assert.equal(options.cache.hits, hits + 1, "one read: the edit's");
 });
 
 test("a file changed by another writer between two calls is read as it is now", async () => {

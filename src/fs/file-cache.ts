@@ -84,6 +84,15 @@ export class FileCache {
   }
 
   /**
+   * The entry of `abs` without comparing it with the file: for the caller
+   * that has just written the file (`storeWritten` made the entry of the
+   * bytes written, or dropped it), so its hash and text need no read back.
+   */
+  latest(abs: string): CachedFile | undefined {
+    return this.entries.get(abs);
+  }
+
+  /**
    * Records what `bytes` of `abs` decode to. `doc` is the document of
    * `text` when the caller has one (an edited document carried from the
    * previous version); else one is made.

@@ -11,7 +11,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
 import { parseEntry } from "../src/fs/journal-entry.ts";
-import { hashOnce, hashTextOnce } from "../src/fs/known-hashes.ts";
+import { hashOnce, hashTextOnce, rememberTextBytes } from "../src/fs/known-hashes.ts";
 import { hashBytes } from "../src/fs/read-file.ts";
 import { applyEdits, undoLast, undoWrite } from "../src/node.ts";
 import { defaultJournalDir } from "../src/fs/journal-dir.ts";
@@ -93,6 +93,11 @@ test("history versions are stored once each as blobs, long or short, whether or 
   assert.equal(hashOnce(bytes), hashBytes(bytes));
   assert.equal(hashOnce(bytes), hashBytes(long));
   for (const text of [long, short, `${long}x`, long]) assert.equal(hashTextOnce(text), hashBytes(text));
+  // A text known as a file's UTF-8 (the file cache's entry) takes those bytes' hash.
+  const other = `${long}y`;
+  const otherBytes = Buffer.from(other);
+  rememberTextBytes(other, otherBytes);
+  assert.equal(hashTextOnce(other), hashBytes(otherBytes));
 });
 
 test("undo twice goes two writes back; an id prefix names a write", async () => {

@@ -26,7 +26,7 @@
  */
 import { Document } from "../text/document.ts";
 import { shareDocument } from "../text/document-pool.ts";
-import { hashOnce } from "./known-hashes.ts";
+import { hashOnce, rememberTextBytes } from "./known-hashes.ts";
 import type { TextLayout } from "./read-file.ts";
 
 /** Default bound on the memory the cache's entries hold, in bytes. */
@@ -113,6 +113,8 @@ export class FileCache {
       },
     };
     this.drop(abs);
+    // Its UTF-8 is these bytes: the journal's record of it as a history version hashes nothing.
+    if (strict && !layout.bom && !layout.crlf && layout.undecoded === undefined) rememberTextBytes(text, bytes);
     if (entry.size > this.maxBytes) return entry;
     shareDocument(d);
     this.entries.set(abs, entry);

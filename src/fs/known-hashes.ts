@@ -38,21 +38,32 @@ export function rememberHash(bytes: Uint8Array, hashOfEqual: () => string): void
 const KEEP_TEXT_FROM = 64 * 1024;
 /** Long texts remembered: a file's history versions, as the MCP server keeps them. */
 const KEEP_TEXTS = 4;
-const byText = new Map<string, string>();
+/** A text's hash, or where to get it (the hash of bytes that are its UTF-8). */
+const byText = new Map<string, string | (() => string)>();
 
-/** sha256 (hex) of `text` encoded as UTF-8; the last few long texts' hashes are kept. */
-export function hashTextOnce(text: string): string {
-  if (text.length < KEEP_TEXT_FROM) return hashBytes(Buffer.from(text, "utf8"));
-  let hash = byText.get(text);
-  if (hash !== undefined) {
-    byText.delete(text);
-  } else {
-    hash = hashBytes(Buffer.from(text, "utf8"));
-  }
+function keepText(text: string, hash: string | (() => string)): void {
+  byText.delete(text);
   byText.set(text, hash);
   for (const key of byText.keys()) {
     if (byText.size <= KEEP_TEXTS) break;
     byText.delete(key);
   }
+}
+
+/** sha256 (hex) of `text` encoded as UTF-8; the last few long texts' hashes are kept. */
+export function hashTextOnce(text: string): string {
+  if (text.length < KEEP_TEXT_FROM) return hashBytes(Buffer.from(text, "utf8"));
+  const known = byText.get(text);
+  const hash = typeof known === "string" ? known : known !== undefined ? known() : hashBytes(Buffer.from(text, "utf8"));
+  keepText(text, hash);
   return hash;
+}
+
+/**
+ * Records that `text`'s UTF-8 is `bytes` (a file without BOM, CRLF or
+ * undecoded bytes, as the file cache keeps it): its hash is theirs, computed
+ * once. A history version the MCP server hands in is such a text.
+ */
+export function rememberTextBytes(text: string, bytes: Uint8Array): void {
+  if (text.length >= KEEP_TEXT_FROM) keepText(text, () => hashOnce(bytes));
 }

@@ -14,16 +14,17 @@
  * (file-layer.ts): applyEdits dry run and written, a V4A patch, edit_file
  * round trips, peak memory.
  *
- * Usage: npm run bench [-- --runs N] [--only "format:kind"] [--file-layer] [--mcp]
+ * Usage: npm run bench [-- --runs N] [--only "format:kind"] [--file-layer] [--mcp] [--engine]
  * (--only, e.g. "udiff:typo", runs that one row and skips the other tables:
  * for profiling with `node --cpu-prof --import tsx bench/speed.ts --only …`;
  * --file-layer runs only the file layer's tables, after the str_replace
  * exact row: issue 23's target is that row next to the indexOf scan; --mcp
- * runs only the MCP edit_file table, next to the floor of a written edit).
+ * runs only the MCP edit_file table, next to the floor of a written edit;
+ * --engine only the per-format table and its scan ratios).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { applyPatch, applySearchReplace, EditError, replace } from "../src/index.ts";
+import { applyPatch, applySearchReplace, applyV4A, EditError, replace } from "../src/index.ts";
 import { findAmbiguous } from "./ambiguous-windows.ts";
 import { benchFileLayer, benchMcpAlone } from "./file-layer.ts";
 import { median } from "./median.ts";
@@ -36,6 +37,7 @@ const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
 const FILE_LAYER_ONLY = process.argv.includes("--file-layer");
 const MCP_ONLY = process.argv.includes("--mcp");
+const ENGINE_ONLY = process.argv.includes("--engine");
 const onlyArg = process.argv.indexOf("--only");
 const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 const EDITS = 20;
@@ -93,6 +95,8 @@ const formats: Format[] = [
   },
   { name: "udiff", run: (c, old, at) => applyPatch(c, hunk(old, `@@ -${at + 1},${old.length} +${at + 1},${old.length + 1} @@`)).hunks.length === 1 },
   { name: "fuzzy diff", run: (c, old) => applyPatch(c, hunk(old, "@@ @@")).hunks.length === 1 },
+  // A headerless Codex V4A section: the region as context, a line added after it.
+  { name: "V4A", run: (c, old) => applyV4A(c, hunk(old, "@@")).chunks.length === 1 },
 ];
 
 const content = source;
@@ -124,6 +128,7 @@ console.log(`typescript.js: ${allLines.length} lines, ${regions.length} edits of
 console.log("| format | kind | median | max | CPU median | CPU max | applied / refused | wrong |");
 console.log("|---|---|---:|---:|---:|---:|---|---:|");
 let exactMedian: number | undefined;
+const exactByFormat = new Map<string, { wall: number; cpu: number }>();
 for (const f of formats) {
   for (const kind of kinds) {
     if (ONLY && ONLY !== `${f.name}:${kind.name}`) continue;
@@ -156,6 +161,7 @@ for (const f of formats) {
       }
     });
     if (f.name === "str_replace" && kind.name === "exact") exactMedian = median(times);
+    if (kind.name === "exact") exactByFormat.set(f.name, { wall: median(times), cpu: median(cpu) });
     const summary = [...outcomes].map(([o, n]) => `${n} ${o}`).join(", ");
     const cells = [median(times), Math.max(...times), median(cpu), Math.max(...cpu)].map((x) => x.toFixed(2));
     console.log(`| ${f.name} | ${kind.name} | ${cells.join(" | ")} | ${summary} | ${wrong} |`);
@@ -163,6 +169,8 @@ for (const f of formats) {
 }
 console.log(`\nOne indexOf scan of the file (${(content.length / 1e6).toFixed(1)} MB), same run: median ${median(scans).toFixed(2)} ms, max ${Math.max(...scans).toFixed(2)} ms; CPU median ${median(scanCpu).toFixed(2)} ms`);
 if (exactMedian !== undefined) console.log(`One exact str_replace edit / one indexOf scan (medians): ${(exactMedian / median(scans)).toFixed(2)}× (issue 23: ≤ 3×)`);
+for (const [name, m] of exactByFormat) console.log(`exact ${name} / one indexOf scan (medians): wall ${(m.wall / median(scans)).toFixed(2)}×, CPU ${(m.cpu / median(scanCpu)).toFixed(2)}× (issue 37: ≤ 3×)`);
+if (ENGINE_ONLY) process.exit(0);
 
 if (!ONLY) {
   const edits = regions.map((at) => {

@@ -5,6 +5,7 @@ import { EditError, type EditErrorCode } from "../src/errors.ts";
 import { createPatch } from "../src/formats/create-patch.ts";
 import { type ApplyPatchOptions, applyPatch, applyPatchWithChange, type HunkReport, type PatchResult } from "../src/formats/unified-apply.ts";
 import { applyChanges } from "../src/text/change-list.ts";
+import { lineScanStats } from "../src/text/document.ts";
 import { reverseUnifiedDiff } from "../src/formats/unified-reverse.ts";
 import { specBeginning, specMulti, specSingle, specThreeHunks } from "./helpers/spec-patches.ts";
 
@@ -618,6 +619,19 @@ test("fuzz: a context line two lines from the change gained, lost or changed sin
   const again = applyPatch(once, insert);
   assert.equal(again.content, once);
   assert.equal(again.alreadyApplied?.code, "ALREADY_APPLIED");
+});
+
+test("an exact numbered hunk far into a file is placed at its line without recording every line start before it; a hint where the text is not is not taken", () => {
+  const lines = Array.from({ length: 60_000 }, (_, i) => `  call_${i}(x);`);
+  const text = `${lines.join("\n")}\n`;
+  const hunk = (at: number) => `@@ -${at},2 +${at},3 @@\n   call_50000(x);\n   call_50001(x);\n+  added();\n`;
+  const before = lineScanStats.lines;
+  const r = applyPatch(text, hunk(50_001));
+  assert.equal(r.hunks[0]?.startLine, 50_001);
+  assert.equal(r.content, text.replace("  call_50001(x);\n", "  call_50001(x);\n  added();\n"));
+  assert.ok(lineScanStats.lines - before < 1000, `recorded ${lineScanStats.lines - before} line starts`);
+  // Hinted at a line before or after the text: placed by the search, at its real line, all the same.
+  for (const at of [10, 55_000]) assert.equal(applyPatch(text, hunk(at)).hunks[0]?.startLine, 50_001);
 });
 
 test("non-string input is INVALID_INPUT", () => {

@@ -152,6 +152,28 @@ test("what applyEdits wrote is the next call's entry, with the line table carrie
   assert.deepEqual([crlf.text, crlf.layout], ["a\nB\nc\n", { bom: false, crlf: true }]);
 });
 
+test("a long written file's entry is its text and line table, for ASCII, non-ASCII and CRLF files alike", async () => {
+  const body = (i: number) => `  value_${i} = compute(${i});`;
+  const many = Array.from({ length: 40_000 }, (_, i) => body(i));
+  const files: Record<string, string> = { "ascii.js": `${many.join("\n")}\n`, "utf8.js": `${many.join("\n")}\n// café\n`, "crlf.js": `${many.join("\r\n")}\r\n` };
+  const { root } = await makeTree(files);
+  const cache = new FileCache(256 * 1024 * 1024);
+  for (const name of Object.keys(files)) {
+    for (const [from, to] of [["value_20000 = compute(20000);", "value_20000 = computed(20000);"], ["value_30000 = compute(30000);", "value_30000 = computed(30000);\n  extra();"]] as const) {
+      const r = await applyEdits(root, [{ path: name, oldString: from, newString: to }], { cache });
+      assert.ok(r.ok, JSON.stringify(r.errors));
+      const onDisk = await readFile(path.join(root, name));
+      assert.ok(onDisk.length > 1024 * 1024);
+      const kept = cache.latest(path.join(await realpath(root), name));
+      assert.ok(kept, name);
+      const text = decodeText(onDisk, name, false).text;
+      assert.equal(kept.text, text, name);
+      // Its line table, carried over the edit, numbers the lines as a fresh one does.
+      assert.equal(kept.doc.lineAt(text.indexOf("extra()") === -1 ? text.indexOf("computed(20000)") : text.indexOf("extra()")), Document.from(text).lineAt(text.indexOf("extra()") === -1 ? text.indexOf("computed(20000)") : text.indexOf("extra()")));
+    }
+  }
+});
+
 test("runTool with a cache answers as without one, call after call", async () => {
   const text = Array.from({ length: 400 }, (_, i) => `    item(${i}, "v${i % 7}");`).join("\n");
   const cached = await makeTree({ "f.js": `${text}\n` });

@@ -84,7 +84,7 @@ test("history versions are stored once each as blobs, long or short, whether or 
   }
   for (const id of ids) {
     const entry = parseEntry(id, await readFile(path.join(journal.dir, "entries", `${id}.json`), "utf8"));
-    const history = (entry.options?.history as Record<string, string[]>)["a.txt"] ?? [];
+    const history = (entry.options?.history as Record<string, string[]> | undefined)?.["a.txt"] ?? [];
     assert.deepEqual(history, [hashBytes(long), hashBytes(short)]);
     for (const [k, text] of [long, short].entries()) assert.equal(await readFile(path.join(journal.dir, "blobs", history[k] as string), "utf8"), text);
   }

@@ -16,6 +16,7 @@ import { generateTie, TIE_KINDS } from "../bench/syntax-ties.ts";
 import { MAX_JUDGED, pickBySyntax, type SyntaxJudge } from "../src/engine/syntax-decide.ts";
 import { EditError } from "../src/errors.ts";
 import { replace } from "../src/index.ts";
+import { SYNTAX_REPORT_MAX_CHARS } from "../src/fs/syntax-check.ts";
 import { applyEdits } from "../src/node.ts";
 import { loadSyntaxJudge } from "../src/syntax/judge.ts";
 import { makeTree, read } from "./helpers/temp-tree.ts";
@@ -260,6 +261,15 @@ test('applyEdits: with syntax: "off", or a file of no known language, the tie st
   const verified = await applyEdits(root, [PY_EDIT], { syntax: "off", verify: "syntax" });
   assert.equal(verified.ok, true);
   assert.equal(verified.files[0]?.edits[0]?.bySyntax, true);
+});
+
+test("applyEdits: a file past the syntax report's size limit is not parsed to weigh a tie: it stays AMBIGUOUS", async () => {
+  const pad = "x_pad = 1  # to the size\n".repeat(Math.ceil(SYNTAX_REPORT_MAX_CHARS / 24) + 1);
+  const { root } = await makeTree({ "a.py": PY + pad });
+  const r = await applyEdits(root, [PY_EDIT]);
+  assert.equal(r.ok, false);
+  assert.equal(r.files[0]?.edits[0]?.error?.code, "AMBIGUOUS");
+  assert.equal(await read(root, "a.py"), PY + pad);
 });
 
 test("applyEdits: a SEARCH/REPLACE block among others is decided by syntax; an unambiguous block carries no bySyntax", async () => {

@@ -33,7 +33,7 @@ import { commitChanges, type PlannedChange, type TransactionHooks } from "./tran
 import { type RejectedOp, rejectFileText } from "../formats/rejects.ts";
 import { type JournalOptions, type JournalRecord, type ResolvedJournal, recordWrite, resolveJournal } from "./journal.ts";
 import type { SyntaxReport } from "../syntax/report.ts";
-import { checkTargets, judgeFor, probeJudge, tiedOps, SYNTAX_MODES, type SyntaxMode, VERIFY_MODES, type VerifyMode } from "./syntax-check.ts";
+import { checkTargets, judgeFor, probeJudge, SYNTAX_MODES, SYNTAX_REPORT_MAX_CHARS, type SyntaxMode, tiedOps, VERIFY_MODES, type VerifyMode } from "./syntax-check.ts";
 
 /**
  * The engine's part of each edit (matching and splicing, in the current
@@ -716,7 +716,8 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   // An edit written against a version the model read earlier: applied there and merged (history-merge.ts).
   const viaHistory = (now: FileApplyResult | EditError) => (versions.length > 0 ? applyFromHistory(entry, edit, current, versions, ctx, now) : undefined);
   try {
-    const weigh = opts.syntax !== "off" || opts.verify === "syntax";
+    // Past the report's size limit only verify: "syntax" parses (a 9 MB file's first parse costs seconds).
+    const weigh = (opts.syntax !== "off" && current.length <= SYNTAX_REPORT_MAX_CHARS) || opts.verify === "syntax";
     // The first run asks a judge that tells nothing whether a reading inside one place is a tie (probeJudge).
     const probe = weigh ? probeJudge(report.path, current) : undefined;
     if (probe) ctx.options = { ...ctx.options, syntaxJudge: probe.judge };

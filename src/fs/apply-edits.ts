@@ -22,6 +22,8 @@ import { encodeChanges, encodeText, type LoadedFile, loadTextFile, type ReadOpti
 import { encodeKeepingUndecoded } from "./undecoded-bytes.ts";
 import { followDoneMoves } from "./done-moves.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
+import { Document } from "../text/document.ts";
+import { shareDocument } from "../text/document-pool.ts";
 import { type CarriedBlock, CarriedText, carriedBlock, cleanResult } from "./carried-text.ts";
 import { type Budget, DEFAULT_LIMITS, overLimit } from "../limits.ts";
 import { withChange } from "../text/change-list.ts";
@@ -464,6 +466,8 @@ interface FilePlan {
   textChanges?: TextChange[];
   /** SEARCH/REPLACE blocks applied without a new text each (carried-text.ts): while some are pending, `newText` is their base. */
   carried?: CarriedText;
+  /** The current text's document, kept for the next block (keepDocument). */
+  kept?: Document;
 }
 
 /** Where an edit's path leads: the file's identity (plans are keyed by it), and the file read ahead. */
@@ -710,6 +714,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   if (block && plan.carried?.empty === false && plan.carried.open && carryBlock(plan, edit, index, block, entry, versions, opts)) return;
   settle(plan);
   const current = plan.newText ?? "";
+  if (block) keepDocument(plan, current);
   const ctx = editContext(plan, current, versions, opts);
   // An edit that fails whole (one str_replace, a patch) throws; as an op outcome it can be offered to the user.
   const run = (c: FileApplyContext): FileApplyResult => {
@@ -865,6 +870,18 @@ function recordResult(
     delete plan.carried;
   }
   plan.newText = result.content;
+}
+
+/**
+ * The current text's document kept alive (and shared) while blocks are
+ * applied to it: each block's engine call finds it, with its line table and
+ * search context, instead of building them again (a failed block leaves the
+ * text as it was: 1,740 of them each rebuilt both, issue 39).
+ */
+function keepDocument(plan: FilePlan, current: string): void {
+  if (plan.kept?.raw === current) return;
+  plan.kept = Document.from(current);
+  shareDocument(plan.kept);
 }
 
 /** The plan's text made whole, when blocks are pending on it. */

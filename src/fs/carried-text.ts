@@ -114,6 +114,8 @@ export class CarriedText {
   /** The base's document, kept alive and shared so that each block's `Document.from(base)` finds it. */
   private readonly doc: Document;
   private readonly pending: Pending[] = [];
+  /** No CR in the base, and its document's text is the base (no BOM): known once asked. */
+  private plain: boolean | undefined;
 
   constructor(base: string) {
     this.base = base;
@@ -123,7 +125,8 @@ export class CarriedText {
 
   /** Whether a base result may stand for another: the base has no CR (offsets are the raw text's) and room for one more edit. */
   get open(): boolean {
-    return this.pending.length < MAX_PENDING && !this.doc.text.includes("\r") && this.doc.raw === this.doc.text;
+    this.plain ??= !this.base.includes("\r") && this.doc.raw === this.doc.text;
+    return this.pending.length < MAX_PENDING && this.plain;
   }
 
   get empty(): boolean {

@@ -22,10 +22,12 @@
  *    around the match", which reads as many lines as the replacement has)
  *    read the same lines in both texts. The replacement does not stand near
  *    the place (else the already-applied rule searches the whole text).
- * 3. The find text is nowhere in the lines around a pending edit (its new
- *    text, and the find text's length beyond the lines it touches): every
- *    other exact place in the edited text is then one of the base, where
- *    the strategy found none (one ambiguous place would have failed it).
+ * 3. Every pending edit is whole lines (from a line's start to a line's
+ *    end), so that a line of the edited text is the base's or the edit's,
+ *    and the find text is nowhere in a pending edit's new text nor within
+ *    its own length of it: every other exact place in the edited text is
+ *    then one of the base, on the base's lines, where the strategy found
+ *    none (one more place would have made the block ambiguous).
  *
  * Anything else (a failed block, a fuzzy one, an append, a hint) makes the
  * text whole again, once, and the block runs as before on it: decisions,
@@ -45,15 +47,13 @@ import { shareDocument } from "../text/document-pool.ts";
 import { unescapeWholeText } from "../text/unescape-whole.ts";
 
 /**
- * Pending edits before the text is made whole: each block searches the
- * lines around every one (a few hundred characters each), and a whole 1 MB
- * text costs ~5 ms, so 64 keep both small.
+ * Pending edits before the text is made whole: each block searches around
+ * every one (its find text's length each side), and a whole 1 MB text costs
+ * ~5-15 ms (the join, the new document): 256 keep both small.
  */
-const MAX_PENDING = 64;
-/** Lines around a pending edit longer than this are not searched: the text is made whole instead. */
-const MAX_WINDOW = 65_536;
+const MAX_PENDING = 256;
 
-/** Tests turn it off to compare with the per-block path (test/carried-text.test.ts). Not a public API. */
+/** Tests turn it off to compare with the per-block path, and read how many blocks it carried (test/carried-text.test.ts). Not a public API. */
 export const carrying = { on: true, carried: 0 };
 
 /** A clean edit made since the base: a range of the base, its new text, and its lines. */
@@ -114,11 +114,15 @@ export class CarriedText {
   /** The base's document, kept alive and shared so that each block's `Document.from(base)` finds it. */
   private readonly doc: Document;
   private readonly pending: Pending[] = [];
+  /** Where each pending edit starts in the edited text, and the edited text's length. */
+  private at: number[] = [];
+  private total: number;
   /** No CR in the base, and its document's text is the base (no BOM): known once asked. */
   private plain: boolean | undefined;
 
   constructor(base: string) {
     this.base = base;
+    this.total = base.length;
     this.doc = Document.from(base);
     shareDocument(this.doc);
   }
@@ -152,18 +156,10 @@ export class CarriedText {
         at = k + 1;
       } else if (end + block.margin > p.firstLine) return undefined;
     }
-    if (standsNear({ doc: this.doc }, block.op, { startLine: first, endLine: end })) return undefined;
-    if (this.pending.some((_, k) => this.holds(k, block.find))) return undefined;
+    if (!this.wholeLines(change) || standsNear({ doc: this.doc }, block.op, { startLine: first, endLine: end })) return undefined;
+    for (let k = 0; k < this.pending.length; k++) if (this.holds(k, block.find)) return undefined;
     carrying.carried++;
-    const lines = countBreaks(this.base, change.start, change.end);
-    this.pending.splice(at, 0, {
-      start: change.start,
-      end: change.end,
-      text: change.text,
-      firstLine: first,
-      endLine: end,
-      lineDelta: countBreaks(change.text, 0, change.text.length) - lines,
-    });
+    this.insert(at, op, change);
     return {
       op: { ...op, startLine: first + 1 + lineShift, endLine: end + lineShift },
       change: { start: change.start + shift, end: change.end + shift, text: change.text },
@@ -171,11 +167,29 @@ export class CarriedText {
   }
 
   /** Starts carrying from the base: `op` and `change` are the sequential result (nothing pending), now pending. */
-  start(op: OpOutcome, change: TextChange): void {
-    const first = (op.startLine as number) - 1;
-    const end = op.endLine as number;
+  start(op: OpOutcome, change: TextChange): boolean {
+    if (!this.wholeLines(change)) return false;
+    this.insert(0, op, change);
+    return true;
+  }
+
+  /** Whether `change` runs from a line's start to a line's end of the base (rule 3). */
+  private wholeLines(change: TextChange): boolean {
+    const b = this.base;
+    return (change.start === 0 || b.charCodeAt(change.start - 1) === 10) && (change.end === b.length || b.charCodeAt(change.end) === 10);
+  }
+
+  private insert(k: number, op: OpOutcome, change: TextChange): void {
     const lines = countBreaks(this.base, change.start, change.end);
-    this.pending.push({ ...change, firstLine: first, endLine: end, lineDelta: countBreaks(change.text, 0, change.text.length) - lines });
+    const firstLine = (op.startLine as number) - 1;
+    this.pending.splice(k, 0, { ...change, firstLine, endLine: op.endLine as number, lineDelta: countBreaks(change.text, 0, change.text.length) - lines });
+    let shift = 0;
+    this.at = this.pending.map((p) => {
+      const t = p.start + shift;
+      shift += p.text.length - (p.end - p.start);
+      return t;
+    });
+    this.total = this.base.length + shift;
   }
 
   /** The whole text: the base with every pending edit, one string. */
@@ -191,52 +205,43 @@ export class CarriedText {
     return pieces.join("");
   }
 
-  /** Whether `find` occurs in the edited text over the lines pending edit `k` touches, or within `find`'s length of them (rule 3). */
+  /** Whether `find` occurs in the edited text over pending edit `k`'s new text or within its own length of it (rule 3). */
   private holds(k: number, find: string): boolean {
-    const p = this.pending[k] as Pending;
-    // The pending edit's place in the edited text.
-    let shift = 0;
-    for (let i = 0; i < k; i++) {
-      const q = this.pending[i] as Pending;
-      shift += q.text.length - (q.end - q.start);
-    }
-    const a = p.start + shift;
-    const b = a + p.text.length;
-    const total = this.base.length + this.pending.reduce((n, q) => n + q.text.length - (q.end - q.start), 0);
-    // Read a little around it first, more only for long lines.
-    for (let reach = find.length + 256; reach <= MAX_WINDOW + find.length; reach *= 4) {
-      const from = Math.max(0, a - reach);
-      const to = Math.min(total, b + reach);
-      const around = this.slice(from, to);
-      // The lines it touches: from the break before `a` to the break at or after `b`.
-      const before = a === from ? -1 : around.lastIndexOf("\n", a - from - 1);
-      const after = around.indexOf("\n", b - from);
-      const lo = (before === -1 ? 0 : before + 1) - find.length;
-      const hi = (after === -1 ? around.length : after) + find.length;
-      if ((lo < 0 && from > 0) || (hi > around.length && to < total)) continue;
-      return around.slice(Math.max(0, lo), Math.min(around.length, hi)).includes(find);
-    }
-    return true;
+    const a = this.at[k] as number;
+    const b = a + (this.pending[k] as Pending).text.length;
+    return this.slice(Math.max(0, a - find.length), Math.min(this.total, b + find.length)).includes(find);
   }
 
   /** Characters [from, to) of the edited text. */
   private slice(from: number, to: number): string {
-    const pieces: string[] = [];
-    let t = 0;
-    let b = 0;
-    const take = (text: string, textFrom: number, length: number) => {
-      const lo = Math.max(from, t);
-      const hi = Math.min(to, t + length);
-      if (lo < hi) pieces.push(text.slice(textFrom + lo - t, textFrom + hi - t));
-      t += length;
-    };
-    for (const p of this.pending) {
-      if (t >= to) break;
-      take(this.base, b, p.start - b);
-      take(p.text, 0, p.text.length);
-      b = p.end;
+    const pending = this.pending;
+    const at = this.at;
+    // The first pending edit that ends after `from`.
+    let lo = 0;
+    let hi = pending.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((at[mid] as number) + (pending[mid] as Pending).text.length > from) hi = mid;
+      else lo = mid + 1;
     }
-    if (t < to) take(this.base, b, this.base.length - b);
-    return pieces.join("");
+    let out = "";
+    let t = from;
+    for (let j = lo; t < to; ) {
+      const p = pending[j];
+      if (p && t >= (at[j] as number)) {
+        const o = t - (at[j] as number);
+        const n = Math.min(p.text.length - o, to - t);
+        out += p.text.slice(o, o + n);
+        t += n;
+        j++;
+        continue;
+      }
+      // In the base, before pending edit j (or after the last): its offset there is t less the shift so far.
+      const shift = p ? (at[j] as number) - p.start : this.total - this.base.length;
+      const n = Math.min(p ? (at[j] as number) : this.total, to) - t;
+      out += this.base.slice(t - shift, t - shift + n);
+      t += n;
+    }
+    return out;
   }
 }

@@ -22,6 +22,7 @@
 import { EditError } from "../errors.ts";
 import { checkLimit } from "../limits.ts";
 import { createContext } from "../match/anchors.ts";
+import { SCANS_BEFORE_INDEX } from "../match/line-index.ts";
 import type { Candidate, MatchContext } from "../match/types.ts";
 import { Document } from "../text/document.ts";
 import { countBreaks } from "../text/count-breaks.ts";
@@ -513,7 +514,8 @@ function contextOf(doc: Document, strategy: ResolvedOptions["strategy"], check: 
     return kept.ctx;
   }
   const holder = { now: check };
-  const ctx = createContext(doc, strategy, () => holder.now(), edits);
+  // It serves the calls to come as well: its indexes are built as for a call of many edits.
+  const ctx = createContext(doc, strategy, () => holder.now(), Math.max(edits, SCANS_BEFORE_INDEX));
   contexts.set(doc, { strategy, ctx, check: holder });
   return ctx;
 }

@@ -19,6 +19,7 @@
  * targets with benches that print figures, never with timed tests). Slow:
  * ~60-90 s wall.
  */
+import { benchTree } from "./sandbox.ts";
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
@@ -28,7 +29,6 @@ import fc from "fast-check";
 import { cliCommand } from "../test/helpers/cli-run.ts";
 import { type HostileInput, hostileInput, reportedInputs } from "./hostile-inputs.ts";
 import { median } from "./median.ts";
-import { makeTree } from "../test/helpers/temp-tree.ts";
 
 /** docs/speed.md: an input of up to 1 MB is answered within 1 s of CPU. */
 const BOUND_MS = 1_000;
@@ -61,7 +61,7 @@ function inputs(): HostileInput[] {
 
 /** CPU ms of one `fuzzpatch apply` of `input` in a fresh tree, start-up included. */
 async function cliCpu(input: HostileInput): Promise<{ ms: number; code: number | null; stderr: string }> {
-  const t = await makeTree({ "f.txt": input.file });
+  const t = benchTree({ "f.txt": input.file });
   const response = path.join(t.base, "edit.txt");
   await writeFile(response, input.response);
   const out = path.join(t.base, "cpu.txt");
@@ -170,7 +170,7 @@ async function commandLine(): Promise<void> {
 }
 
 async function mcpServer(): Promise<void> {
-  const tree = await makeTree({ "f.txt": "", "small.txt": "small\n" });
+  const tree = benchTree({ "f.txt": "", "small.txt": "small\n" });
   const server = await Server.start(tree.root, tree.base);
   console.log("MCP server, ms of the server's CPU per call:");
   try {

@@ -131,3 +131,30 @@ test("a patch of many fuzzy hunks gives the bytes and reports of its hunks appli
   assert.deepEqual(whole.hunks.map(found), reports.map(found));
   assert.equal(whole.content.split("\n").filter((l) => l.startsWith("  changed ")).length, 20);
 });
+
+test("a needle's repeated line is looked up in the line index once (a hunk of `}` lines listed every `}` line per line: 16 s in the server)", async () => {
+  const { createOccurrenceFinder } = await import("../src/match/occurrences.ts");
+  const text = `${"}\n".repeat(50)}a\n${"}\n".repeat(50)}`;
+  const starts: number[] = [];
+  for (let i = 0, p = 0; p < text.length; i++, p = text.indexOf("\n", p) + 1) starts[i] = p;
+  const asked: string[] = [];
+  const lines = text.split("\n");
+  const index = {
+    get: (t: string) => lines.flatMap((l, i) => (l.trim() === t ? [i] : [])),
+    maybe: (t: string) => {
+      asked.push(t);
+      return lines.flatMap((l, i) => (l.trim() === t ? [i] : []));
+    },
+  };
+  const find = createOccurrenceFinder(text, { index: () => index, start: (i) => starts[i] as number }, 2000);
+  const needle = `x\n${"}\n".repeat(20)}a\n}\n`;
+  const scan: number[] = [];
+  for (let p = text.indexOf(needle); p !== -1; p = text.indexOf(needle, p + 1)) scan.push(p);
+  assert.deepEqual(find(needle), scan);
+  assert.deepEqual(asked, ["}", "a"]);
+  const shifted = `}\n${"}\n".repeat(20)}a\n}\n`;
+  const want: number[] = [];
+  for (let p = text.indexOf(shifted); p !== -1; p = text.indexOf(shifted, p + 1)) want.push(p);
+  assert.deepEqual(find(shifted), want);
+  assert.ok(want.length > 0);
+});

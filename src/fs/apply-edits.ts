@@ -15,13 +15,16 @@ import { permissionsFor } from "../formats/git-headers.ts";
 import { type EditFormat, formatByName, type ResponseFormat } from "../formats/index.ts";
 import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats/response.ts";
 import type { StructuredEdit } from "../formats/str-replace-format.ts";
-import type { FileApplyContext, FileApplyResult, FileEdit, OpOutcome } from "../formats/types.ts";
+import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome } from "../formats/types.ts";
 import { FileCache } from "./file-cache.ts";
 import { limiter } from "./limiter.ts";
 import { encodeChanges, encodeText, type LoadedFile, loadTextFile, type ReadOptions } from "./read-file.ts";
 import { encodeKeepingUndecoded } from "./undecoded-bytes.ts";
 import { followDoneMoves } from "./done-moves.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
+import { Document } from "../text/document.ts";
+import { shareDocument } from "../text/document-pool.ts";
+import { type CarriedBlock, CarriedText, carriedBlock, cleanResult } from "./carried-text.ts";
 import { type Budget, DEFAULT_LIMITS, overLimit } from "../limits.ts";
 import { withChange } from "../text/change-list.ts";
 import { changedLineNumbers, type TextChange } from "../text/common-ends.ts";
@@ -461,6 +464,10 @@ interface FilePlan {
    * them.
    */
   textChanges?: TextChange[];
+  /** SEARCH/REPLACE blocks applied without a new text each (carried-text.ts): while some are pending, `newText` is their base. */
+  carried?: CarriedText;
+  /** The current text's document, kept for the next block (keepDocument). */
+  kept?: Document;
 }
 
 /** Where an edit's path leads: the file's identity (plans are keyed by it), and the file read ahead. */
@@ -606,6 +613,7 @@ async function planFiles(realRoot: string, edits: readonly FileEdit[], opts: Res
     }
     await planEdit(plan, edit, index, opts, realRoot);
   }
+  for (const plan of planOrder) settle(plan);
   return planOrder;
 }
 
@@ -701,8 +709,12 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   }
   const entry = formatByName(edit.format);
   if (!entry) return fail(new EditError("INVALID_INPUT", `No format "${edit.format}".`, { path: report.path, index }));
-  const current = plan.newText ?? "";
   const versions = historyOf(opts.history, plan.rel, edit.path);
+  const block = versions.length === 0 && plan.loaded?.exists && !plan.copiedFrom && !plan.moveTo ? carriedBlock(edit) : undefined;
+  if (block && plan.carried?.empty === false && plan.carried.open && carryBlock(plan, edit, index, block, entry, versions, opts)) return;
+  settle(plan);
+  const current = plan.newText ?? "";
+  if (block) keepDocument(plan, current);
   const ctx = editContext(plan, current, versions, opts);
   // An edit that fails whole (one str_replace, a patch) throws; as an op outcome it can be offered to the user.
   const run = (c: FileApplyContext): FileApplyResult => {
@@ -740,7 +752,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
       return;
     }
     for (const op of result.ops) if (op.error) op.error = opts.budget.asOwnTimeout(op.error);
-    recordResult(plan, result, merged !== undefined, { index, format: edit.format }, choices, judge ? tied : undefined);
+    recordResult(plan, result, merged !== undefined, { index, format: edit.format }, choices, judge ? tied : undefined, block && !merged && choices.size === 0 && !judge ? current : undefined);
   } catch (error) {
     const note = error instanceof EditError ? alreadyAppliedNote(error, entry.unit) : undefined;
     if (note) report.edits.push(alreadyAppliedReport(index, edit.format, note, report.path));
@@ -825,6 +837,7 @@ function recordResult(
   edit: { index: number; format: EditFormat },
   choices: ReadonlyMap<number, number>,
   bySyntax?: ReadonlySet<number>,
+  carryFrom?: string,
 ): void {
   for (const [k, op] of result.ops.entries()) {
     const editReport = opReport(edit.index, edit.format, op, plan.report.path, choices);
@@ -847,7 +860,60 @@ function recordResult(
   for (let k = (result.changes?.length ?? 0) - 1; k >= 0 && known; k--) known = withChange(loaded.text, known, result.changes?.[k] as TextChange);
   plan.textChanges = known;
   plan.changes++;
+  // A clean block's change is kept pending on the text it was applied to, not made a new text (carried-text.ts).
+  const clean = carryFrom !== undefined ? cleanResult(result) : undefined;
+  if (clean && carryFrom !== undefined) {
+    plan.carried = new CarriedText(carryFrom);
+    if (plan.carried.open && plan.carried.start(clean.op, clean.change)) return;
+    delete plan.carried;
+  }
   plan.newText = result.content;
+}
+
+/**
+ * The current text's document kept alive (and shared) while blocks are
+ * applied to it: each block's engine call finds it, with its line table and
+ * search context, instead of building them again (a failed block leaves the
+ * text as it was: 1,740 of them each rebuilt both, issue 39).
+ */
+function keepDocument(plan: FilePlan, current: string): void {
+  if (plan.kept?.raw === current) return;
+  plan.kept = Document.from(current);
+  shareDocument(plan.kept);
+}
+
+/** The plan's text made whole, when blocks are pending on it. */
+function settle(plan: FilePlan): void {
+  if (!plan.carried) return;
+  plan.newText = plan.carried.text();
+  delete plan.carried;
+}
+
+/**
+ * A clean block applied in the base of the blocks pending (carried-text.ts):
+ * recorded as the per-block path would, and true; false when its result in
+ * the base cannot stand for its result in the edited text (nothing recorded).
+ */
+function carryBlock(plan: FilePlan, edit: FileEdit, index: number, block: CarriedBlock, entry: FormatEntry, versions: readonly string[], opts: ResolvedOptions): boolean {
+  const carried = plan.carried as CarriedText;
+  const base = carried.base;
+  const started = engineTimes.hasSubscribers ? performance.now() : 0;
+  let result: FileApplyResult;
+  try {
+    result = entry.apply(base, edit as FileEdit<never>, editContext(plan, base, versions, opts));
+  } catch {
+    return false;
+  }
+  if (engineTimes.hasSubscribers) engineTimes.publish({ path: plan.report.path, ms: performance.now() - started, versions: 0 });
+  const clean = cleanResult(result);
+  const moved = clean && carried.carry(block, clean.op, clean.change);
+  if (!moved) return false;
+  plan.report.edits.push(opReport(index, edit.format, moved.op, plan.report.path, new Map()));
+  const loaded = plan.loaded as LoadedFile;
+  const known = plan.changes === 0 ? [] : plan.textChanges;
+  plan.textChanges = known && withChange(loaded.text, known, moved.change);
+  plan.changes++;
+  return true;
 }
 
 /**

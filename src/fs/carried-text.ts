@@ -1,0 +1,247 @@
+/**
+ * A file's SEARCH/REPLACE blocks, each its own edit of a response, applied
+ * in sequence without a new whole text per block (issue 39, item 6).
+ *
+ * Why: each block is applied to the text the blocks before it gave, and a
+ * new string over ~128 kB is flattened into V8's large-object space at
+ * ~1.3 ms (200 kB) to ~5 ms (1 MB) each (0.04 ms at 120 kB; no GC flag
+ * changes it): 2,000 blocks on a 1 MB file took 7 s of CPU for that alone.
+ *
+ * How: the text is carried as a flat `base` and the clean edits made since
+ * (`pending`, ranges of the base), and the next block is located in the base.
+ * Its result there stands for its result in the text with the pending edits
+ * (the sequential result, which the per-block path computes) when it is
+ * clean and nothing pending can reach it:
+ *
+ * 1. One block, no line hint, not un-escaped: its place depends on the text
+ *    alone. Found by the exact strategy, once, score 1: no other strategy
+ *    ran, no rule chose among places.
+ * 2. Every pending edit is more lines away from the place than the block
+ *    and its replacement have (plus two): the checks that read around a
+ *    place (whole-line tiers, the splice's line ends, "already applied
+ *    around the match", which reads as many lines as the replacement has)
+ *    read the same lines in both texts. The replacement does not stand near
+ *    the place (else the already-applied rule searches the whole text).
+ * 3. Every pending edit is whole lines (from a line's start to a line's
+ *    end), so that a line of the edited text is the base's or the edit's,
+ *    and the find text is nowhere in a pending edit's new text nor within
+ *    its own length of it: every other exact place in the edited text is
+ *    then one of the base, on the base's lines, where the strategy found
+ *    none (one more place would have made the block ambiguous).
+ *
+ * Anything else (a failed block, a fuzzy one, an append, a hint) makes the
+ * text whole again, once, and the block runs as before on it: decisions,
+ * reports and messages are those of the per-block path (the property test
+ * in test/carried-text.test.ts compares them on random responses).
+ */
+import { standsNear } from "../engine/already-applied.ts";
+import type { EditOp } from "../engine/ops.ts";
+import type { SearchReplacePayload } from "../formats/search-replace-format.ts";
+import { blockOp } from "../formats/search-replace.ts";
+import { parseSearchReplace } from "../formats/search-replace-parse.ts";
+import type { FileApplyResult, FileEdit, OpOutcome } from "../formats/types.ts";
+import type { TextChange } from "../text/common-ends.ts";
+import { countBreaks } from "../text/count-breaks.ts";
+import { Document } from "../text/document.ts";
+import { shareDocument } from "../text/document-pool.ts";
+import { unescapeWholeText } from "../text/unescape-whole.ts";
+
+/**
+ * Pending edits before the text is made whole: each block searches around
+ * every one (its find text's length each side), and a whole 1 MB text costs
+ * ~5-15 ms (the join, the new document): 256 keep both small.
+ */
+const MAX_PENDING = 256;
+
+/** Tests turn it off to compare with the per-block path, and read how many blocks it carried (test/carried-text.test.ts). Not a public API. */
+export const carrying = { on: true, carried: 0 };
+
+/** A clean edit made since the base: a range of the base, its new text, and its lines. */
+interface Pending {
+  start: number;
+  end: number;
+  text: string;
+  /** The base lines it replaced, 0-based, half-open. */
+  firstLine: number;
+  endLine: number;
+  /** Lines added less lines removed. */
+  lineDelta: number;
+}
+
+/** A block that a result in the base may stand for (rule 1), with what the rules read of it. */
+export interface CarriedBlock {
+  op: EditOp;
+  /** The find text as searched (LF breaks). */
+  find: string;
+  /** Lines around the place that must not hold a pending edit (rule 2). */
+  margin: number;
+}
+
+/** The edit's one block, when its place depends on the text alone; else undefined. */
+export function carriedBlock(edit: FileEdit): CarriedBlock | undefined {
+  if (!carrying.on || edit.format !== "search-replace") return undefined;
+  const payload = edit.payload as SearchReplacePayload;
+  if (payload.startLine !== undefined) return undefined;
+  const whole = unescapeWholeText(payload.diff);
+  if (whole.unescaped) return undefined;
+  let blocks: ReturnType<typeof parseSearchReplace>;
+  try {
+    blocks = parseSearchReplace(whole.text);
+  } catch {
+    return undefined;
+  }
+  const block = blocks.length === 1 ? blocks[0] : undefined;
+  if (!block || block.search.trim() === "") return undefined;
+  const op = blockOp(block, undefined, undefined, payload.offset);
+  if (op.hints.startLine !== undefined) return undefined;
+  const find = block.search.replaceAll("\r\n", "\n");
+  const lines = (s: string) => countBreaks(s, 0, s.length) + 1;
+  return { op, find, margin: Math.max(lines(find), lines(block.replace)) + 2 };
+}
+
+/** The one op of a result and its one change, when clean (rule 1); else undefined. */
+export function cleanResult(result: FileApplyResult): { op: OpOutcome; change: TextChange } | undefined {
+  const op = result.ops.length === 1 ? result.ops[0] : undefined;
+  const change = result.changes?.length === 1 ? result.changes[0] : undefined;
+  if (!op || !change || result.content === undefined || result.deleted || result.moveTo !== undefined || result.gitMode !== undefined) return undefined;
+  if (op.status !== "applied" || op.strategy !== "exact" || op.score !== 1 || op.fuzzy || op.startLine === undefined || op.endLine === undefined) return undefined;
+  return { op, change };
+}
+
+/** A text as a flat base and the clean edits made since. */
+export class CarriedText {
+  readonly base: string;
+  /** The base's document, kept alive and shared so that each block's `Document.from(base)` finds it. */
+  private readonly doc: Document;
+  private readonly pending: Pending[] = [];
+  /** Where each pending edit starts in the edited text, and the edited text's length. */
+  private at: number[] = [];
+  private total: number;
+  /** No CR in the base, and its document's text is the base (no BOM): known once asked. */
+  private plain: boolean | undefined;
+
+  constructor(base: string) {
+    this.base = base;
+    this.total = base.length;
+    this.doc = Document.from(base);
+    shareDocument(this.doc);
+  }
+
+  /** Whether a base result may stand for another: the base has no CR (offsets are the raw text's) and room for one more edit. */
+  get open(): boolean {
+    this.plain ??= !this.base.includes("\r") && this.doc.raw === this.doc.text;
+    return this.pending.length < MAX_PENDING && this.plain;
+  }
+
+  get empty(): boolean {
+    return this.pending.length === 0;
+  }
+
+  /**
+   * `op` and `change`, a clean result of `block` in the base, as the result
+   * in the text with the pending edits (lines and offsets moved by those
+   * above it), when rules 2 and 3 hold; else undefined. The edit is then
+   * pending too.
+   */
+  carry(block: CarriedBlock, op: OpOutcome, change: TextChange): { op: OpOutcome; change: TextChange } | undefined {
+    const first = (op.startLine as number) - 1;
+    const end = op.endLine as number;
+    let lineShift = 0;
+    let shift = 0;
+    let at = 0;
+    for (const [k, p] of this.pending.entries()) {
+      if (p.endLine + block.margin <= first) {
+        lineShift += p.lineDelta;
+        shift += p.text.length - (p.end - p.start);
+        at = k + 1;
+      } else if (end + block.margin > p.firstLine) return undefined;
+    }
+    if (!this.wholeLines(change) || standsNear({ doc: this.doc }, block.op, { startLine: first, endLine: end })) return undefined;
+    for (let k = 0; k < this.pending.length; k++) if (this.holds(k, block.find)) return undefined;
+    carrying.carried++;
+    this.insert(at, op, change);
+    return {
+      op: { ...op, startLine: first + 1 + lineShift, endLine: end + lineShift },
+      change: { start: change.start + shift, end: change.end + shift, text: change.text },
+    };
+  }
+
+  /** Starts carrying from the base: `op` and `change` are the sequential result (nothing pending), now pending. */
+  start(op: OpOutcome, change: TextChange): boolean {
+    if (!this.wholeLines(change)) return false;
+    this.insert(0, op, change);
+    return true;
+  }
+
+  /** Whether `change` runs from a line's start to a line's end of the base (rule 3). */
+  private wholeLines(change: TextChange): boolean {
+    const b = this.base;
+    return (change.start === 0 || b.charCodeAt(change.start - 1) === 10) && (change.end === b.length || b.charCodeAt(change.end) === 10);
+  }
+
+  private insert(k: number, op: OpOutcome, change: TextChange): void {
+    const lines = countBreaks(this.base, change.start, change.end);
+    const firstLine = (op.startLine as number) - 1;
+    this.pending.splice(k, 0, { ...change, firstLine, endLine: op.endLine as number, lineDelta: countBreaks(change.text, 0, change.text.length) - lines });
+    let shift = 0;
+    this.at = this.pending.map((p) => {
+      const t = p.start + shift;
+      shift += p.text.length - (p.end - p.start);
+      return t;
+    });
+    this.total = this.base.length + shift;
+  }
+
+  /** The whole text: the base with every pending edit, one string. */
+  text(): string {
+    if (this.pending.length === 0) return this.base;
+    const pieces: string[] = [];
+    let from = 0;
+    for (const p of this.pending) {
+      pieces.push(this.base.slice(from, p.start), p.text);
+      from = p.end;
+    }
+    pieces.push(this.base.slice(from));
+    return pieces.join("");
+  }
+
+  /** Whether `find` occurs in the edited text over pending edit `k`'s new text or within its own length of it (rule 3). */
+  private holds(k: number, find: string): boolean {
+    const a = this.at[k] as number;
+    const b = a + (this.pending[k] as Pending).text.length;
+    return this.slice(Math.max(0, a - find.length), Math.min(this.total, b + find.length)).includes(find);
+  }
+
+  /** Characters [from, to) of the edited text. */
+  private slice(from: number, to: number): string {
+    const pending = this.pending;
+    const at = this.at;
+    // The first pending edit that ends after `from`.
+    let lo = 0;
+    let hi = pending.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((at[mid] as number) + (pending[mid] as Pending).text.length > from) hi = mid;
+      else lo = mid + 1;
+    }
+    let out = "";
+    let t = from;
+    for (let j = lo; t < to; ) {
+      const p = pending[j];
+      if (p && t >= (at[j] as number)) {
+        const o = t - (at[j] as number);
+        const n = Math.min(p.text.length - o, to - t);
+        out += p.text.slice(o, o + n);
+        t += n;
+        j++;
+        continue;
+      }
+      // In the base, before pending edit j (or after the last): its offset there is t less the shift so far.
+      const shift = p ? (at[j] as number) - p.start : this.total - this.base.length;
+      const n = Math.min(p ? (at[j] as number) : this.total, to) - t;
+      out += this.base.slice(t - shift, t - shift + n);
+      t += n;
+    }
+    return out;
+  }
+}

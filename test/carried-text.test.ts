@@ -1,0 +1,102 @@
+/**
+ * A file's SEARCH/REPLACE blocks carried without a new text per block
+ * (src/fs/carried-text.ts) give what the per-block path gives: the same
+ * bytes written and the same reports, byte for byte, on random responses
+ * that repeat lines, edit what an earlier block wrote, send a block twice,
+ * miss by a typo, and place blocks next to each other.
+ */
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import fc from "fast-check";
+import { applyEdits } from "../src/fs/apply-edits.ts";
+import { carrying } from "../src/fs/carried-text.ts";
+import { makeTree } from "./helpers/temp-tree.ts";
+
+/** Few distinct lines, so that blocks repeat, overlap and land next to each other. */
+const LINES = ["}", "{", "", "  x = 1;", "  y = 2;", "  return x;", "function f() {", "  // note", "\tz();", "end"];
+/** A replacement line: a common one, or one that may also stand in the file. */
+const line = fc.oneof(fc.constantFrom(...LINES), fc.integer({ min: 0, max: 400 }).map((i) => `  v${i} = compute(${i});`));
+/** Mostly lines of their own (so that most blocks are found once), some common ones. */
+const file = fc
+  .array(fc.nat(3), { minLength: 1, maxLength: 400, size: "max" })
+  .map((kinds) => `${kinds.map((k, i) => (k === 0 ? (LINES[i % LINES.length] as string) : `  v${i} = compute(${i});`)).join("\n")}\n`);
+
+type BlockSpec = { kind: "copy" | "typo" | "written" | "again" | "missing"; at: number; length: number; replace: string[] };
+const blockSpec: fc.Arbitrary<BlockSpec> = fc.record({
+  kind: fc.constantFrom("copy", "copy", "copy", "copy", "copy", "typo", "written", "again", "missing"),
+  at: fc.nat(),
+  length: fc.integer({ min: 1, max: 3 }),
+  replace: fc.array(line, { maxLength: 3 }),
+});
+
+/** Blocks built against the file (and against what earlier blocks wrote). */
+function blocksOf(text: string, specs: readonly BlockSpec[]): string[] {
+  const lines = text.slice(0, -1).split("\n");
+  const out: { search: string; replace: string }[] = [];
+  for (const s of specs) {
+    const start = s.at % lines.length;
+    const search = lines.slice(start, start + s.length).join("\n");
+    const replace = s.replace.join("\n");
+    const prev = out.at(-1);
+    if (s.kind === "copy") out.push({ search, replace });
+    else if (s.kind === "typo") out.push({ search: search.replace(/[a-z]/, "q"), replace });
+    else if (s.kind === "written" && prev && prev.replace.trim() !== "") out.push({ search: prev.replace, replace });
+    else if (s.kind === "again" && prev) out.push(prev);
+    else out.push({ search: `  w${s.at} = absent();`, replace });
+  }
+  return out.map((b) => `<<<<<<< SEARCH\n${b.search}\n=======\n${b.replace}\n>>>>>>> REPLACE\n`);
+}
+
+async function run(text: string, response: string, on: boolean): Promise<{ result: string; written: string }> {
+  const t = await makeTree({ "f.txt": text });
+  carrying.on = on;
+  try {
+    const r = await applyEdits(t.root, response, { partial: true });
+    return { result: JSON.stringify(r), written: await readFile(path.join(t.root, "f.txt"), "utf8") };
+  } finally {
+    carrying.on = true;
+  }
+}
+
+test("carried blocks give the per-block path's bytes and reports on random responses", async () => {
+  await fc.assert(
+    fc.asyncProperty(file, fc.array(blockSpec, { minLength: 1, maxLength: 30, size: "max" }), async (text, specs) => {
+      const response = `f.txt\n${blocksOf(text, specs).join("")}`;
+      const carried = await run(text, response, true);
+      const perBlock = await run(text, response, false);
+      assert.equal(carried.written, perBlock.written);
+      assert.equal(carried.result, perBlock.result);
+    }),
+    { numRuns: 150 },
+  );
+  // The carried path ran (a block applied in the base of others pending), not only the per-block one.
+  assert.ok(carrying.carried > 100, `carried ${carrying.carried} blocks`);
+});
+
+test("a block that edits what an earlier block wrote sees it, and its lines count the earlier blocks' lines", async () => {
+  const text = `${Array.from({ length: 40 }, (_, i) => `line ${i}`).join("\n")}\n`;
+  const blocks = [
+    ["line 30", "line 30a\nline 30b"],
+    ["line 2", "two\nlines"],
+    ["line 30b", "changed"],
+    ["line 20", "twenty"],
+  ].map(([s, r]) => `<<<<<<< SEARCH\n${s}\n=======\n${r}\n>>>>>>> REPLACE\n`);
+  const t = await makeTree({ "f.txt": text });
+  const r = await applyEdits(t.root, `f.txt\n${blocks.join("")}`);
+  assert.equal(r.ok, true);
+  assert.deepEqual(
+    r.files[0]?.edits.map((e) => [e.startLine, e.endLine]),
+    [
+      [31, 31],
+      [3, 3],
+      [33, 33],
+      [22, 22],
+    ],
+  );
+  const written = await readFile(path.join(t.root, "f.txt"), "utf8");
+  assert.match(written, /line 1\ntwo\nlines\nline 3\n/);
+  assert.match(written, /line 30a\nchanged\nline 31\n/);
+  assert.match(written, /line 19\ntwenty\nline 21\n/);
+});

@@ -13,6 +13,7 @@ import fc from "fast-check";
 import { type BatchCase, type BatchResult, applyCase, errorData } from "../src/batch/apply-case.ts";
 import { applyMany } from "../src/batch/apply-many.ts";
 import { fileOfLine, type InputLine, inputLines, isBlankLine } from "../src/batch/json-lines.ts";
+import { textDelta, withDelta } from "../src/batch/text-delta.ts";
 import { EditError } from "../src/errors.ts";
 import { applyEdits, type EditReport } from "../src/fs/apply-edits.ts";
 import { runCli } from "./helpers/cli-run.ts";
@@ -60,6 +61,21 @@ test("a case with content breaks a tie between places with the syntax judge, as 
   assert.equal(got.ok, true);
   assert.equal(got.report.edits[0]?.bySyntax, true);
   assert.equal(got.content, await readFile(path.join(root, "a.ts"), "utf8"));
+});
+
+test("a result's text sent as its change to the case's text is rebuilt exactly, surrogate pairs cut or not", () => {
+  // Texts from a few characters (a surrogate pair among them), so that edits share long starts and ends.
+  const text = fc.array(fc.constantFrom("a", "b", "\n", "\uD83D\uDE00", "\uD83D", "é"), { maxLength: 40 }).map((cs) => cs.join(""));
+  fc.assert(
+    fc.property(text, text, text, text, (head, a, b, end) => {
+      const base = head + a + end;
+      const after = head + b + end;
+      const delta = textDelta(base, after);
+      assert.equal(withDelta(base, delta), after);
+      assert.ok(delta.middle.length <= Math.max(a.length, b.length), "the change, not the text");
+    }),
+    { numRuns: 500 },
+  );
 });
 
 // Ties in a file of a known language: an exact match twice (the judge is never asked: one run), a

@@ -20,6 +20,7 @@ import { Worker } from "node:worker_threads";
 import { EditError } from "../errors.ts";
 import { applyCase, type BatchCase, type BatchResult, type CaseContext, errorData } from "./apply-case.ts";
 import { fileOfLine, type InputLine } from "./json-lines.ts";
+import { withDelta } from "./text-delta.ts";
 import type { WorkerChunk, WorkerReply } from "./worker.ts";
 
 export interface ApplyManyOptions {
@@ -144,7 +145,7 @@ const objectCarrier: Carrier<CaseEntry, BatchResult> = {
       }
       // The text where applyCase puts it (after ok), so that the result reads (and prints) as it would have.
       const { id, ok, ...rest } = result;
-      yield [seq, { id, ok, content: base.slice(0, delta.start) + delta.text + base.slice(base.length - delta.tail), ...rest }];
+      yield [seq, { id, ok, content: withDelta(base, delta), ...rest }];
     }
   },
 };

@@ -6,22 +6,15 @@
  * of JSON, in one buffer moved back to the pool.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { commonPrefixLength, commonSuffixLength } from "../text/common-ends.ts";
 import { applyCase, type BatchResult, type CaseContext } from "./apply-case.ts";
 import { applyLine } from "./apply-many.ts";
+import { type TextDelta, textDelta } from "./text-delta.ts";
 
 export type WorkerChunk =
   /** Each case with its sequence number and its fallback id (its line). */
   | { cases: { seq: number; line: number; value: unknown }[] }
   /** Lines of JSON cases, one after another in `bytes`, each ending at its `ends` entry. */
   | { lines: { seqs: number[]; lines: number[]; bytes: Uint8Array; ends: number[] } };
-
-/** A result's text as what it changed in the case's `content`: [start, end - tail) of it replaced by `text`. */
-export interface TextDelta {
-  start: number;
-  tail: number;
-  text: string;
-}
 
 export type WorkerReply =
   /** `delta`: the result's `content`, left out of `result`, as a change of the case's own (which the pool holds). */
@@ -59,19 +52,12 @@ async function answer(chunk: WorkerChunk): Promise<void> {
   parentPort?.postMessage({ lines: { seqs, ok, bytes: out, ends: outEnds } } satisfies WorkerReply, [out.buffer]);
 }
 
-/**
- * A case's result as posted: a text result as the change it made to the
- * case's text, which the pool has. A whole text cloned back (the real edits:
- * 50 kB a case, a rope flattened, copied out and in again) cost ~80 µs of
- * CPU a case between the two threads; the change is a few lines.
- */
+/** A case's result as posted: a text result as the change it made to the case's text, which the pool has (text-delta.ts). */
 function reply(seq: number, value: unknown, result: BatchResult): { seq: number; result: BatchResult; delta?: TextDelta } {
   const base = (value as { content?: unknown }).content;
   if (result.content === undefined || typeof base !== "string") return { seq, result };
   const { content, ...rest } = result;
-  const start = commonPrefixLength(base, content);
-  const tail = commonSuffixLength(base, content, Math.min(base.length, content.length) - start);
-  return { seq, result: rest, delta: { start, tail, text: content.slice(start, content.length - tail) } };
+  return { seq, result: rest, delta: textDelta(base, content) };
 }
 
 parentPort?.on("message", (chunk: WorkerChunk) => {

@@ -13,6 +13,7 @@ import fc from "fast-check";
 import { type BatchCase, type BatchResult, applyCase, errorData } from "../src/batch/apply-case.ts";
 import { applyMany } from "../src/batch/apply-many.ts";
 import { fileOfLine, type InputLine, inputLines, isBlankLine } from "../src/batch/json-lines.ts";
+import { textDelta, withDelta } from "../src/batch/text-delta.ts";
 import { EditError } from "../src/errors.ts";
 import { applyEdits, type EditReport } from "../src/fs/apply-edits.ts";
 import { runCli } from "./helpers/cli-run.ts";
@@ -61,6 +62,56 @@ test("a case with content breaks a tie between places with the syntax judge, as 
   assert.equal(got.report.edits[0]?.bySyntax, true);
   assert.equal(got.content, await readFile(path.join(root, "a.ts"), "utf8"));
 });
+
+test("a result's text sent as its change to the case's text is rebuilt exactly, surrogate pairs cut or not", () => {
+  // Texts from a few characters (a surrogate pair among them), so that edits share long starts and ends.
+  const text = fc.array(fc.constantFrom("a", "b", "\n", "\uD83D\uDE00", "\uD83D", "é"), { maxLength: 40 }).map((cs) => cs.join(""));
+  fc.assert(
+    fc.property(text, text, text, text, (head, a, b, end) => {
+      const base = head + a + end;
+      const after = head + b + end;
+      const delta = textDelta(base, after);
+      assert.equal(withDelta(base, delta), after);
+      assert.ok(delta.middle.length <= Math.max(a.length, b.length), "the change, not the text");
+    }),
+    { numRuns: 500 },
+  );
+});
+
+// Ties in a file of a known language: an exact match twice (the judge is never asked: one run), a
+// line-trimmed tie (asked: a second run with the judge), each with and without a history to merge from.
+const TIES: { name: string; content: string; response: string; history?: string[] }[] = [
+  { name: "exact twice", content: "x = 1\ny = 2\nx = 1\n", response: "a.py\n```\n<<<<<<< SEARCH\nx = 1\n=======\nx = 3\n>>>>>>> REPLACE\n```\n" },
+  {
+    name: "exact twice, with a history",
+    content: "x = 1\ny = 2\nx = 1\n",
+    response: "a.py\n```\n<<<<<<< SEARCH\nx = 1\n=======\nx = 3\n>>>>>>> REPLACE\n```\n",
+    history: ["x = 1\ny = 2\n"],
+  },
+  {
+    name: "line-trimmed twice",
+    content: "def f():\n    v = 1\n    return v\ndef g():\n    v = 1\n    return v\n",
+    response: "a.py\n```\n<<<<<<< SEARCH\n  v = 1\n  return v\n=======\n  v = 2\n  return v\n>>>>>>> REPLACE\n```\n",
+  },
+  {
+    name: "line-trimmed twice, with a history",
+    content: "def f():\n    v = 1\n    return v\ndef g():\n    v = 1\n    return v\n",
+    response: "a.py\n```\n<<<<<<< SEARCH\n  v = 1\n  return v\n=======\n  v = 2\n  return v\n>>>>>>> REPLACE\n```\n",
+    history: ["def f():\n    v = 1\n    return v\n"],
+  },
+];
+
+for (const t of TIES) {
+  test(`a tie the syntax judge never weighs or cannot break gets what applyEdits gives: ${t.name}`, async () => {
+    const got = await applyCase({ path: "a.py", content: t.content, edit: t.response, ...(t.history && { options: { history: t.history } }) }, 1, {});
+    const { root } = await makeTree({ "a.py": t.content }, "fuzzpatch-batch-");
+    const want = await applyEdits(root, t.response, { target: "a.py", ...(t.history && { history: { "a.py": t.history } }) });
+    const asData = (e: EditReport) => plain({ ...e, ...(e.error && { error: errorData(e.error) }), ...(e.note && { note: errorData(e.note) }) });
+    assert.equal(got.ok, want.ok);
+    assert.deepEqual(plain(got.report.edits), (want.files[0]?.edits ?? []).map(asData));
+    if (want.ok) assert.equal(got.content, await readFile(path.join(root, "a.py"), "utf8"));
+  });
+}
 
 const CASES: BatchCase[] = [
   { id: "sr", path: "a.ts", content: "one\ntwo\n", edit: "a.ts\n```\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n```\n" },

@@ -20,6 +20,7 @@ import { Worker } from "node:worker_threads";
 import { EditError } from "../errors.ts";
 import { applyCase, type BatchCase, type BatchResult, type CaseContext, errorData } from "./apply-case.ts";
 import { fileOfLine, type InputLine } from "./json-lines.ts";
+import { withDelta } from "./text-delta.ts";
 import type { WorkerChunk, WorkerReply } from "./worker.ts";
 
 export interface ApplyManyOptions {
@@ -45,6 +46,8 @@ export interface CaseEntry {
   line: number;
   value: unknown;
   error?: EditError;
+  /** The case's `content` as posted to a worker: its result's text comes back as a change of it (worker.ts `reply`). */
+  sent?: string;
 }
 
 const CHUNK = 16;
@@ -113,8 +116,8 @@ interface Carrier<In, Out> {
   failure(entry: In, error: EditError): Out;
   /** Posts a chunk of entries. */
   post(worker: Worker, chunk: { seq: number; entry: In }[]): void;
-  /** The results in a worker's reply. */
-  results(reply: WorkerReply): Iterable<[number, Out]>;
+  /** The results in a worker's reply; `posted`: the entry posted with a sequence number. */
+  results(reply: WorkerReply, posted: (seq: number) => In | undefined): Iterable<[number, Out]>;
 }
 
 const objectCarrier: Carrier<CaseEntry, BatchResult> = {
@@ -126,9 +129,25 @@ const objectCarrier: Carrier<CaseEntry, BatchResult> = {
     return { id: typeof own === "string" || typeof own === "number" ? own : entry.line, ok: false, error: errorData(error), report: { status: "failed", applied: 0, failed: 0, alreadyApplied: 0, edits: [] } };
   },
   post(worker, chunk) {
+    for (const { entry } of chunk) {
+      const content = (entry.value as { content?: unknown } | null)?.content;
+      if (typeof content === "string") entry.sent = content;
+    }
     worker.postMessage({ cases: chunk.map(({ seq, entry }) => ({ seq, line: entry.line, value: entry.value })) } satisfies WorkerChunk);
   },
-  results: (reply) => ("results" in reply ? reply.results.map(({ seq, result }) => [seq, result]) : []),
+  *results(reply, posted) {
+    if (!("results" in reply)) return;
+    for (const { seq, result, delta } of reply.results) {
+      const base = posted(seq)?.sent;
+      if (delta === undefined || base === undefined) {
+        yield [seq, result];
+        continue;
+      }
+      // The text where applyCase puts it (after ok), so that the result reads (and prints) as it would have.
+      const { id, ok, ...rest } = result;
+      yield [seq, { id, ok, content: withDelta(base, delta), ...rest }];
+    }
+  },
 };
 
 /** A result as its line of JSON (UTF-8, ending in "\n"), and whether it is ok. */
@@ -207,7 +226,7 @@ async function* pool<In, Out>(entries: Iterable<In> | AsyncIterable<In>, ctx: Ca
   const spawn = (): Slot<In> => {
     const slot: Slot<In> = { worker: startWorker(ctx), outbox: [], pending: new Map() };
     slot.worker.on("message", (reply: WorkerReply) => {
-      for (const [seq, result] of carrier.results(reply)) {
+      for (const [seq, result] of carrier.results(reply, (seq) => slot.pending.get(seq))) {
         done.set(seq, result);
         slot.pending.delete(seq);
       }

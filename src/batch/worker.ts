@@ -8,6 +8,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { applyCase, type BatchResult, type CaseContext } from "./apply-case.ts";
 import { applyLine } from "./apply-many.ts";
+import { type TextDelta, textDelta } from "./text-delta.ts";
 
 export type WorkerChunk =
   /** Each case with its sequence number and its fallback id (its line). */
@@ -16,7 +17,8 @@ export type WorkerChunk =
   | { lines: { seqs: number[]; lines: number[]; bytes: Uint8Array; ends: number[] } };
 
 export type WorkerReply =
-  | { results: { seq: number; result: BatchResult }[] }
+  /** `delta`: the result's `content`, left out of `result`, as a change of the case's own (which the pool holds). */
+  | { results: { seq: number; result: BatchResult; delta?: TextDelta }[] }
   /** Each result as a line of JSON ("\n" included) in `bytes`, ending at its `ends` entry. */
   | { lines: { seqs: number[]; ok: boolean[]; bytes: Uint8Array; ends: number[] } };
 
@@ -26,8 +28,8 @@ const encoder = new TextEncoder();
 
 async function answer(chunk: WorkerChunk): Promise<void> {
   if ("cases" in chunk) {
-    const results: { seq: number; result: BatchResult }[] = [];
-    for (const { seq, line, value } of chunk.cases) results.push({ seq, result: await applyCase(value, line, ctx) });
+    const results: { seq: number; result: BatchResult; delta?: TextDelta }[] = [];
+    for (const { seq, line, value } of chunk.cases) results.push(reply(seq, value, await applyCase(value, line, ctx)));
     parentPort?.postMessage({ results } satisfies WorkerReply);
     return;
   }
@@ -48,6 +50,14 @@ async function answer(chunk: WorkerChunk): Promise<void> {
   let at = 0;
   for (const text of texts) at += encoder.encodeInto(text, out.subarray(at)).written;
   parentPort?.postMessage({ lines: { seqs, ok, bytes: out, ends: outEnds } } satisfies WorkerReply, [out.buffer]);
+}
+
+/** A case's result as posted: a text result as the change it made to the case's text, which the pool has (text-delta.ts). */
+function reply(seq: number, value: unknown, result: BatchResult): { seq: number; result: BatchResult; delta?: TextDelta } {
+  const base = (value as { content?: unknown }).content;
+  if (result.content === undefined || typeof base !== "string") return { seq, result };
+  const { content, ...rest } = result;
+  return { seq, result: rest, delta: textDelta(base, content) };
 }
 
 parentPort?.on("message", (chunk: WorkerChunk) => {

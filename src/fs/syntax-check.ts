@@ -160,6 +160,8 @@ export function tiedOps(outcome: FileApplyResult | EditError): Set<number> {
   return tied;
 }
 
+let judgeModule: Promise<typeof import("../syntax/judge.ts")> | undefined;
+
 /**
  * The syntax judge for a file of a known language, loaded on the first tie
  * (never for an edit that places without one, so other edits pay nothing
@@ -168,7 +170,10 @@ export function tiedOps(outcome: FileApplyResult | EditError): Set<number> {
 export async function judgeFor(path: string, text: string): Promise<SyntaxJudge | undefined> {
   if (languageOf(path, text) === undefined) return undefined;
   try {
-    const { loadSyntaxJudge } = await import("../syntax/judge.ts");
+    // Imported once: each import() of a loaded module still costs a resolve (under tsx's hooks, a
+    // round trip to the hooks thread: ~0.8 ms a tie in bench:batch's profile).
+    judgeModule ??= import("../syntax/judge.ts");
+    const { loadSyntaxJudge } = await judgeModule;
     return await loadSyntaxJudge(path, text);
   } catch {
     return undefined;

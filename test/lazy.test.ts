@@ -176,6 +176,13 @@ const cases: Case[] = [
     want: "def f(a):\n    x = 1\n    y = 2\n    return x + y + a\n\n\ndef g():\n    ...\n",
     path: "a.py",
   },
+  {
+    name: "a marker inside a block, the next line past the block's end: the code between is kept, not deleted",
+    file: "def f():\n    a = 1\n    b = 2\nx = 5\ny = 6\ndef g():\n    return 1\n",
+    snippet: "def f():\n    a = 10\n    # ... existing code ...\ny = 6\ndef g():\n    return 1",
+    want: "def f():\n    a = 10\n    b = 2\nx = 5\ny = 6\ndef g():\n    return 1\n",
+    path: "a.py",
+  },
 ];
 
 for (const c of cases) {

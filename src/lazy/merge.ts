@@ -297,7 +297,7 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
     const next = firstAlignedAfter(al, s + 1);
     const limit = limits.get(s);
     let end = next ?? fileLines.length;
-    if (limit !== undefined && limit < end && limit >= cursor) end = limit;
+    if (limit !== undefined && limit < end && limit >= cursor) end = stopAtBlockEnd(snip, al, s, limit, next);
     if (line.kind === "removal" && end === cursor) {
       // Nothing between its neighbours: a new comment that starts with "Remove", not a removal note.
       pending.push({ text: indenters[segOf[s - 1] ?? -1]?.(line) ?? line.text, index: s });
@@ -326,6 +326,22 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
     keep(fileLines.length);
   }
   return { lines: out, stats };
+}
+
+/**
+ * Where a marker inside a block stops when the snippet's next aligned line
+ * lies past the block's end: at the block's end when new lines follow the
+ * marker (they go at the block's end). When the snippet's next line is the
+ * file's, the code after the block up to it is kept too: a marker stands for
+ * existing code, and deleting it would be a deletion the snippet does not
+ * show (bench:lazy: 10 wrong merges dropped the lines after the block).
+ */
+function stopAtBlockEnd(snip: readonly SnippetLine[], al: Alignment, m: number, limit: number, next: number | undefined): number {
+  if (next === undefined) return limit;
+  let k = m + 1;
+  while (k < snip.length && (al.fileLine[k] as number) < 0 && snip[k]?.kind === "code" && isBlank(snip[k]?.text as string)) k++;
+  if (k >= snip.length || (al.fileLine[k] as number) < 0) return limit;
+  return next;
 }
 
 interface Pending {

@@ -183,6 +183,18 @@ const cases: Case[] = [
     want: "def f():\n    a = 10\n    b = 2\nx = 5\ny = 6\ndef g():\n    return 1\n",
     path: "a.py",
   },
+  {
+    name: "a new function after context that ends other functions too: placed after the nearest, nothing deleted",
+    file: "function a() {\n  const result = 1;\n  return result;\n}\n\nfunction b() {\n  const result = 2;\n  return result;\n}\n\n/** Doc of c. */\nfunction c() {\n  return 3;\n}\n",
+    snippet: "// ... existing code ...\n  return result;\n}\n\nfunction added() {\n  return 4;\n}\n\n/** Doc of c. */\nfunction c() {\n// ... existing code ...",
+    want: "function a() {\n  const result = 1;\n  return result;\n}\n\nfunction b() {\n  const result = 2;\n  return result;\n}\n\nfunction added() {\n  return 4;\n}\n\n/** Doc of c. */\nfunction c() {\n  return 3;\n}\n",
+  },
+  {
+    name: "a new function before context that heads other functions too: placed before the nearest, nothing deleted",
+    file: "function a() {\n  return 0;\n}\n\n// helper\nfunction b() {\n  return 1;\n}\n\n// helper\nfunction c() {\n  return 2;\n}\n",
+    snippet: "function a() {\n  return 0;\n}\n\nfunction added() {\n  return 4;\n}\n\n// helper\n// ... existing code ...",
+    want: "function a() {\n  return 0;\n}\n\nfunction added() {\n  return 4;\n}\n\n// helper\nfunction b() {\n  return 1;\n}\n\n// helper\nfunction c() {\n  return 2;\n}\n",
+  },
 ];
 
 for (const c of cases) {

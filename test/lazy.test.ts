@@ -195,6 +195,13 @@ const cases: Case[] = [
     snippet: "function a() {\n  return 0;\n}\n\nfunction added() {\n  return 4;\n}\n\n// helper\n// ... existing code ...",
     want: "function a() {\n  return 0;\n}\n\nfunction added() {\n  return 4;\n}\n\n// helper\nfunction b() {\n  return 1;\n}\n\n// helper\nfunction c() {\n  return 2;\n}\n",
   },
+  {
+    name: "an indented blank line the snippet adds next to the file's empty one: its whitespace stays on the line it is on",
+    file: "def f():\n    x = 1\n\n    y = 2\n\n\ndef g():\n    pass\n",
+    snippet: "def f():\n    x = 1\n    \n    z = 3\n\n    y = 2\n# ... existing code ...",
+    want: "def f():\n    x = 1\n    \n    z = 3\n\n    y = 2\n\n\ndef g():\n    pass\n",
+    path: "a.py",
+  },
 ];
 
 for (const c of cases) {

@@ -281,9 +281,8 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
       flush(adjacent ? { before: kept } : undefined);
       kept = undefined;
       const ind = indenters[segOf[s] as number];
-      // The file's bytes where the snippet has the same line; the model's where it changed its whitespace.
       const written = ind ? ind(line) : line.text;
-      out.push(!al.similar[s] && written.trimEnd() === (fileLines[f] as string).trimEnd() ? (fileLines[f] as string) : written);
+      out.push(alignedBytes(line.text, written, fileLines[f] as string, al.similar[s] === 1));
       if (al.similar[s]) stats.deleted++;
       else stats.aligned++;
       cursor = f + 1;
@@ -342,6 +341,21 @@ function stopAtBlockEnd(snip: readonly SnippetLine[], al: Alignment, m: number, 
   while (k < snip.length && (al.fileLine[k] as number) < 0 && snip[k]?.kind === "code" && isBlank(snip[k]?.text as string)) k++;
   if (k >= snip.length || (al.fileLine[k] as number) < 0) return limit;
   return next;
+}
+
+/**
+ * What an aligned line writes: the file's bytes where the snippet has the
+ * same line (models drop trailing whitespace from the lines they copy), the
+ * model's where it changed the line or its indentation. A blank line the
+ * snippet writes with whitespace where the file's is empty keeps the
+ * snippet's: models drop whitespace, they do not add it, and blank lines
+ * pair with any blank line (bench:lazy: 46 merges paired the snippet's
+ * indented blank line with the file's empty one and wrote the snippet's
+ * empty one as new, moving the whitespace off the line it was on).
+ */
+function alignedBytes(text: string, written: string, fileLine: string, similar: boolean): string {
+  if (similar || written.trimEnd() !== fileLine.trimEnd()) return written;
+  return fileLine === "" && isBlank(text) && text !== "" ? text : fileLine;
 }
 
 interface Pending {

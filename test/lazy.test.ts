@@ -202,6 +202,20 @@ const cases: Case[] = [
     want: "def f():\n    x = 1\n    \n    z = 3\n\n    y = 2\n\n\ndef g():\n    pass\n",
     path: "a.py",
   },
+  {
+    name: "two blank lines, a new function, one blank line before the next: the two are the file's two",
+    file: "def a():\n    return 1\n\n\ndef b():\n    return 2\n",
+    snippet: "# ... existing code ...\n\n\ndef added():\n    return 3\n\ndef b():\n    return 2",
+    want: "def a():\n    return 1\n\n\ndef added():\n    return 3\n\ndef b():\n    return 2\n",
+    path: "a.py",
+  },
+  {
+    name: "one blank line, a new function, two blank lines before a marker: the two are the file's two",
+    file: "def a():\n    return 1\n\n\ndef b():\n    return 2\n",
+    snippet: "def a():\n    return 1\n\ndef added():\n    return 3\n\n\n# ... existing code ...",
+    want: "def a():\n    return 1\n\ndef added():\n    return 3\n\n\ndef b():\n    return 2\n",
+    path: "a.py",
+  },
 ];
 
 for (const c of cases) {

@@ -290,10 +290,16 @@ function alignHead(c: Ctx, s: number, first: number): void {
   // reading that deletes nothing.
   for (let h = Math.min(run, 8); h >= 1; h--) {
     if (!slides(c, s, first, h)) continue;
-    for (let k = 0; k < h; k++) {
-      c.out[s + k] = fa + k;
-      c.out[first + k] = -1;
+    for (let k = 0; k < h; k++) c.out[first + k] = -1;
+    // A slide of blank lines only, in a longer blank run (two blank lines before a new function, one
+    // after it): the run is the file's blank lines that end where the slide does, when the file has them.
+    const blank = blankRun(c, s, 1);
+    const from = fa + h - blank;
+    if (blank > h && c.sKeys[s + h - 1] === "" && from >= lo && codeLines(c, from, fa + h) === 0) {
+      for (let k = 0; k < blank; k++) c.out[s + k] = from + k;
+      return;
     }
+    for (let k = 0; k < h; k++) c.out[s + k] = fa + k;
     return;
   }
   // The segment's first aligned lines may be trivial (`}`, a blank line) that the alignment paired
@@ -322,6 +328,13 @@ function alignHead(c: Ctx, s: number, first: number): void {
   }
 }
 
+/** How many blank code lines of the snippet run from `s` in direction `dir`. */
+function blankRun(c: Ctx, s: number, dir: 1 | -1): number {
+  let n = 0;
+  for (let k = s; k >= 0 && k < c.snip.length && c.snip[k]?.kind === "code" && c.sKeys[k] === ""; k += dir) n++;
+  return n;
+}
+
 /** Non-blank file lines in [a, b). */
 function codeLines(c: Ctx, a: number, b: number): number {
   let n = 0;
@@ -336,10 +349,14 @@ function alignTail(c: Ctx, last: number, e: number): void {
   const run = e - last - 1;
   for (let h = Math.min(run, 8); h >= 1; h--) {
     if (!slides(c, e - h, last - h + 1, h)) continue;
-    for (let k = 0; k < h; k++) {
-      c.out[e - h + k] = c.out[last - h + 1 + k] as number;
-      c.out[last - h + 1 + k] = -1;
+    const at = c.out[last - h + 1] as number;
+    for (let k = 0; k < h; k++) c.out[last - h + 1 + k] = -1;
+    const blank = blankRun(c, e - 1, -1);
+    if (blank > h && c.sKeys[e - h] === "" && at + blank <= hi && codeLines(c, at, at + blank) === 0) {
+      for (let k = 0; k < blank; k++) c.out[e - blank + k] = at + k;
+      return;
     }
+    for (let k = 0; k < h; k++) c.out[e - h + k] = at + k;
     return;
   }
   // As in alignHead: the segment's last aligned lines may be trivial ones after its last real anchor.

@@ -216,6 +216,13 @@ const cases: Case[] = [
     want: "def a():\n    return 1\n\ndef added():\n    return 3\n\n\ndef b():\n    return 2\n",
     path: "a.py",
   },
+  {
+    name: "a bare Python definition whose last line changed replaces the whole definition (no line of the old kept after it)",
+    file: "def f(x):\n    y = x + 1\n    return y\n\n\ndef g():\n    return 2\n",
+    snippet: "def f(x):\n    y = x + 1\n    return compute(y, 10)",
+    want: "def f(x):\n    y = x + 1\n    return compute(y, 10)\n\n\ndef g():\n    return 2\n",
+    path: "a.py",
+  },
 ];
 
 for (const c of cases) {

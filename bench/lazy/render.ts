@@ -225,7 +225,21 @@ export function settleTrailingSpace(before: string, after: string): string {
   const old = before.split("\n");
   const lines = after.split("\n");
   for (const h of patch.hunks) {
-    if (h.oldLines !== h.newLines) continue;
+    if (h.oldLines !== h.newLines) {
+      // A line kept in a hunk of other changes, its trailing whitespace changed: paired in order with
+      // the first old line of the hunk equal but for it (non-blank lines only: blank lines pair with any).
+      let o = h.oldStart - 1;
+      for (let k = h.newStart - 1; k < h.newStart - 1 + h.newLines; k++) {
+        const n = lines[k] as string;
+        if (n.trim() === "") continue;
+        let m = o;
+        while (m < h.oldStart - 1 + h.oldLines && (old[m] as string).trimEnd() !== n.trimEnd()) m++;
+        if (m === h.oldStart - 1 + h.oldLines) continue;
+        lines[k] = old[m] as string;
+        o = m + 1;
+      }
+      continue;
+    }
     for (let k = 0; k < h.newLines; k++) {
       const o = old[h.oldStart - 1 + k] as string;
       const n = lines[h.newStart - 1 + k] as string;

@@ -162,7 +162,7 @@ export function renderSnippet(before: string, after: string, lang: Lang, style: 
       }
     }
   }
-  if (!shows(before, after, ranges, true)) return undefined;
+  if (!shows(before, after, ranges, true, style === "remove-note")) return undefined;
   const out: string[] = [];
   let m = 0;
   let at = 0;
@@ -190,11 +190,13 @@ export function renderSnippet(before: string, after: string, lang: Lang, style: 
  * blank line or decorator above it) fell under a marker or outside the
  * bare definition. Such renderings are dropped, not scored.
  */
-function shows(before: string, after: string, ranges: readonly [number, number][], marked: boolean): boolean {
+function shows(before: string, after: string, ranges: readonly [number, number][], marked: boolean, notes = false): boolean {
   const n = after.replace(/\n$/, "").split("\n").length;
   const rangeOf = (line: number): number => {
-    if (line < 0) return marked ? ((ranges[0] as [number, number])[0] === 0 ? 0 : -1) : -2;
-    if (line >= n) return marked ? ((ranges[ranges.length - 1] as [number, number])[1] >= n ? ranges.length - 1 : -1) : -2;
+    // The file's edges: the merge keeps what lies before a snippet's first line and after its last, so
+    // a deletion there is shown only by a removal note (at the start; none is written after the end).
+    if (line < 0) return marked ? (notes && (ranges[0] as [number, number])[0] === 0 ? 0 : -1) : -2;
+    if (line >= n) return marked ? -1 : -2;
     return ranges.findIndex(([a, b]) => line >= a && line < b);
   };
   const patch = structuredPatch("a", "b", before, after, "", "", { context: 0 });

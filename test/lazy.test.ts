@@ -332,6 +332,14 @@ const refusals: Refusal[] = [
     says: [/snippet line 2 and snippet line 3/, /lines 4-7/, /def b\(\):/],
     path: "a.py",
   },
+  {
+    name: "a new return before the file's return that the marker keeps (one of them could never run)",
+    file: "def f(x):\n    y = x + 1\n    return y\n\n\ndef g():\n    return 2\n",
+    snippet: "def f(x):\n    y = x + 1\n    return compute(y)\n    # ... existing code ...",
+    code: "AMBIGUOUS",
+    says: [/snippet line 3/, /file line 3/, /return y/],
+    path: "a.py",
+  },
 ];
 
 for (const r of refusals) {

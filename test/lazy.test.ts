@@ -176,6 +176,53 @@ const cases: Case[] = [
     want: "def f(a):\n    x = 1\n    y = 2\n    return x + y + a\n\n\ndef g():\n    ...\n",
     path: "a.py",
   },
+  {
+    name: "a marker inside a block, the next line past the block's end: the code between is kept, not deleted",
+    file: "def f():\n    a = 1\n    b = 2\nx = 5\ny = 6\ndef g():\n    return 1\n",
+    snippet: "def f():\n    a = 10\n    # ... existing code ...\ny = 6\ndef g():\n    return 1",
+    want: "def f():\n    a = 10\n    b = 2\nx = 5\ny = 6\ndef g():\n    return 1\n",
+    path: "a.py",
+  },
+  {
+    name: "a new function after context that ends other functions too: placed after the nearest, nothing deleted",
+    file: "function a() {\n  const result = 1;\n  return result;\n}\n\nfunction b() {\n  const result = 2;\n  return result;\n}\n\n/** Doc of c. */\nfunction c() {\n  return 3;\n}\n",
+    snippet: "// ... existing code ...\n  return result;\n}\n\nfunction added() {\n  return 4;\n}\n\n/** Doc of c. */\nfunction c() {\n// ... existing code ...",
+    want: "function a() {\n  const result = 1;\n  return result;\n}\n\nfunction b() {\n  const result = 2;\n  return result;\n}\n\nfunction added() {\n  return 4;\n}\n\n/** Doc of c. */\nfunction c() {\n  return 3;\n}\n",
+  },
+  {
+    name: "a new function before context that heads other functions too: placed before the nearest, nothing deleted",
+    file: "function a() {\n  return 0;\n}\n\n// helper\nfunction b() {\n  return 1;\n}\n\n// helper\nfunction c() {\n  return 2;\n}\n",
+    snippet: "function a() {\n  return 0;\n}\n\nfunction added() {\n  return 4;\n}\n\n// helper\n// ... existing code ...",
+    want: "function a() {\n  return 0;\n}\n\nfunction added() {\n  return 4;\n}\n\n// helper\nfunction b() {\n  return 1;\n}\n\n// helper\nfunction c() {\n  return 2;\n}\n",
+  },
+  {
+    name: "an indented blank line the snippet adds next to the file's empty one: its whitespace stays on the line it is on",
+    file: "def f():\n    x = 1\n\n    y = 2\n\n\ndef g():\n    pass\n",
+    snippet: "def f():\n    x = 1\n    \n    z = 3\n\n    y = 2\n# ... existing code ...",
+    want: "def f():\n    x = 1\n    \n    z = 3\n\n    y = 2\n\n\ndef g():\n    pass\n",
+    path: "a.py",
+  },
+  {
+    name: "two blank lines, a new function, one blank line before the next: the two are the file's two",
+    file: "def a():\n    return 1\n\n\ndef b():\n    return 2\n",
+    snippet: "# ... existing code ...\n\n\ndef added():\n    return 3\n\ndef b():\n    return 2",
+    want: "def a():\n    return 1\n\n\ndef added():\n    return 3\n\ndef b():\n    return 2\n",
+    path: "a.py",
+  },
+  {
+    name: "one blank line, a new function, two blank lines before a marker: the two are the file's two",
+    file: "def a():\n    return 1\n\n\ndef b():\n    return 2\n",
+    snippet: "def a():\n    return 1\n\ndef added():\n    return 3\n\n\n# ... existing code ...",
+    want: "def a():\n    return 1\n\ndef added():\n    return 3\n\n\ndef b():\n    return 2\n",
+    path: "a.py",
+  },
+  {
+    name: "a bare Python definition whose last line changed replaces the whole definition (no line of the old kept after it)",
+    file: "def f(x):\n    y = x + 1\n    return y\n\n\ndef g():\n    return 2\n",
+    snippet: "def f(x):\n    y = x + 1\n    return compute(y, 10)",
+    want: "def f(x):\n    y = x + 1\n    return compute(y, 10)\n\n\ndef g():\n    return 2\n",
+    path: "a.py",
+  },
 ];
 
 for (const c of cases) {
@@ -283,6 +330,14 @@ const refusals: Refusal[] = [
     snippet: "# ...\n    return x\n    log('b')\n    extra()\n# ...",
     code: "CONFLICT",
     says: [/snippet line 2 and snippet line 3/, /lines 4-7/, /def b\(\):/],
+    path: "a.py",
+  },
+  {
+    name: "a new return before the file's return that the marker keeps (one of them could never run)",
+    file: "def f(x):\n    y = x + 1\n    return y\n\n\ndef g():\n    return 2\n",
+    snippet: "def f(x):\n    y = x + 1\n    return compute(y)\n    # ... existing code ...",
+    code: "AMBIGUOUS",
+    says: [/snippet line 3/, /file line 3/, /return y/],
     path: "a.py",
   },
 ];

@@ -107,7 +107,9 @@ export interface Change {
 
 /** Up to `count` changes of the file, each in another definition. */
 export function makeChanges(text: string, lang: Lang, count: number, seed: number): Change[] {
-  const lines = text.replace(/\n$/, "").split("\n");
+  // A CRLF file is changed in LF and written back in CRLF: its new lines end as its others do.
+  const crlf = text.includes("\r\n");
+  const lines = text.replace(/\r\n/g, "\n").replace(/\n$/, "").split("\n");
   const defs = definitions(lines, lang);
   const out: Change[] = [];
   const kinds: Change["kind"][] = ["add-line", "delete-line", "change-line", "signature", "new-definition"];
@@ -141,7 +143,8 @@ export function makeChanges(text: string, lang: Lang, count: number, seed: numbe
       next.splice(d.end, 0, "", ...NEW_DEF[lang](`lazyBench${tag.replace("-", "_")}`).map((l) => (l === "" ? l : ind + l)));
     }
     if (indentWidth(lines[d.open] as string) > 40) continue;
-    out.push({ kind, after: `${next.join("\n")}\n` });
+    const after = `${next.join("\n")}\n`;
+    out.push({ kind, after: crlf ? after.replace(/\n/g, "\r\n") : after });
   }
   return out;
 }

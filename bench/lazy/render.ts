@@ -162,7 +162,7 @@ export function renderSnippet(before: string, after: string, lang: Lang, style: 
       }
     }
   }
-  if (!shows(before, after, ranges, true)) return undefined;
+  if (!shows(before, after, ranges, true, style === "remove-note")) return undefined;
   const out: string[] = [];
   let m = 0;
   let at = 0;
@@ -190,11 +190,13 @@ export function renderSnippet(before: string, after: string, lang: Lang, style: 
  * blank line or decorator above it) fell under a marker or outside the
  * bare definition. Such renderings are dropped, not scored.
  */
-function shows(before: string, after: string, ranges: readonly [number, number][], marked: boolean): boolean {
+function shows(before: string, after: string, ranges: readonly [number, number][], marked: boolean, notes = false): boolean {
   const n = after.replace(/\n$/, "").split("\n").length;
   const rangeOf = (line: number): number => {
-    if (line < 0) return marked ? ((ranges[0] as [number, number])[0] === 0 ? 0 : -1) : -2;
-    if (line >= n) return marked ? ((ranges[ranges.length - 1] as [number, number])[1] >= n ? ranges.length - 1 : -1) : -2;
+    // The file's edges: the merge keeps what lies before a snippet's first line and after its last, so
+    // a deletion there is shown only by a removal note (at the start; none is written after the end).
+    if (line < 0) return marked ? (notes && (ranges[0] as [number, number])[0] === 0 ? 0 : -1) : -2;
+    if (line >= n) return marked ? -1 : -2;
     return ranges.findIndex(([a, b]) => line >= a && line < b);
   };
   const patch = structuredPatch("a", "b", before, after, "", "", { context: 0 });
@@ -225,7 +227,21 @@ export function settleTrailingSpace(before: string, after: string): string {
   const old = before.split("\n");
   const lines = after.split("\n");
   for (const h of patch.hunks) {
-    if (h.oldLines !== h.newLines) continue;
+    if (h.oldLines !== h.newLines) {
+      // A line kept in a hunk of other changes, its trailing whitespace changed: paired in order with
+      // the first old line of the hunk equal but for it (non-blank lines only: blank lines pair with any).
+      let o = h.oldStart - 1;
+      for (let k = h.newStart - 1; k < h.newStart - 1 + h.newLines; k++) {
+        const n = lines[k] as string;
+        if (n.trim() === "") continue;
+        let m = o;
+        while (m < h.oldStart - 1 + h.oldLines && (old[m] as string).trimEnd() !== n.trimEnd()) m++;
+        if (m === h.oldStart - 1 + h.oldLines) continue;
+        lines[k] = old[m] as string;
+        o = m + 1;
+      }
+      continue;
+    }
     for (let k = 0; k < h.newLines; k++) {
       const o = old[h.oldStart - 1 + k] as string;
       const n = lines[h.newStart - 1 + k] as string;

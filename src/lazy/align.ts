@@ -290,22 +290,56 @@ function alignHead(c: Ctx, s: number, first: number): void {
   // reading that deletes nothing.
   for (let h = Math.min(run, 8); h >= 1; h--) {
     if (!slides(c, s, first, h)) continue;
-    for (let k = 0; k < h; k++) {
-      c.out[s + k] = fa + k;
-      c.out[first + k] = -1;
+    for (let k = 0; k < h; k++) c.out[first + k] = -1;
+    // A slide of blank lines only, in a longer blank run (two blank lines before a new function, one
+    // after it): the run is the file's blank lines that end where the slide does, when the file has them.
+    const blank = blankRun(c, s, 1);
+    const from = fa + h - blank;
+    if (blank > h && c.sKeys[s + h - 1] === "" && from >= lo && codeLines(c, from, fa + h) === 0) {
+      for (let k = 0; k < blank; k++) c.out[s + k] = from + k;
+      return;
     }
+    for (let k = 0; k < h; k++) c.out[s + k] = fa + k;
     return;
   }
+  // The segment's first aligned lines may be trivial (`}`, a blank line) that the alignment paired
+  // with the file's lines before its first real anchor: the head may end among them instead.
+  let strong = first;
+  while (strong + 1 < c.snip.length && c.out[strong + 1] === (c.out[strong] as number) + 1 && isTrivial(c.sKeys[strong] as string)) strong++;
+  const fs = c.out[strong] as number;
   for (let h = Math.min(run, 40); h >= 1; h--) {
     if (!meaningful(c, s, s + h) && h > 2) continue;
     const keys = c.sKeys.slice(s, s + h);
+    // Never the whole run among them: then the trivial lines are all there is.
+    let near = -1;
+    for (let f = fs - h; h < run && f >= Math.max(lo, fa - h + 1) && near < 0; f--) if (blockAtFile(c, keys, f)) near = f;
+    let far = -1;
     const reach = (run - h) * 2 + CONTEXT_REACH;
-    for (let f = fa - h; f >= Math.max(lo, fa - h - reach); f--) {
-      if (!blockAtFile(c, keys, f)) continue;
-      for (let k = 0; k < h; k++) c.out[s + k] = f + k;
-      return;
-    }
+    for (let f = fa - h; f >= Math.max(lo, fa - h - reach) && far < 0; f--) if (blockAtFile(c, keys, f)) far = f;
+    if (near < 0 && far < 0) continue;
+    // The smaller change: the far place deletes the code between it and the aligned part; the near
+    // one writes the trivial lines it ends among as new (they close the new lines: a new function's `}`).
+    const passed: number[] = [];
+    for (let k = first; k < strong; k++) if ((c.out[k] as number) < near + h) passed.push(k);
+    const useNear = near >= 0 && (far < 0 || codeLines(c, far + h, fa) > passed.filter((k) => c.sKeys[k] !== "").length);
+    for (const k of useNear ? passed : []) c.out[k] = -1;
+    for (let k = 0; k < h; k++) c.out[s + k] = (useNear ? near : far) + k;
+    return;
   }
+}
+
+/** How many blank code lines of the snippet run from `s` in direction `dir`. */
+function blankRun(c: Ctx, s: number, dir: 1 | -1): number {
+  let n = 0;
+  for (let k = s; k >= 0 && k < c.snip.length && c.snip[k]?.kind === "code" && c.sKeys[k] === ""; k += dir) n++;
+  return n;
+}
+
+/** Non-blank file lines in [a, b). */
+function codeLines(c: Ctx, a: number, b: number): number {
+  let n = 0;
+  for (let f = a; f < b; f++) if (c.file.keys[f] !== "") n++;
+  return n;
 }
 
 function alignTail(c: Ctx, last: number, e: number): void {
@@ -315,21 +349,35 @@ function alignTail(c: Ctx, last: number, e: number): void {
   const run = e - last - 1;
   for (let h = Math.min(run, 8); h >= 1; h--) {
     if (!slides(c, e - h, last - h + 1, h)) continue;
-    for (let k = 0; k < h; k++) {
-      c.out[e - h + k] = c.out[last - h + 1 + k] as number;
-      c.out[last - h + 1 + k] = -1;
+    const at = c.out[last - h + 1] as number;
+    for (let k = 0; k < h; k++) c.out[last - h + 1 + k] = -1;
+    const blank = blankRun(c, e - 1, -1);
+    if (blank > h && c.sKeys[e - h] === "" && at + blank <= hi && codeLines(c, at, at + blank) === 0) {
+      for (let k = 0; k < blank; k++) c.out[e - blank + k] = at + k;
+      return;
     }
+    for (let k = 0; k < h; k++) c.out[e - h + k] = at + k;
     return;
   }
+  // As in alignHead: the segment's last aligned lines may be trivial ones after its last real anchor.
+  let strong = last;
+  while (strong - 1 >= 0 && c.out[strong - 1] === (c.out[strong] as number) - 1 && isTrivial(c.sKeys[strong] as string)) strong--;
+  const fs = c.out[strong] as number;
   for (let h = Math.min(run, 40); h >= 1; h--) {
     if (!meaningful(c, e - h, e) && h > 2) continue;
     const keys = c.sKeys.slice(e - h, e);
+    let near = -1;
+    for (let f = fs + 1; h < run && f <= Math.min(hi - h, fl) && near < 0; f++) if (blockAtFile(c, keys, f)) near = f;
+    let far = -1;
     const reach = (run - h) * 2 + CONTEXT_REACH;
-    for (let f = fl + 1; f <= Math.min(hi - h, fl + 1 + reach); f++) {
-      if (!blockAtFile(c, keys, f)) continue;
-      for (let k = 0; k < h; k++) c.out[e - h + k] = f + k;
-      return;
-    }
+    for (let f = fl + 1; f <= Math.min(hi - h, fl + 1 + reach) && far < 0; f++) if (blockAtFile(c, keys, f)) far = f;
+    if (near < 0 && far < 0) continue;
+    const passed: number[] = [];
+    for (let k = strong + 1; k <= last; k++) if ((c.out[k] as number) >= near) passed.push(k);
+    const useNear = near >= 0 && (far < 0 || codeLines(c, fl + 1, far) > passed.filter((k) => c.sKeys[k] !== "").length);
+    for (const k of useNear ? passed : []) c.out[k] = -1;
+    for (let k = 0; k < h; k++) c.out[e - h + k] = (useNear ? near : far) + k;
+    return;
   }
 }
 

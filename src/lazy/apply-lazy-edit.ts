@@ -84,7 +84,8 @@ export function applyLazyEdit(content: string, snippet: string, options: LazyEdi
   if (lines.length === 0) throw new EditError("INVALID_INPUT", "The snippet is empty: send the changed code, with the unchanged parts as // ... existing code ... markers.");
   if (text.lines.length === 0) throw new EditError("NOT_FOUND", "The file is empty, so a lazy snippet has nothing to merge into: send the whole file.");
   const fileKeys = text.lines.map(lineKey);
-  const snip = classifySnippet(lines, new Set(text.lines.map((l) => l.trim())));
+  // A `...` line may be a marker even where the file has such lines: told before either merge.
+  const snip = ellipsesAsMarkers(classifySnippet(lines, new Set(text.lines.map((l) => l.trim()))), text.lines, fileKeys);
   const merged = (snip.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines)) || mergeByMarkers(snip, text.lines, fileKeys);
   if (checksBalance(path, language)) checkBalance(content, merged.lines, path, language, snip, text.lines);
   const out = joinText(text, merged.lines);
@@ -139,8 +140,7 @@ function confirmed(snip: readonly SnippetLine[], al: Alignment, fileLines: reado
   return false;
 }
 
-function mergeByMarkers(snipIn: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): Merged {
-  const snip = ellipsesAsMarkers(snipIn, fileLines, fileKeys);
+function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): Merged {
   const al = alignSnippet(snip, fileKeys, fileLines);
   const limits = markerLimits(snip, al, fileLines);
   const index = new Map<string, number[]>();

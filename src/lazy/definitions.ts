@@ -112,5 +112,10 @@ export function endsLike(unitLines: readonly string[], fileLines: readonly strin
   };
   const unitLast = lastOf(unitLines, 0, unitLines.length);
   if (place.block?.close !== undefined) return /^[)\]}]/.test(unitLast) && unitLast === lineKey(fileLines[place.block.close] as string);
-  return unitLast === lastOf(fileLines, place.header, place.end);
+  const fileLast = lastOf(fileLines, place.header, place.end);
+  if (unitLast === fileLast) return true;
+  // An indented block (Python) has no closing line: a last line that is changed or new ends it too,
+  // unless it is one of the definition's earlier lines (the snippet stops inside the definition).
+  for (let k = place.header; k < place.end; k++) if (lineKey(fileLines[k] as string) === unitLast) return false;
+  return true;
 }

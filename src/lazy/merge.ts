@@ -232,6 +232,8 @@ function firstAlignedAfter(al: Alignment, s: number): number | undefined {
 /** The merged lines. */
 export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[], limits: Map<number, number>): { lines: string[]; stats: MergeStats } {
   const out: string[] = [];
+  /** Per merged line, the snippet line it was written from as new, or -1 - its file line (kept or aligned). */
+  const fresh: number[] = [];
   const stats: MergeStats = { aligned: 0, added: 0, kept: 0, deleted: 0, markers: 0 };
   const segs = segmentsOf(snip);
   const segOf = new Int32Array(snip.length).fill(-1);
@@ -248,12 +250,18 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
   let kept: [number, number] | undefined;
   const flush = (side?: { before?: [number, number]; after?: [number, number] }) => {
     if (side) pending = fitToKept(pending, fileLines, side);
-    for (const l of pending) out.push(l.text);
+    for (const l of pending) {
+      out.push(l.text);
+      fresh.push(l.index);
+    }
     stats.added += pending.length;
     pending = [];
   };
   const keep = (to: number) => {
-    for (; cursor < to; cursor++) out.push(fileLines[cursor] as string);
+    for (; cursor < to; cursor++) {
+      out.push(fileLines[cursor] as string);
+      fresh.push(-cursor - 1);
+    }
   };
   for (let s = 0; s < snip.length; s++) {
     const line = snip[s] as SnippetLine;
@@ -281,9 +289,9 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
       flush(adjacent ? { before: kept } : undefined);
       kept = undefined;
       const ind = indenters[segOf[s] as number];
-      // The file's bytes where the snippet has the same line; the model's where it changed its whitespace.
       const written = ind ? ind(line) : line.text;
-      out.push(!al.similar[s] && written.trimEnd() === (fileLines[f] as string).trimEnd() ? (fileLines[f] as string) : written);
+      out.push(alignedBytes(line.text, written, fileLines[f] as string, al.similar[s] === 1));
+      fresh.push(-f - 1);
       if (al.similar[s]) stats.deleted++;
       else stats.aligned++;
       cursor = f + 1;
@@ -297,7 +305,7 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
     const next = firstAlignedAfter(al, s + 1);
     const limit = limits.get(s);
     let end = next ?? fileLines.length;
-    if (limit !== undefined && limit < end && limit >= cursor) end = limit;
+    if (limit !== undefined && limit < end && limit >= cursor) end = stopAtBlockEnd(snip, al, s, limit, next);
     if (line.kind === "removal" && end === cursor) {
       // Nothing between its neighbours: a new comment that starts with "Remove", not a removal note.
       pending.push({ text: indenters[segOf[s - 1] ?? -1]?.(line) ?? line.text, index: s });
@@ -325,7 +333,39 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
     }
     keep(fileLines.length);
   }
+  checkUnreachable(out, fresh);
   return { lines: out, stats };
+}
+
+/**
+ * Where a marker inside a block stops when the snippet's next aligned line
+ * lies past the block's end: at the block's end when new lines follow the
+ * marker (they go at the block's end). When the snippet's next line is the
+ * file's, the code after the block up to it is kept too: a marker stands for
+ * existing code, and deleting it would be a deletion the snippet does not
+ * show (bench:lazy: 10 wrong merges dropped the lines after the block).
+ */
+function stopAtBlockEnd(snip: readonly SnippetLine[], al: Alignment, m: number, limit: number, next: number | undefined): number {
+  if (next === undefined) return limit;
+  let k = m + 1;
+  while (k < snip.length && (al.fileLine[k] as number) < 0 && snip[k]?.kind === "code" && isBlank(snip[k]?.text as string)) k++;
+  if (k >= snip.length || (al.fileLine[k] as number) < 0) return limit;
+  return next;
+}
+
+/**
+ * What an aligned line writes: the file's bytes where the snippet has the
+ * same line (models drop trailing whitespace from the lines they copy), the
+ * model's where it changed the line or its indentation. A blank line the
+ * snippet writes with whitespace where the file's is empty keeps the
+ * snippet's: models drop whitespace, they do not add it, and blank lines
+ * pair with any blank line (bench:lazy: 46 merges paired the snippet's
+ * indented blank line with the file's empty one and wrote the snippet's
+ * empty one as new, moving the whitespace off the line it was on).
+ */
+function alignedBytes(text: string, written: string, fileLine: string, similar: boolean): string {
+  if (similar || written.trimEnd() !== fileLine.trimEnd()) return written;
+  return fileLine === "" && isBlank(text) && text !== "" ? text : fileLine;
 }
 
 interface Pending {
@@ -387,6 +427,35 @@ function fitToKept(pending: Pending[], fileLines: readonly string[], side: { bef
     );
   }
   return list;
+}
+
+const EXITS = /^(?:return|raise|throw)\b/;
+
+/**
+ * A new `return` (`raise`, `throw`) and one of the file's that the merge put
+ * next to each other at the same depth: the second could never run. The
+ * snippet's is most likely the file's changed (the model changed a block's
+ * last line and left a marker after it, which keeps the old one), but the
+ * snippet does not say so (bench:lazy: 18 wrong merges kept both). Refused.
+ */
+function checkUnreachable(out: readonly string[], fresh: readonly number[]): void {
+  for (let i = 0; i < out.length; i++) {
+    const line = out[i] as string;
+    if (!EXITS.test(line.trim())) continue;
+    let j = i + 1;
+    while (j < out.length && isBlank(out[j] as string)) j++;
+    if (j >= out.length || ((fresh[i] as number) < 0) === ((fresh[j] as number) < 0)) continue;
+    const next = out[j] as string;
+    if (indentWidth(next) !== indentWidth(line) || !EXITS.test(next.trim())) continue;
+    const [mine, theirs] = (fresh[i] as number) >= 0 ? [i, j] : [j, i];
+    const s = fresh[mine] as number;
+    const f = -(fresh[theirs] as number) - 1;
+    throw new EditError(
+      "AMBIGUOUS",
+      `The new line at snippet line ${s + 1} (${quoteLine(out[mine] as string)}) would stand ${mine < theirs ? "before" : "after"} file line ${f + 1} (${quoteLine(out[theirs] as string)}) at the same depth, so the second could never run: the snippet's line may replace the file's. Show the file's line (changed or as it is) instead of leaving it to a marker.`,
+      { segment: s + 1, candidates: [{ startLine: f + 1, endLine: f + 1 }] },
+    );
+  }
 }
 
 function checkDeletion(fileLines: readonly string[], from: number, to: number, pending: readonly Pending[], removal: SnippetLine | undefined, snip: readonly SnippetLine[], prev: number, s: number): void {

@@ -29,6 +29,7 @@ import { applyLazyEdit } from "../../src/lazy/apply-lazy-edit.ts";
 import { median } from "../median.ts";
 import { makeChanges, sourceFiles } from "./generate.ts";
 import { naiveMerge } from "./naive.ts";
+import { kindTable, refusalKind } from "./reasons.ts";
 import { type Lang, langOf, renderSnippet, STYLES, type Style, settleTrailingSpace } from "./render.ts";
 
 const args = process.argv.slice(2);
@@ -141,6 +142,8 @@ function main(): void {
   };
   let unnamed = 0;
   const codes = new Map<string, number>();
+  // Refusals of positive cases: kind -> style or language -> count.
+  const reasons = new Map<string, Map<string, number>>();
   for (const c of cases) {
     const ours = score(c, () => applyLazyEdit(c.before, c.snippet, { path: c.path }).content);
     const naive = score(c, () => naiveMerge(c.before, c.snippet));
@@ -151,6 +154,12 @@ function main(): void {
     if (ours.error) {
       codes.set(ours.error.code, (codes.get(ours.error.code) ?? 0) + 1);
       if (!named(ours.error) && ours.error.code !== "ALREADY_APPLIED") unnamed++;
+      if (c.after !== undefined) {
+        const kind = `${ours.error.code} ${refusalKind(ours.error.message)}`;
+        const r = reasons.get(kind) ?? new Map<string, number>();
+        for (const g of [c.style, c.lang]) r.set(g, (r.get(g) ?? 0) + 1);
+        reasons.set(kind, r);
+      }
     }
     if (dump && ours.verdict === dump.verdict) {
       const got = ours.error ? undefined : applyLazyEdit(c.before, c.snippet, { path: c.path }).content;
@@ -175,6 +184,9 @@ function main(): void {
   const npos = (pos.correct ?? 0) + (pos.wrong ?? 0) + (pos.refused ?? 0);
   console.log(`\npositive cases merged correctly: ${(((pos.correct ?? 0) / Math.max(1, npos)) * 100).toFixed(1)}%`);
   console.log(`refusals by code: ${[...codes].map(([k, v]) => `${k} ${v}`).join(", ")}; refusals not naming the snippet line and candidates: ${unnamed}`);
+  const langs = [...new Set(cases.map((c) => c.lang))].sort();
+  console.log(`\nrefused positive cases by kind and language:\n${kindTable(reasons, langs)}`);
+  console.log(`\nrefused positive cases by kind and style:\n${kindTable(reasons, STYLES)}`);
   if (args.includes("--speed")) speed();
 }
 

@@ -218,6 +218,9 @@ function shows(before: string, after: string, ranges: readonly [number, number][
  * drop trailing spaces from the lines they copy), so the real after files'
  * trailing-space changes (the SEARCH/REPLACE edits carried them) are not
  * something a snippet can say; scoring them made 40-odd right merges wrong.
+ * Paired within each hunk by their text, not their position: a hunk that
+ * also adds or removes lines (`x  ` -> `import y`, `x`) had the pair at
+ * different offsets, and 9 right merges were scored wrong for it.
  */
 export function settleTrailingSpace(before: string, after: string): string {
   const patch = structuredPatch("a", "b", before, after, "", "", { context: 0 });
@@ -225,11 +228,14 @@ export function settleTrailingSpace(before: string, after: string): string {
   const old = before.split("\n");
   const lines = after.split("\n");
   for (const h of patch.hunks) {
-    if (h.oldLines !== h.newLines) continue;
+    const removed = old.slice(h.oldStart - 1, h.oldStart - 1 + h.oldLines);
+    const used = new Set<number>();
     for (let k = 0; k < h.newLines; k++) {
-      const o = old[h.oldStart - 1 + k] as string;
       const n = lines[h.newStart - 1 + k] as string;
-      if (o !== n && o.trimEnd() === n.trimEnd()) lines[h.newStart - 1 + k] = o;
+      const o = removed.findIndex((r, j) => !used.has(j) && r !== n && r.trimEnd() === n.trimEnd());
+      if (o === -1) continue;
+      used.add(o);
+      lines[h.newStart - 1 + k] = removed[o] as string;
     }
   }
   return lines.join("\n");

@@ -54,6 +54,9 @@ def main():
     print(Loader(".").load("a"))
 `;
 
+/** A function importing a helper, 30 lines above another that will import it too. */
+const COPIED = `def first():\n    from helpers import tool\n    return tool(1)\n\n\n${Array.from({ length: 30 }, (_, k) => `X${k} = ${k}`).join("\n")}\n\n\ndef second(v):\n    w = v * 2\n    return w + 1\n`;
+
 interface Case {
   name: string;
   file: string;
@@ -176,6 +179,13 @@ const cases: Case[] = [
     want: "def f(a):\n    x = 1\n    y = 2\n    return x + y + a\n\n\ndef g():\n    ...\n",
     path: "a.py",
   },
+  {
+    name: "a new line that repeats a line of a function far above (a copied import): written as new, the other kept",
+    file: COPIED,
+    snippet: "# ...\ndef second(v):\n    w = v * 2\n    from helpers import tool\n    w = tool(w)\n    return w + 1",
+    want: COPIED.replace("    w = v * 2\n", "    w = v * 2\n    from helpers import tool\n    w = tool(w)\n"),
+    path: "a.py",
+  },
 ];
 
 for (const c of cases) {
@@ -283,6 +293,14 @@ const refusals: Refusal[] = [
     snippet: "# ...\n    return x\n    log('b')\n    extra()\n# ...",
     code: "CONFLICT",
     says: [/snippet line 2 and snippet line 3/, /lines 4-7/, /def b\(\):/],
+    path: "a.py",
+  },
+  {
+    name: "a line moved within its function (out of the order of the lines around it)",
+    file: COPIED,
+    snippet: "def first():\n    return tool(1)\n    from helpers import tool\n# ...",
+    code: "CONFLICT",
+    says: [/Snippet line 2/, /file line 3/],
     path: "a.py",
   },
 ];

@@ -39,6 +39,8 @@ export interface Alignment {
   similar: Uint8Array;
   /** A snippet line that is a line of the file (once in each) but out of the order of the lines around it: code moved or copied. */
   outOfOrder?: { snippetLine: number; fileLine: number };
+  /** Every such pair [snippet line, file line], the first one included (copied-lines.ts weighs them). */
+  outOfOrderPairs?: readonly (readonly [number, number])[];
 }
 
 interface Ctx {
@@ -49,6 +51,7 @@ interface Ctx {
   markersBefore: Int32Array;
   out: Int32Array;
   outOfOrder?: { snippetLine: number; fileLine: number };
+  outOfOrderPairs: [number, number][];
   /** How often each key of a snippet line occurs in the whole file. */
   fileCount: Map<string, number>;
   /** Snippet lines found stray (dropStrayAnchors): never aligned again. */
@@ -103,11 +106,13 @@ function alignRange(c: Ctx, s0: number, s1: number, f0: number, f1: number, left
   const pairs = uniquePairs(c, s0, s1, f0, f1, !walled && leftBound && rightBound);
   if (pairs.length === 0) return;
   const kept = longestIncreasing(pairs);
-  if (kept.length < pairs.length && !c.outOfOrder) {
+  if (kept.length < pairs.length) {
     const keptSet = new Set(kept);
-    const k = pairs.findIndex((_, i) => !keptSet.has(i));
-    const [s, f] = pairs[k] as [number, number];
-    c.outOfOrder = { snippetLine: s, fileLine: f };
+    pairs.forEach((p, i) => {
+      if (!keptSet.has(i)) c.outOfOrderPairs.push(p);
+    });
+    const [s, f] = c.outOfOrderPairs[0] as [number, number];
+    c.outOfOrder ??= { snippetLine: s, fileLine: f };
   }
   const run = kept.map((k) => pairs[k] as [number, number]);
   let ps = s0;
@@ -425,11 +430,12 @@ export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly st
     if (list) list.push(f);
     else places.set(k, [f]);
   }
-  const c: Ctx = { snip, sKeys, file: { keys: fileKeys }, markersBefore, out: new Int32Array(n).fill(-1), fileCount, banned: new Set(), places };
+  const c: Ctx = { snip, sKeys, file: { keys: fileKeys }, markersBefore, out: new Int32Array(n).fill(-1), outOfOrderPairs: [], fileCount, banned: new Set(), places };
   // Stray anchors are banned and the alignment redone: the lines matched next to them go with them.
   for (let round = 0; round < 3; round++) {
     c.out.fill(-1);
     c.outOfOrder = undefined;
+    c.outOfOrderPairs = [];
     alignRange(c, 0, n, 0, fileKeys.length, false, false, 0);
     if (!dropStrayAnchors(c, fileLines)) break;
   }
@@ -438,5 +444,5 @@ export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly st
   alignLoneSegments(c, similar, fileKeys.length);
   alignContextRuns(c);
   extendRuns(c);
-  return { fileLine: c.out, similar, ...(c.outOfOrder && { outOfOrder: c.outOfOrder }) };
+  return { fileLine: c.out, similar, ...(c.outOfOrder && { outOfOrder: c.outOfOrder, outOfOrderPairs: c.outOfOrderPairs }) };
 }

@@ -16,6 +16,7 @@
 import { EditError } from "../errors.ts";
 import { type Alignment, lineKey, similarity } from "./align.ts";
 import { blockAt, indentWidth, isBlank } from "./blocks.ts";
+import { onlyCopiedLines } from "./copied-lines.ts";
 import type { SnippetLine } from "./markers.ts";
 
 /**
@@ -165,7 +166,7 @@ export function markerLimits(snip: readonly SnippetLine[], al: Alignment, fileLi
 
 /** Refuses segments whose place the alignment could not tell. */
 export function checkSegments(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[], fileIndex: Map<string, number[]>, limits: Map<number, number>): void {
-  if (al.outOfOrder) {
+  if (al.outOfOrder && !onlyCopiedLines(snip, al)) {
     const { snippetLine, fileLine } = al.outOfOrder;
     const text = (snip[snippetLine] as SnippetLine).text;
     throw new EditError(

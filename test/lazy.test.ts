@@ -7,6 +7,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
 import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
+import { readHeader } from "../src/lazy/definitions.ts";
 import { hasMarker } from "../src/lazy/markers.ts";
 import { readMorphInput } from "../src/lazy/morph-input.ts";
 
@@ -180,6 +181,13 @@ const cases: Case[] = [
     path: "a.py",
   },
   {
+    name: "a bare Python method whose last line changed replaces the whole method (its old last lines not kept after it)",
+    file: PY,
+    snippet: "    def load(self, name):\n        path = os.path.join(self.root, name)\n        with open(path, encoding='utf8') as f:\n            return f.read().strip()",
+    want: PY.replace("with open(path) as f:\n            return f.read()", "with open(path, encoding='utf8') as f:\n            return f.read().strip()"),
+    path: "a.py",
+  },
+  {
     name: "a new line that repeats a line of a function far above (a copied import): written as new, the other kept",
     file: COPIED,
     snippet: "# ...\ndef second(v):\n    w = v * 2\n    from helpers import tool\n    w = tool(w)\n    return w + 1",
@@ -296,6 +304,22 @@ const refusals: Refusal[] = [
     path: "a.py",
   },
   {
+    name: "a snippet of markers and blank lines only",
+    file: PY,
+    snippet: "# ...\n\n# ...",
+    code: "NOT_FOUND",
+    says: [/snippet line 1/],
+    path: "a.py",
+  },
+  {
+    name: "new lines between two markers of one block (the block's end is not their place)",
+    file: PY,
+    snippet: "    def load(self, name):\n        # ...\n        log(name)\n        # ...",
+    code: "AMBIGUOUS",
+    says: [/snippet line 3/, /lines 9-18/],
+    path: "a.py",
+  },
+  {
     name: "a line moved within its function (out of the order of the lines around it)",
     file: COPIED,
     snippet: "def first():\n    return tool(1)\n    from helpers import tool\n# ...",
@@ -321,6 +345,15 @@ for (const r of refusals) {
 
 test("applyLazyEdit: a snippet whose result already stands is ALREADY_APPLIED", () => {
   assert.throws(() => applyLazyEdit(TS, "// ...\nfunction helper(x) {\n  return x + 1;\n}", {}), (e: unknown) => e instanceof EditError && e.code === "ALREADY_APPLIED");
+});
+
+test("readHeader: a statement that calls a function is no definition of it", () => {
+  for (const line of ["if isinstance(base, (Tuple, MatrixBase)):", "assert idiff(x**2 + y, y, x) == -2*x", "elif hasattr(a, 'b'):", "return sympify(a)(", "while len(stack) > 0:"]) {
+    assert.equal(readHeader(line), undefined, line);
+  }
+  assert.deepEqual(readHeader("def load(self, name):"), { kind: "function", name: "load" });
+  assert.deepEqual(readHeader("  public int size() {"), { kind: "function", name: "size" });
+  assert.deepEqual(readHeader("    static Builder builder(String name) {"), { kind: "function", name: "builder" });
 });
 
 test("marker lines: every comment syntax and wording, and what is code", () => {

@@ -7,7 +7,9 @@
  * made to real files of other languages (generate.ts), each rendered in
  * every style that fits (render.ts). Negative cases: a snippet whose only
  * anchor occurs twice in the file, and new code between two markers (its
- * place unknowable): both must be refused.
+ * place unknowable): both must be refused; so must a rendering that shows
+ * new lines with no line of the file around them but blank ones, between
+ * two markers or as a new definition sent bare ("unplaceable").
  *
  * correct: the merged text is the after file (positives) or the merge is
  * refused (negatives); wrong: any other text; refused: an EditError on a
@@ -30,7 +32,7 @@ import { median } from "../median.ts";
 import { makeChanges, sourceFiles } from "./generate.ts";
 import { naiveMerge } from "./naive.ts";
 import { kindTable, refusalKind } from "./reasons.ts";
-import { type Lang, langOf, renderSnippet, STYLES, type Style, settleTrailingSpace } from "./render.ts";
+import { type Lang, langOf, type RenderInfo, renderSnippet, STYLES, type Style, settleTrailingSpace } from "./render.ts";
 
 const args = process.argv.slice(2);
 const show = args.includes("--show") ? args[args.indexOf("--show") + 1] : undefined;
@@ -49,7 +51,7 @@ function showDiff(got: string, want: string): string {
 interface Case {
   id: string;
   lang: Lang;
-  style: Style | "anchor-twice" | "unknowable-extent";
+  style: Style | "anchor-twice" | "unknowable-extent" | "unplaceable";
   path: string;
   before: string;
   snippet: string;
@@ -81,8 +83,12 @@ function positives(): Case[] {
     const after = settleTrailingSpace(before, afterAsWritten);
     if (before === after) return;
     for (const style of STYLES) {
-      const snippet = renderSnippet(before, after, lang, style);
-      if (snippet !== undefined) cases.push({ id, lang, style, path, before, snippet, after });
+      const info: RenderInfo = {};
+      const snippet = renderSnippet(before, after, lang, style, info);
+      if (snippet === undefined) continue;
+      // A snippet that does not say where its new text goes: to be refused.
+      if (info.unplaceable) cases.push({ id, lang, style: "unplaceable", path, before, snippet });
+      else cases.push({ id, lang, style, path, before, snippet, after });
     }
   };
   for (const p of realPairs()) add(p.id, p.path, p.before, p.after);
@@ -157,7 +163,7 @@ function main(): void {
       if (c.after !== undefined) {
         const kind = `${ours.error.code} ${refusalKind(ours.error.message)}`;
         const r = reasons.get(kind) ?? new Map<string, number>();
-        for (const g of [c.style, c.lang]) r.set(g, (r.get(g) ?? 0) + 1);
+        for (const g of ["all", c.style, c.lang]) r.set(g, (r.get(g) ?? 0) + 1);
         reasons.set(kind, r);
       }
     }

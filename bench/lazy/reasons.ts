@@ -20,6 +20,7 @@ const KINDS: readonly [string, RegExp][] = [
   ["removal-no-end", /The removal note at snippet line/],
   ["parts-out-of-order", /already covers: the snippet's parts are out of the file's order/],
   ["already-applied", /^already applied/],
+  ["no-code", /The snippet has no code between its markers/],
 ];
 
 /** The refusal's kind, or "other" for a message no kind above names. */
@@ -28,9 +29,9 @@ export function refusalKind(message: string): string {
   return "other";
 }
 
-/** A table of counts: one row per kind (most first), one column per group. */
+/** A table of counts: one row per kind (most first), its "all" count, then one column per group. */
 export function kindTable(counts: ReadonlyMap<string, ReadonlyMap<string, number>>, groups: readonly string[]): string {
-  const total = (m: ReadonlyMap<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  const total = (m: ReadonlyMap<string, number>) => m.get("all") ?? 0;
   const rows = [...counts].sort((a, b) => total(b[1]) - total(a[1]));
   const width = groups.map((g) => Math.max(g.length, 5) + 1);
   const head = `${"".padEnd(24)}${"all".padStart(6)}${groups.map((g, k) => g.padStart(width[k] as number)).join("")}`;

@@ -58,6 +58,9 @@ def main():
 /** A function importing a helper, 30 lines above another that will import it too. */
 const COPIED = `def first():\n    from helpers import tool\n    return tool(1)\n\n\n${Array.from({ length: 30 }, (_, k) => `X${k} = ${k}`).join("\n")}\n\n\ndef second(v):\n    w = v * 2\n    return w + 1\n`;
 
+/** Every line of the two bodies twice in the file; the pair (y, x) in that order once. */
+const SWAPPED = "def a():\n    x = make('apply')\n    y = make('ci')\n    return x\n\n\ndef b():\n    y = make('ci')\n    x = make('apply')\n    return x\n";
+
 interface Case {
   name: string;
   file: string;
@@ -185,6 +188,20 @@ const cases: Case[] = [
     file: PY,
     snippet: "    def load(self, name):\n        path = os.path.join(self.root, name)\n        with open(path, encoding='utf8') as f:\n            return f.read().strip()",
     want: PY.replace("with open(path) as f:\n            return f.read()", "with open(path, encoding='utf8') as f:\n            return f.read().strip()"),
+    path: "a.py",
+  },
+  {
+    name: "a bare Python function whose docstring has ... lines (a doctest) and whose last line changed replaces it whole",
+    file: 'import os\n\n\ndef f(n):\n    """\n    >>> for p in f(2):\n    ...\n    """\n    m = n * 2\n    yield m\n\n\ndef g():\n    return 1\n',
+    snippet: 'def f(n):\n    """\n    >>> for p in f(2):\n    ...\n    """\n    m = n * 2\n    yield m + 1',
+    want: 'import os\n\n\ndef f(n):\n    """\n    >>> for p in f(2):\n    ...\n    """\n    m = n * 2\n    yield m + 1\n\n\ndef g():\n    return 1\n',
+    path: "a.py",
+  },
+  {
+    name: "a part none of whose lines is unique, placed by its runs of file lines standing together once",
+    file: SWAPPED,
+    snippet: "# ...\n    y = make('ci')\n    x = make('apply')\n    x.attach(y)\n    return x\n# ...",
+    want: SWAPPED.replace("    x = make('apply')\n    return x\n", "    x = make('apply')\n    x.attach(y)\n    return x\n"),
     path: "a.py",
   },
   {

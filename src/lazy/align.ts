@@ -11,6 +11,7 @@
  */
 import { distance } from "fastest-levenshtein";
 import { firstAtLeast, longestIncreasing } from "../arrays.ts";
+import { anchorBlocks } from "./block-anchors.ts";
 import { indentWidth } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 
@@ -20,7 +21,7 @@ export function lineKey(line: string): string {
 }
 
 /** A key too common to anchor a place across a marker: `}`, `return;`, `else:`, blank. */
-function isTrivial(key: string): boolean {
+export function isTrivial(key: string): boolean {
   let alnum = 0;
   for (let k = 0; k < key.length && alnum < 3; k++) if (/[A-Za-z0-9_]/.test(key[k] as string)) alnum++;
   return alnum < 3 || KEYWORD_ONLY.test(key);
@@ -442,6 +443,7 @@ export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly st
   const similar = new Uint8Array(n);
   alignChangedEdges(c, similar, fileKeys.length);
   alignLoneSegments(c, similar, fileKeys.length);
+  anchorBlocks(snip, sKeys, fileKeys, c.out);
   alignContextRuns(c);
   extendRuns(c);
   return { fileLine: c.out, similar, ...(c.outOfOrder && { outOfOrder: c.outOfOrder, outOfOrderPairs: c.outOfOrderPairs }) };

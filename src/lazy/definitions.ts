@@ -121,8 +121,10 @@ export function endsLike(unitLines: readonly string[], fileLines: readonly strin
   // An indented block ends where its indentation does, in the snippet as in the file: a changed last
   // line (`return x` -> `return f(x)`) ends it too when the unit is not much shorter than the file's
   // definition (its first lines alone would be). Else the marker merge kept the old last lines after it.
-  // A bare `...` line may be a marker for the body (the marker merge decides): not leniently whole.
-  if (unitLines.some((l) => l.trim() === "..." || l.trim() === "…")) return false;
+  // A bare `...` line may be a marker for the body (the marker merge decides) unless the definition has
+  // such lines itself (a doctest's continuation): then the unit is not leniently whole.
+  const bare = (l: string) => l.trim() === "..." || l.trim() === "…";
+  if (unitLines.some(bare) && !fileLines.slice(place.start, place.end).some(bare)) return false;
   const count = (ls: readonly string[], from: number, to: number) => ls.slice(from, to).filter((l) => !isBlank(l)).length;
   return similarity(unitLast, fileLast) >= 0.5 || count(unitLines, 0, unitLines.length) >= count(fileLines, place.header, place.end) - 2;
 }

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
 import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
+import { readHeader } from "../src/lazy/definitions.ts";
 import { hasMarker } from "../src/lazy/markers.ts";
 import { readMorphInput } from "../src/lazy/morph-input.ts";
 
@@ -53,6 +54,12 @@ class Loader:
 def main():
     print(Loader(".").load("a"))
 `;
+
+/** A function importing a helper, 30 lines above another that will import it too. */
+const COPIED = `def first():\n    from helpers import tool\n    return tool(1)\n\n\n${Array.from({ length: 30 }, (_, k) => `X${k} = ${k}`).join("\n")}\n\n\ndef second(v):\n    w = v * 2\n    return w + 1\n`;
+
+/** Every line of the two bodies twice in the file; the pair (y, x) in that order once. */
+const SWAPPED = "def a():\n    x = make('apply')\n    y = make('ci')\n    return x\n\n\ndef b():\n    y = make('ci')\n    x = make('apply')\n    return x\n";
 
 interface Case {
   name: string;
@@ -223,6 +230,34 @@ const cases: Case[] = [
     want: "def f(x):\n    y = x + 1\n    return compute(y, 10)\n\n\ndef g():\n    return 2\n",
     path: "a.py",
   },
+  {
+    name: "a bare Python method whose last line changed replaces the whole method (its old last lines not kept after it)",
+    file: PY,
+    snippet: "    def load(self, name):\n        path = os.path.join(self.root, name)\n        with open(path, encoding='utf8') as f:\n            return f.read().strip()",
+    want: PY.replace("with open(path) as f:\n            return f.read()", "with open(path, encoding='utf8') as f:\n            return f.read().strip()"),
+    path: "a.py",
+  },
+  {
+    name: "a bare Python function whose docstring has ... lines (a doctest) and whose last line changed replaces it whole",
+    file: 'import os\n\n\ndef f(n):\n    """\n    >>> for p in f(2):\n    ...\n    """\n    m = n * 2\n    yield m\n\n\ndef g():\n    return 1\n',
+    snippet: 'def f(n):\n    """\n    >>> for p in f(2):\n    ...\n    """\n    m = n * 2\n    yield m + 1',
+    want: 'import os\n\n\ndef f(n):\n    """\n    >>> for p in f(2):\n    ...\n    """\n    m = n * 2\n    yield m + 1\n\n\ndef g():\n    return 1\n',
+    path: "a.py",
+  },
+  {
+    name: "a part none of whose lines is unique, placed by its runs of file lines standing together once",
+    file: SWAPPED,
+    snippet: "# ...\n    y = make('ci')\n    x = make('apply')\n    x.attach(y)\n    return x\n# ...",
+    want: SWAPPED.replace("    x = make('apply')\n    return x\n", "    x = make('apply')\n    x.attach(y)\n    return x\n"),
+    path: "a.py",
+  },
+  {
+    name: "a new line that repeats a line of a function far above (a copied import): written as new, the other kept",
+    file: COPIED,
+    snippet: "# ...\ndef second(v):\n    w = v * 2\n    from helpers import tool\n    w = tool(w)\n    return w + 1",
+    want: COPIED.replace("    w = v * 2\n", "    w = v * 2\n    from helpers import tool\n    w = tool(w)\n"),
+    path: "a.py",
+  },
 ];
 
 for (const c of cases) {
@@ -340,6 +375,30 @@ const refusals: Refusal[] = [
     says: [/snippet line 3/, /file line 3/, /return y/],
     path: "a.py",
   },
+  {
+    name: "a snippet of markers and blank lines only",
+    file: PY,
+    snippet: "# ...\n\n# ...",
+    code: "NOT_FOUND",
+    says: [/snippet line 1/],
+    path: "a.py",
+  },
+  {
+    name: "new lines between two markers of one block (the block's end is not their place)",
+    file: PY,
+    snippet: "    def load(self, name):\n        # ...\n        log(name)\n        # ...",
+    code: "AMBIGUOUS",
+    says: [/snippet line 3/, /lines 9-18/],
+    path: "a.py",
+  },
+  {
+    name: "a line moved within its function (out of the order of the lines around it)",
+    file: COPIED,
+    snippet: "def first():\n    return tool(1)\n    from helpers import tool\n# ...",
+    code: "CONFLICT",
+    says: [/Snippet line 2/, /file line 3/],
+    path: "a.py",
+  },
 ];
 
 for (const r of refusals) {
@@ -358,6 +417,15 @@ for (const r of refusals) {
 
 test("applyLazyEdit: a snippet whose result already stands is ALREADY_APPLIED", () => {
   assert.throws(() => applyLazyEdit(TS, "// ...\nfunction helper(x) {\n  return x + 1;\n}", {}), (e: unknown) => e instanceof EditError && e.code === "ALREADY_APPLIED");
+});
+
+test("readHeader: a statement that calls a function is no definition of it", () => {
+  for (const line of ["if isinstance(base, (Tuple, MatrixBase)):", "assert idiff(x**2 + y, y, x) == -2*x", "elif hasattr(a, 'b'):", "return sympify(a)(", "while len(stack) > 0:"]) {
+    assert.equal(readHeader(line), undefined, line);
+  }
+  assert.deepEqual(readHeader("def load(self, name):"), { kind: "function", name: "load" });
+  assert.deepEqual(readHeader("  public int size() {"), { kind: "function", name: "size" });
+  assert.deepEqual(readHeader("    static Builder builder(String name) {"), { kind: "function", name: "builder" });
 });
 
 test("marker lines: every comment syntax and wording, and what is code", () => {

@@ -7,7 +7,9 @@
  * made to real files of other languages (generate.ts), each rendered in
  * every style that fits (render.ts). Negative cases: a snippet whose only
  * anchor occurs twice in the file, and new code between two markers (its
- * place unknowable): both must be refused.
+ * place unknowable): both must be refused; so must a rendering that shows
+ * new lines with no line of the file around them but blank ones, between
+ * two markers or as a new definition sent bare ("unplaceable").
  *
  * correct: the merged text is the after file (positives) or the merge is
  * refused (negatives); wrong: any other text; refused: an EditError on a
@@ -29,7 +31,8 @@ import { applyLazyEdit } from "../../src/lazy/apply-lazy-edit.ts";
 import { median } from "../median.ts";
 import { makeChanges, sourceFiles } from "./generate.ts";
 import { naiveMerge } from "./naive.ts";
-import { type Lang, langOf, renderSnippet, STYLES, type Style, settleTrailingSpace } from "./render.ts";
+import { kindTable, refusalKind } from "./reasons.ts";
+import { type Lang, langOf, type RenderInfo, renderSnippet, STYLES, type Style, settleTrailingSpace } from "./render.ts";
 
 const args = process.argv.slice(2);
 const show = args.includes("--show") ? args[args.indexOf("--show") + 1] : undefined;
@@ -48,7 +51,7 @@ function showDiff(got: string, want: string): string {
 interface Case {
   id: string;
   lang: Lang;
-  style: Style | "anchor-twice" | "unknowable-extent";
+  style: Style | "anchor-twice" | "unknowable-extent" | "unplaceable";
   path: string;
   before: string;
   snippet: string;
@@ -80,8 +83,12 @@ function positives(): Case[] {
     const after = settleTrailingSpace(before, afterAsWritten);
     if (before === after) return;
     for (const style of STYLES) {
-      const snippet = renderSnippet(before, after, lang, style);
-      if (snippet !== undefined) cases.push({ id, lang, style, path, before, snippet, after });
+      const info: RenderInfo = {};
+      const snippet = renderSnippet(before, after, lang, style, info);
+      if (snippet === undefined) continue;
+      // A snippet that does not say where its new text goes: to be refused.
+      if (info.unplaceable) cases.push({ id, lang, style: "unplaceable", path, before, snippet });
+      else cases.push({ id, lang, style, path, before, snippet, after });
     }
   };
   for (const p of realPairs()) add(p.id, p.path, p.before, p.after);
@@ -141,6 +148,8 @@ function main(): void {
   };
   let unnamed = 0;
   const codes = new Map<string, number>();
+  // Refusals of positive cases: kind -> style or language -> count.
+  const reasons = new Map<string, Map<string, number>>();
   for (const c of cases) {
     const ours = score(c, () => applyLazyEdit(c.before, c.snippet, { path: c.path }).content);
     const naive = score(c, () => naiveMerge(c.before, c.snippet));
@@ -151,6 +160,12 @@ function main(): void {
     if (ours.error) {
       codes.set(ours.error.code, (codes.get(ours.error.code) ?? 0) + 1);
       if (!named(ours.error) && ours.error.code !== "ALREADY_APPLIED") unnamed++;
+      if (c.after !== undefined) {
+        const kind = `${ours.error.code} ${refusalKind(ours.error.message)}`;
+        const r = reasons.get(kind) ?? new Map<string, number>();
+        for (const g of ["all", c.style, c.lang]) r.set(g, (r.get(g) ?? 0) + 1);
+        reasons.set(kind, r);
+      }
     }
     if (dump && ours.verdict === dump.verdict) {
       const got = ours.error ? undefined : applyLazyEdit(c.before, c.snippet, { path: c.path }).content;
@@ -175,6 +190,9 @@ function main(): void {
   const npos = (pos.correct ?? 0) + (pos.wrong ?? 0) + (pos.refused ?? 0);
   console.log(`\npositive cases merged correctly: ${(((pos.correct ?? 0) / Math.max(1, npos)) * 100).toFixed(1)}%`);
   console.log(`refusals by code: ${[...codes].map(([k, v]) => `${k} ${v}`).join(", ")}; refusals not naming the snippet line and candidates: ${unnamed}`);
+  const langs = [...new Set(cases.map((c) => c.lang))].sort();
+  console.log(`\nrefused positive cases by kind and language:\n${kindTable(reasons, langs)}`);
+  console.log(`\nrefused positive cases by kind and style:\n${kindTable(reasons, STYLES)}`);
   if (args.includes("--speed")) speed();
 }
 

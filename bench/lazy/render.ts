@@ -7,6 +7,7 @@
  * marker; a removal note where lines go.
  */
 import { structuredPatch } from "diff";
+import { lineKey, similarity } from "../../src/lazy/align.ts";
 import { blockAt, indentWidth } from "../../src/lazy/blocks.ts";
 import { readHeader } from "../../src/lazy/definitions.ts";
 
@@ -133,11 +134,22 @@ function indentOf(lines: readonly string[], from: number, dir: 1 | -1): string {
   return "";
 }
 
-/** The snippet of `style` for a before/after pair, or undefined when the style does not fit the change. */
-export function renderSnippet(before: string, after: string, lang: Lang, style: Style): string | undefined {
+/** What a rendering says of itself: `unplaceable` when the snippet does not tell where its new text goes. */
+export interface RenderInfo {
+  unplaceable?: boolean;
+}
+
+/**
+ * The snippet of `style` for a before/after pair, or undefined when the style
+ * does not fit the change. `info.unplaceable` is set when no reader could
+ * place it (see `unplaceable`): bench:lazy scores such a snippet as a case to
+ * refuse, not as a merge to make.
+ */
+export function renderSnippet(before: string, after: string, lang: Lang, style: Style, info: RenderInfo = {}): string | undefined {
   const lines = after.replace(/\n$/, "").split("\n");
   const shown = changedRanges(before, after, CONTEXT[style], lang, style === "remove-note");
   if (shown.ranges.length === 0) return undefined;
+  const added = addedLines(before, after);
   let ranges = shown.ranges;
   if (style === "whole-function" || style === "class-elided" || style === "bare-definition" || style === "signature-body") {
     const defs = ranges.map(([a, b]) => enclosing(lines, Math.min(a + Math.floor((b - a) / 2), lines.length - 1), ["function"]));
@@ -153,6 +165,13 @@ export function renderSnippet(before: string, after: string, lang: Lang, style: 
         const [a, b] = ranges[0] as [number, number];
         // A definition with no marker: every change must lie inside it (a deletion strictly inside).
         if (!shows(before, after, [[a, b]], false)) return undefined;
+        if (wholly(added, a, b, lines)) {
+          // A new definition sent bare: where it goes is unsaid; if the file has one of its name,
+          // the snippet says "replace that one", which is not this change (a duplicate added).
+          const name = readHeader(lines[a] as string)?.name;
+          if (name !== undefined && before.split("\n").some((l) => readHeader(l)?.name === name)) return undefined;
+          info.unplaceable = true;
+        }
         return lines.slice(a, b).join("\n");
       }
       if (style === "class-elided") {
@@ -163,6 +182,8 @@ export function renderSnippet(before: string, after: string, lang: Lang, style: 
     }
   }
   if (!shows(before, after, ranges, true, style === "remove-note")) return undefined;
+  const known = new Set(before.split("\n").map((l) => l.trim()));
+  if (ranges.some(([a, b]) => a > 0 && b < lines.length && foreign(known, a, b, lines))) info.unplaceable = true;
   const out: string[] = [];
   let m = 0;
   let at = 0;
@@ -177,6 +198,41 @@ export function renderSnippet(before: string, after: string, lang: Lang, style: 
   }
   if (at < lines.length) out.push(indentOf(lines, at - 1, -1) + markerFor(style, lang, m++));
   return out.join("\n");
+}
+
+/** Per after line (0-based), whether the change added it (no line of the before file). */
+function addedLines(before: string, after: string): Set<number> {
+  const out = new Set<number>();
+  for (const h of structuredPatch("a", "b", before, after, "", "", { context: 0 }).hunks) {
+    for (let k = 0; k < h.newLines; k++) out.add(h.newStart - 1 + k);
+  }
+  return out;
+}
+
+/** Whether after lines [a, b) hold no unchanged line but blank ones (a new definition). */
+function wholly(added: ReadonlySet<number>, a: number, b: number, lines: readonly string[]): boolean {
+  for (let k = a; k < b; k++) if (!added.has(k) && (lines[k] as string).trim() !== "") return false;
+  return true;
+}
+
+/**
+ * Whether after lines [a, b) hold no line of the before file but blank ones,
+ * nor one that reads as a line of it changed (`### Usage (revised)`):
+ * shown between two markers, such a part has nothing of the file to be
+ * placed by (`rest-of-code` shows one line of context, often a blank one),
+ * so a careful reader could not place it either: a case to refuse.
+ */
+function foreign(known: ReadonlySet<string>, a: number, b: number, lines: readonly string[]): boolean {
+  for (let k = a; k < b; k++) {
+    const t = (lines[k] as string).trim();
+    if (t !== "" && known.has(t)) return false;
+  }
+  for (let k = a; k < b; k++) {
+    const t = lineKey(lines[k] as string);
+    if (t.length < 6) continue;
+    for (const o of known) if (similarity(t, lineKey(o)) >= 0.7) return false;
+  }
+  return true;
 }
 
 /**
@@ -220,6 +276,9 @@ function shows(before: string, after: string, ranges: readonly [number, number][
  * drop trailing spaces from the lines they copy), so the real after files'
  * trailing-space changes (the SEARCH/REPLACE edits carried them) are not
  * something a snippet can say; scoring them made 40-odd right merges wrong.
+ * Paired within each hunk by their text, not their position: a hunk that
+ * also adds or removes lines (`x  ` -> `import y`, `x`) had the pair at
+ * different offsets, and 9 right merges were scored wrong for it.
  */
 export function settleTrailingSpace(before: string, after: string): string {
   const patch = structuredPatch("a", "b", before, after, "", "", { context: 0 });
@@ -227,25 +286,14 @@ export function settleTrailingSpace(before: string, after: string): string {
   const old = before.split("\n");
   const lines = after.split("\n");
   for (const h of patch.hunks) {
-    if (h.oldLines !== h.newLines) {
-      // A line kept in a hunk of other changes, its trailing whitespace changed: paired in order with
-      // the first old line of the hunk equal but for it (non-blank lines only: blank lines pair with any).
-      let o = h.oldStart - 1;
-      for (let k = h.newStart - 1; k < h.newStart - 1 + h.newLines; k++) {
-        const n = lines[k] as string;
-        if (n.trim() === "") continue;
-        let m = o;
-        while (m < h.oldStart - 1 + h.oldLines && (old[m] as string).trimEnd() !== n.trimEnd()) m++;
-        if (m === h.oldStart - 1 + h.oldLines) continue;
-        lines[k] = old[m] as string;
-        o = m + 1;
-      }
-      continue;
-    }
+    const removed = old.slice(h.oldStart - 1, h.oldStart - 1 + h.oldLines);
+    const used = new Set<number>();
     for (let k = 0; k < h.newLines; k++) {
-      const o = old[h.oldStart - 1 + k] as string;
       const n = lines[h.newStart - 1 + k] as string;
-      if (o !== n && o.trimEnd() === n.trimEnd()) lines[h.newStart - 1 + k] = o;
+      const o = removed.findIndex((r, j) => !used.has(j) && r !== n && r.trimEnd() === n.trimEnd());
+      if (o === -1) continue;
+      used.add(o);
+      lines[h.newStart - 1 + k] = removed[o] as string;
     }
   }
   return lines.join("\n");

@@ -11,6 +11,7 @@
  */
 import { distance } from "fastest-levenshtein";
 import { firstAtLeast, longestIncreasing } from "../arrays.ts";
+import { anchorBlocks } from "./block-anchors.ts";
 import { indentWidth } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 
@@ -20,7 +21,7 @@ export function lineKey(line: string): string {
 }
 
 /** A key too common to anchor a place across a marker: `}`, `return;`, `else:`, blank. */
-function isTrivial(key: string): boolean {
+export function isTrivial(key: string): boolean {
   let alnum = 0;
   for (let k = 0; k < key.length && alnum < 3; k++) if (/[A-Za-z0-9_]/.test(key[k] as string)) alnum++;
   return alnum < 3 || KEYWORD_ONLY.test(key);
@@ -39,6 +40,8 @@ export interface Alignment {
   similar: Uint8Array;
   /** A snippet line that is a line of the file (once in each) but out of the order of the lines around it: code moved or copied. */
   outOfOrder?: { snippetLine: number; fileLine: number };
+  /** Every such pair [snippet line, file line], the first one included (copied-lines.ts weighs them). */
+  outOfOrderPairs?: readonly (readonly [number, number])[];
 }
 
 interface Ctx {
@@ -49,6 +52,7 @@ interface Ctx {
   markersBefore: Int32Array;
   out: Int32Array;
   outOfOrder?: { snippetLine: number; fileLine: number };
+  outOfOrderPairs: [number, number][];
   /** How often each key of a snippet line occurs in the whole file. */
   fileCount: Map<string, number>;
   /** Snippet lines found stray (dropStrayAnchors): never aligned again. */
@@ -103,11 +107,13 @@ function alignRange(c: Ctx, s0: number, s1: number, f0: number, f1: number, left
   const pairs = uniquePairs(c, s0, s1, f0, f1, !walled && leftBound && rightBound);
   if (pairs.length === 0) return;
   const kept = longestIncreasing(pairs);
-  if (kept.length < pairs.length && !c.outOfOrder) {
+  if (kept.length < pairs.length) {
     const keptSet = new Set(kept);
-    const k = pairs.findIndex((_, i) => !keptSet.has(i));
-    const [s, f] = pairs[k] as [number, number];
-    c.outOfOrder = { snippetLine: s, fileLine: f };
+    pairs.forEach((p, i) => {
+      if (!keptSet.has(i)) c.outOfOrderPairs.push(p);
+    });
+    const [s, f] = c.outOfOrderPairs[0] as [number, number];
+    c.outOfOrder ??= { snippetLine: s, fileLine: f };
   }
   const run = kept.map((k) => pairs[k] as [number, number]);
   let ps = s0;
@@ -473,18 +479,20 @@ export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly st
     if (list) list.push(f);
     else places.set(k, [f]);
   }
-  const c: Ctx = { snip, sKeys, file: { keys: fileKeys }, markersBefore, out: new Int32Array(n).fill(-1), fileCount, banned: new Set(), places };
+  const c: Ctx = { snip, sKeys, file: { keys: fileKeys }, markersBefore, out: new Int32Array(n).fill(-1), outOfOrderPairs: [], fileCount, banned: new Set(), places };
   // Stray anchors are banned and the alignment redone: the lines matched next to them go with them.
   for (let round = 0; round < 3; round++) {
     c.out.fill(-1);
     c.outOfOrder = undefined;
+    c.outOfOrderPairs = [];
     alignRange(c, 0, n, 0, fileKeys.length, false, false, 0);
     if (!dropStrayAnchors(c, fileLines)) break;
   }
   const similar = new Uint8Array(n);
   alignChangedEdges(c, similar, fileKeys.length);
   alignLoneSegments(c, similar, fileKeys.length);
+  anchorBlocks(snip, sKeys, fileKeys, c.out);
   alignContextRuns(c);
   extendRuns(c);
-  return { fileLine: c.out, similar, ...(c.outOfOrder && { outOfOrder: c.outOfOrder }) };
+  return { fileLine: c.out, similar, ...(c.outOfOrder && { outOfOrder: c.outOfOrder, outOfOrderPairs: c.outOfOrderPairs }) };
 }

@@ -5,7 +5,7 @@
  * definitions replaces the definitions of the same names (a model that
  * rewrites `def load(...)` sends that function alone).
  */
-import { lineKey } from "./align.ts";
+import { lineKey, similarity } from "./align.ts";
 import { type Block, blockAt, indentWidth, isBlank } from "./blocks.ts";
 
 export interface Header {
@@ -27,7 +27,11 @@ const PATTERNS: readonly [RegExp, Header["kind"]][] = [
 ];
 
 // A method: modifiers, maybe a return type, a name, a parameter list, and no `;` or `=` before it.
-const METHOD = /^(?:(?:public|private|protected|internal|static|final|abstract|async|override|synchronized|readonly|virtual|get|set|\*)\s+)*(?:[\w<>[\],.?]+\s+)??([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^;=]*$/;
+const METHOD = /^(?:(?:public|private|protected|internal|static|final|abstract|async|override|synchronized|readonly|virtual|get|set|\*)\s+)*(?:([\w<>[\],.?]+)\s+)??([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^;=]*$/;
+
+// Words that start a statement, not a return type: `if isinstance(x, T):`, `assert idiff(...) ==`, `return f(`
+// read as methods named isinstance, idiff, f (bench:lazy: 50-odd "definitions" that were `if` blocks).
+const STATEMENT = new Set([...CONTROL, "elif", "assert", "raise", "del", "not", "and", "or", "in", "is", "lambda", "print", "case", "of", "instanceof", "from", "import", "go", "defer", "let", "const", "var"]);
 
 /** The kind and name a line declares, or undefined. */
 export function readHeader(line: string): Header | undefined {
@@ -37,8 +41,8 @@ export function readHeader(line: string): Header | undefined {
     if (m) return { kind, name: m[1] as string };
   }
   const m = METHOD.exec(t);
-  if (m && !CONTROL.has(m[1] as string) && /[{:]\s*$|\)\s*$|,\s*$|\(\s*$/.test(t) && !/^(?:[A-Za-z_$][\w$.]*)\s*\(.*\)\s*;?\s*$/.test(t.replace(/\s*\{\s*$/, "x"))) {
-    return { kind: "function", name: m[1] as string };
+  if (m && !CONTROL.has(m[2] as string) && !(m[1] !== undefined && STATEMENT.has(m[1])) && /[{:]\s*$|\)\s*$|,\s*$|\(\s*$/.test(t) && !/^(?:[A-Za-z_$][\w$.]*)\s*\(.*\)\s*;?\s*$/.test(t.replace(/\s*\{\s*$/, "x"))) {
+    return { kind: "function", name: m[2] as string };
   }
   return undefined;
 }
@@ -114,8 +118,13 @@ export function endsLike(unitLines: readonly string[], fileLines: readonly strin
   if (place.block?.close !== undefined) return /^[)\]}]/.test(unitLast) && unitLast === lineKey(fileLines[place.block.close] as string);
   const fileLast = lastOf(fileLines, place.header, place.end);
   if (unitLast === fileLast) return true;
-  // An indented block (Python) has no closing line: a last line that is changed or new ends it too,
-  // unless it is one of the definition's earlier lines (the snippet stops inside the definition).
-  for (let k = place.header; k < place.end; k++) if (lineKey(fileLines[k] as string) === unitLast) return false;
-  return true;
+  // An indented block ends where its indentation does, in the snippet as in the file: a changed last
+  // line (`return x` -> `return f(x)`) ends it too when the unit is not much shorter than the file's
+  // definition (its first lines alone would be). Else the marker merge kept the old last lines after it.
+  // A bare `...` line may be a marker for the body (the marker merge decides) unless the definition has
+  // such lines itself (a doctest's continuation): then the unit is not leniently whole.
+  const bare = (l: string) => l.trim() === "..." || l.trim() === "…";
+  if (unitLines.some(bare) && !fileLines.slice(place.start, place.end).some(bare)) return false;
+  const count = (ls: readonly string[], from: number, to: number) => ls.slice(from, to).filter((l) => !isBlank(l)).length;
+  return similarity(unitLast, fileLast) >= 0.5 || count(unitLines, 0, unitLines.length) >= count(fileLines, place.header, place.end) - 2;
 }

@@ -16,6 +16,7 @@
 import { EditError } from "../errors.ts";
 import { type Alignment, lineKey, similarity } from "./align.ts";
 import { blockAt, indentWidth, isBlank } from "./blocks.ts";
+import { onlyCopiedLines } from "./copied-lines.ts";
 import type { SnippetLine } from "./markers.ts";
 
 /**
@@ -165,7 +166,7 @@ export function markerLimits(snip: readonly SnippetLine[], al: Alignment, fileLi
 
 /** Refuses segments whose place the alignment could not tell. */
 export function checkSegments(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[], fileIndex: Map<string, number[]>, limits: Map<number, number>): void {
-  if (al.outOfOrder) {
+  if (al.outOfOrder && !onlyCopiedLines(snip, al)) {
     const { snippetLine, fileLine } = al.outOfOrder;
     const text = (snip[snippetLine] as SnippetLine).text;
     throw new EditError(
@@ -175,6 +176,9 @@ export function checkSegments(snip: readonly SnippetLine[], al: Alignment, fileL
     );
   }
   const segs = segmentsOf(snip);
+  if (segs.length === 0) {
+    throw new EditError("NOT_FOUND", `The snippet has no code between its markers (snippet line 1 to ${snip.length} are markers and blank lines), so there is nothing to place. Send the changed code with an unchanged line of the file around it.`, { segment: 1 });
+  }
   for (const g of segs) {
     if (hasAligned(al, g)) continue;
     const before = g.start > 0 ? snip[g.start - 1] : undefined;
@@ -200,7 +204,8 @@ export function checkSegments(snip: readonly SnippetLine[], al: Alignment, fileL
   }
     // New code after the last marker goes at the end (of the file, or of the block the marker is in);
     // before the first, at the start; between two markers, anywhere in what they keep.
-    const placedByBlock = before !== undefined && limits.has(before.index);
+    // A marker after it as deep as the one before it is in the same block: the block's end is not its place.
+    const placedByBlock = before !== undefined && limits.has(before.index) && (after === undefined || indentWidth(after.text) < indentWidth(before.text));
     if (before === undefined || after === undefined || placedByBlock) continue;
     const prev = lastAlignedBefore(al, g.start);
     const next = firstAlignedAfter(al, g.end);

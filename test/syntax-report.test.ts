@@ -18,6 +18,8 @@ import { SYNTAX_REPORT_MAX_CHARS } from "../src/fs/syntax-check.ts";
 import { applyEdits } from "../src/node.ts";
 import type { WriteToolOutput } from "../src/tools/result-data.ts";
 import { runTool } from "../src/tools/run-tool.ts";
+import { PARSE_TIME_LIMIT_MS, parseWithin } from "../src/syntax/parse-within.ts";
+import { loadParser } from "../src/syntax/runtime.ts";
 import { applyWasmTier, baselineWasmAsked, isOneShot, useBaselineWasm } from "../src/syntax/wasm-tier.ts";
 import { runCli, runMain } from "./helpers/cli-run.ts";
 import { makeTree, read } from "./helpers/temp-tree.ts";
@@ -110,6 +112,18 @@ test("a file over the report's size limit gets no syntax report and says why; ve
   const verified = await applyEdits(root, [{ ...BREAK, path: "b.py" }], { verify: "syntax" });
   assert.equal(verified.files[0]?.edits[0]?.error?.code, "SYNTAX");
   assert.equal(verified.files[0]?.syntaxSkipped, undefined);
+});
+
+test("a parse past its time limit is cancelled: a Python file of a long comment run (quadratic in its grammar's scanner) is written, unchecked, and the report says why", async () => {
+  const parser = await loadParser("python");
+  const comments = "# a comment line of the run\n".repeat(8000);
+  assert.throws(() => parseWithin(parser, `${PY}${comments}`, null, 50), (e: Error) => e.name === "ParseTimeout" && /took over 50 ms/.test(e.message));
+  assert.equal(parseWithin(parser, PY, null, 50).rootNode.hasError, false);
+  const { root } = await makeTree({ "a.py": `${PY}${comments}` });
+  const r = await applyEdits(root, [{ path: "a.py", oldString: "return 2", newString: "return 3" }]);
+  assert.equal(r.written, true);
+  assert.equal(r.files[0]?.syntax, undefined);
+  assert.match(r.files[0]?.syntaxSkipped ?? "", new RegExp(`^not checked: parsing \\d+ characters took over ${PARSE_TIME_LIMIT_MS} ms`));
 });
 
 test("applyEdits: a bad syntax or verify option is INVALID_INPUT", async () => {

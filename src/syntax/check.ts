@@ -13,6 +13,7 @@ import { commonPrefixLength, commonSuffixLength } from "../text/common-ends.ts";
 import { countBreaks } from "../text/count-breaks.ts";
 import { type ChangedRegion, introducedIssues } from "./introduced.ts";
 import { lineText, listSyntaxIssues } from "./issues.ts";
+import { parseWithin } from "./parse-within.ts";
 import { languageOf, type SyntaxLanguage } from "./languages.ts";
 import { pythonIndentIssues } from "./python-indent.ts";
 import { loadParser } from "./runtime.ts";
@@ -70,8 +71,7 @@ export interface ParsedBefore {
  * With `language`, a kept tree of the text (tree-cache.ts) is used instead of a whole parse, and the tree is kept.
  */
 export function parseBefore(parser: Parser, before: string, language?: SyntaxLanguage): ParsedBefore {
-  const tree = (language !== undefined ? keptTree(language, before) : undefined) ?? parser.parse(before);
-  if (tree === null) throw new Error("tree-sitter returned no tree");
+  const tree = (language !== undefined ? keptTree(language, before) : undefined) ?? parseWithin(parser, before);
   if (language !== undefined) keepTree(language, before, tree);
   return { text: before, tree, issues: listSyntaxIssues(tree, before) };
 }
@@ -90,8 +90,7 @@ export function checkAfter(parser: Parser, language: SyntaxLanguage, old: Parsed
     oldEndPosition: pointAt(before, region.oldEnd),
     newEndPosition: pointAt(after, region.newEnd),
   } as Parameters<typeof oldTree.edit>[0]);
-  const newTree = parser.parse(after, oldTree);
-  if (newTree === null) throw new Error("tree-sitter returned no tree");
+  const newTree = parseWithin(parser, after, oldTree);
   try {
     keepTree(language, after, newTree);
     const indentAfter = language === "python" ? pythonIndentIssues(newTree, after, region.start, region.newEnd) : [];

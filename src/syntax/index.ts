@@ -23,6 +23,7 @@
 
 import type { Tree } from "web-tree-sitter";
 import type { SyntaxLanguage } from "./languages.ts";
+import { parseWithin } from "./parse-within.ts";
 import { loadParser } from "./runtime.ts";
 
 export { changedRegion, checkSyntax, checkSyntaxWith, type SyntaxReport } from "./check.ts";
@@ -34,7 +35,5 @@ export { loadParser } from "./runtime.ts";
 
 /** Parses `text` as `language` (loading the grammar on first use). The caller frees the tree with `tree.delete()`. */
 export async function parse(text: string, language: SyntaxLanguage): Promise<Tree> {
-  const tree = (await loadParser(language)).parse(text);
-  if (tree === null) throw new Error("tree-sitter returned no tree");
-  return tree;
+  return parseWithin(await loadParser(language), text);
 }

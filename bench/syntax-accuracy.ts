@@ -13,10 +13,9 @@
  * refused ones: wrong -> refused, correct -> refused.
  */
 import { type Applier, loadAppliers, runCase } from "./accuracy/appliers.ts";
-import { generateCase } from "./accuracy/cases.ts";
+import { casesByFormat } from "./accuracy/cases.ts";
 import { findCorpus } from "./accuracy/corpus.ts";
 import { expectedFor, renderCase } from "./accuracy/render.ts";
-import { FORMATS, runsIn } from "./accuracy/types.ts";
 import { checkSyntax } from "../src/syntax/index.ts";
 
 interface Tally {
@@ -65,24 +64,19 @@ export async function accuracyFigures(count: number, seed = 1): Promise<void> {
   const tallies = new Map<string, Tally>();
   const byFormat = new Map<string, Tally>();
   try {
-    for (let index = 0; index < count; index++) {
-      const c = generateCase(corpus, seed, index);
-      if (!c) continue;
-      for (const format of FORMATS) {
-        if (!runsIn(c, format)) continue;
-        const edit = renderCase(c, format);
-        for (const applier of appliers.filter((a: Applier) => a.formats.includes(format))) {
-          const outcome = await runCase(applier, edit, c);
-          if (outcome.status !== "applied" || outcome.content === undefined || outcome.content === c.content) continue;
-          const t = tallies.get(applier.name) ?? empty();
-          tallies.set(applier.name, t);
-          const expected = expectedFor(c, format);
-          await tallyWrite(t, c.file, c.content, outcome.content, expected);
-          if (applier.name === "fuzzpatch") {
-            const f = byFormat.get(format) ?? empty();
-            byFormat.set(format, f);
-            await tallyWrite(f, c.file, c.content, outcome.content, expected);
-          }
+    for (const { c, format } of casesByFormat(corpus, seed, count)) {
+      const edit = renderCase(c, format);
+      for (const applier of appliers.filter((a: Applier) => a.formats.includes(format))) {
+        const outcome = await runCase(applier, edit, c);
+        if (outcome.status !== "applied" || outcome.content === undefined || outcome.content === c.content) continue;
+        const t = tallies.get(applier.name) ?? empty();
+        tallies.set(applier.name, t);
+        const expected = expectedFor(c, format);
+        await tallyWrite(t, c.file, c.content, outcome.content, expected);
+        if (applier.name === "fuzzpatch") {
+          const f = byFormat.get(format) ?? empty();
+          byFormat.set(format, f);
+          await tallyWrite(f, c.file, c.content, outcome.content, expected);
         }
       }
     }

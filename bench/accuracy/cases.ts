@@ -14,8 +14,8 @@ import type { Corpus, CorpusFile } from "./corpus.ts";
 import { applyEdit, countSquashed, MISTAKES } from "./mistakes.ts";
 import { createRng, hashSeed, type Rng } from "./random.ts";
 import { identifiers, leadingWhitespace, makeLine, makeWord } from "./text-gen.ts";
-import type { BenchCase, EditKind, IntendedEdit, ViewLine } from "./types.ts";
-import { isNegativeKind, MISTAKE_KINDS } from "./types.ts";
+import type { BenchCase, EditKind, Format, IntendedEdit, ViewLine } from "./types.ts";
+import { FORMATS, isNegativeKind, MISTAKE_KINDS, runsIn } from "./types.ts";
 
 const MAX_REGION_LINES = 15;
 const CONTEXT_LINES = 3;
@@ -225,4 +225,13 @@ export function generateCases(corpus: Corpus, seed: number, count: number): Benc
     if (c) out.push(c);
   }
   return out;
+}
+
+/** Each case 0..count-1 of a run in each format it runs in (the benches that run every applier loop over these). */
+export function* casesByFormat(corpus: Corpus, seed: number, count: number): Generator<{ index: number; c: BenchCase; format: Format }> {
+  for (let index = 0; index < count; index++) {
+    const c = generateCase(corpus, seed, index);
+    if (!c) continue;
+    for (const format of FORMATS) if (runsIn(c, format)) yield { index, c, format };
+  }
 }

@@ -14,11 +14,10 @@ import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { RULES } from "../../src/engine/rules.ts";
 import { loadAppliers, runCase } from "./appliers.ts";
-import { generateCase } from "./cases.ts";
+import { casesByFormat } from "./cases.ts";
 import { findCorpus } from "./corpus.ts";
 import { expectedFor, renderCase } from "./render.ts";
 import { judge } from "./report.ts";
-import { FORMATS, runsIn } from "./types.ts";
 
 type Verdicts = Record<string, string>;
 
@@ -30,14 +29,9 @@ async function verdicts(seed: number, count: number): Promise<Verdicts> {
   if (!fuzzpatch) throw new Error("fuzzpatch could not be loaded");
   const out: Verdicts = {};
   try {
-    for (let index = 0; index < count; index++) {
-      const c = generateCase(corpus, seed, index);
-      if (!c) continue;
-      for (const format of FORMATS) {
-        if (!runsIn(c, format)) continue;
-        const outcome = await runCase(fuzzpatch, renderCase(c, format), c);
-        out[`${index}/${format} ${c.kind}`] = judge(expectedFor(c, format), outcome).verdict;
-      }
+    for (const { index, c, format } of casesByFormat(corpus, seed, count)) {
+      const outcome = await runCase(fuzzpatch, renderCase(c, format), c);
+      out[`${index}/${format} ${c.kind}`] = judge(expectedFor(c, format), outcome).verdict;
     }
   } finally {
     for (const a of appliers) a.dispose?.();

@@ -66,12 +66,20 @@ function row(name: string, t: Times, floor: Floor, note = ""): void {
 
 const HEADER = "| call | median | max | ratio | CPU median | CPU ratio | |\n|---|---:|---:|---:|---:|---:|---|";
 
-export async function benchFileLayer(sourcePath: string, edits: Edit[], runs: number): Promise<void> {
+/** Runs `body` on a copy of the source file in a temporary directory, removed after. */
+async function onCopy(sourcePath: string, body: (dir: string, file: string, content: string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), "fuzzpatch-bench-"));
   const file = path.join(dir, NAME);
   copyFileSync(sourcePath, file);
-  const content = readFileSync(file, "utf8");
   try {
+    await body(dir, file, readFileSync(file, "utf8"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchFileLayer(sourcePath: string, edits: Edit[], runs: number): Promise<void> {
+  await onCopy(sourcePath, async (dir, file, content) => {
     const engine = new Times();
     const plain = new Times();
     const synced = new Times();
@@ -132,9 +140,7 @@ export async function benchFileLayer(sourcePath: string, edits: Edit[], runs: nu
     await benchManyFiles(dir, content, 5);
     await benchMcp(dir, edits, runs, floor);
     await benchMemory(dir, edits[0] as Edit, content.length);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function expectOk(p: Promise<{ ok: boolean; errors: unknown[]; files: { edits: { error?: unknown }[] }[] }>): Promise<void> {
@@ -259,11 +265,7 @@ function cpuOf(pid: number | null): number {
  * FUZZPATCH_BENCH_PROFILE=DIR the server runs under `--cpu-prof` into DIR.
  */
 export async function benchMcpAlone(sourcePath: string, edits: Edit[], runs: number): Promise<void> {
-  const dir = mkdtempSync(path.join(tmpdir(), "fuzzpatch-bench-"));
-  const file = path.join(dir, NAME);
-  copyFileSync(sourcePath, file);
-  const content = readFileSync(file, "utf8");
-  try {
+  await onCopy(sourcePath, async (dir, file, content) => {
     const engine = new Times();
     const atomic = new Times();
     for (const e of edits) {
@@ -283,9 +285,7 @@ export async function benchMcpAlone(sourcePath: string, edits: Edit[], runs: num
     const floor = { wall: median(engine.wall) + median(atomic.wall), cpu: median(engine.cpu) + median(atomic.cpu) };
     console.log(`\nFloor of a written edit: engine ${median(engine.wall).toFixed(2)} ms (CPU ${median(engine.cpu).toFixed(2)}) + read, write, fdatasync, rename ${median(atomic.wall).toFixed(2)} ms (CPU ${median(atomic.cpu).toFixed(2)}); ratios below are to their sum`);
     await benchMcp(dir, edits, runs, floor);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor): Promise<void> {

@@ -22,7 +22,7 @@ import type { FileApplyContext, FileApplyResult, FileEdit } from "../formats/typ
 import { type ApplyEditsOptions, alreadyAppliedReport, applyEdits, type EditReport, type FileStatus, opReport } from "../fs/apply-edits.ts";
 import { decodeText, encodeText, type TextLayout } from "../fs/read-file.ts";
 import { rewriteEdits } from "../fs/rewrite-edits.ts";
-import { judgeFor, probeJudge, SYNTAX_REPORT_MAX_CHARS, tiedOps } from "../fs/syntax-check.ts";
+import { judgeFor, probeJudge, tiedOps } from "../fs/syntax-check.ts";
 import { DEFAULT_LIMITS, overLimit } from "../limits.ts";
 
 /** Options of one case (`options` in its line). */
@@ -227,8 +227,7 @@ async function applyOne(
     }
   };
   try {
-    // Past the syntax report's size limit no tie is weighed, as in the file layer (apply-edits.ts).
-    const probe = current.length <= SYNTAX_REPORT_MAX_CHARS ? probeJudge(path, current) : undefined;
+    const probe = probeJudge(path, current);
     if (probe) ctx.options = { ...engine, syntaxJudge: probe.judge };
     let now = run();
     // A tie between places, or inside one: once more with the syntax judge, as the file layer does

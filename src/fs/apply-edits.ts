@@ -36,7 +36,7 @@ import { commitChanges, type PlannedChange, type TransactionHooks } from "./tran
 import { type RejectedOp, rejectFileText } from "../formats/rejects.ts";
 import { type JournalOptions, type JournalRecord, type ResolvedJournal, recordWrite, resolveJournal } from "./journal.ts";
 import type { SyntaxReport } from "../syntax/report.ts";
-import { checkTargets, judgeFor, probeJudge, SYNTAX_MODES, SYNTAX_REPORT_MAX_CHARS, type SyntaxMode, tiedOps, VERIFY_MODES, type VerifyMode } from "./syntax-check.ts";
+import { checkTargets, judgeFor, probeJudge, SYNTAX_MODES, type SyntaxMode, tiedOps, VERIFY_MODES, type VerifyMode } from "./syntax-check.ts";
 
 /**
  * The engine's part of each edit (matching and splicing, in the current
@@ -728,14 +728,12 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   // An edit written against a version the model read earlier: applied there and merged (history-merge.ts).
   const viaHistory = (now: FileApplyResult | EditError) => (versions.length > 0 ? applyFromHistory(entry, edit, current, versions, ctx, now) : undefined);
   try {
-    // Past the report's size limit only verify: "syntax" parses (a 9 MB file's first parse costs seconds).
-    const weigh = (opts.syntax !== "off" && current.length <= SYNTAX_REPORT_MAX_CHARS) || opts.verify === "syntax";
     // The first run asks a judge that tells nothing whether a reading inside one place is a tie (probeJudge).
-    const probe = weigh ? probeJudge(report.path, current) : undefined;
+    const probe = opts.syntax !== "off" || opts.verify === "syntax" ? probeJudge(report.path, current, opts.verify === "syntax") : undefined;
     if (probe) ctx.options = { ...ctx.options, syntaxJudge: probe.judge };
     let { now, merged } = runTimed(() => run(ctx), viaHistory, report.path, versions.length);
     // A tie between places, or inside one: once more with the syntax judge, which may break it (engine/syntax-decide.ts).
-    const tied = weigh ? tiedOps(now) : new Set<number>();
+    const tied = probe ? tiedOps(now) : new Set<number>();
     const judge = tied.size > 0 || probe?.asked() ? await judgeFor(report.path, current) : undefined;
     if (judge) {
       ctx.options = { ...ctx.options, syntaxJudge: judge };

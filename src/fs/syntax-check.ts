@@ -132,10 +132,12 @@ export async function checkTargets(targets: readonly SyntaxTarget[], verify: boo
  * nothing (the engine decides as without one) and notes whether the engine
  * asked it, that is, met a tie inside one place that syntax may break (the
  * frame of a re-indented replacement, engine/merge.ts). Then the real judge
- * is loaded and the edit run again. Undefined for a file of no known language.
+ * is loaded and the edit run again. Undefined for a file of no known language,
+ * and for a text over the report's size limit unless `anySize` (verify: "syntax"
+ * asks for it): a 9 MB file's first parse costs seconds.
  */
-export function probeJudge(path: string, text: string): { judge: SyntaxJudge; asked: () => boolean } | undefined {
-  if (languageOf(path, text) === undefined) return undefined;
+export function probeJudge(path: string, text: string, anySize = false): { judge: SyntaxJudge; asked: () => boolean } | undefined {
+  if (languageOf(path, text) === undefined || (!anySize && text.length > SYNTAX_REPORT_MAX_CHARS)) return undefined;
   let asked = false;
   return {
     judge: () => {

@@ -18,7 +18,7 @@ import { SYNTAX_REPORT_MAX_CHARS } from "../src/fs/syntax-check.ts";
 import { applyEdits } from "../src/node.ts";
 import type { WriteToolOutput } from "../src/tools/result-data.ts";
 import { runTool } from "../src/tools/run-tool.ts";
-import { PARSE_TIME_LIMIT_MS, parseWithin } from "../src/syntax/parse-within.ts";
+import { parseWithin } from "../src/syntax/parse-within.ts";
 import { loadParser } from "../src/syntax/runtime.ts";
 import { applyWasmTier, baselineWasmAsked, isOneShot, useBaselineWasm } from "../src/syntax/wasm-tier.ts";
 import { runCli, runMain } from "./helpers/cli-run.ts";
@@ -118,12 +118,15 @@ test("a parse past its time limit is cancelled: a Python file of a long comment 
   const parser = await loadParser("python");
   const comments = "# a comment line of the run\n".repeat(8000);
   assert.throws(() => parseWithin(parser, `${PY}${comments}`, null, 50), (e: Error) => e.name === "ParseTimeout" && /took over 50 ms/.test(e.message));
-  assert.equal(parseWithin(parser, PY, null, 50).rootNode.hasError, false);
+  // The parser is reset after a cancelled parse: the next text is parsed from its start, not as the rest of the last.
+  const next = parseWithin(parser, PY, null, 50).rootNode;
+  assert.equal(next.hasError, false);
+  assert.equal(next.endIndex, PY.length);
   const { root } = await makeTree({ "a.py": `${PY}${comments}` });
   const r = await applyEdits(root, [{ path: "a.py", oldString: "return 2", newString: "return 3" }]);
   assert.equal(r.written, true);
   assert.equal(r.files[0]?.syntax, undefined);
-  assert.match(r.files[0]?.syntaxSkipped ?? "", new RegExp(`^not checked: parsing \\d+ characters took over ${PARSE_TIME_LIMIT_MS} ms`));
+  assert.match(r.files[0]?.syntaxSkipped ?? "", /^not checked: parsing \d+ characters took over \d+ ms/);
 });
 
 test("applyEdits: a bad syntax or verify option is INVALID_INPUT", async () => {

@@ -8,8 +8,13 @@
  */
 import type { Parser, Tree } from "web-tree-sitter";
 
-/** Wall time one parse may take (a 1 MB source file parses in ~0.25 s here). */
+/**
+ * Wall time one parse may take: this, plus PARSE_MS_PER_KB per kB of text. A
+ * linear parse runs at ~0.25 ms a kB idle and ~1.3 ms a kB on a loaded
+ * machine; the allowance is far above both, so that only a runaway is cut.
+ */
 export const PARSE_TIME_LIMIT_MS = 2000;
+export const PARSE_MS_PER_KB = 8;
 
 /** The parse ran past PARSE_TIME_LIMIT_MS and was cancelled. */
 export class ParseTimeout extends Error {
@@ -20,12 +25,14 @@ export class ParseTimeout extends Error {
 }
 
 /** `parser.parse(text, oldTree)`, cancelled (ParseTimeout) past the limit; `limitMs` for tests. */
-export function parseWithin(parser: Parser, text: string, oldTree?: Tree | null, limitMs = PARSE_TIME_LIMIT_MS): Tree {
+export function parseWithin(parser: Parser, text: string, oldTree?: Tree | null, limitMs = PARSE_TIME_LIMIT_MS + PARSE_MS_PER_KB * (text.length >> 10)): Tree {
   const until = performance.now() + limitMs;
   // The callback's true cancels the parse (web-tree-sitter's ParseOptions; its type says void).
   const progressCallback = (() => performance.now() > until) as () => void;
   const tree = parser.parse(text, oldTree ?? null, { progressCallback });
   if (tree === null) {
+    // A cancelled parse is resumed by the parser's next call unless reset: the next text would be read as this one's rest.
+    parser.reset();
     if (performance.now() > until) throw new ParseTimeout(text.length, limitMs);
     throw new Error("tree-sitter returned no tree");
   }

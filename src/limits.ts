@@ -16,18 +16,29 @@ export interface Limits {
   maxEdits: number;
   /** Longest text to find (old string, SEARCH section, a hunk's old side), in characters. @default 1_048_576 (1 Mi) */
   maxFindLength: number;
+  /**
+   * Work one call may spend searching for edits beyond their exact text, in
+   * the matcher's counted steps (engine/search-allowance.ts: 1,000 for each
+   * edit so searched, plus 32 for each pair of blocks scored and 1 for each
+   * window or place its strategies examine). Once it is spent, an edit not
+   * found exactly fails TOO_LARGE without that search; edits found exactly
+   * are not counted. @default 2_500_000
+   */
+  maxFuzzySteps: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxResponseSize: 8 * 1024 * 1024,
   maxEdits: 2_000,
   maxFindLength: 1024 * 1024,
+  maxFuzzySteps: 2_500_000,
 });
 
 const DESCRIBED: Readonly<Record<keyof Limits, { what: string; unit: string }>> = Object.freeze({
   maxResponseSize: { what: "The edit text (response, patch or diff)", unit: "characters" },
   maxEdits: { what: "The number of edits in one call", unit: "edits" },
   maxFindLength: { what: "The text to find", unit: "characters" },
+  maxFuzzySteps: { what: "The search beyond exact text", unit: "steps" },
 });
 
 function tooLarge(limit: keyof Limits, actual: number, max: number, label?: string): EditError {

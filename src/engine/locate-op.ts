@@ -17,6 +17,7 @@ import { lineCandidate, rangeCandidate } from "../match/anchors.ts";
 import type { Candidate, MatchContext, Query, Strategy, StrategyName } from "../match/types.ts";
 import { wholeLineCandidates } from "./line-edits.ts";
 import { planCap } from "./place-cap.ts";
+import { wholeLineExact } from "./whole-line-exact.ts";
 import type { Document } from "../text/document.ts";
 import type { EditOp, Reading, ResolvedBy } from "./ops.ts";
 import type { ResolvedOptions } from "./options.ts";
@@ -238,13 +239,27 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
       const below = after === undefined ? lines : lines.filter((c) => c.startLine >= after);
       return l.exactOnly || reading.looser ? below.filter((c) => c.score >= 1) : below;
     },
-    (strategy) => opts.budget.check(`the ${strategy} search of ${op.origin.label || "the edit"}`),
+    (strategy) => {
+      opts.budget.check(`the ${strategy} search of ${op.origin.label || "the edit"}`);
+      opts.allowance.enter(op, strategy, q.text);
+    },
   );
-  let run = search(cap?.strategies ?? strategies);
+  // A SEARCH section's exact places through the line index, where it has one (whole-line-exact.ts).
+  const lined = (s: readonly Strategy[]) => (op.hints.wholeLines === true && !reading.lines && !op.hints.replaceAll ? wholeLineExact(s) : s);
+  // The steps of a search beyond exact text count against the call's allowance (search-allowance.ts).
+  const counted = (s: readonly Strategy[]) => {
+    const before = ctx.steps();
+    try {
+      return search(lined(s));
+    } finally {
+      opts.allowance.add(op, ctx.steps() - before);
+    }
+  };
+  let run = counted(cap?.strategies ?? strategies);
   const capped = cap?.capped() === true;
   // Cut short where the places kept may not decide as all of them would: the full search answers.
   const fromExact = run.found ? run.found.strategy === "exact" : run.ambiguous?.strategy === "exact";
-  if (capped && !(fromExact && cap?.certain(exactPool))) run = search(strategies);
+  if (capped && !(fromExact && cap?.certain(exactPool))) run = counted(strategies);
   const more = capped && run.ambiguous !== undefined && !run.found && run.ambiguous.strategy === "exact";
   if (run.found) {
     const { cands, resolvedBy } = run.found.value;

@@ -9,6 +9,7 @@ import { describeValue, EditError } from "../errors.ts";
 import { type Budget, type BudgetOptions, budgetOf, DEFAULT_LIMITS, type Limits } from "../limits.ts";
 import { PRESETS, type Preset, type PresetName } from "../match/cascade.ts";
 import type { StrategyOptions } from "../match/types.ts";
+import { SEARCH_ALLOWANCE, SearchAllowance, type WithAllowance } from "./search-allowance.ts";
 import type { SyntaxJudge } from "./syntax-decide.ts";
 
 /** Options shared by every edit format. */
@@ -53,6 +54,8 @@ export interface ResolvedOptions {
   readonly budget: Budget;
   /** The caller's syntax judge (syntax-decide.ts), if any. */
   readonly judge?: SyntaxJudge;
+  /** The work left for searches beyond exact text (search-allowance.ts): the call's own, or the response's that the file layer carries. */
+  readonly allowance: SearchAllowance;
 }
 
 const DEFAULTS = Object.freeze({ preset: "default" as PresetName, hintWindow: 40 });
@@ -141,5 +144,7 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
   const budget = budgetOf(options);
   const judge = options.syntaxJudge;
   if (judge !== undefined && typeof judge !== "function") throw invalid(`syntaxJudge must be a function, got ${describeValue(judge)}.`);
-  return Object.freeze({ preset, strategy: Object.freeze(strategy), hintWindow, choices, limits: Object.freeze(limits), budget, ...(judge && { judge }) });
+  const carried = (options as WithAllowance)[SEARCH_ALLOWANCE];
+  const allowance = carried instanceof SearchAllowance ? carried : new SearchAllowance(limits.maxFuzzySteps);
+  return Object.freeze({ preset, strategy: Object.freeze(strategy), hintWindow, choices, limits: Object.freeze(limits), budget, allowance, ...(judge && { judge }) });
 }

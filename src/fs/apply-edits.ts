@@ -24,6 +24,7 @@ import { followDoneMoves } from "./done-moves.ts";
 import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
 import { Document } from "../text/document.ts";
 import { shareDocument } from "../text/document-pool.ts";
+import { EXACT_ONLY, isAllowanceRefusal, SEARCH_ALLOWANCE, type WithAllowance } from "../engine/search-allowance.ts";
 import { type CarriedBlock, CarriedText, carriedBlock, cleanResult } from "./carried-text.ts";
 import { type Budget, DEFAULT_LIMITS, overLimit } from "../limits.ts";
 import { withChange } from "../text/change-list.ts";
@@ -348,6 +349,8 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
   };
   // Validates before any file is read (the budget too: a bad timeoutMs is INVALID_INPUT).
   const resolved = resolveOptions({ ...engine, ...(o.timeoutMs !== undefined && { timeoutMs: o.timeoutMs }) });
+  // One allowance for searches beyond exact text across the call's edits, each of which is an engine call of its own.
+  (engine as WithAllowance)[SEARCH_ALLOWANCE] = resolved.allowance;
   const maxFileBytes = o.maxFileBytes ?? DEFAULTS.maxFileBytes;
   if (typeof maxFileBytes !== "number" || !Number.isSafeInteger(maxFileBytes) || maxFileBytes < 0) {
     throw new EditError("INVALID_INPUT", `maxFileBytes must be a whole number of bytes, got ${describeValue(maxFileBytes)}.`);
@@ -711,8 +714,11 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   if (!entry) return fail(new EditError("INVALID_INPUT", `No format "${edit.format}".`, { path: report.path, index }));
   const versions = historyOf(opts.history, plan.rel, edit.path);
   const block = versions.length === 0 && plan.loaded?.exists && !plan.copiedFrom && !plan.moveTo ? carriedBlock(edit) : undefined;
-  if (block && plan.carried?.empty === false && plan.carried.open && carryBlock(plan, edit, index, block, entry, versions, opts)) return;
-  settle(plan);
+  const carried = block && plan.carried?.empty === false && plan.carried.open ? carryBlock(plan, edit, index, block, entry, versions, opts) : false;
+  if (carried === true) return;
+  // Placed exactly neither in the base nor over a pending edit, once the call may start no search beyond exact
+  // text: the whole text's answer is the allowance's refusal, which the base gives too, without making it whole.
+  if (!(carried === "unplaced" && block && (opts.engine as WithAllowance)[SEARCH_ALLOWANCE]?.spentAll && !plan.carried?.mayHold(block.find))) settle(plan);
   const current = plan.newText ?? "";
   if (block) keepDocument(plan, current);
   const ctx = editContext(plan, current, versions, opts);
@@ -890,18 +896,23 @@ function settle(plan: FilePlan): void {
 /**
  * A clean block applied in the base of the blocks pending (carried-text.ts):
  * recorded as the per-block path would, and true; false when its result in
- * the base cannot stand for its result in the edited text (nothing recorded).
+ * the base cannot stand for its result in the edited text (nothing recorded),
+ * "unplaced" when the exact strategy placed it nowhere in the base.
  */
-function carryBlock(plan: FilePlan, edit: FileEdit, index: number, block: CarriedBlock, entry: FormatEntry, versions: readonly string[], opts: ResolvedOptions): boolean {
+function carryBlock(plan: FilePlan, edit: FileEdit, index: number, block: CarriedBlock, entry: FormatEntry, versions: readonly string[], opts: ResolvedOptions): boolean | "unplaced" {
   const carried = plan.carried as CarriedText;
   const base = carried.base;
   const started = engineTimes.hasSubscribers ? performance.now() : 0;
   let result: FileApplyResult;
+  // Only an exact result is kept here: a block that is not one is searched once, after, in the whole text.
+  const ctx = editContext(plan, base, versions, opts);
+  ctx.options = { ...ctx.options, [SEARCH_ALLOWANCE]: EXACT_ONLY } as EngineOptions;
   try {
-    result = entry.apply(base, edit as FileEdit<never>, editContext(plan, base, versions, opts));
-  } catch {
-    return false;
+    result = entry.apply(base, edit as FileEdit<never>, ctx);
+  } catch (error) {
+    return isAllowanceRefusal(error) ? "unplaced" : false;
   }
+  if (result.ops.length === 1 && isAllowanceRefusal(result.ops[0]?.error)) return "unplaced";
   if (engineTimes.hasSubscribers) engineTimes.publish({ path: plan.report.path, ms: performance.now() - started, versions: 0 });
   const clean = cleanResult(result);
   const moved = clean && carried.carry(block, clean.op, clean.change);

@@ -157,13 +157,23 @@ export class CarriedText {
       } else if (end + block.margin > p.firstLine) return undefined;
     }
     if (!this.wholeLines(change) || standsNear({ doc: this.doc }, block.op, { startLine: first, endLine: end })) return undefined;
-    for (let k = 0; k < this.pending.length; k++) if (this.holds(k, block.find)) return undefined;
+    if (this.mayHold(block.find)) return undefined;
     carrying.carried++;
     this.insert(at, op, change);
     return {
       op: { ...op, startLine: first + 1 + lineShift, endLine: end + lineShift },
       change: { start: change.start + shift, end: change.end + shift, text: change.text },
     };
+  }
+
+  /**
+   * Whether `find` may stand in the edited text over a pending edit's new
+   * text (rule 3): false means its exact places in the edited text are
+   * those of the base away from the pending edits.
+   */
+  mayHold(find: string): boolean {
+    for (let k = 0; k < this.pending.length; k++) if (this.holds(k, find)) return true;
+    return false;
   }
 
   /** Starts carrying from the base: `op` and `change` are the sequential result (nothing pending), now pending. */

@@ -43,6 +43,7 @@ export function createContext(doc: Document, options: StrategyOptions, checkBudg
   const occurrences = createOccurrenceFinder(doc.text, lines, edits);
   const caps = new WeakMap<Query, CapNote[]>();
   let steps = 0;
+  let total = 0;
   const ctx: MatchContext = {
     doc,
     options,
@@ -56,11 +57,13 @@ export function createContext(doc: Document, options: StrategyOptions, checkBudg
     },
     occurrences,
     tick(weight = 1): void {
+      total += weight;
       steps += weight;
       if (steps < STEPS_PER_BUDGET_CHECK) return;
       steps = 0;
       checkBudget();
     },
+    steps: () => total,
   };
   if (edits >= SCANS_BEFORE_INDEX) memoOf(ctx).scans = SCANS_BEFORE_INDEX;
   return ctx;
@@ -189,6 +192,21 @@ export function linesTrimmedEqual(ctx: MatchContext, trimmed: string, limit = Nu
     }
     return true;
   });
+}
+
+/**
+ * Lines (ascending) that may be `trimmed` (non-empty, no blank ends), trimmed,
+ * through this context's line index: a superset that the caller checks in
+ * place. Undefined without an index (counted as a scan, as for
+ * `linesTrimmedEqual`, which a scan of the file then follows) or past `max`
+ * lines (a `}` of a file of them: the caller searches as it would without).
+ */
+export function linesMaybeTrimmedAs(ctx: MatchContext, trimmed: string, max: number): readonly number[] | undefined {
+  const index = lineIndexFor(ctx);
+  if (!index) return undefined;
+  // The document's hashes (the index with `maybe`) stop listing past `max`: never the 200k places of a `}` to learn there are more.
+  const lines = index.maybe ? ctx.doc.linesHashedAs(trimmed, max) : (index.get(trimmed) ?? []);
+  return lines.length > max ? undefined : lines;
 }
 
 /**

@@ -105,6 +105,8 @@ export interface MatchContext {
    * capped search at most.
    */
   tick(weight?: number): void;
+  /** The steps counted by `tick` so far in this context: the work a search did, as the call's allowance for searches beyond exact text counts it (engine/search-allowance.ts). */
+  steps(): number;
 }
 
 export interface Strategy {

@@ -269,12 +269,15 @@ export class Document {
     return this.linesHashedAs(trimmed).filter((i) => isTrimmedAt(text, starts[i] as number, end(i), trimmed));
   }
 
-  /** Lines (ascending) whose hash is that of `trimmed`: a superset of `linesTrimmedAs`, for a caller that checks each place itself. */
-  linesHashedAs(trimmed: string): number[] {
+  /**
+   * Lines (ascending) whose hash is that of `trimmed`: a superset of `linesTrimmedAs`, for a caller that checks each place itself.
+   * `max`: the listing stops at `max + 1` lines (a caller that wants few places only needs to learn there are more).
+   */
+  linesHashedAs(trimmed: string, max = Number.POSITIVE_INFINITY): number[] {
     const hashes = this.trimmedHashes();
     const h = hashTrimmed(trimmed, 0, trimmed.length);
     const out: number[] = [];
-    for (let i = hashes.indexOf(h); i !== -1; i = hashes.indexOf(h, i + 1)) out.push(i);
+    for (let i = hashes.indexOf(h); i !== -1 && out.length <= max; i = hashes.indexOf(h, i + 1)) out.push(i);
     return out;
   }
 

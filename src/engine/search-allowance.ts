@@ -1,0 +1,88 @@
+/**
+ * A call's allowance for searches beyond exact text (issue 39, item 6).
+ *
+ * An edit found exactly costs one search of the text (or a line-index
+ * lookup); one that is not runs the looser strategies, ~0.5 ms on 1 MB of
+ * code, and up to ~3 ms where BlockAnchor scores its 300 pairs (blocks
+ * anchored on `}` lines that are every other line of the file). A response
+ * of 1,000-2,000 such near misses took 2-3 s of CPU, over docs/speed.md's
+ * 1 s for inputs up to 1 MB; each search is bounded, their number only by
+ * `maxEdits`.
+ *
+ * So a call (one `applyEdits`, one `applySearchReplace`, ...: every edit of
+ * a response) counts the work of those searches in the steps its strategies
+ * count (`MatchContext.tick`: windows verified, pairs scored), plus
+ * PER_EDIT for each edit so searched (its scans, which no step counts), and
+ * stops starting them once `limits.maxFuzzySteps` is spent: a later edit
+ * that the exact strategy does not place fails TOO_LARGE, naming the limit,
+ * without that search. A search started runs to its end, so an input whose
+ * searches fit in the allowance gets the answer it always got; the count is
+ * of steps, not of time, so the same input gets the same answer on any
+ * machine. Measured (in-process, CPU): a `}` near miss ~10,000 steps and
+ * 2-3 ms; a fuzzy `@@` hunk on a 1 MB file of code ~30 steps and ~0.5 ms.
+ */
+import { EditError } from "../errors.ts";
+import type { StrategyName } from "../match/types.ts";
+import type { EditOp } from "./ops.ts";
+
+/**
+ * Steps charged for each edit searched beyond its exact text, for its scans,
+ * which no step counts: 2,000 fuzzy `@@` hunks on 1 MB (~0.4 ms and ~30
+ * steps each) fit in the default allowance; 230 `}` near misses do.
+ */
+export const PER_EDIT = 1_000;
+
+/** Carries one allowance through the engine calls of one response (the file layer applies each block as its own call). Not a public API. */
+export const SEARCH_ALLOWANCE: unique symbol = Symbol("fuzzpatch.searchAllowance");
+
+/** Engine options as the file layer passes them, with the allowance of the whole call. */
+export interface WithAllowance {
+  [SEARCH_ALLOWANCE]?: SearchAllowance;
+}
+
+export class SearchAllowance {
+  private spent = 0;
+  /** The ops charged: an op whose readings or second try search again is charged once. */
+  private readonly charged = new WeakSet<EditOp>();
+
+  constructor(readonly max: number) {}
+
+  /**
+   * Called before `strategy` searches for `op`: nothing for the exact
+   * strategy or an op already charged; else PER_EDIT, or the refusal once
+   * the allowance is spent.
+   */
+  enter(op: EditOp, strategy: StrategyName, find: string): void {
+    if (strategy === "exact" || this.charged.has(op)) return;
+    if (this.spent >= this.max) throw refusal(this.max, find);
+    this.charged.add(op);
+    this.spent += PER_EDIT;
+  }
+
+  /** Whether no search beyond exact text will start any more. */
+  get spentAll(): boolean {
+    return this.spent >= this.max;
+  }
+
+  /** Adds the steps a search of `op` took, when it was charged. */
+  add(op: EditOp, steps: number): void {
+    if (this.charged.has(op)) this.spent += steps;
+  }
+}
+
+/** An allowance that starts no search beyond exact text: the file layer's try of a block on the text before the blocks pending (carried-text.ts), which keeps only exact results. */
+export const EXACT_ONLY = new SearchAllowance(0);
+
+/** Whether `error` is this allowance's refusal (the op was not placed by the exact strategy). */
+export function isAllowanceRefusal(error: unknown): boolean {
+  return error instanceof EditError && error.code === "TOO_LARGE" && error.detail.reason === "fuzzy-allowance";
+}
+
+function refusal(max: number, find: string): EditError {
+  const lines = find.split("\n").length;
+  return new EditError(
+    "TOO_LARGE",
+    `It is not in the file exactly as written (${lines === 1 ? "1 line" : `${lines} lines`}), and this call has already spent its allowance for searching edits beyond their exact text (${max.toLocaleString("en")} steps, the 'maxFuzzySteps' limit), so it was not searched further and nothing of it was applied. Send it again in a smaller call, with the file's exact text, or raise the 'maxFuzzySteps' limit if this many near misses are expected.`,
+    { limit: "maxFuzzySteps", max, reason: "fuzzy-allowance" },
+  );
+}

@@ -49,11 +49,11 @@ function blocksOf(text: string, specs: readonly BlockSpec[]): string[] {
   return out.map((b) => `<<<<<<< SEARCH\n${b.search}\n=======\n${b.replace}\n>>>>>>> REPLACE\n`);
 }
 
-async function run(text: string, response: string, on: boolean): Promise<{ result: string; written: string }> {
+async function run(text: string, response: string, on: boolean, maxFuzzySteps?: number): Promise<{ result: string; written: string }> {
   const t = await makeTree({ "f.txt": text });
   carrying.on = on;
   try {
-    const r = await applyEdits(t.root, response, { partial: true });
+    const r = await applyEdits(t.root, response, { partial: true, ...(maxFuzzySteps !== undefined && { limits: { maxFuzzySteps } }) });
     return { result: JSON.stringify(r), written: await readFile(path.join(t.root, "f.txt"), "utf8") };
   } finally {
     carrying.on = true;
@@ -73,6 +73,21 @@ test("carried blocks give the per-block path's bytes and reports on random respo
   );
   // The carried path ran (a block applied in the base of others pending), not only the per-block one.
   assert.ok(carrying.carried > 100, `carried ${carrying.carried} blocks`);
+});
+
+test("carried blocks give the per-block path's answers once the allowance for searches beyond exact text is spent", async () => {
+  // The carried path tries a block exact-only in the base, and answers one placed nowhere there, once the
+  // allowance is spent, without making the text whole (search-allowance.ts): the refusals must be the per-block path's.
+  await fc.assert(
+    fc.asyncProperty(file, fc.array(blockSpec, { minLength: 1, maxLength: 30, size: "max" }), fc.constantFrom(1, 2_000, 6_000), async (text, specs, steps) => {
+      const response = `f.txt\n${blocksOf(text, specs).join("")}`;
+      const carried = await run(text, response, true, steps);
+      const perBlock = await run(text, response, false, steps);
+      assert.equal(carried.written, perBlock.written);
+      assert.equal(carried.result, perBlock.result);
+    }),
+    { numRuns: 100 },
+  );
 });
 
 test("a block that edits what an earlier block wrote sees it, and its lines count the earlier blocks' lines", async () => {

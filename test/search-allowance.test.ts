@@ -1,0 +1,116 @@
+/**
+ * The call's allowance for searches beyond exact text
+ * (src/engine/search-allowance.ts, `limits.maxFuzzySteps`) and the exact
+ * search of SEARCH sections through the line index
+ * (src/engine/whole-line-exact.ts): a near miss past the allowance is
+ * refused TOO_LARGE naming the limit, with nothing written; exact blocks are
+ * never counted; and the line index's places give the scan's answers.
+ */
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import fc from "fast-check";
+import { wholeLineSearch } from "../src/engine/whole-line-exact.ts";
+import { applySearchReplace } from "../src/formats/search-replace.ts";
+import { applyEdits } from "../src/fs/apply-edits.ts";
+import { DEFAULT_LIMITS } from "../src/limits.ts";
+import { makeTree } from "./helpers/temp-tree.ts";
+
+const sr = (search: string, replace: string) => `<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE\n`;
+const code = (i: number) => `  const v${i} = compute(${i}, "v");`;
+const FILE = `${Array.from({ length: 60 }, (_, i) => code(i)).join("\n")}\n`;
+/** Found only beyond exact text: the model doubled a space. */
+const nearMiss = (i: number) => sr(code(i).replace(" = ", " =  "), `  const v${i} = 0;`);
+const exactBlock = (i: number) => sr(code(i), `  const v${i} = 1;`);
+
+const cases: { name: string; blocks: string[]; limit?: number; applied: number; refused: number[] }[] = [
+  { name: "within the default allowance every near miss is searched and found", blocks: [nearMiss(3), nearMiss(9), nearMiss(20)], applied: 3, refused: [] },
+  { name: "past a tiny allowance the second near miss is refused unsearched", blocks: [nearMiss(3), nearMiss(9)], limit: 1, applied: 1, refused: [1] },
+  {
+    name: "exact blocks are never counted, before or after the allowance is spent",
+    blocks: [exactBlock(1), nearMiss(3), exactBlock(5), exactBlock(7), nearMiss(9), exactBlock(11)],
+    limit: 1,
+    applied: 5,
+    refused: [4],
+  },
+];
+
+for (const c of cases) {
+  test(`applySearchReplace: ${c.name}`, () => {
+    const r = applySearchReplace(FILE, c.blocks.join(""), c.limit === undefined ? {} : { limits: { maxFuzzySteps: c.limit } });
+    assert.equal(r.applied.length, c.applied);
+    assert.deepEqual(
+      r.failed.map((e) => e.detail.index),
+      c.refused,
+    );
+    for (const e of r.failed) {
+      assert.equal(e.code, "TOO_LARGE");
+      assert.equal(e.detail.limit, "maxFuzzySteps");
+      assert.match(e.message, /not in the file exactly as written .*'maxFuzzySteps' limit/s);
+    }
+  });
+}
+
+test("the default allowance is the documented one", () => {
+  assert.equal(DEFAULT_LIMITS.maxFuzzySteps, 2_500_000);
+});
+
+test("maxFuzzySteps is validated like the other limits", () => {
+  assert.throws(() => applySearchReplace(FILE, nearMiss(3), { limits: { maxFuzzySteps: 0 } }), { code: "INVALID_INPUT", message: /limits\.maxFuzzySteps/ });
+});
+
+test("applyEdits: one allowance spans the response's blocks; the refused block fails the file and nothing is written", async () => {
+  // Each block is an engine call of its own in the file layer, and most are carried (carried-text.ts).
+  const blocks = [exactBlock(1), exactBlock(2), nearMiss(30), exactBlock(40), exactBlock(41), nearMiss(50), exactBlock(55)];
+  const t = await makeTree({ "f.txt": FILE });
+  const r = await applyEdits(t.root, `f.txt\n${blocks.join("")}`, { limits: { maxFuzzySteps: 1 } });
+  assert.equal(r.ok, false);
+  assert.equal(r.written, false);
+  const edits = r.files[0]?.edits ?? [];
+  assert.deepEqual(
+    edits.map((e) => e.status),
+    ["applied", "applied", "applied", "applied", "applied", "failed", "applied"],
+  );
+  assert.equal(edits[5]?.error?.code, "TOO_LARGE");
+  assert.match(edits[5]?.error?.message ?? "", /maxFuzzySteps/);
+  assert.equal(await readFile(path.join(t.root, "f.txt"), "utf8"), FILE);
+  // The same response within the default allowance: every block applied and written.
+  const all = await applyEdits(t.root, `f.txt\n${blocks.join("")}`);
+  assert.equal(all.ok, true);
+  assert.match(await readFile(path.join(t.root, "f.txt"), "utf8"), /const v50 = 0;/);
+});
+
+/** Lines that share trimmed texts, indentation, blanks the line index trims or keeps, and lines inside longer ones. */
+const PIECES = ["x = 1;", "x = 1; // more", "  x = 1;", "\tx = 1;", "x = 1;  ", "x = 1;\u3000", "y();", "  y();", "}", "", "   ", "x = 1; y();"];
+const fileLines = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 80 });
+const findText = fc.oneof(
+  fc.constantFrom(...PIECES).filter((s) => s.trim() !== ""),
+  fc.tuple(fc.constantFrom(...PIECES), fc.constantFrom(...PIECES)).map(([a, b]) => `${a}\n${b}`),
+);
+
+test("SEARCH sections placed through the line index get the answers the scan gives", () => {
+  fc.assert(
+    fc.property(fileLines, fc.array(findText, { minLength: 16, maxLength: 18 }), fc.boolean(), (lines, finds, withWide) => {
+      // A text with U+3000 takes the scan for one-line find texts; without, the index.
+      const text = `${(withWide ? lines : lines.map((l) => l.replace("\u3000", " "))).join("\n")}\n`;
+      // 16 blocks or more: the call builds its line index on its first lookup.
+      const diff = finds.map((f, k) => sr(f, `changed ${k}`)).join("");
+      const answer = () => {
+        try {
+          return JSON.stringify(applySearchReplace(text, diff));
+        } catch (error) {
+          return `threw ${String(error)}`;
+        }
+      };
+      const indexed = answer();
+      wholeLineSearch.on = false;
+      try {
+        assert.equal(indexed, answer());
+      } finally {
+        wholeLineSearch.on = true;
+      }
+    }),
+    { numRuns: 120 },
+  );
+});

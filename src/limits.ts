@@ -18,11 +18,11 @@ export interface Limits {
   maxFindLength: number;
   /**
    * Work one call may spend searching for edits beyond their exact text, in
-   * the matcher's counted steps (engine/search-allowance.ts: 1,000 for each
+   * the matcher's counted steps (engine/search-allowance.ts: 500 for each
    * edit so searched, plus 32 for each pair of blocks scored and 1 for each
    * window or place its strategies examine). Once it is spent, an edit not
    * found exactly fails TOO_LARGE without that search; edits found exactly
-   * are not counted. @default 2_500_000
+   * are not counted. @default 1_200_000
    */
   maxFuzzySteps: number;
 }
@@ -31,7 +31,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxResponseSize: 8 * 1024 * 1024,
   maxEdits: 2_000,
   maxFindLength: 1024 * 1024,
-  maxFuzzySteps: 2_500_000,
+  maxFuzzySteps: 1_200_000,
 });
 
 const DESCRIBED: Readonly<Record<keyof Limits, { what: string; unit: string }>> = Object.freeze({

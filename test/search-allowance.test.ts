@@ -53,7 +53,7 @@ for (const c of cases) {
 }
 
 test("the default allowance is the documented one", () => {
-  assert.equal(DEFAULT_LIMITS.maxFuzzySteps, 2_500_000);
+  assert.equal(DEFAULT_LIMITS.maxFuzzySteps, 1_200_000);
 });
 
 test("maxFuzzySteps is validated like the other limits", () => {

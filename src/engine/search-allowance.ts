@@ -18,7 +18,9 @@
  * without that search. A search started runs to its end, so an input whose
  * searches fit in the allowance gets the answer it always got; the count is
  * of steps, not of time, so the same input gets the same answer on any
- * machine. Measured (in-process, CPU): a `}` near miss ~10,000 steps and
+ * machine, and steps a memo may skip (listing a needle's hits, which an
+ * earlier search of the same text may have done: a server's kept document)
+ * are not counted, so also whatever came before it in the process. Measured (in-process, CPU): a `}` near miss ~10,000 steps and
  * 2-3 ms; a fuzzy `@@` hunk on a 1 MB file of code ~30 steps and ~0.5 ms.
  */
 import { EditError } from "../errors.ts";

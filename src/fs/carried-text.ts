@@ -149,7 +149,9 @@ export class CarriedText {
     let lineShift = 0;
     let shift = 0;
     let at = 0;
-    for (const [k, p] of this.pending.entries()) {
+    const pending = this.pending;
+    for (let k = 0; k < pending.length; k++) {
+      const p = pending[k] as Pending;
       if (p.endLine + block.margin <= first) {
         lineShift += p.lineDelta;
         shift += p.text.length - (p.end - p.start);
@@ -172,6 +174,13 @@ export class CarriedText {
    * those of the base away from the pending edits.
    */
   mayHold(find: string): boolean {
+    // A find text of one line overlaps a pending edit's new text only inside one of its lines, and that text is
+    // whole lines of the edited text: its own text holds the place (1,995 one-line blocks, each checked against
+    // up to 256 pending edits, spent ~0.3 s of CPU building their neighbourhoods).
+    if (!find.includes("\n")) {
+      for (const p of this.pending) if (p.text.includes(find)) return true;
+      return false;
+    }
     for (let k = 0; k < this.pending.length; k++) if (this.holds(k, find)) return true;
     return false;
   }
@@ -193,13 +202,14 @@ export class CarriedText {
     const lines = countBreaks(this.base, change.start, change.end);
     const firstLine = (op.startLine as number) - 1;
     this.pending.splice(k, 0, { ...change, firstLine, endLine: op.endLine as number, lineDelta: countBreaks(change.text, 0, change.text.length) - lines });
-    let shift = 0;
-    this.at = this.pending.map((p) => {
-      const t = p.start + shift;
-      shift += p.text.length - (p.end - p.start);
-      return t;
-    });
-    this.total = this.base.length + shift;
+    // The edits before k keep their places; the new one starts after their shift, and those after move by its own.
+    const at = this.at;
+    const prev = this.pending[k - 1];
+    const before = prev ? (at[k - 1] as number) - prev.start + prev.text.length - (prev.end - prev.start) : 0;
+    const delta = change.text.length - (change.end - change.start);
+    at.splice(k, 0, change.start + before);
+    for (let j = k + 1; j < at.length; j++) at[j] = (at[j] as number) + delta;
+    this.total += delta;
   }
 
   /** The whole text: the base with every pending edit, one string. */

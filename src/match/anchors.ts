@@ -56,8 +56,8 @@ export function createContext(doc: Document, options: StrategyOptions, checkBudg
       return caps.get(q) ?? [];
     },
     occurrences,
-    tick(weight = 1): void {
-      total += weight;
+    tick(weight = 1, counted = true): void {
+      if (counted) total += weight;
       steps += weight;
       if (steps < STEPS_PER_BUDGET_CHECK) return;
       steps = 0;
@@ -110,7 +110,8 @@ function linesOfHits(ctx: MatchContext, memo: Map<string, readonly number[]>, ne
   const out: number[] = [];
   let last = -1;
   for (const at of ctx.occurrences(needle)) {
-    ctx.tick();
+    // Not counted in the steps: a later search of the same needle finds the list memoised.
+    ctx.tick(1, false);
     if (!accept(at)) continue;
     const line = ctx.doc.lineAt(at);
     if (line !== last) out.push(line);

@@ -102,9 +102,11 @@ export interface MatchContext {
    * Counts `weight` steps (default 1) of a strategy's loop and, every few
    * hundred, checks the call's time budget (TIMEOUT once it is spent). With
    * the checks between strategies, a budget is overrun by a fraction of one
-   * capped search at most.
+   * capped search at most. `counted` false: work that a memo of the context
+   * may skip (listing a needle's hits once), left out of `steps` so that a
+   * search counts the same steps whatever searches of the text came before.
    */
-  tick(weight?: number): void;
+  tick(weight?: number, counted?: boolean): void;
   /** The steps counted by `tick` so far in this context: the work a search did, as the call's allowance for searches beyond exact text counts it (engine/search-allowance.ts). */
   steps(): number;
 }

@@ -192,6 +192,18 @@ for (const c of indentCases) {
   });
 }
 
+test("indentUnit skips exactly the lines trim() reads as blank, for every UTF-16 code unit", () => {
+  // A line of spaces and one character: skipped when blank (unit 2, from "a" to "  b"), else a step of 3.
+  for (let c = 0; c <= 0xffff; c++) {
+    const ch = String.fromCharCode(c);
+    if (ch === "\n" || ch === "\r") continue;
+    const want = ch.trim() === "" ? "  " : "   ";
+    const text = `a\n   ${ch}\n  b\n`;
+    assert.equal(detectIndentUnit(text.split("\n")), want, `U+${c.toString(16)}`);
+    assert.equal(Document.from(text).indentUnit(), want, `U+${c.toString(16)} in a document`);
+  }
+});
+
 test("indentUnit reads a CRLF file like its LF twin", () => {
   const lf = "class A {\n    m() {\n        x();\n    }\n}\n";
   assert.equal(Document.from(lf.replaceAll("\n", "\r\n")).indentUnit(), Document.from(lf).indentUnit());

@@ -31,8 +31,15 @@ const SAMPLE_WHOLE_BELOW = 200_000;
 const SAMPLE_RUNS = 40;
 /** A lookup this many characters past the line table's end counts its way there instead of recording every line start. */
 const JUMP_CHARS = 65_536;
-/** Lines before the window recorded by walking back; a lookup farther back starts the window again at the top. */
+/** Lines before the window recorded by walking back; a lookup farther back starts the window again at a mark (see `marks`). */
 const BACK_LINES = 4096;
+/** A window left behind is marked every this many lines (see `marks`); a lookup by line scans at most about this far from a mark. */
+const MARK_EVERY = 1024;
+/** A lookup up to this many lines (by line) or characters (by offset) past the window scans on to it; farther, it starts at a mark past the window if there is one. */
+const SEEK_LINES = 64;
+const SEEK_CHARS = 4096;
+/** Marks kept at most: a few hundred cover a 200k-line file; more would cost their upkeep. */
+const MAX_MARKS = 4096;
 
 export type LineEndingStyle = "lf" | "crlf" | "cr" | "mixed" | "none";
 
@@ -86,6 +93,22 @@ export class Document {
   private base = 0;
   private jumpChars = JUMP_CHARS;
   private backLines = BACK_LINES;
+  private markEvery = MARK_EVERY;
+  private seekLines = SEEK_LINES;
+  private seekChars = SEEK_CHARS;
+  /**
+   * Line starts known from windows left behind (a jump, a restart), as
+   * ascending line numbers and their offsets: a lookup by line far from the
+   * window starts scanning again at the nearest mark at or below its line,
+   * not at the top. Without them, strategies that each verify their windows
+   * in line order over hits spread through a 200k-line file restarted the
+   * table at the top for each and scanned 360k-410k lines for one typo
+   * edit of typescript.js (~35 ms of its ~60). Every line numbered from an
+   * offset (`lineAt`: the hits of a needle) is marked, so the next needle's
+   * hits, and the windows verified at them, start near a known line.
+   */
+  private readonly marks: number[] = [];
+  private readonly markAt: number[] = [];
   /** Starts recorded; the last may be the end of text after a final line break. */
   private n = 1;
   /** Where the search for the next line break continues. */
@@ -157,10 +180,15 @@ export class Document {
   }
 
   /** A new document whose window jumps ahead and walks back by `jumpChars` and `backLines` (tests set them small). */
-  static withWindow(raw: string, jumpChars: number, backLines: number): Document {
+  static withWindow(raw: string, jumpChars: number, backLines: number, marks?: { every: number; seekLines: number; seekChars: number }): Document {
     const doc = new Document(raw);
     doc.jumpChars = jumpChars;
     doc.backLines = backLines;
+    if (marks) {
+      doc.markEvery = marks.every;
+      doc.seekLines = marks.seekLines;
+      doc.seekChars = marks.seekChars;
+    }
     return doc;
   }
 
@@ -346,6 +374,8 @@ export class Document {
    * (a call per line cost ~1 ms more over 200k lines).
    */
   private extend(offset: number, line: number): void {
+    if (line >= 0) this.seekLine(line);
+    else if (offset >= 0) this.seekOffset(offset);
     if ((offset >= 0 && offset < (this.starts[0] as number)) || (line >= 0 && line < this.base)) this.extendBack(offset, line);
     if (this.complete) return;
     const text = this.text;
@@ -383,6 +413,7 @@ export class Document {
     const last = this.starts[this.n - 1] as number;
     const start = text.lastIndexOf("\n", offset - 1) + 1;
     if (start <= last) return;
+    this.keepMarks();
     this.base += this.n - 1 + countBreaks(text, last, start);
     this.restartAt(start);
   }
@@ -399,11 +430,13 @@ export class Document {
     if (offset >= 0 && first - offset > this.jumpChars) {
       // lastIndexOf reads a fromIndex of -1 as 0: at offset 0 it would find a "\n" standing there.
       const start = offset === 0 ? 0 : text.lastIndexOf("\n", offset - 1) + 1;
+      this.keepMarks();
       this.base -= countBreaks(text, start, first);
       this.restartAt(start);
       return;
     }
     if (line >= 0 && this.base - line > this.backLines) {
+      this.keepMarks();
       this.base = 0;
       this.restartAt(0);
       return;
@@ -427,6 +460,61 @@ export class Document {
     this.starts = starts;
     this.n += k;
     this.base = base;
+  }
+
+  /**
+   * Before a lookup by `line`: when the nearest mark at or below the line is
+   * nearer than the window (ahead: past its end; behind: nearer than walking
+   * back, or the walk is too long), the window starts again at that mark
+   * (line 0 when none).
+   */
+  private seekLine(line: number): void {
+    const last = this.base + this.n - 1;
+    if (line >= this.base && (this.complete || line <= last + this.seekLines)) return;
+    const k = firstAtLeast(this.marks, line + 1) - 1;
+    const markLine = k >= 0 ? (this.marks[k] as number) : 0;
+    // Ahead: from the window's end unless a mark is nearer. Behind: walked back unless a mark is nearer or the walk too long.
+    if (line > last ? markLine <= last : this.base - line <= this.backLines && line - markLine >= this.base - line) return;
+    this.restartAtMark(this.marks, line);
+  }
+
+  /** As `seekLine`, before a lookup by offset: a mark nearer than the window's end (ahead) or start (behind) is started from. */
+  private seekOffset(offset: number): void {
+    const first = this.starts[0] as number;
+    const lastStart = this.starts[this.n - 1] as number;
+    if (offset >= first && (this.complete || offset <= lastStart + this.seekChars)) return;
+    const k = firstAtLeast(this.markAt, offset + 1) - 1;
+    if (k < 0) return;
+    const markOffset = this.markAt[k] as number;
+    if (offset > lastStart ? markOffset <= lastStart : offset - markOffset >= first - offset) return;
+    this.restartAtMark(this.markAt, offset);
+  }
+
+  /**
+   * The window, marked, starts again at the last mark at or below `target`
+   * in `by` (the marks' lines or offsets), line 0 when none; looked up after
+   * `keepMarks`, whose marks shift the indices.
+   */
+  private restartAtMark(by: readonly number[], target: number): void {
+    this.keepMarks();
+    const k = firstAtLeast(by, target + 1) - 1;
+    this.base = k >= 0 ? (this.marks[k] as number) : 0;
+    this.restartAt(k >= 0 ? (this.markAt[k] as number) : 0);
+  }
+
+  /** Marks the window's starts every `markEvery` lines and its last one, before the window is left. */
+  private keepMarks(): void {
+    for (let k = 0; k < this.n; k += this.markEvery) this.mark(this.base + k, this.starts[k] as number);
+    this.mark(this.base + this.n - 1, this.starts[this.n - 1] as number);
+  }
+
+  private mark(line: number, offset: number): void {
+    const marks = this.marks;
+    if (line === 0 || marks.length >= MAX_MARKS) return;
+    const k = firstAtLeast(marks, line);
+    if (marks[k] === line) return;
+    marks.splice(k, 0, line);
+    this.markAt.splice(k, 0, offset);
   }
 
   /** An empty window at `start`, a line start whose number is `base`. */
@@ -498,6 +586,8 @@ export class Document {
       if ((starts[mid] ?? 0) <= offset) lo = mid;
       else hi = mid - 1;
     }
+    // Its start is known now: a later lookup near this line (a window verified at a hit, another needle's hit) starts here.
+    this.mark(this.base + lo, starts[lo] as number);
     return this.base + lo;
   }
 

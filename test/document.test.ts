@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { Document, detectIndentUnit, type LineEndingStyle } from "../src/text/document.ts";
+import { Document, detectIndentUnit, type LineEndingStyle, lineScanStats } from "../src/text/document.ts";
 
 interface ShapeCase {
   name: string;
@@ -192,6 +192,18 @@ for (const c of indentCases) {
   });
 }
 
+test("indentUnit skips exactly the lines trim() reads as blank, for every UTF-16 code unit", () => {
+  // A line of spaces and one character: skipped when blank (unit 2, from "a" to "  b"), else a step of 3.
+  for (let c = 0; c <= 0xffff; c++) {
+    const ch = String.fromCharCode(c);
+    if (ch === "\n" || ch === "\r") continue;
+    const want = ch.trim() === "" ? "  " : "   ";
+    const text = `a\n   ${ch}\n  b\n`;
+    assert.equal(detectIndentUnit(text.split("\n")), want, `U+${c.toString(16)}`);
+    assert.equal(Document.from(text).indentUnit(), want, `U+${c.toString(16)} in a document`);
+  }
+});
+
 test("indentUnit reads a CRLF file like its LF twin", () => {
   const lf = "class A {\n    m() {\n        x();\n    }\n}\n";
   assert.equal(Document.from(lf.replaceAll("\n", "\r\n")).indentUnit(), Document.from(lf).indentUnit());
@@ -222,10 +234,10 @@ test("a windowed line table walked back to offset 0 of a text that starts with a
   assert.equal(doc.lineAt(0), 0);
 });
 
-test("the line table as a window (jumps ahead by counting breaks, walks back, restarts at the top) answers every lookup as a table built from the top", () => {
+test("the line table as a window (jumps ahead by counting breaks, walks back, restarts at a mark or the top) answers every lookup as a table built from the top", () => {
   const query = fc.oneof(
-    fc.record({ kind: fc.constant("lineAt" as const), at: fc.nat(260) }),
-    fc.record({ kind: fc.constantFrom("lineStart" as const, "lineEnd" as const, "hasLine" as const, "line" as const), at: fc.nat(90) }),
+    fc.record({ kind: fc.constant("lineAt" as const), at: fc.nat(620) }),
+    fc.record({ kind: fc.constantFrom("lineStart" as const, "lineEnd" as const, "hasLine" as const, "line" as const), at: fc.nat(240) }),
     fc.record({ kind: fc.constant("lineCount" as const), at: fc.constant(0) }),
   );
   const ask = (d: Document, q: { kind: string; at: number }, len: number): unknown => {
@@ -246,12 +258,13 @@ test("the line table as a window (jumps ahead by counting breaks, walks back, re
   };
   fc.assert(
     fc.property(
-      fc.stringMatching(/^[ab\n\r\uFEFF]{0,250}$/),
-      fc.array(query, { maxLength: 30 }),
+      fc.stringMatching(/^[ab\n\n\r\uFEFF]{0,600}$/),
+      fc.array(query, { maxLength: 60 }),
       fc.integer({ min: 1, max: 12 }),
       fc.integer({ min: 1, max: 6 }),
-      (raw, queries, jumpChars, backLines) => {
-        const windowed = Document.withWindow(raw, jumpChars, backLines);
+      fc.record({ every: fc.integer({ min: 1, max: 8 }), seekLines: fc.integer({ min: 0, max: 4 }), seekChars: fc.integer({ min: 0, max: 12 }) }),
+      (raw, queries, jumpChars, backLines, marks) => {
+        const windowed = Document.withWindow(raw, jumpChars, backLines, marks);
         for (const q of queries) {
           // A fresh document's table never jumps on a text this short: it is built from the top.
           const fresh = Document.from(raw);
@@ -261,4 +274,26 @@ test("the line table as a window (jumps ahead by counting breaks, walks back, re
     ),
     { numRuns: 3000 },
   );
+});
+
+test("lookups that go back and forth over a long text start at the lines they numbered before, not at the top", () => {
+  // As the strategies do: each numbers the hits of its needles (by offset), then verifies a window at each hit (by line), in line order.
+  const lines = Array.from({ length: 60_000 }, (_, i) => `line ${i}`);
+  const text = `${lines.join("\n")}\n`;
+  const offsetOf = (i: number) => text.indexOf(`line ${i}\n`);
+  const hits = [1_000, 21_000, 41_000, 59_000];
+  const doc = Document.from(text);
+  const pass = () => {
+    for (const h of hits) assert.equal(doc.lineAt(offsetOf(h)), h);
+    for (const h of hits) {
+      assert.ok(doc.hasLine(h + 11));
+      assert.equal(doc.line(h + 3), `line ${h + 3}`);
+    }
+  };
+  pass();
+  const before = lineScanStats.lines;
+  pass();
+  pass();
+  // Without marks each pass restarted the table at the top: ~59,000 lines scanned a pass.
+  assert.ok(lineScanStats.lines - before < 200, `${lineScanStats.lines - before} lines scanned`);
 });

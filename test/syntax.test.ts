@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { clearKeptTrees } from "../src/syntax/tree-cache.ts";
+import { clearKeptTrees, treeCacheStats } from "../src/syntax/tree-cache.ts";
 import { checkSyntax, languageOf, listDefinitions, listSyntaxIssues, parse, SYNTAX_LANGUAGES, type SyntaxLanguage } from "../src/syntax/index.ts";
 
 interface LanguageCase {
@@ -450,6 +450,42 @@ test("syntax property: a chain of edits checked through the kept trees gets the 
     { numRuns: 120, seed: 37 },
   );
   clearKeptTrees();
+});
+
+test("syntax property: a text parsed from the kept tree of another version of its file (keptNear) gets the report of fresh parses", async () => {
+  const bases = {
+    py: "import os\n\n\ndef f(a, b):\n    if a:\n        return [a, b]\n    for x in b:\n        print(x)\n    return {a: b}\n\n\nclass C:\n    def g(self):\n        return f(1, (2, 3))\n",
+    js: "function f(a, b) {\n  if (a) {\n    return [a, b];\n  }\n  for (const x of b) console.log(x);\n  return { a, b };\n}\nclass C {\n  g() { return f(1, [2, 3]); }\n}\n",
+  };
+  const edit = fc.tuple(fc.nat(400), fc.nat(4), fc.constantFrom("", ":", "(", ")", "{", "}", ";", "\n", "    ", "x", "pass", "é"));
+  const apply = (text: string, [at0, cut, insert]: [number, number, string]) => {
+    const at = at0 % (text.length + 1);
+    return text.slice(0, at) + insert + text.slice(Math.min(text.length, at + cut));
+  };
+  let near = 0;
+  let runs = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom("py", "js") as fc.Arbitrary<"py" | "js">, edit, edit, edit, async (ext, e1, e2, e3) => {
+      runs++;
+      clearKeptTrees();
+      const base = bases[ext];
+      const path = `p.${ext}`;
+      // One version of the file checked (its trees kept), then an edit of another version of it.
+      await checkSyntax(path, base, apply(base, e1));
+      const other = apply(base, e2);
+      const after = apply(other, e3);
+      const before = treeCacheStats.near;
+      const kept = await checkSyntax(path, other, after);
+      near += treeCacheStats.near - before;
+      clearKeptTrees();
+      assert.deepEqual(kept, await checkSyntax(path, other, after));
+    }),
+    { numRuns: 150, seed: 41 },
+  );
+  clearKeptTrees();
+  // Texts were parsed from a kept tree (the base's), not from the top: the property is about that path (a text
+  // with an error, most of these random ones, is parsed from the top: 34 of 150 well-formed with this seed).
+  assert.ok(near > runs / 10, `${near} of ${runs} parsed from a kept tree`);
 });
 
 /** A Python program from a random shape: statements and `if`/`for` blocks, `unit` spaces a level. */

@@ -18,7 +18,7 @@ import { languageOf, type SyntaxLanguage } from "./languages.ts";
 import { pythonIndentIssues } from "./python-indent.ts";
 import { loadParser } from "./runtime.ts";
 import type { SyntaxIssue, SyntaxReport } from "./report.ts";
-import { keepTree, keptTree } from "./tree-cache.ts";
+import { keepTree, keptNear, keptTree, treeCacheStats } from "./tree-cache.ts";
 
 export type { SyntaxReport } from "./report.ts";
 
@@ -71,9 +71,46 @@ export interface ParsedBefore {
  * With `language`, a kept tree of the text (tree-cache.ts) is used instead of a whole parse, and the tree is kept.
  */
 export function parseBefore(parser: Parser, before: string, language?: SyntaxLanguage): ParsedBefore {
-  const tree = (language !== undefined ? keptTree(language, before) : undefined) ?? parseWithin(parser, before);
+  const tree = (language !== undefined ? (keptTree(language, before) ?? parseNear(parser, language, before)) : undefined) ?? parseWithin(parser, before);
   if (language !== undefined) keepTree(language, before, tree);
   return { text: before, tree, issues: listSyntaxIssues(tree, before) };
+}
+
+/**
+ * `text` parsed from the tree of a kept text it shares most of (tree-cache.ts
+ * `keptNear`), told where they differ; undefined when none is kept or the
+ * text has a syntax error: error recovery from an edited tree can read a
+ * broken text otherwise than a parse from the top (the property test found
+ * a deleted "f(" read differently), a well-formed text has one reading.
+ */
+function parseNear(parser: Parser, language: SyntaxLanguage, text: string): Tree | undefined {
+  const near = keptNear(language, text);
+  if (!near) return undefined;
+  let tree: Tree | undefined;
+  try {
+    editTree(near.tree, near.text, text);
+    tree = parseWithin(parser, text, near.tree);
+  } finally {
+    near.tree.delete();
+  }
+  if (!tree.rootNode.hasError) {
+    treeCacheStats.near++;
+    return tree;
+  }
+  tree.delete();
+  return undefined;
+}
+
+/** Tells `tree` (of `before`) where `after` differs from it: the one changed region. */
+function editTree(tree: Tree, before: string, after: string, region = changedRegion(before, after)): void {
+  tree.edit({
+    startIndex: region.start,
+    oldEndIndex: region.oldEnd,
+    newEndIndex: region.newEnd,
+    startPosition: pointAt(before, region.start),
+    oldEndPosition: pointAt(before, region.oldEnd),
+    newEndPosition: pointAt(after, region.newEnd),
+  } as Parameters<typeof tree.edit>[0]);
 }
 
 /** The check of `after` against a parsed text before; `oldTree` (that tree, or a copy of it) is edited in place and left to the caller. */
@@ -82,14 +119,7 @@ export function checkAfter(parser: Parser, language: SyntaxLanguage, old: Parsed
   const region = changedRegion(before, after);
   // Python's indentation errors, read on the change's lines before the old tree is edited (python-indent.ts).
   const indentBefore = language === "python" ? pythonIndentIssues(oldTree, before, region.start, region.oldEnd) : [];
-  oldTree.edit({
-    startIndex: region.start,
-    oldEndIndex: region.oldEnd,
-    newEndIndex: region.newEnd,
-    startPosition: pointAt(before, region.start),
-    oldEndPosition: pointAt(before, region.oldEnd),
-    newEndPosition: pointAt(after, region.newEnd),
-  } as Parameters<typeof oldTree.edit>[0]);
+  editTree(oldTree, before, after, region);
   const newTree = parseWithin(parser, after, oldTree);
   try {
     keepTree(language, after, newTree);

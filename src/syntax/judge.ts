@@ -13,7 +13,9 @@ import { loadParser } from "./runtime.ts";
  * undefined for a path of no known language. The text before is parsed once
  * for all the readings weighed against it (each reading: a copy of that
  * tree, edited, and an incremental re-parse), and freed when another text
- * before comes.
+ * before comes. The text before is parsed through the kept trees
+ * (tree-cache.ts): from another version of the file checked just before,
+ * when there is one, instead of from the top.
  */
 export async function loadSyntaxJudge(path: string, text: string): Promise<SyntaxJudge | undefined> {
   const language = languageOf(path, text);
@@ -25,7 +27,7 @@ export async function loadSyntaxJudge(path: string, text: string): Promise<Synta
       if (last?.text !== before) {
         last?.tree.delete();
         last = undefined;
-        last = parseBefore(parser, before);
+        last = parseBefore(parser, before, language);
       }
       const copy = last.tree.copy();
       try {

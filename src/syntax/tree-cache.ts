@@ -11,8 +11,14 @@
  * readings of one edit reuses the first). A tree is used through a copy
  * (`tree.edit` changes the tree it is given), and a tree pushed out is
  * deleted: its memory is in the WebAssembly heap, not collected.
+ *
+ * A text that is none of them but shares most of one (another version of
+ * the file: a batch applies a model's successive tries at one file one
+ * after another) is parsed from that tree, edited, instead of from the top
+ * (`keptNear`).
  */
 import type { Tree } from "web-tree-sitter";
+import { commonPrefixLength, commonSuffixLength } from "../text/common-ends.ts";
 import type { SyntaxLanguage } from "./languages.ts";
 
 const KEPT = 2;
@@ -25,6 +31,9 @@ interface Kept {
 
 const kept: Kept[] = [];
 
+/** Texts parsed from a kept tree of another text (check.ts `parseNear`): tests read it to see the path taken. Not a public API. */
+export const treeCacheStats = { near: 0 };
+
 /** A copy of the kept tree of `text` in `language` (the caller deletes it), or undefined. */
 export function keptTree(language: SyntaxLanguage, text: string): Tree | undefined {
   for (let i = kept.length - 1; i >= 0; i--) {
@@ -36,6 +45,29 @@ export function keptTree(language: SyntaxLanguage, text: string): Tree | undefin
     return k.tree.copy();
   }
   return undefined;
+}
+
+/**
+ * A kept text in `language` that `text` shares most of (its common start and
+ * end at least half of `text`; the one sharing the most), with a copy of its
+ * tree (the caller edits and deletes it), for an incremental parse of `text`.
+ * Only an error-free tree: error recovery is where a parse from an edited
+ * tree could read a text otherwise than a parse from the top. Undefined when
+ * none.
+ */
+export function keptNear(language: SyntaxLanguage, text: string): { text: string; tree: Tree } | undefined {
+  let best: Kept | undefined;
+  let bestShared = Math.ceil(text.length / 2);
+  for (const k of kept) {
+    if (k.language !== language) continue;
+    const prefix = commonPrefixLength(k.text, text);
+    const shared = prefix + commonSuffixLength(k.text, text, Math.min(k.text.length, text.length) - prefix);
+    if (shared >= bestShared && !k.tree.rootNode.hasError) {
+      best = k;
+      bestShared = shared;
+    }
+  }
+  return best && { text: best.text, tree: best.tree.copy() };
 }
 
 /** Keeps a copy of `tree` (of `text` in `language`), pushing out the least recently used. */

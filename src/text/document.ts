@@ -31,8 +31,15 @@ const SAMPLE_WHOLE_BELOW = 200_000;
 const SAMPLE_RUNS = 40;
 /** A lookup this many characters past the line table's end counts its way there instead of recording every line start. */
 const JUMP_CHARS = 65_536;
-/** Lines before the window recorded by walking back; a lookup farther back starts the window again at the top. */
+/** Lines before the window recorded by walking back; a lookup farther back starts the window again at a mark (see `marks`). */
 const BACK_LINES = 4096;
+/** A window left behind is marked every this many lines (see `marks`); a lookup by line scans at most about this far from a mark. */
+const MARK_EVERY = 1024;
+/** A lookup up to this many lines (by line) or characters (by offset) past the window scans on to it; farther, it starts at a mark past the window if there is one. */
+const SEEK_LINES = 64;
+const SEEK_CHARS = 4096;
+/** Marks kept at most: a few hundred cover a 200k-line file; more would cost their upkeep. */
+const MAX_MARKS = 4096;
 
 export type LineEndingStyle = "lf" | "crlf" | "cr" | "mixed" | "none";
 
@@ -86,6 +93,22 @@ export class Document {
   private base = 0;
   private jumpChars = JUMP_CHARS;
   private backLines = BACK_LINES;
+  private markEvery = MARK_EVERY;
+  private seekLines = SEEK_LINES;
+  private seekChars = SEEK_CHARS;
+  /**
+   * Line starts known from windows left behind (a jump, a restart), as
+   * ascending line numbers and their offsets: a lookup by line far from the
+   * window starts scanning again at the nearest mark at or below its line,
+   * not at the top. Without them, strategies that each verify their windows
+   * in line order over hits spread through a 200k-line file restarted the
+   * table at the top for each and scanned 360k-410k lines for one typo
+   * edit of typescript.js (~35 ms of its ~60). Every line numbered from an
+   * offset (`lineAt`: the hits of a needle) is marked, so the next needle's
+   * hits, and the windows verified at them, start near a known line.
+   */
+  private readonly marks: number[] = [];
+  private readonly markAt: number[] = [];
   /** Starts recorded; the last may be the end of text after a final line break. */
   private n = 1;
   /** Where the search for the next line break continues. */
@@ -157,10 +180,15 @@ export class Document {
   }
 
   /** A new document whose window jumps ahead and walks back by `jumpChars` and `backLines` (tests set them small). */
-  static withWindow(raw: string, jumpChars: number, backLines: number): Document {
+  static withWindow(raw: string, jumpChars: number, backLines: number, marks?: { every: number; seekLines: number; seekChars: number }): Document {
     const doc = new Document(raw);
     doc.jumpChars = jumpChars;
     doc.backLines = backLines;
+    if (marks) {
+      doc.markEvery = marks.every;
+      doc.seekLines = marks.seekLines;
+      doc.seekChars = marks.seekChars;
+    }
     return doc;
   }
 
@@ -349,6 +377,8 @@ export class Document {
    * (a call per line cost ~1 ms more over 200k lines).
    */
   private extend(offset: number, line: number): void {
+    if (line >= 0) this.seekLine(line);
+    else if (offset >= 0) this.seekOffset(offset);
     if ((offset >= 0 && offset < (this.starts[0] as number)) || (line >= 0 && line < this.base)) this.extendBack(offset, line);
     if (this.complete) return;
     const text = this.text;
@@ -386,6 +416,7 @@ export class Document {
     const last = this.starts[this.n - 1] as number;
     const start = text.lastIndexOf("\n", offset - 1) + 1;
     if (start <= last) return;
+    this.keepMarks();
     this.base += this.n - 1 + countBreaks(text, last, start);
     this.restartAt(start);
   }
@@ -402,11 +433,13 @@ export class Document {
     if (offset >= 0 && first - offset > this.jumpChars) {
       // lastIndexOf reads a fromIndex of -1 as 0: at offset 0 it would find a "\n" standing there.
       const start = offset === 0 ? 0 : text.lastIndexOf("\n", offset - 1) + 1;
+      this.keepMarks();
       this.base -= countBreaks(text, start, first);
       this.restartAt(start);
       return;
     }
     if (line >= 0 && this.base - line > this.backLines) {
+      this.keepMarks();
       this.base = 0;
       this.restartAt(0);
       return;
@@ -430,6 +463,61 @@ export class Document {
     this.starts = starts;
     this.n += k;
     this.base = base;
+  }
+
+  /**
+   * Before a lookup by `line`: when the nearest mark at or below the line is
+   * nearer than the window (ahead: past its end; behind: nearer than walking
+   * back, or the walk is too long), the window starts again at that mark
+   * (line 0 when none).
+   */
+  private seekLine(line: number): void {
+    const last = this.base + this.n - 1;
+    if (line >= this.base && (this.complete || line <= last + this.seekLines)) return;
+    const k = firstAtLeast(this.marks, line + 1) - 1;
+    const markLine = k >= 0 ? (this.marks[k] as number) : 0;
+    // Ahead: from the window's end unless a mark is nearer. Behind: walked back unless a mark is nearer or the walk too long.
+    if (line > last ? markLine <= last : this.base - line <= this.backLines && line - markLine >= this.base - line) return;
+    this.restartAtMark(this.marks, line);
+  }
+
+  /** As `seekLine`, before a lookup by offset: a mark nearer than the window's end (ahead) or start (behind) is started from. */
+  private seekOffset(offset: number): void {
+    const first = this.starts[0] as number;
+    const lastStart = this.starts[this.n - 1] as number;
+    if (offset >= first && (this.complete || offset <= lastStart + this.seekChars)) return;
+    const k = firstAtLeast(this.markAt, offset + 1) - 1;
+    if (k < 0) return;
+    const markOffset = this.markAt[k] as number;
+    if (offset > lastStart ? markOffset <= lastStart : offset - markOffset >= first - offset) return;
+    this.restartAtMark(this.markAt, offset);
+  }
+
+  /**
+   * The window, marked, starts again at the last mark at or below `target`
+   * in `by` (the marks' lines or offsets), line 0 when none; looked up after
+   * `keepMarks`, whose marks shift the indices.
+   */
+  private restartAtMark(by: readonly number[], target: number): void {
+    this.keepMarks();
+    const k = firstAtLeast(by, target + 1) - 1;
+    this.base = k >= 0 ? (this.marks[k] as number) : 0;
+    this.restartAt(k >= 0 ? (this.markAt[k] as number) : 0);
+  }
+
+  /** Marks the window's starts every `markEvery` lines and its last one, before the window is left. */
+  private keepMarks(): void {
+    for (let k = 0; k < this.n; k += this.markEvery) this.mark(this.base + k, this.starts[k] as number);
+    this.mark(this.base + this.n - 1, this.starts[this.n - 1] as number);
+  }
+
+  private mark(line: number, offset: number): void {
+    const marks = this.marks;
+    if (line === 0 || marks.length >= MAX_MARKS) return;
+    const k = firstAtLeast(marks, line);
+    if (marks[k] === line) return;
+    marks.splice(k, 0, line);
+    this.markAt.splice(k, 0, offset);
   }
 
   /** An empty window at `start`, a line start whose number is `base`. */
@@ -501,6 +589,8 @@ export class Document {
       if ((starts[mid] ?? 0) <= offset) lo = mid;
       else hi = mid - 1;
     }
+    // Its start is known now: a later lookup near this line (a window verified at a hit, another needle's hit) starts here.
+    this.mark(this.base + lo, starts[lo] as number);
     return this.base + lo;
   }
 
@@ -562,7 +652,9 @@ export class Document {
   /** The file's indentation unit: "\t" or a run of spaces (2, 4, ...), from a sample of lines. */
   indentUnit(): string {
     if (this.indentCache !== undefined) return this.indentCache;
-    this.indentCache = detectIndentUnit(this.sampleLines(2000));
+    const tally = new IndentTally();
+    this.sampleLines(2000, tally);
+    this.indentCache = tally.unit();
     return this.indentCache;
   }
 
@@ -570,11 +662,12 @@ export class Document {
    * All lines of a short text; of a long one, `max` lines in runs of
    * consecutive lines from evenly spaced offsets, read without the line
    * table (building it costs ~4 ms on 200k lines, the whole budget of an
-   * edit). Consecutive lines also give detectIndentUnit true steps.
+   * edit). Consecutive lines also give detectIndentUnit true steps. Each
+   * line is tallied where it stands: a string per line was 6 % of what the
+   * 978 real edits allocate (bench:batch).
    */
-  private sampleLines(max: number): string[] {
+  private sampleLines(max: number, tally: IndentTally): void {
     const text = this.text;
-    const out: string[] = [];
     const runs = text.length <= SAMPLE_WHOLE_BELOW ? 1 : SAMPLE_RUNS;
     const perRun = runs === 1 ? Number.POSITIVE_INFINITY : Math.ceil(max / runs);
     for (let k = 0; k < runs; k++) {
@@ -588,11 +681,56 @@ export class Document {
       for (let j = 0; j < perRun && p < text.length; j++) {
         const nl = text.indexOf("\n", p);
         const end = nl === -1 ? text.length : nl;
-        out.push(text.slice(p, end));
+        tally.add(text, p, end);
         p = end + 1;
       }
     }
-    return out;
+  }
+}
+
+/** Whether `text[start, end)` is blank as `trim()` reads it (any JavaScript white space or line terminator). */
+function trimsToNothing(text: string, start: number, end: number): boolean {
+  for (let p = start; p < end; p++) {
+    const c = text.charCodeAt(p);
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    // Past ASCII, trim() itself decides (its Unicode spaces): rare at a line's start.
+    return c < 128 ? false : text.slice(p, end).trim() === "";
+  }
+  return true;
+}
+
+/** The counts detectIndentUnit decides by, fed one line at a time. */
+class IndentTally {
+  private tabs = 0;
+  private spaces = 0;
+  private readonly steps = new Map<number, number>();
+  private previous = 0;
+
+  add(text: string, start: number, end: number): void {
+    if (trimsToNothing(text, start, end)) return;
+    if (text.charCodeAt(start) === 9) {
+      this.tabs++;
+      return;
+    }
+    let width = 0;
+    while (start + width < end && text.charCodeAt(start + width) === 32) width++;
+    if (width > 0) this.spaces++;
+    const step = width - this.previous;
+    if (step > 0 && step <= 8) this.steps.set(step, (this.steps.get(step) ?? 0) + 1);
+    this.previous = width;
+  }
+
+  unit(): string {
+    if (this.tabs > this.spaces) return "\t";
+    let best = 0;
+    let bestCount = 0;
+    for (const [step, count] of this.steps) {
+      if (count > bestCount || (count === bestCount && step < best)) {
+        best = step;
+        bestCount = count;
+      }
+    }
+    return " ".repeat(best || 2);
   }
 }
 
@@ -602,31 +740,7 @@ export class Document {
  * of consecutive indented lines (robust to alignment spaces), defaulting to 2.
  */
 export function detectIndentUnit(lines: readonly string[]): string {
-  let tabs = 0;
-  let spaces = 0;
-  const steps = new Map<number, number>();
-  let previous = 0;
-  for (const line of lines) {
-    if (line.trim() === "") continue;
-    if (line.startsWith("\t")) {
-      tabs++;
-      continue;
-    }
-    let width = 0;
-    while (line.charCodeAt(width) === 32) width++;
-    if (width > 0) spaces++;
-    const step = width - previous;
-    if (step > 0 && step <= 8) steps.set(step, (steps.get(step) ?? 0) + 1);
-    previous = width;
-  }
-  if (tabs > spaces) return "\t";
-  let best = 0;
-  let bestCount = 0;
-  for (const [step, count] of steps) {
-    if (count > bestCount || (count === bestCount && step < best)) {
-      best = step;
-      bestCount = count;
-    }
-  }
-  return " ".repeat(best || 2);
+  const tally = new IndentTally();
+  for (const line of lines) tally.add(line, 0, line.length);
+  return tally.unit();
 }

@@ -80,6 +80,32 @@ test("decodesBack: when it says so, the bytes written read back as the same text
   assert.ok(kept > 300, `only ${kept} texts were kept`);
 });
 
+test("the entry a write leaves is what reading its bytes gives, or none (ASCII bytes are kept as their Latin-1 text)", () => {
+  const asciiText = fc.array(fc.constantFrom("a", "\n", "\r", "\r\n", "\0", " ", "{}"), { maxLength: 20 }).map((p) => p.join(""));
+  let kept = 0;
+  fc.assert(
+    fc.property(fc.oneof(asciiText, fileText), layoutArb, (text, layout) => {
+      const cache = new FileCache();
+      const bytes = encodeText(text, layout);
+      cache.storeWritten("/f", bytes, text, layout, "");
+      const entry = cache.latest("/f");
+      let decoded: ReturnType<typeof decodeText> | undefined;
+      try {
+        decoded = decodeText(bytes, "f", false);
+      } catch {
+        // BINARY: such bytes are never an entry.
+      }
+      if (entry === undefined) return;
+      kept++;
+      assert.deepEqual({ text: entry.text, layout: { ...entry.layout } }, decoded);
+      assert.equal(entry.text, text);
+      assert.equal(cache.lookup("/f", bytes, false), entry);
+    }),
+    { numRuns: 3000 },
+  );
+  assert.ok(kept > 150, `only ${kept} entries were kept`);
+});
+
 test("a second read of unchanged bytes is served from the cache: same text, same document, no decoding", async () => {
   const { root } = await makeTree({ "a.txt": "one\ntwo\n" });
   const abs = path.join(root, "a.txt");

@@ -41,10 +41,11 @@ export interface CachedFile {
   readonly hash: string;
   /** The document of `text`, shared (document-pool.ts) while the entry lives. */
   readonly doc: Document;
+  /** The bytes it was made from (never changed). */
+  readonly bytes: Uint8Array;
 }
 
 interface Entry extends CachedFile {
-  bytes: Uint8Array;
   /** Decoded strictly (valid UTF-8, no NUL): may serve a read that refuses binary files. */
   strict: boolean;
   size: number;
@@ -82,6 +83,11 @@ export class FileCache {
     this.entries.set(abs, entry);
     this.hits++;
     return entry;
+  }
+
+  /** Whether the entry of `abs` was made from `size` bytes: a read of that many will likely be it. */
+  hasSize(abs: string, size: number): boolean {
+    return this.entries.get(abs)?.bytes.byteLength === size;
   }
 
   /**

@@ -250,6 +250,14 @@ async function benchManyFiles(dir: string, content: string, runs: number): Promi
   row("applyEdits written", per(applied), floorOf, ratioAtomic(per(applied)));
 }
 
+/** Minor page faults of the process `pid` so far (from /proc): touching new memory, ~20 µs of CPU each on this machine. */
+function faultsOf(pid: number | null): number {
+  if (pid === null) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  // minflt is field 10 of stat, 8 after the name.
+  return Number(fields[7]);
+}
+
 /** CPU milliseconds the process `pid` has used (user + system, from /proc). */
 function cpuOf(pid: number | null): number {
   if (pid === null) return 0;
@@ -315,6 +323,8 @@ async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor):
     const later: Record<string, Times> = { exact: new Times(), "exact, new text": new Times(), "re-indented": new Times(), typo: new Times(), absent: new Times(), ambiguous: new Times() };
     // The engine's part of the same calls (ms, from inside the server).
     const engine: Record<string, number[]> = { exact: [], "exact, new text": [], "re-indented": [], typo: [], absent: [], ambiguous: [] };
+    // The server's page faults per call, by kind.
+    const faults: Record<string, number[]> = { exact: [], "exact, new text": [], "re-indented": [], typo: [], absent: [], ambiguous: [] };
     let fresh = 0;
     // Three real lines that stand in 2-10 places (as speed.ts's "ambiguous"): refused as AMBIGUOUS.
     const ambiguous = findAmbiguous(readFileSync(path.join(dir, NAME), "utf8").split("\n"), edits.length);
@@ -343,16 +353,19 @@ async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor):
           const newString = name === "exact" ? neu : name === "exact, new text" ? `${neu} ${fresh++}` : `${oldString}\n${e.neu[e.neu.length - 1] ?? ""}`;
           const logged = engineTimes().length;
           const c0 = cpuOf(transport.pid);
+          const f0 = faultsOf(transport.pid);
           const t0 = performance.now();
           const result = await call({ edits: [{ oldString, newString }] });
           const t = performance.now() - t0;
           const c = cpuOf(transport.pid) - c0;
+          const f = faultsOf(transport.pid) - f0;
           if (result.isError !== refuse) throw new Error(`bench MCP ${name} edit: ${result.text.slice(0, 400)}`);
           // The very first call of the server: its first edit of the file.
           const isFirst = k === 0 && r === 0 && name === "exact";
           const into = isFirst ? first : (later[name] as Times);
           into.wall.push(t);
           into.cpu.push(c);
+          if (!isFirst) faults[name]?.push(f);
           for (const ms of engineTimes().slice(logged)) (isFirst ? firstEngine : (engine[name] as number[])).push(ms);
           if (!refuse) await undo(name === "exact, new text" ? newString : neu);
         }
@@ -362,7 +375,7 @@ async function benchMcp(dir: string, edits: Edit[], runs: number, floor: Floor):
     console.log(HEADER);
     row("first edit of the file (fresh server)", first, floor, `engine ${median(firstEngine).toFixed(2)} ms`);
     for (const [name, times] of Object.entries(later)) {
-      row(`second edit of the same file: ${name}`, times, floor, `${name === "absent" || name === "ambiguous" ? "refused" : "written"}; CPU max ${Math.max(...times.cpu).toFixed(0)} ms; engine median ${median(engine[name] ?? []).toFixed(2)} ms, max ${Math.max(...(engine[name] ?? [])).toFixed(2)} ms`);
+      row(`second edit of the same file: ${name}`, times, floor, `${name === "absent" || name === "ambiguous" ? "refused" : "written"}; CPU max ${Math.max(...times.cpu).toFixed(0)} ms; engine median ${median(engine[name] ?? []).toFixed(2)} ms, max ${Math.max(...(engine[name] ?? [])).toFixed(2)} ms; page faults median ${median(faults[name] ?? [])}`);
     }
     const pid = transport.pid;
     if (pid !== null) {

@@ -80,6 +80,80 @@ test("decodesBack: when it says so, the bytes written read back as the same text
   assert.ok(kept > 300, `only ${kept} texts were kept`);
 });
 
+test("the entry a write leaves is what reading its bytes gives, or none (ASCII bytes are kept as their Latin-1 text)", () => {
+  const asciiText = fc.array(fc.constantFrom("a", "\n", "\r", "\r\n", "\0", " ", "{}"), { maxLength: 20 }).map((p) => p.join(""));
+  let kept = 0;
+  fc.assert(
+    fc.property(fc.oneof(asciiText, fileText), layoutArb, (text, layout) => {
+      const cache = new FileCache();
+      const bytes = encodeText(text, layout);
+      cache.storeWritten("/f", bytes, text, layout, "");
+      const entry = cache.latest("/f");
+      let decoded: ReturnType<typeof decodeText> | undefined;
+      try {
+        decoded = decodeText(bytes, "f", false);
+      } catch {
+        // BINARY: such bytes are never an entry.
+      }
+      if (entry === undefined) return;
+      kept++;
+      assert.deepEqual({ text: entry.text, layout: { ...entry.layout } }, decoded);
+      assert.equal(entry.text, text);
+      assert.equal(cache.lookup("/f", bytes, false), entry);
+    }),
+    { numRuns: 3000 },
+  );
+  assert.ok(kept > 150, `only ${kept} entries were kept`);
+});
+
+test("a large file's read that is not the cache's entry keeps its own bytes: the next read into the reused buffer changes nothing", async () => {
+  const size = 512 * 1024;
+  const { root } = await makeTree({ "a.txt": "a".repeat(size), "b.txt": "b".repeat(size) });
+  const [a, b] = ["a.txt", "b.txt"].map((n) => path.join(root, n)) as [string, string];
+  const cache = new FileCache();
+  await loadTextFile(a, "a.txt", { cache });
+  await loadTextFile(b, "b.txt", { cache });
+  // Another writer replaces both with other bytes of the same size: each read goes through the reused buffer and misses.
+  await writeFile(a, "c".repeat(size));
+  await writeFile(b, "d".repeat(size));
+  const readA = await loadTextFile(a, "a.txt", { cache });
+  const readB = await loadTextFile(b, "b.txt", { cache });
+  assert.equal(cache.hits, 0);
+  assert.ok(readA.bytes.every((x) => x === 0x63), "a.txt's bytes as read, not b.txt's");
+  assert.equal(readA.text, "c".repeat(size));
+  assert.ok(readB.bytes.every((x) => x === 0x64));
+  // And a hit hands out bytes that stay the file's after later reads.
+  const again = await loadTextFile(a, "a.txt", { cache });
+  await loadTextFile(b, "b.txt", { cache });
+  await writeFile(b, "e".repeat(size));
+  await loadTextFile(b, "b.txt", { cache });
+  assert.equal(cache.hits, 2);
+  assert.ok(again.bytes.every((x) => x === 0x63));
+  assert.equal(again.hash, createHash("sha256").update("c".repeat(size)).digest("hex"));
+});
+
+test("a large file changed by another writer (same size) while an edit is written is STALE, and keeps the other writer's bytes", async () => {
+  const size = 600 * 1024;
+  const line = "const value = 1;\n";
+  const text = line.repeat(size / line.length);
+  const { root } = await makeTree({ "big.js": text, "other.js": text });
+  const cache = new FileCache();
+  const theirs = text.replace("const value = 1;", "const value = 2;");
+  // A write of another large file first, so the check's reused buffer holds other bytes of the same size.
+  assert.ok((await applyEdits(root, [{ path: "other.js", oldString: "const value = 1;", newString: "const value = 4;", replaceAll: true }], { cache })).ok);
+  const result = await applyEdits(root, [{ path: "big.js", oldString: text, newString: text.replace("const value = 1;", "const value = 3;") }], {
+    cache,
+    hooks: {
+      beforeWrite: async (c) => {
+        if (c.rel === "big.js") await writeFile(path.join(root, "big.js"), theirs);
+      },
+    },
+  });
+  assert.equal(result.written, false);
+  assert.equal(result.files[0]?.error?.code ?? result.errors[0]?.code, "STALE");
+  assert.equal(await readFile(path.join(root, "big.js"), "utf8"), theirs);
+});
+
 test("a second read of unchanged bytes is served from the cache: same text, same document, no decoding", async () => {
   const { root } = await makeTree({ "a.txt": "one\ntwo\n" });
   const abs = path.join(root, "a.txt");

@@ -158,6 +158,7 @@ test("two paths without rename lines are refused with how to rename", async () =
 
 const CRLF = "one\r\ntwo\r\nthree\r\n";
 const BOM_TEXT = "\uFEFFalpha\nbeta\n";
+const CR_TEXT = "one\rtwo\rthree\r";
 /** Patches whose `apply --dry-run` diff must itself be a patch (issue 38): every layout and git header in one patch, and each alone. */
 const dryRunCases: { name: string; before: Files; after: Record<string, string | { text: string; mode: number } | null> }[] = [
   { name: "CRLF lines", before: { "c.txt": CRLF }, after: { "c.txt": CRLF.replace("two", "TWO") } },
@@ -167,6 +168,10 @@ const dryRunCases: { name: string; before: Files; after: Record<string, string |
   { name: "a new CRLF file", before: { "a.txt": TEXT }, after: { "n.txt": CRLF } },
   { name: "a new CRLF file without a final newline", before: { "a.txt": TEXT }, after: { "n.txt": CRLF.slice(0, -2) } },
   { name: "mixed line endings", before: { "m.txt": "a\r\nb\nc\r\n" }, after: { "m.txt": "a\r\nB\nc\r\n" } },
+  // CR-terminated lines (no LF: git reads the file as one line).
+  { name: "CR lines", before: { "r.txt": CR_TEXT }, after: { "r.txt": CR_TEXT.replace("two", "TWO") } },
+  { name: "CR lines without a final CR, a line added", before: { "r.txt": CR_TEXT.slice(0, -1) }, after: { "r.txt": `${CR_TEXT}four` } },
+  { name: "a deleted file of CR lines", before: { "a.txt": TEXT, "r.txt": CR_TEXT }, after: { "r.txt": null } },
   {
     name: "a mode-only section followed by plain ones, a rename, a new and a deleted file",
     before: { "a.sh": SH, "b.txt": BOM_TEXT, "c.txt": CRLF, "del.txt": "x\n", "old.txt": TEXT },

@@ -24,6 +24,7 @@
  * passes `maxBytes` (64 MiB by default: a 9 MB file costs ~30 MB), and a
  * file larger than that is not kept.
  */
+import { isAscii } from "node:buffer";
 import { Document } from "../text/document.ts";
 import { shareDocument } from "../text/document-pool.ts";
 import { hashOnce, rememberTextBytes } from "./known-hashes.ts";
@@ -40,10 +41,11 @@ export interface CachedFile {
   readonly hash: string;
   /** The document of `text`, shared (document-pool.ts) while the entry lives. */
   readonly doc: Document;
+  /** The bytes it was made from (never changed). */
+  readonly bytes: Uint8Array;
 }
 
 interface Entry extends CachedFile {
-  bytes: Uint8Array;
   /** Decoded strictly (valid UTF-8, no NUL): may serve a read that refuses binary files. */
   strict: boolean;
   size: number;
@@ -81,6 +83,11 @@ export class FileCache {
     this.entries.set(abs, entry);
     this.hits++;
     return entry;
+  }
+
+  /** Whether the entry of `abs` was made from `size` bytes: a read of that many will likely be it. */
+  hasSize(abs: string, size: number): boolean {
+    return this.entries.get(abs)?.bytes.byteLength === size;
   }
 
   /**
@@ -135,12 +142,14 @@ export class FileCache {
    */
   storeWritten(abs: string, bytes: Uint8Array, text: string, layout: TextLayout, before: string): void {
     const previous = this.entries.get(abs);
-    if (!decodesBack(text, layout)) {
+    const ascii = asciiTextOf(bytes, layout);
+    const kept = ascii === undefined ? (decodesBack(text, layout) ? text : undefined) : ascii || undefined;
+    if (kept === undefined) {
       this.drop(abs);
       return;
     }
     const from = previous !== undefined && previous.text === before ? previous.doc : undefined;
-    this.store(abs, bytes, text, layout, true, from?.edited(text));
+    this.store(abs, bytes, kept, layout, true, from?.edited(kept));
   }
 
   /** Forgets `abs` (deleted, moved, or written with bytes that cannot be kept). */
@@ -151,6 +160,29 @@ export class FileCache {
     this.total -= entry.size;
   }
 }
+
+/**
+ * The text of written bytes that are ASCII (most source files), in a plain
+ * layout (no CRLF, no undecoded bytes): read back as Latin-1, which Node
+ * keeps outside the JS heap for a long string (read-file.ts decodes such
+ * files so). The edited text an edit hands over is a rope over the old one;
+ * reading it whole (decodesBack, the next call's search) copies it into a
+ * fresh 9 MB of the heap for typescript.js, ~50-80 ms of CPU on this
+ * machine, where touching new memory is what costs (a reused buffer: ~1 ms).
+ * ASCII bytes are the UTF-8 of exactly this text. `false`: they do not read
+ * back as a text (a NUL, or a CR, which the next read would take for a
+ * line ending); `undefined`: not such bytes, decodesBack decides.
+ */
+function asciiTextOf(bytes: Uint8Array, layout: TextLayout): string | false | undefined {
+  if (layout.crlf || layout.undecoded) return undefined;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const body = layout.bom ? buffer.subarray(3) : buffer;
+  if ((layout.bom && !buffer.subarray(0, 3).equals(UTF8_BOM)) || !isAscii(body)) return undefined;
+  if (body.includes(0) || body.includes(13)) return false;
+  return body.toString("latin1");
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
  * Whether decoding `encodeText(text, layout)` strictly (read-file.ts) gives

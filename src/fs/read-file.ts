@@ -23,6 +23,7 @@ import type { TextChange } from "../text/common-ends.ts";
 import type { FileCache } from "./file-cache.ts";
 import { isAt, pathOfOpen, READ_FLAGS } from "./fd-place.ts";
 import { hashOnce, rememberHash } from "./known-hashes.ts";
+import { giveBack, takeScratch } from "./scratch.ts";
 import { describeIoError } from "./safe-path.ts";
 import { decodeLossy } from "./undecoded-bytes.ts";
 
@@ -131,14 +132,24 @@ async function loadOnce(abs: string, rel: string, options: ReadOptions, mayRetry
       if (mayRetry && (await pathOfOpen(handle)) === null) return "replaced";
       throw new EditError("UNSAFE_PATH", `${rel} moved while it was being opened (a directory of its path was swapped); refusing to read it.`, { path: rel });
     }
-    const bytes = await readBounded(handle, stats.size, maxBytes, rel);
     const allowBinary = options.allowBinary ?? false;
     const mode = stats.mode & 0o7777;
-    const cached = options.cache?.lookup(abs, bytes, allowBinary);
-    if (cached) {
-      // Equal bytes: the journal's record of this read hashes them no more.
-      rememberHash(bytes, () => cached.hash);
-      return { exists: true, text: cached.text, layout: cached.layout, bytes, mode, get hash() { return cached.hash; } };
+    // Bytes that will likely be the cache's entry are read into the reused buffer (scratch.ts), only to be compared.
+    const scratch = options.cache?.hasSize(abs, stats.size) ? takeScratch(Math.min(maxBytes, stats.size) + 1) : undefined;
+    let bytes: Buffer;
+    try {
+      const read = await readBounded(handle, stats.size, maxBytes, rel, scratch);
+      const cached = options.cache?.lookup(abs, read, allowBinary);
+      if (cached) {
+        // The entry's bytes, equal to those read: the journal's record of this read hashes them no more.
+        const kept = Buffer.from(cached.bytes.buffer, cached.bytes.byteOffset, cached.bytes.byteLength);
+        rememberHash(kept, () => cached.hash);
+        return { exists: true, text: cached.text, layout: cached.layout, bytes: kept, mode, get hash() { return cached.hash; } };
+      }
+      // Other bytes than the entry's: kept, so copied out of the reused buffer.
+      bytes = scratch !== undefined && read.buffer === scratch.buffer ? Buffer.from(read) : read;
+    } finally {
+      giveBack(scratch);
     }
     const { text, layout } = decodeText(bytes, rel, allowBinary);
     if (options.cache) {
@@ -175,10 +186,11 @@ function tooLarge(rel: string, size: number, limit: number): EditError {
 }
 
 /** Reads the open file to its end, refusing it once it passes `maxBytes` (it may grow after the stat). */
-async function readBounded(handle: FileHandle, size: number, asked: number, rel: string): Promise<Buffer> {
+async function readBounded(handle: FileHandle, size: number, asked: number, rel: string, into?: Buffer): Promise<Buffer> {
   const maxBytes = Math.min(asked, MAX_READABLE_BYTES);
   if (size > maxBytes) throw tooLarge(rel, size, maxBytes);
-  let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, size + 1));
+  const first = Math.min(maxBytes + 1, size + 1);
+  let buffer = into !== undefined && into.length >= first ? into.subarray(0, first) : Buffer.allocUnsafe(first);
   let length = 0;
   for (;;) {
     if (length === buffer.length) {

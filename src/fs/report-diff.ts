@@ -7,7 +7,9 @@
  * - A file with a BOM or CRs in its lines is diffed as its characters are
  *   written (`createExactPatch`: the CR and the BOM stay text of their
  *   lines, as `git diff` shows them); the LF-normalised form lost them and
- *   `git apply` rejected every line.
+ *   `git apply` rejected every line. A file of CR-terminated lines is one
+ *   line to git and to patch(1): its diff is that line, not its CR lines
+ *   shown as LF lines, which neither applies to it.
  * - git's extended header (`diff --git`, modes, rename, copy) is written only
  *   where a unified diff cannot say it, so a report's diff stays a plain
  *   unified diff where it can be one. In the patch of every file, a plain
@@ -19,7 +21,6 @@
 
 import { createExactPatch, createPatch, createPatchOfChanges, type CreatePatchOptions } from "../formats/create-patch.ts";
 import type { TextChange } from "../text/common-ends.ts";
-import { hasCrLines } from "../text/cr-lines.ts";
 import { layoutText, type TextLayout } from "./read-file.ts";
 
 /** What the diff of a report says about its file. */
@@ -52,19 +53,17 @@ export function changeHunks(change: FileChange, paths: CreatePatchOptions): stri
   const { oldText, changes, layout } = change;
   const newText = change.deleted ? "" : undefined;
   const whole = () => newText ?? change.newText();
-  // A file of CR-terminated lines, before and after, is shown as lines (jsdiff would show one).
-  const crLines = hasCrLines(oldText) && hasCrLines(whole());
-  // CRs the text itself holds (a file of mixed endings, read as it is): its characters, diffed whole.
-  const carriesCr = !crLines && (oldText.includes("\r") || (changes ? changes.some((c) => c.text.includes("\r")) : whole().includes("\r")));
+  // CRs the text itself holds (a file of mixed endings, read as it is; a file of CR-terminated
+  // lines, which git reads as one line): its characters, diffed whole.
+  const carriesCr = oldText.includes("\r") || (changes ? changes.some((c) => c.text.includes("\r")) : whole().includes("\r"));
   if (carriesCr) {
     const raw = (text: string, absent: boolean) => (absent || layout === undefined ? text : layoutText(text, layout));
     return createExactPatch(raw(oldText, change.created), raw(whole(), change.deleted), paths);
   }
-  const asLines = (t: string) => (crLines ? t.replaceAll("\r", "\n") : t);
   // The bounded line diff of createPatch (numbered hunks): jsdiff's unbounded one took 1 s to show
   // 2,400 `}` lines deleted from 8,000.
-  const hunks = changes && !crLines ? createPatchOfChanges(oldText, changes, paths) : createPatch(asLines(oldText), asLines(whole()), paths);
-  if (crLines || layout === undefined || (!layout.bom && !layout.crlf)) return hunks;
+  const hunks = changes ? createPatchOfChanges(oldText, changes, paths) : createPatch(oldText, whole(), paths);
+  if (layout === undefined || (!layout.bom && !layout.crlf)) return hunks;
   return withLayout(hunks, layout, change);
 }
 

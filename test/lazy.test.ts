@@ -456,3 +456,50 @@ test("applyLazyEdit never throws anything but EditError, and never writes a mark
     { numRuns: 300 },
   );
 });
+
+// bench:lazy's wrong merges, by class (helper "lazywrong"): each case a merge that was written wrong.
+const SORTED = "def f(items):\n    out = []\n    for x in items:\n        out.append(x)\n    out = sorted(out)\n    return out\n\n\ndef g():\n    return 2\n";
+
+const ELSE_TWICE = "function apply(patch) {\n  let patches;\n  if (typeof patch === 'string') {\n    patches = parse(patch);\n  }\n  else {\n    patches = [patch];\n  }\n  if (patches.length > 1) {\n    throw new Error('one only');\n  }\n  return patches[0];\n}\n\nfunction other(x) {\n  if (x) {\n    return 1;\n  }\n  else {\n    return 2;\n  }\n}\n";
+
+const wrongBefore: Case[] = [
+  {
+    name: "a comment that reads as a removal note, over new code, is written as a comment",
+    file: SORTED,
+    snippet: "# ... existing code ...\n        out.append(x)\n    # Remove duplicates\n    out = list(dict.fromkeys(out))\n    return out\n# ... existing code ...",
+    want: SORTED.replace("    out = sorted(out)\n", "    # Remove duplicates\n    out = list(dict.fromkeys(out))\n"),
+    path: "a.py",
+  },
+  {
+    name: "a removal-like comment over new code before a marker deletes nothing the marker keeps",
+    file: SORTED,
+    snippet: "def f(items):\n    out = []\n    # Remove the cache first\n    cache.clear()\n    # ... existing code ...",
+    want: SORTED.replace("    out = []\n", "    out = []\n    # Remove the cache first\n    cache.clear()\n"),
+    path: "a.py",
+  },
+];
+
+for (const c of wrongBefore) {
+  test(`applyLazyEdit (was wrong): ${c.name}`, () => {
+    assert.equal(applyLazyEdit(c.file, c.snippet, { path: c.path ?? "a.ts" }).content, c.want);
+  });
+}
+
+const TWICE = "def mul(self, other):\n    # scalar case\n    if not isinstance(other, Iterable):\n        try:\n            return self.scalar_mul(other)\n        except TypeError:\n            pass\n    return self.matrix_mul(other)\n\n\ndef rmul(self, other):\n    # scalar case\n    if not isinstance(other, collections.Iterable):\n        try:\n            return self.scalar_rmul(other)\n        except TypeError:\n            pass\n    return self.matrix_rmul(other)\n";
+
+const wrongRefused: Refusal[] = [
+];
+
+for (const r of wrongRefused) {
+  test(`applyLazyEdit refuses (was wrong) ${r.name}, naming the snippet line and the candidates`, () => {
+    assert.throws(
+      () => applyLazyEdit(r.file, r.snippet, { path: r.path ?? "a.ts" }),
+      (e: unknown) => {
+        assert.ok(e instanceof EditError);
+        assert.equal(e.code, r.code, e.message);
+        for (const re of r.says) assert.match(e.message, re);
+        return true;
+      },
+    );
+  });
+}

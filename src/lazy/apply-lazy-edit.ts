@@ -15,6 +15,7 @@ import { endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, segmentsOf, walkSnippet } from "./merge.ts";
 import { readMorphInput } from "./morph-input.ts";
+import { removalsAsComments } from "./removal-comments.ts";
 import { checkGapStructure, checkMarkerEdges, checkSnippetEnds } from "./verify.ts";
 
 export interface LazyEditOptions {
@@ -85,8 +86,10 @@ export function applyLazyEdit(content: string, snippet: string, options: LazyEdi
   if (text.lines.length === 0) throw new EditError("NOT_FOUND", "The file is empty, so a lazy snippet has nothing to merge into: send the whole file.");
   const fileKeys = text.lines.map(lineKey);
   // A `...` line may be a marker even where the file has such lines: told before either merge.
-  const snip = ellipsesAsMarkers(classifySnippet(lines, new Set(text.lines.map((l) => l.trim()))), text.lines, fileKeys);
-  const merged = (snip.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines)) || mergeByMarkers(snip, text.lines, fileKeys);
+  const read = ellipsesAsMarkers(classifySnippet(lines, new Set(text.lines.map((l) => l.trim()))), text.lines, fileKeys);
+  // A removal-like comment over new code is code to the marker merge, but routes the snippet as a note did.
+  const snip = removalsAsComments(read, fileKeys);
+  const merged = (read.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines)) || mergeByMarkers(snip, text.lines, fileKeys);
   if (checksBalance(path, language)) checkBalance(content, merged.lines, path, language, snip, text.lines);
   const out = joinText(text, merged.lines);
   if (out === content) {

@@ -488,6 +488,14 @@ for (const c of wrongBefore) {
 const TWICE = "def mul(self, other):\n    # scalar case\n    if not isinstance(other, Iterable):\n        try:\n            return self.scalar_mul(other)\n        except TypeError:\n            pass\n    return self.matrix_mul(other)\n\n\ndef rmul(self, other):\n    # scalar case\n    if not isinstance(other, collections.Iterable):\n        try:\n            return self.scalar_rmul(other)\n        except TypeError:\n            pass\n    return self.matrix_rmul(other)\n";
 
 const wrongRefused: Refusal[] = [
+  {
+    name: "a line the file has word for word, after the same line, in its other copy of the block: not taken for the similar line changed",
+    file: TWICE,
+    snippet: "# ... existing code ...\n    # scalar case\n    if not isinstance(other, Iterable):\n        try:\n            return self.scalar_rmul(other)\n            # ... existing code ...",
+    code: "CONFLICT",
+    says: [/snippet line 5/, /lines 5-14/],
+    path: "a.py",
+  },
 ];
 
 for (const r of wrongRefused) {

@@ -496,6 +496,14 @@ const wrongRefused: Refusal[] = [
     says: [/snippet line 5/, /lines 5-14/],
     path: "a.py",
   },
+  {
+    name: "a new header over lines the file has under another header the merge keeps (renamed, or a new function taking them?)",
+    file: "class P:\n    def _print_Float(self, expr):\n        res = str(expr)\n        return res\n        if expr.known:\n            return 'k'\n        return 'u'\n\n    def other(self):\n        return 1\n",
+    snippet: "    def _print_Function(self, expr):\n        if expr.known:\n            return 'k'\n        return 'u'",
+    code: "AMBIGUOUS",
+    says: [/snippet line 1/, /line 2 /],
+    path: "a.py",
+  },
 ];
 
 for (const r of wrongRefused) {

@@ -15,6 +15,7 @@ import { endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, segmentsOf, walkSnippet } from "./merge.ts";
 import { readMorphInput } from "./morph-input.ts";
+import { checkNewHeaders } from "./new-header.ts";
 import { removalsAsComments } from "./removal-comments.ts";
 import { checkGapStructure, checkMarkerEdges, checkSnippetEnds } from "./verify.ts";
 
@@ -156,6 +157,7 @@ function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string
   checkMarkerEdges(snip, al, index);
   checkSnippetEnds(snip, al, fileLines);
   checkGapStructure(snip, al, fileLines);
+  checkNewHeaders(snip, al, fileLines);
   const { lines, stats } = walkSnippet(snip, al, fileLines, limits);
   return { lines, strategy: "markers", stats };
 }

@@ -477,6 +477,13 @@ const wrongBefore: Case[] = [
     want: SORTED.replace("    out = []\n", "    out = []\n    # Remove the cache first\n    cache.clear()\n"),
     path: "a.py",
   },
+  {
+    name: "a run of three blank lines before a marker is the file's run after the new line, not a new blank line",
+    file: "import a\n\nimport b\n\n\n\ndef f():\n    pass\n",
+    snippet: "# ... existing code ...\nimport a\n\nimport b\nimport c\n\n\n\n# ... existing code ...",
+    want: "import a\n\nimport b\nimport c\n\n\n\ndef f():\n    pass\n",
+    path: "a.py",
+  },
 ];
 
 for (const c of wrongBefore) {

@@ -309,6 +309,7 @@ function alignHead(c: Ctx, s: number, first: number): void {
   let lo = 0;
   for (let k = s - 1; k >= 0; k--) if ((c.out[k] as number) >= 0) { lo = (c.out[k] as number) + 1; break; }
   const run = first - s;
+  if (blankEdge(c, s, 1, fa - 1, lo - 1)) return;
   // Slide: when the head repeats the segment's first aligned lines (`}` and a blank line, then a new
   // function, then `}` and a blank line), the head is those file lines and the repeat is new: the
   // reading that deletes nothing.
@@ -394,6 +395,7 @@ function alignTail(c: Ctx, last: number, e: number): void {
   let hi = c.file.keys.length;
   for (let k = e; k < c.snip.length; k++) if ((c.out[k] as number) >= 0) { hi = c.out[k] as number; break; }
   const run = e - last - 1;
+  if (blankEdge(c, e - 1, -1, fl + 1, hi)) return;
   for (let h = Math.min(run, 8); h >= 1; h--) {
     if (!slides(c, e - h, last - h + 1, h)) continue;
     const at = c.out[last - h + 1] as number;

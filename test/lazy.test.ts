@@ -484,6 +484,13 @@ const wrongBefore: Case[] = [
     want: "import a\n\nimport b\nimport c\n\n\n\ndef f():\n    pass\n",
     path: "a.py",
   },
+  {
+    name: "context that repeats the lines after a deletion (`}`, `else {`, gap, `}`) is the file's lines, not a new else block",
+    file: ELSE_TWICE,
+    snippet: "// ... existing code ...\n  }\n  else {\n  }\n  if (patches.length > 1) {\n// ... existing code ...",
+    want: ELSE_TWICE.replace("    patches = [patch];\n", ""),
+    path: "a.js",
+  },
 ];
 
 for (const c of wrongBefore) {

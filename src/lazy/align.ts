@@ -304,6 +304,27 @@ function slides(c: Ctx, run0: number, al0: number, n: number): boolean {
   return al0 + n <= c.snip.length && (run0 + n <= al0 || run0 >= al0 + n);
 }
 
+/**
+ * Whether snippet lines [a, b) stand as a block of file lines a little
+ * before file line `fa` (not before `lo`): then a head that repeats the
+ * segment's first aligned lines (`}`, `else {`, then `}`, `if (...) {`)
+ * is those file lines, with any lines between them deleted, and no slide:
+ * sliding wrote the repeat as new (bench:lazy: 3 wrong merges wrote a
+ * second `else {}` where a line of the first was deleted).
+ */
+function standsBefore(c: Ctx, a: number, b: number, fa: number, lo: number): boolean {
+  const keys = c.sKeys.slice(a, b);
+  for (let f = fa - keys.length; f >= Math.max(lo, fa - keys.length - CONTEXT_REACH); f--) if (blockAtFile(c, keys, f)) return true;
+  return false;
+}
+
+/** standsBefore for a segment's tail: snippet lines [a, b) a little after file line `fl` (ending before `hi`). */
+function standsAfter(c: Ctx, a: number, b: number, fl: number, hi: number): boolean {
+  const keys = c.sKeys.slice(a, b);
+  for (let f = fl + 1; f + keys.length <= hi && f <= fl + 1 + CONTEXT_REACH; f++) if (blockAtFile(c, keys, f)) return true;
+  return false;
+}
+
 function alignHead(c: Ctx, s: number, first: number): void {
   const fa = c.out[first] as number;
   let lo = 0;
@@ -313,7 +334,7 @@ function alignHead(c: Ctx, s: number, first: number): void {
   // Slide: when the head repeats the segment's first aligned lines (`}` and a blank line, then a new
   // function, then `}` and a blank line), the head is those file lines and the repeat is new: the
   // reading that deletes nothing.
-  for (let h = Math.min(run, 8); h >= 1; h--) {
+  for (let h = Math.min(run, 8); h >= 1 && !standsBefore(c, s, first, fa, lo); h--) {
     if (!slides(c, s, first, h)) continue;
     for (let k = 0; k < h; k++) c.out[first + k] = -1;
     // A slide of blank lines only, in a longer blank run (two blank lines before a new function, one
@@ -396,7 +417,7 @@ function alignTail(c: Ctx, last: number, e: number): void {
   for (let k = e; k < c.snip.length; k++) if ((c.out[k] as number) >= 0) { hi = c.out[k] as number; break; }
   const run = e - last - 1;
   if (blankEdge(c, e - 1, -1, fl + 1, hi)) return;
-  for (let h = Math.min(run, 8); h >= 1; h--) {
+  for (let h = Math.min(run, 8); h >= 1 && !standsAfter(c, last + 1, e, fl, hi); h--) {
     if (!slides(c, e - h, last - h + 1, h)) continue;
     const at = c.out[last - h + 1] as number;
     for (let k = 0; k < h; k++) c.out[last - h + 1 + k] = -1;

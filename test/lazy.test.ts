@@ -61,6 +61,14 @@ const COPIED = `def first():\n    from helpers import tool\n    return tool(1)\n
 /** Every line of the two bodies twice in the file; the pair (y, x) in that order once. */
 const SWAPPED = "def a():\n    x = make('apply')\n    y = make('ci')\n    return x\n\n\ndef b():\n    y = make('ci')\n    x = make('apply')\n    return x\n";
 
+/** A function of distinct lines (moves within it are told by the lines around them). */
+const MOVED = 'def f(x):\n    a = load(x)\n    b = parse(a)\n    log("parsed")\n    c = check(b)\n    return c\n\n\ndef g():\n    return 1\n';
+
+const BLOCK_MOVED = "def h(items):\n    first = items[0]\n    total = 0\n    seen = set()\n    names = []\n    for it in items:\n        check(it)\n        total += it.size\n    return total\n";
+
+/** `# scalar case` once, in mul, 45 lines above rmul. */
+const SCALAR = `class M:\n    def mul(self, other):\n        # scalar case\n        if not hasattr(other, 'shape'):\n            return self._scale(other)\n        return self._mul(other)\n\n${Array.from({ length: 45 }, (_, k) => `    X${k} = ${k}`).join("\n")}\n\n    def rmul(self, other):\n        if not hasattr(other, 'shape'):\n            return self._rscale(other)\n        return other._mul(self)\n`;
+
 interface Case {
   name: string;
   file: string;
@@ -258,6 +266,27 @@ const cases: Case[] = [
     want: COPIED.replace("    w = v * 2\n", "    w = v * 2\n    from helpers import tool\n    w = tool(w)\n"),
     path: "a.py",
   },
+  {
+    name: "a statement moved below the next one, inside lines the snippet shows whole: its old place goes, its new one is written",
+    file: MOVED,
+    snippet: 'def f(x):\n    a = load(x)\n    b = parse(a)\n    c = check(b)\n    log("parsed")\n    return c\n# ...',
+    want: MOVED.replace('    log("parsed")\n    c = check(b)\n', '    c = check(b)\n    log("parsed")\n'),
+    path: "a.py",
+  },
+  {
+    name: "a block moved past a shorter run of lines with a marker in it: the shorter run anchors, the block's old place goes",
+    file: BLOCK_MOVED,
+    snippet: "def h(items):\n    first = items[0]\n    for it in items:\n        # ...\n        total += it.size\n    total = 0\n    seen = set()\n    names = []\n    return total",
+    want: BLOCK_MOVED.replace("    total = 0\n    seen = set()\n    names = []\n    for it in items:\n        check(it)\n        total += it.size\n", "    for it in items:\n        check(it)\n        total += it.size\n    total = 0\n    seen = set()\n    names = []\n"),
+    path: "a.py",
+  },
+  {
+    name: "a line copied from a method far above: the run of lines in order that jumps there with no marker is not taken",
+    file: SCALAR,
+    snippet: "    # ...\n    def rmul(self, other):\n        # scalar case\n        if not hasattr(other, 'shape'):\n            return self._rscale(other)\n        return other._mul(self)",
+    want: SCALAR.replace("    def rmul(self, other):\n", "    def rmul(self, other):\n        # scalar case\n"),
+    path: "a.py",
+  },
 ];
 
 for (const c of cases) {
@@ -392,11 +421,11 @@ const refusals: Refusal[] = [
     path: "a.py",
   },
   {
-    name: "a line moved within its function (out of the order of the lines around it)",
-    file: COPIED,
-    snippet: "def first():\n    return tool(1)\n    from helpers import tool\n# ...",
+    name: "lines out of order where either could be the one moved (and the lines between them are not all shown)",
+    file: "def f():\n    a = 1\n    b = 2\n    c = 3\n    return a\n",
+    snippet: "def f():\n    c = 3\n    a = 1\n# ...",
     code: "CONFLICT",
-    says: [/Snippet line 2/, /file line 3/],
+    says: [/Snippet line [23]/, /file line [24]/],
     path: "a.py",
   },
 ];

@@ -10,10 +10,11 @@
  * ends trimmed: models re-indent and re-space the code they copy.
  */
 import { distance } from "fastest-levenshtein";
-import { firstAtLeast, longestIncreasing } from "../arrays.ts";
+import { firstAtLeast } from "../arrays.ts";
 import { anchorBlocks } from "./block-anchors.ts";
 import { indentWidth } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
+import { plausibleRun } from "./plausible-run.ts";
 
 /** A line's comparison key: trimmed, whitespace runs as one space. */
 export function lineKey(line: string): string {
@@ -106,7 +107,7 @@ function alignRange(c: Ctx, s0: number, s1: number, f0: number, f1: number, left
   const walled = markerIn(c, s0, s1);
   const pairs = uniquePairs(c, s0, s1, f0, f1, !walled && leftBound && rightBound);
   if (pairs.length === 0) return;
-  const kept = longestIncreasing(pairs);
+  const kept = plausibleRun(pairs, (a, b) => markerIn(c, a, b));
   if (kept.length < pairs.length) {
     const keptSet = new Set(kept);
     pairs.forEach((p, i) => {
@@ -463,7 +464,8 @@ function dropStrayAnchors(c: Ctx, fileLines: readonly string[]): boolean {
   return c.banned.size > before;
 }
 
-export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly string[], fileLines: readonly string[]): Alignment {
+/** `banned`: snippet lines never to anchor (moved-lines.ts: the other reading of code moved). */
+export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly string[], fileLines: readonly string[], banned: ReadonlySet<number> = new Set()): Alignment {
   const n = snip.length;
   const markersBefore = new Int32Array(n + 1);
   for (let k = 0; k < n; k++) markersBefore[k + 1] = (markersBefore[k] as number) + ((snip[k] as SnippetLine).kind === "code" ? 0 : 1);
@@ -479,7 +481,7 @@ export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly st
     if (list) list.push(f);
     else places.set(k, [f]);
   }
-  const c: Ctx = { snip, sKeys, file: { keys: fileKeys }, markersBefore, out: new Int32Array(n).fill(-1), outOfOrderPairs: [], fileCount, banned: new Set(), places };
+  const c: Ctx = { snip, sKeys, file: { keys: fileKeys }, markersBefore, out: new Int32Array(n).fill(-1), outOfOrderPairs: [], fileCount, banned: new Set(banned), places };
   // Stray anchors are banned and the alignment redone: the lines matched next to them go with them.
   for (let round = 0; round < 3; round++) {
     c.out.fill(-1);

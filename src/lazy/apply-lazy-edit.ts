@@ -15,6 +15,7 @@ import { endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, segmentsOf, walkSnippet } from "./merge.ts";
 import { readMorphInput } from "./morph-input.ts";
+import { preferMoves } from "./moved-lines.ts";
 import { checkGapStructure, checkMarkerEdges, checkSnippetEnds } from "./verify.ts";
 
 export interface LazyEditOptions {
@@ -141,7 +142,7 @@ function confirmed(snip: readonly SnippetLine[], al: Alignment, fileLines: reado
 }
 
 function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): Merged {
-  const al = alignSnippet(snip, fileKeys, fileLines);
+  const al = preferMoves(snip, alignSnippet(snip, fileKeys, fileLines), fileKeys, fileLines);
   const limits = markerLimits(snip, al, fileLines);
   const index = new Map<string, number[]>();
   fileKeys.forEach((k, i) => {

@@ -61,6 +61,9 @@ const COPIED = `def first():\n    from helpers import tool\n    return tool(1)\n
 /** Every line of the two bodies twice in the file; the pair (y, x) in that order once. */
 const SWAPPED = "def a():\n    x = make('apply')\n    y = make('ci')\n    return x\n\n\ndef b():\n    y = make('ci')\n    x = make('apply')\n    return x\n";
 
+/** `width = settings.width` three times; the one in f is followed by the line a snippet changes. */
+const WIDTH = "def a():\n    width = settings.width\n    return width\n\n\ndef b():\n    width = settings.width\n    return width * 2\n\n\ndef f(x):\n    docs = load(x)\n\n    width = settings.width\n    return [fmt(d, width) for d in docs]\n\n\ndef g():\n    return 1\n";
+
 /** A function of distinct lines (moves within it are told by the lines around them). */
 const MOVED = 'def f(x):\n    a = load(x)\n    b = parse(a)\n    log("parsed")\n    c = check(b)\n    return c\n\n\ndef g():\n    return 1\n';
 
@@ -287,6 +290,19 @@ const cases: Case[] = [
     want: SCALAR.replace("    def rmul(self, other):\n", "    def rmul(self, other):\n        # scalar case\n"),
     path: "a.py",
   },
+  {
+    name: "context after a marker that repeats elsewhere, then a changed line: placed before the change, not slid onto the blank line the snippet ends its part with",
+    file: WIDTH,
+    snippet: "    # ...\n\n    width = settings.width\n    out = [fmt(d, width) for d in docs]\n    return [o for o in out if o]\n\n\ndef g():\n# ...",
+    want: WIDTH.replace("    return [fmt(d, width) for d in docs]\n", "    out = [fmt(d, width) for d in docs]\n    return [o for o in out if o]\n"),
+    path: "a.py",
+  },
+  {
+    name: "a changed last line, then a closing brace and a blank line before a marker: the brace is the block's, the old line replaced",
+    file: "function a() {\n  const x = 1;\n  return x;\n}\n\nfunction b() {\n  const y = 2;\n\n  return y;\n}\n\nfunction c() {\n  return 3;\n}\n",
+    snippet: "// ...\n  const y = 2;\n\n  return y + 1;\n}\n\n// ...",
+    want: "function a() {\n  const x = 1;\n  return x;\n}\n\nfunction b() {\n  const y = 2;\n\n  return y + 1;\n}\n\nfunction c() {\n  return 3;\n}\n",
+  },
 ];
 
 for (const c of cases) {
@@ -426,6 +442,14 @@ const refusals: Refusal[] = [
     snippet: "def f():\n    c = 3\n    a = 1\n# ...",
     code: "CONFLICT",
     says: [/Snippet line [23]/, /file line [24]/],
+    path: "a.py",
+  },
+  {
+    name: "new lines, then a line the file has in several places and a blank line before a marker, inserting only: the line may be new too (a second return)",
+    file: "def f(a):\n    try:\n        expr = parse(a)\n    except (TokenError, SyntaxError) as exc:\n        raise SympifyError(a, exc)\n\n    return expr\n\n\ndef g(b):\n    expr = b\n    return expr\n",
+    snippet: "    # ... rest of code ...\n        expr = parse(a)\n    except (TokenError, SyntaxError, RecursionError) as exc:\n        raise SympifyError(a, exc)\n    \n    if not isinstance(expr, Expr):\n        raise SympifyError(a)\n        \n    return expr\n\n    # ... rest of code ...",
+    code: "AMBIGUOUS",
+    says: [/snippet line 9/, /lines 7, 12/],
     path: "a.py",
   },
 ];

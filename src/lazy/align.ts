@@ -295,18 +295,17 @@ function alignHead(c: Ctx, s: number, first: number): void {
   // Slide: when the head repeats the segment's first aligned lines (`}` and a blank line, then a new
   // function, then `}` and a blank line), the head is those file lines and the repeat is new: the
   // reading that deletes nothing.
+  // A slide of blank lines only, with code after them in the head, is the fallback: that code may be
+  // context the file has just before the change (a blank line, `x = f()`, then the changed line), and
+  // placing it is the reading that tells the change (bench:lazy: the slide left such context unplaced).
+  let deferred = 0;
   for (let h = Math.min(run, 8); h >= 1; h--) {
     if (!slides(c, s, first, h)) continue;
-    for (let k = 0; k < h; k++) c.out[first + k] = -1;
-    // A slide of blank lines only, in a longer blank run (two blank lines before a new function, one
-    // after it): the run is the file's blank lines that end where the slide does, when the file has them.
-    const blank = blankRun(c, s, 1);
-    const from = fa + h - blank;
-    if (blank > h && c.sKeys[s + h - 1] === "" && from >= lo && codeLines(c, from, fa + h) === 0) {
-      for (let k = 0; k < blank; k++) c.out[s + k] = from + k;
-      return;
+    if (blankKeys(c, s, s + h) && meaningful(c, s + h, first)) {
+      deferred = h;
+      break;
     }
-    for (let k = 0; k < h; k++) c.out[s + k] = fa + k;
+    slideHead(c, s, first, h, lo);
     return;
   }
   // The segment's first aligned lines may be trivial (`}`, a blank line) that the alignment paired
@@ -315,7 +314,8 @@ function alignHead(c: Ctx, s: number, first: number): void {
   while (strong + 1 < c.snip.length && c.out[strong + 1] === (c.out[strong] as number) + 1 && isTrivial(c.sKeys[strong] as string)) strong++;
   const fs = c.out[strong] as number;
   for (let h = Math.min(run, 40); h >= 1; h--) {
-    if (!meaningful(c, s, s + h) && h > 2) continue;
+    // Over a deferred slide, blank lines alone place nothing: they stand everywhere.
+    if ((!meaningful(c, s, s + h) && h > 2) || (deferred > 0 && blankKeys(c, s, s + h))) continue;
     const keys = c.sKeys.slice(s, s + h);
     // Never the whole run among them: then the trivial lines are all there is.
     let near = -1;
@@ -329,10 +329,47 @@ function alignHead(c: Ctx, s: number, first: number): void {
     const passed: number[] = [];
     for (let k = first; k < strong; k++) if ((c.out[k] as number) < near + h) passed.push(k);
     const useNear = near >= 0 && (far < 0 || codeLines(c, far + h, fa) > passed.filter((k) => c.sKeys[k] !== "").length);
+    // Over a slide of blank lines, only a place that makes the new lines replace code: where they
+    // would only be inserted, the head may as well be new lines that repeat the file's (a second
+    // `return x` a model wrote), and the slide leaves that to be refused.
+    if (deferred > 0 && !replaces(c, codeLines(c, (useNear ? near : far) + h, useNear ? (c.out[strong] as number) : fa), s + h, first)) break;
     for (const k of useNear ? passed : []) c.out[k] = -1;
     for (let k = 0; k < h; k++) c.out[s + k] = (useNear ? near : far) + k;
     return;
   }
+  if (deferred > 0) slideHead(c, s, first, deferred, lo);
+}
+
+/**
+ * Whether a place for context over a deferred slide makes the snippet's new
+ * lines [a, b) replace the `deleted` code lines it skips: some, and no more
+ * than the new lines (more would be a deletion the snippet does not show).
+ */
+function replaces(c: Ctx, deleted: number, a: number, b: number): boolean {
+  let added = 0;
+  for (let k = a; k < b; k++) if (c.sKeys[k] !== "") added++;
+  return deleted > 0 && deleted <= added;
+}
+
+/** Whether snippet keys [a, b) are all blank. */
+function blankKeys(c: Ctx, a: number, b: number): boolean {
+  for (let k = a; k < b; k++) if (c.sKeys[k] !== "") return false;
+  return true;
+}
+
+/** The head's first `h` lines take the place of the segment's first `h` aligned lines, which become new. */
+function slideHead(c: Ctx, s: number, first: number, h: number, lo: number): void {
+  const fa = c.out[first] as number;
+  for (let k = 0; k < h; k++) c.out[first + k] = -1;
+  // A slide of blank lines only, in a longer blank run (two blank lines before a new function, one
+  // after it): the run is the file's blank lines that end where the slide does, when the file has them.
+  const blank = blankRun(c, s, 1);
+  const from = fa + h - blank;
+  if (blank > h && c.sKeys[s + h - 1] === "" && from >= lo && codeLines(c, from, fa + h) === 0) {
+    for (let k = 0; k < blank; k++) c.out[s + k] = from + k;
+    return;
+  }
+  for (let k = 0; k < h; k++) c.out[s + k] = fa + k;
 }
 
 /** How many blank code lines of the snippet run from `s` in direction `dir`. */
@@ -354,16 +391,14 @@ function alignTail(c: Ctx, last: number, e: number): void {
   let hi = c.file.keys.length;
   for (let k = e; k < c.snip.length; k++) if ((c.out[k] as number) >= 0) { hi = c.out[k] as number; break; }
   const run = e - last - 1;
+  let deferred = 0;
   for (let h = Math.min(run, 8); h >= 1; h--) {
     if (!slides(c, e - h, last - h + 1, h)) continue;
-    const at = c.out[last - h + 1] as number;
-    for (let k = 0; k < h; k++) c.out[last - h + 1 + k] = -1;
-    const blank = blankRun(c, e - 1, -1);
-    if (blank > h && c.sKeys[e - h] === "" && at + blank <= hi && codeLines(c, at, at + blank) === 0) {
-      for (let k = 0; k < blank; k++) c.out[e - blank + k] = at + k;
-      return;
+    if (blankKeys(c, e - h, e) && meaningful(c, last + 1, e - h)) {
+      deferred = h;
+      break;
     }
-    for (let k = 0; k < h; k++) c.out[e - h + k] = at + k;
+    slideTail(c, last, e, h, hi);
     return;
   }
   // As in alignHead: the segment's last aligned lines may be trivial ones after its last real anchor.
@@ -371,7 +406,7 @@ function alignTail(c: Ctx, last: number, e: number): void {
   while (strong - 1 >= 0 && c.out[strong - 1] === (c.out[strong] as number) - 1 && isTrivial(c.sKeys[strong] as string)) strong--;
   const fs = c.out[strong] as number;
   for (let h = Math.min(run, 40); h >= 1; h--) {
-    if (!meaningful(c, e - h, e) && h > 2) continue;
+    if ((!meaningful(c, e - h, e) && h > 2) || (deferred > 0 && blankKeys(c, e - h, e))) continue;
     const keys = c.sKeys.slice(e - h, e);
     let near = -1;
     for (let f = fs + 1; h < run && f <= Math.min(hi - h, fl) && near < 0; f++) if (blockAtFile(c, keys, f)) near = f;
@@ -382,10 +417,24 @@ function alignTail(c: Ctx, last: number, e: number): void {
     const passed: number[] = [];
     for (let k = strong + 1; k <= last; k++) if ((c.out[k] as number) >= near) passed.push(k);
     const useNear = near >= 0 && (far < 0 || codeLines(c, fl + 1, far) > passed.filter((k) => c.sKeys[k] !== "").length);
+    if (deferred > 0 && !replaces(c, codeLines(c, useNear ? (c.out[strong] as number) + 1 : fl + 1, useNear ? near : far), last + 1, e - h)) break;
     for (const k of useNear ? passed : []) c.out[k] = -1;
     for (let k = 0; k < h; k++) c.out[e - h + k] = (useNear ? near : far) + k;
     return;
   }
+  if (deferred > 0) slideTail(c, last, e, deferred, hi);
+}
+
+/** As slideHead, at the segment's end: its last `h` lines take the place of its last `h` aligned ones. */
+function slideTail(c: Ctx, last: number, e: number, h: number, hi: number): void {
+  const at = c.out[last - h + 1] as number;
+  for (let k = 0; k < h; k++) c.out[last - h + 1 + k] = -1;
+  const blank = blankRun(c, e - 1, -1);
+  if (blank > h && c.sKeys[e - h] === "" && at + blank <= hi && codeLines(c, at, at + blank) === 0) {
+    for (let k = 0; k < blank; k++) c.out[e - blank + k] = at + k;
+    return;
+  }
+  for (let k = 0; k < h; k++) c.out[e - h + k] = at + k;
 }
 
 /**

@@ -10,6 +10,8 @@ import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
 import { readHeader } from "../src/lazy/definitions.ts";
 import { hasMarker } from "../src/lazy/markers.ts";
 import { readMorphInput } from "../src/lazy/morph-input.ts";
+import { renderSnippet } from "../bench/lazy/render.ts";
+import { undecided } from "../bench/lazy/undecided.ts";
 
 const TS = `import { a } from "a";
 
@@ -508,4 +510,18 @@ test("applyLazyEdit never throws anything but EditError, and never writes a mark
     }),
     { numRuns: 300 },
   );
+});
+
+test("bench:lazy undecided: a snippet counts as undecided only when another after file renders to it byte for byte", () => {
+  const twice = "def b():\n    y = 0\n    if y:\n        return 1\n    return 2\n";
+  const before = `def a():\n    return 0\n\n\n${twice}\n\n${twice.replace("def b", "def c")}\n\ndef d():\n    pass\n`;
+  const after = before.replace("        return 1\n    return 2\n\n\ndef c", "        return 5\n    return 2\n\n\ndef c");
+  // One line of context around the change: the same lines stand in b and in c.
+  const short = renderSnippet(before, after, "python", "rest-of-code") as string;
+  assert.equal(undecided(before, after, "python", "rest-of-code", short), true);
+  assert.throws(() => applyLazyEdit(before, short, { path: "a.py" }), (e: unknown) => e instanceof EditError && e.code === "AMBIGUOUS");
+  // Three lines of context reach the function's name: decided.
+  const long = renderSnippet(before, after, "python", "existing-code") as string;
+  assert.equal(undecided(before, after, "python", "existing-code", long), false);
+  assert.equal(applyLazyEdit(before, long, { path: "a.py" }).content, after);
 });

@@ -305,6 +305,13 @@ const cases: Case[] = [
     snippet: "// ...\n  const y = 2;\n\n  return y + 1;\n}\n\n// ...",
     want: "function a() {\n  const x = 1;\n  return x;\n}\n\nfunction b() {\n  const y = 2;\n\n  return y + 1;\n}\n\nfunction c() {\n  return 3;\n}\n",
   },
+  {
+    name: "one changed line among context lines that stand twice: placed where the line it changes stands, the context the same around it",
+    file: "def f(method):\n    fn = {\n        'a': 1,\n    }[method]\n\n    return fn(expr)\n\n\ndef g(method):\n    fn = {\n        'b': 2,\n    }[method]\n\n    return other(expr)\n",
+    snippet: "    # ...\n    }[method]\n\n    return fn(expr, 2)\n\n\n# ...",
+    want: "def f(method):\n    fn = {\n        'a': 1,\n    }[method]\n\n    return fn(expr, 2)\n\n\ndef g(method):\n    fn = {\n        'b': 2,\n    }[method]\n\n    return other(expr)\n",
+    path: "a.py",
+  },
 ];
 
 for (const c of cases) {

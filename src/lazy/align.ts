@@ -232,6 +232,78 @@ function alignLoneSegments(c: Ctx, similar: Uint8Array, fileCount: number): void
   }
 }
 
+// A line at least this similar (or `widened`) may be the changed one: such a second place makes the segment's place unsure.
+const NEAR_SIMILAR = 0.5;
+
+/** Whether the longer key is the shorter with text put in at one point (`## Usage` -> `## Usage (new)`). */
+function widened(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  let p = 0;
+  while (p < short.length && short[p] === long[p]) p++;
+  let q = 0;
+  while (q < short.length - p && short[short.length - 1 - q] === long[long.length - 1 - q]) q++;
+  return p + q >= short.length;
+}
+
+/**
+ * A segment still unplaced (its lines of the file stand in several places)
+ * that is one changed line among lines of the file: placed where that line
+ * reads as a file line changed (similar, or the line with text put in:
+ * `## Usage (new)`; any place where it is half similar counts as another
+ * candidate), with at least one non-blank line of context, and
+ * every other line of the segment is the file's line at the same offset,
+ * when exactly one place between the aligned lines around the segment
+ * fits (bench:lazy: a Go `var err error // edited` in a function whose
+ * lines stand twice, but for the changed line's neighbours).
+ */
+function alignChangedInside(c: Ctx, similar: Uint8Array, fileCount: number): void {
+  const n = c.snip.length;
+  for (let s = 0; s < n; s++) {
+    if (c.snip[s]?.kind !== "code") continue;
+    let e = s;
+    while (e < n && c.snip[e]?.kind === "code") e++;
+    let any = false;
+    for (let k = s; k < e && !any; k++) any = (c.out[k] as number) >= 0;
+    if (!any) placeByChangedLine(c, similar, fileCount, s, e);
+    s = e;
+  }
+}
+
+function placeByChangedLine(c: Ctx, similar: Uint8Array, fileCount: number, s: number, e: number): void {
+  let lo = 0;
+  for (let k = s - 1; k >= 0; k--) if ((c.out[k] as number) >= 0) { lo = (c.out[k] as number) + 1; break; }
+  let hi = fileCount;
+  for (let k = e; k < c.snip.length; k++) if ((c.out[k] as number) >= 0) { hi = c.out[k] as number; break; }
+  let changed = -1;
+  for (let k = s; k < e; k++) {
+    if (c.sKeys[k] === "" || c.fileCount.has(c.sKeys[k] as string)) continue;
+    // More than one line the file does not have: not one changed line.
+    if (changed >= 0) return;
+    changed = k;
+  }
+  // Context that is blank lines only tells no place (bench:lazy scores such a snippet unplaceable).
+  let context = false;
+  for (let k = s; k < e && !context; k++) context = k !== changed && c.sKeys[k] !== "";
+  if (changed < 0 || !context) return;
+  const key = c.sKeys[changed] as string;
+  if (isTrivial(key)) return;
+  const word = firstWord(key);
+  const found: number[] = [];
+  for (let f = lo + (changed - s); f + (e - changed) <= hi && found.length < 2 && word !== ""; f++) {
+    const fk = c.file.keys[f] as string;
+    // Counted with a wide net (half similar, or the same words with text put in), taken only similar.
+    if (!fk.startsWith(word) || (similarity(key, fk) < NEAR_SIMILAR && !widened(key, fk))) continue;
+    let same = true;
+    for (let k = s; k < e && same; k++) same = k === changed || c.sKeys[k] === c.file.keys[f + (k - changed)];
+    if (same) found.push(f);
+  }
+  const fk = c.file.keys[found[0] as number] as string;
+  if (found.length !== 1 || (similarity(key, fk) < SIMILAR && !widened(key, fk))) return;
+  const f = found[0] as number;
+  for (let k = s; k < e; k++) c.out[k] = f + (k - changed);
+  similar[changed] = 1;
+}
+
 /** Whether file lines [f, f + keys.length) have these keys. */
 function blockAtFile(c: Ctx, keys: readonly string[], f: number): boolean {
   for (let k = 0; k < keys.length; k++) if (c.file.keys[f + k] !== keys[k]) return false;
@@ -542,6 +614,7 @@ export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly st
   const similar = new Uint8Array(n);
   alignChangedEdges(c, similar, fileKeys.length);
   alignLoneSegments(c, similar, fileKeys.length);
+  alignChangedInside(c, similar, fileKeys.length);
   anchorBlocks(snip, sKeys, fileKeys, c.out);
   alignContextRuns(c);
   extendRuns(c);

@@ -10,6 +10,8 @@ import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
 import { readHeader } from "../src/lazy/definitions.ts";
 import { hasMarker } from "../src/lazy/markers.ts";
 import { readMorphInput } from "../src/lazy/morph-input.ts";
+import { renderSnippet } from "../bench/lazy/render.ts";
+import { undecided } from "../bench/lazy/undecided.ts";
 
 const TS = `import { a } from "a";
 
@@ -60,6 +62,17 @@ const COPIED = `def first():\n    from helpers import tool\n    return tool(1)\n
 
 /** Every line of the two bodies twice in the file; the pair (y, x) in that order once. */
 const SWAPPED = "def a():\n    x = make('apply')\n    y = make('ci')\n    return x\n\n\ndef b():\n    y = make('ci')\n    x = make('apply')\n    return x\n";
+
+/** `width = settings.width` three times; the one in f is followed by the line a snippet changes. */
+const WIDTH = "def a():\n    width = settings.width\n    return width\n\n\ndef b():\n    width = settings.width\n    return width * 2\n\n\ndef f(x):\n    docs = load(x)\n\n    width = settings.width\n    return [fmt(d, width) for d in docs]\n\n\ndef g():\n    return 1\n";
+
+/** A function of distinct lines (moves within it are told by the lines around them). */
+const MOVED = 'def f(x):\n    a = load(x)\n    b = parse(a)\n    log("parsed")\n    c = check(b)\n    return c\n\n\ndef g():\n    return 1\n';
+
+const BLOCK_MOVED = "def h(items):\n    first = items[0]\n    total = 0\n    seen = set()\n    names = []\n    for it in items:\n        check(it)\n        total += it.size\n    return total\n";
+
+/** `# scalar case` once, in mul, 45 lines above rmul. */
+const SCALAR = `class M:\n    def mul(self, other):\n        # scalar case\n        if not hasattr(other, 'shape'):\n            return self._scale(other)\n        return self._mul(other)\n\n${Array.from({ length: 45 }, (_, k) => `    X${k} = ${k}`).join("\n")}\n\n    def rmul(self, other):\n        if not hasattr(other, 'shape'):\n            return self._rscale(other)\n        return other._mul(self)\n`;
 
 interface Case {
   name: string;
@@ -258,6 +271,47 @@ const cases: Case[] = [
     want: COPIED.replace("    w = v * 2\n", "    w = v * 2\n    from helpers import tool\n    w = tool(w)\n"),
     path: "a.py",
   },
+  {
+    name: "a statement moved below the next one, inside lines the snippet shows whole: its old place goes, its new one is written",
+    file: MOVED,
+    snippet: 'def f(x):\n    a = load(x)\n    b = parse(a)\n    c = check(b)\n    log("parsed")\n    return c\n# ...',
+    want: MOVED.replace('    log("parsed")\n    c = check(b)\n', '    c = check(b)\n    log("parsed")\n'),
+    path: "a.py",
+  },
+  {
+    name: "a block moved past a shorter run of lines with a marker in it: the shorter run anchors, the block's old place goes",
+    file: BLOCK_MOVED,
+    snippet: "def h(items):\n    first = items[0]\n    for it in items:\n        # ...\n        total += it.size\n    total = 0\n    seen = set()\n    names = []\n    return total",
+    want: BLOCK_MOVED.replace("    total = 0\n    seen = set()\n    names = []\n    for it in items:\n        check(it)\n        total += it.size\n", "    for it in items:\n        check(it)\n        total += it.size\n    total = 0\n    seen = set()\n    names = []\n"),
+    path: "a.py",
+  },
+  {
+    name: "a line copied from a method far above: the run of lines in order that jumps there with no marker is not taken",
+    file: SCALAR,
+    snippet: "    # ...\n    def rmul(self, other):\n        # scalar case\n        if not hasattr(other, 'shape'):\n            return self._rscale(other)\n        return other._mul(self)",
+    want: SCALAR.replace("    def rmul(self, other):\n", "    def rmul(self, other):\n        # scalar case\n"),
+    path: "a.py",
+  },
+  {
+    name: "context after a marker that repeats elsewhere, then a changed line: placed before the change, not slid onto the blank line the snippet ends its part with",
+    file: WIDTH,
+    snippet: "    # ...\n\n    width = settings.width\n    out = [fmt(d, width) for d in docs]\n    return [o for o in out if o]\n\n\ndef g():\n# ...",
+    want: WIDTH.replace("    return [fmt(d, width) for d in docs]\n", "    out = [fmt(d, width) for d in docs]\n    return [o for o in out if o]\n"),
+    path: "a.py",
+  },
+  {
+    name: "a changed last line, then a closing brace and a blank line before a marker: the brace is the block's, the old line replaced",
+    file: "function a() {\n  const x = 1;\n  return x;\n}\n\nfunction b() {\n  const y = 2;\n\n  return y;\n}\n\nfunction c() {\n  return 3;\n}\n",
+    snippet: "// ...\n  const y = 2;\n\n  return y + 1;\n}\n\n// ...",
+    want: "function a() {\n  const x = 1;\n  return x;\n}\n\nfunction b() {\n  const y = 2;\n\n  return y + 1;\n}\n\nfunction c() {\n  return 3;\n}\n",
+  },
+  {
+    name: "one changed line among context lines that stand twice: placed where the line it changes stands, the context the same around it",
+    file: "def f(method):\n    fn = {\n        'a': 1,\n    }[method]\n\n    return fn(expr)\n\n\ndef g(method):\n    fn = {\n        'b': 2,\n    }[method]\n\n    return other(expr)\n",
+    snippet: "    # ...\n    }[method]\n\n    return fn(expr, 2)\n\n\n# ...",
+    want: "def f(method):\n    fn = {\n        'a': 1,\n    }[method]\n\n    return fn(expr, 2)\n\n\ndef g(method):\n    fn = {\n        'b': 2,\n    }[method]\n\n    return other(expr)\n",
+    path: "a.py",
+  },
 ];
 
 for (const c of cases) {
@@ -392,11 +446,19 @@ const refusals: Refusal[] = [
     path: "a.py",
   },
   {
-    name: "a line moved within its function (out of the order of the lines around it)",
-    file: COPIED,
-    snippet: "def first():\n    return tool(1)\n    from helpers import tool\n# ...",
+    name: "lines out of order where either could be the one moved (and the lines between them are not all shown)",
+    file: "def f():\n    a = 1\n    b = 2\n    c = 3\n    return a\n",
+    snippet: "def f():\n    c = 3\n    a = 1\n# ...",
     code: "CONFLICT",
-    says: [/Snippet line 2/, /file line 3/],
+    says: [/Snippet line [23]/, /file line [24]/],
+    path: "a.py",
+  },
+  {
+    name: "new lines, then a line the file has in several places and a blank line before a marker, inserting only: the line may be new too (a second return)",
+    file: "def f(a):\n    try:\n        expr = parse(a)\n    except (TokenError, SyntaxError) as exc:\n        raise SympifyError(a, exc)\n\n    return expr\n\n\ndef g(b):\n    expr = b\n    return expr\n",
+    snippet: "    # ... rest of code ...\n        expr = parse(a)\n    except (TokenError, SyntaxError, RecursionError) as exc:\n        raise SympifyError(a, exc)\n    \n    if not isinstance(expr, Expr):\n        raise SympifyError(a)\n        \n    return expr\n\n    # ... rest of code ...",
+    code: "AMBIGUOUS",
+    says: [/snippet line 9/, /lines 7, 12/],
     path: "a.py",
   },
 ];
@@ -533,3 +595,17 @@ for (const r of wrongRefused) {
     );
   });
 }
+
+test("bench:lazy undecided: a snippet counts as undecided only when another after file renders to it byte for byte", () => {
+  const twice = "def b():\n    y = 0\n    if y:\n        return 1\n    return 2\n";
+  const before = `def a():\n    return 0\n\n\n${twice}\n\n${twice.replace("def b", "def c")}\n\ndef d():\n    pass\n`;
+  const after = before.replace("        return 1\n    return 2\n\n\ndef c", "        return 5\n    return 2\n\n\ndef c");
+  // One line of context around the change: the same lines stand in b and in c.
+  const short = renderSnippet(before, after, "python", "rest-of-code") as string;
+  assert.equal(undecided(before, after, "python", "rest-of-code", short), true);
+  assert.throws(() => applyLazyEdit(before, short, { path: "a.py" }), (e: unknown) => e instanceof EditError && e.code === "AMBIGUOUS");
+  // Three lines of context reach the function's name: decided.
+  const long = renderSnippet(before, after, "python", "existing-code") as string;
+  assert.equal(undecided(before, after, "python", "existing-code", long), false);
+  assert.equal(applyLazyEdit(before, long, { path: "a.py" }).content, after);
+});

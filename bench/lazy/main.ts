@@ -9,7 +9,9 @@
  * anchor occurs twice in the file, and new code between two markers (its
  * place unknowable): both must be refused; so must a rendering that shows
  * new lines with no line of the file around them but blank ones, between
- * two markers or as a new definition sent bare ("unplaceable").
+ * two markers or as a new definition sent bare ("unplaceable"), and one
+ * that is byte for byte the rendering of another after file too, the change
+ * made at another place with the same lines ("undecided", undecided.ts).
  *
  * correct: the merged text is the after file (positives) or the merge is
  * refused (negatives); wrong: any other text; refused: an EditError on a
@@ -31,6 +33,7 @@ import { applyLazyEdit } from "../../src/lazy/apply-lazy-edit.ts";
 import { median } from "../median.ts";
 import { makeChanges, sourceFiles } from "./generate.ts";
 import { naiveMerge } from "./naive.ts";
+import { undecided } from "./undecided.ts";
 import { kindTable, refusalKind } from "./reasons.ts";
 import { type Lang, langOf, type RenderInfo, renderSnippet, STYLES, type Style, settleTrailingSpace } from "./render.ts";
 
@@ -51,7 +54,7 @@ function showDiff(got: string, want: string): string {
 interface Case {
   id: string;
   lang: Lang;
-  style: Style | "anchor-twice" | "unknowable-extent" | "unplaceable";
+  style: Style | "anchor-twice" | "unknowable-extent" | "unplaceable" | "undecided";
   path: string;
   before: string;
   snippet: string;
@@ -88,6 +91,8 @@ function positives(): Case[] {
       if (snippet === undefined) continue;
       // A snippet that does not say where its new text goes: to be refused.
       if (info.unplaceable) cases.push({ id, lang, style: "unplaceable", path, before, snippet });
+      // The same snippet rendered from another after file (undecided.ts): to be refused.
+      else if (undecided(before, after, lang, style, snippet)) cases.push({ id, lang, style: "undecided", path, before, snippet });
       else cases.push({ id, lang, style, path, before, snippet, after });
     }
   };

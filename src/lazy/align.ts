@@ -10,10 +10,11 @@
  * ends trimmed: models re-indent and re-space the code they copy.
  */
 import { distance } from "fastest-levenshtein";
-import { firstAtLeast, longestIncreasing } from "../arrays.ts";
+import { firstAtLeast } from "../arrays.ts";
 import { anchorBlocks } from "./block-anchors.ts";
 import { indentWidth } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
+import { plausibleRun } from "./plausible-run.ts";
 
 /** A line's comparison key: trimmed, whitespace runs as one space. */
 export function lineKey(line: string): string {
@@ -106,7 +107,7 @@ function alignRange(c: Ctx, s0: number, s1: number, f0: number, f1: number, left
   const walled = markerIn(c, s0, s1);
   const pairs = uniquePairs(c, s0, s1, f0, f1, !walled && leftBound && rightBound);
   if (pairs.length === 0) return;
-  const kept = longestIncreasing(pairs);
+  const kept = plausibleRun(pairs, (a, b) => markerIn(c, a, b));
   if (kept.length < pairs.length) {
     const keptSet = new Set(kept);
     pairs.forEach((p, i) => {
@@ -249,6 +250,78 @@ function alignLoneSegments(c: Ctx, similar: Uint8Array, fileCount: number): void
   }
 }
 
+// A line at least this similar (or `widened`) may be the changed one: such a second place makes the segment's place unsure.
+const NEAR_SIMILAR = 0.5;
+
+/** Whether the longer key is the shorter with text put in at one point (`## Usage` -> `## Usage (new)`). */
+function widened(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  let p = 0;
+  while (p < short.length && short[p] === long[p]) p++;
+  let q = 0;
+  while (q < short.length - p && short[short.length - 1 - q] === long[long.length - 1 - q]) q++;
+  return p + q >= short.length;
+}
+
+/**
+ * A segment still unplaced (its lines of the file stand in several places)
+ * that is one changed line among lines of the file: placed where that line
+ * reads as a file line changed (similar, or the line with text put in:
+ * `## Usage (new)`; any place where it is half similar counts as another
+ * candidate), with at least one non-blank line of context, and
+ * every other line of the segment is the file's line at the same offset,
+ * when exactly one place between the aligned lines around the segment
+ * fits (bench:lazy: a Go `var err error // edited` in a function whose
+ * lines stand twice, but for the changed line's neighbours).
+ */
+function alignChangedInside(c: Ctx, similar: Uint8Array, fileCount: number): void {
+  const n = c.snip.length;
+  for (let s = 0; s < n; s++) {
+    if (c.snip[s]?.kind !== "code") continue;
+    let e = s;
+    while (e < n && c.snip[e]?.kind === "code") e++;
+    let any = false;
+    for (let k = s; k < e && !any; k++) any = (c.out[k] as number) >= 0;
+    if (!any) placeByChangedLine(c, similar, fileCount, s, e);
+    s = e;
+  }
+}
+
+function placeByChangedLine(c: Ctx, similar: Uint8Array, fileCount: number, s: number, e: number): void {
+  let lo = 0;
+  for (let k = s - 1; k >= 0; k--) if ((c.out[k] as number) >= 0) { lo = (c.out[k] as number) + 1; break; }
+  let hi = fileCount;
+  for (let k = e; k < c.snip.length; k++) if ((c.out[k] as number) >= 0) { hi = c.out[k] as number; break; }
+  let changed = -1;
+  for (let k = s; k < e; k++) {
+    if (c.sKeys[k] === "" || c.fileCount.has(c.sKeys[k] as string)) continue;
+    // More than one line the file does not have: not one changed line.
+    if (changed >= 0) return;
+    changed = k;
+  }
+  // Context that is blank lines only tells no place (bench:lazy scores such a snippet unplaceable).
+  let context = false;
+  for (let k = s; k < e && !context; k++) context = k !== changed && c.sKeys[k] !== "";
+  if (changed < 0 || !context) return;
+  const key = c.sKeys[changed] as string;
+  if (isTrivial(key)) return;
+  const word = firstWord(key);
+  const found: number[] = [];
+  for (let f = lo + (changed - s); f + (e - changed) <= hi && found.length < 2 && word !== ""; f++) {
+    const fk = c.file.keys[f] as string;
+    // Counted with a wide net (half similar, or the same words with text put in), taken only similar.
+    if (!fk.startsWith(word) || (similarity(key, fk) < NEAR_SIMILAR && !widened(key, fk))) continue;
+    let same = true;
+    for (let k = s; k < e && same; k++) same = k === changed || c.sKeys[k] === c.file.keys[f + (k - changed)];
+    if (same) found.push(f);
+  }
+  const fk = c.file.keys[found[0] as number] as string;
+  if (found.length !== 1 || (similarity(key, fk) < SIMILAR && !widened(key, fk))) return;
+  const f = found[0] as number;
+  for (let k = s; k < e; k++) c.out[k] = f + (k - changed);
+  similar[changed] = 1;
+}
+
 /** Whether file lines [f, f + keys.length) have these keys. */
 function blockAtFile(c: Ctx, keys: readonly string[], f: number): boolean {
   for (let k = 0; k < keys.length; k++) if (c.file.keys[f + k] !== keys[k]) return false;
@@ -334,18 +407,17 @@ function alignHead(c: Ctx, s: number, first: number): void {
   // Slide: when the head repeats the segment's first aligned lines (`}` and a blank line, then a new
   // function, then `}` and a blank line), the head is those file lines and the repeat is new: the
   // reading that deletes nothing.
+  // A slide of blank lines only, with code after them in the head, is the fallback: that code may be
+  // context the file has just before the change (a blank line, `x = f()`, then the changed line), and
+  // placing it is the reading that tells the change (bench:lazy: the slide left such context unplaced).
+  let deferred = 0;
   for (let h = Math.min(run, 8); h >= 1 && !standsBefore(c, s, first, fa, lo); h--) {
     if (!slides(c, s, first, h)) continue;
-    for (let k = 0; k < h; k++) c.out[first + k] = -1;
-    // A slide of blank lines only, in a longer blank run (two blank lines before a new function, one
-    // after it): the run is the file's blank lines that end where the slide does, when the file has them.
-    const blank = blankRun(c, s, 1);
-    const from = fa + h - blank;
-    if (blank > h && c.sKeys[s + h - 1] === "" && from >= lo && codeLines(c, from, fa + h) === 0) {
-      for (let k = 0; k < blank; k++) c.out[s + k] = from + k;
-      return;
+    if (blankKeys(c, s, s + h) && meaningful(c, s + h, first)) {
+      deferred = h;
+      break;
     }
-    for (let k = 0; k < h; k++) c.out[s + k] = fa + k;
+    slideHead(c, s, first, h, lo);
     return;
   }
   // The segment's first aligned lines may be trivial (`}`, a blank line) that the alignment paired
@@ -354,7 +426,8 @@ function alignHead(c: Ctx, s: number, first: number): void {
   while (strong + 1 < c.snip.length && c.out[strong + 1] === (c.out[strong] as number) + 1 && isTrivial(c.sKeys[strong] as string)) strong++;
   const fs = c.out[strong] as number;
   for (let h = Math.min(run, 40); h >= 1; h--) {
-    if (!meaningful(c, s, s + h) && h > 2) continue;
+    // Over a deferred slide, blank lines alone place nothing: they stand everywhere.
+    if ((!meaningful(c, s, s + h) && h > 2) || (deferred > 0 && blankKeys(c, s, s + h))) continue;
     const keys = c.sKeys.slice(s, s + h);
     // Never the whole run among them: then the trivial lines are all there is.
     let near = -1;
@@ -368,10 +441,47 @@ function alignHead(c: Ctx, s: number, first: number): void {
     const passed: number[] = [];
     for (let k = first; k < strong; k++) if ((c.out[k] as number) < near + h) passed.push(k);
     const useNear = near >= 0 && (far < 0 || codeLines(c, far + h, fa) > passed.filter((k) => c.sKeys[k] !== "").length);
+    // Over a slide of blank lines, only a place that makes the new lines replace code: where they
+    // would only be inserted, the head may as well be new lines that repeat the file's (a second
+    // `return x` a model wrote), and the slide leaves that to be refused.
+    if (deferred > 0 && !replaces(c, codeLines(c, (useNear ? near : far) + h, useNear ? (c.out[strong] as number) : fa), s + h, first)) break;
     for (const k of useNear ? passed : []) c.out[k] = -1;
     for (let k = 0; k < h; k++) c.out[s + k] = (useNear ? near : far) + k;
     return;
   }
+  if (deferred > 0) slideHead(c, s, first, deferred, lo);
+}
+
+/**
+ * Whether a place for context over a deferred slide makes the snippet's new
+ * lines [a, b) replace the `deleted` code lines it skips: some, and no more
+ * than the new lines (more would be a deletion the snippet does not show).
+ */
+function replaces(c: Ctx, deleted: number, a: number, b: number): boolean {
+  let added = 0;
+  for (let k = a; k < b; k++) if (c.sKeys[k] !== "") added++;
+  return deleted > 0 && deleted <= added;
+}
+
+/** Whether snippet keys [a, b) are all blank. */
+function blankKeys(c: Ctx, a: number, b: number): boolean {
+  for (let k = a; k < b; k++) if (c.sKeys[k] !== "") return false;
+  return true;
+}
+
+/** The head's first `h` lines take the place of the segment's first `h` aligned lines, which become new. */
+function slideHead(c: Ctx, s: number, first: number, h: number, lo: number): void {
+  const fa = c.out[first] as number;
+  for (let k = 0; k < h; k++) c.out[first + k] = -1;
+  // A slide of blank lines only, in a longer blank run (two blank lines before a new function, one
+  // after it): the run is the file's blank lines that end where the slide does, when the file has them.
+  const blank = blankRun(c, s, 1);
+  const from = fa + h - blank;
+  if (blank > h && c.sKeys[s + h - 1] === "" && from >= lo && codeLines(c, from, fa + h) === 0) {
+    for (let k = 0; k < blank; k++) c.out[s + k] = from + k;
+    return;
+  }
+  for (let k = 0; k < h; k++) c.out[s + k] = fa + k;
 }
 
 /**
@@ -417,16 +527,14 @@ function alignTail(c: Ctx, last: number, e: number): void {
   for (let k = e; k < c.snip.length; k++) if ((c.out[k] as number) >= 0) { hi = c.out[k] as number; break; }
   const run = e - last - 1;
   if (blankEdge(c, e - 1, -1, fl + 1, hi)) return;
+  let deferred = 0;
   for (let h = Math.min(run, 8); h >= 1 && !standsAfter(c, last + 1, e, fl, hi); h--) {
     if (!slides(c, e - h, last - h + 1, h)) continue;
-    const at = c.out[last - h + 1] as number;
-    for (let k = 0; k < h; k++) c.out[last - h + 1 + k] = -1;
-    const blank = blankRun(c, e - 1, -1);
-    if (blank > h && c.sKeys[e - h] === "" && at + blank <= hi && codeLines(c, at, at + blank) === 0) {
-      for (let k = 0; k < blank; k++) c.out[e - blank + k] = at + k;
-      return;
+    if (blankKeys(c, e - h, e) && meaningful(c, last + 1, e - h)) {
+      deferred = h;
+      break;
     }
-    for (let k = 0; k < h; k++) c.out[e - h + k] = at + k;
+    slideTail(c, last, e, h, hi);
     return;
   }
   // As in alignHead: the segment's last aligned lines may be trivial ones after its last real anchor.
@@ -434,7 +542,7 @@ function alignTail(c: Ctx, last: number, e: number): void {
   while (strong - 1 >= 0 && c.out[strong - 1] === (c.out[strong] as number) - 1 && isTrivial(c.sKeys[strong] as string)) strong--;
   const fs = c.out[strong] as number;
   for (let h = Math.min(run, 40); h >= 1; h--) {
-    if (!meaningful(c, e - h, e) && h > 2) continue;
+    if ((!meaningful(c, e - h, e) && h > 2) || (deferred > 0 && blankKeys(c, e - h, e))) continue;
     const keys = c.sKeys.slice(e - h, e);
     let near = -1;
     for (let f = fs + 1; h < run && f <= Math.min(hi - h, fl) && near < 0; f++) if (blockAtFile(c, keys, f)) near = f;
@@ -445,10 +553,24 @@ function alignTail(c: Ctx, last: number, e: number): void {
     const passed: number[] = [];
     for (let k = strong + 1; k <= last; k++) if ((c.out[k] as number) >= near) passed.push(k);
     const useNear = near >= 0 && (far < 0 || codeLines(c, fl + 1, far) > passed.filter((k) => c.sKeys[k] !== "").length);
+    if (deferred > 0 && !replaces(c, codeLines(c, useNear ? (c.out[strong] as number) + 1 : fl + 1, useNear ? near : far), last + 1, e - h)) break;
     for (const k of useNear ? passed : []) c.out[k] = -1;
     for (let k = 0; k < h; k++) c.out[e - h + k] = (useNear ? near : far) + k;
     return;
   }
+  if (deferred > 0) slideTail(c, last, e, deferred, hi);
+}
+
+/** As slideHead, at the segment's end: its last `h` lines take the place of its last `h` aligned ones. */
+function slideTail(c: Ctx, last: number, e: number, h: number, hi: number): void {
+  const at = c.out[last - h + 1] as number;
+  for (let k = 0; k < h; k++) c.out[last - h + 1 + k] = -1;
+  const blank = blankRun(c, e - 1, -1);
+  if (blank > h && c.sKeys[e - h] === "" && at + blank <= hi && codeLines(c, at, at + blank) === 0) {
+    for (let k = 0; k < blank; k++) c.out[e - blank + k] = at + k;
+    return;
+  }
+  for (let k = 0; k < h; k++) c.out[e - h + k] = at + k;
 }
 
 /**
@@ -527,7 +649,8 @@ function dropStrayAnchors(c: Ctx, fileLines: readonly string[]): boolean {
   return c.banned.size > before;
 }
 
-export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly string[], fileLines: readonly string[]): Alignment {
+/** `banned`: snippet lines never to anchor (moved-lines.ts: the other reading of code moved). */
+export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly string[], fileLines: readonly string[], banned: ReadonlySet<number> = new Set()): Alignment {
   const n = snip.length;
   const markersBefore = new Int32Array(n + 1);
   for (let k = 0; k < n; k++) markersBefore[k + 1] = (markersBefore[k] as number) + ((snip[k] as SnippetLine).kind === "code" ? 0 : 1);
@@ -543,7 +666,7 @@ export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly st
     if (list) list.push(f);
     else places.set(k, [f]);
   }
-  const c: Ctx = { snip, sKeys, file: { keys: fileKeys }, markersBefore, out: new Int32Array(n).fill(-1), outOfOrderPairs: [], fileCount, banned: new Set(), places };
+  const c: Ctx = { snip, sKeys, file: { keys: fileKeys }, markersBefore, out: new Int32Array(n).fill(-1), outOfOrderPairs: [], fileCount, banned: new Set(banned), places };
   // Stray anchors are banned and the alignment redone: the lines matched next to them go with them.
   for (let round = 0; round < 3; round++) {
     c.out.fill(-1);
@@ -555,6 +678,7 @@ export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly st
   const similar = new Uint8Array(n);
   alignChangedEdges(c, similar, fileKeys.length);
   alignLoneSegments(c, similar, fileKeys.length);
+  alignChangedInside(c, similar, fileKeys.length);
   anchorBlocks(snip, sKeys, fileKeys, c.out);
   alignContextRuns(c);
   extendRuns(c);

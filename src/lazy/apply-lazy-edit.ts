@@ -17,6 +17,7 @@ import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, qu
 import { readMorphInput } from "./morph-input.ts";
 import { checkNewHeaders } from "./new-header.ts";
 import { removalsAsComments } from "./removal-comments.ts";
+import { preferMoves } from "./moved-lines.ts";
 import { checkGapStructure, checkMarkerEdges, checkSnippetEnds } from "./verify.ts";
 
 export interface LazyEditOptions {
@@ -145,7 +146,7 @@ function confirmed(snip: readonly SnippetLine[], al: Alignment, fileLines: reado
 }
 
 function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): Merged {
-  const al = alignSnippet(snip, fileKeys, fileLines);
+  const al = preferMoves(snip, alignSnippet(snip, fileKeys, fileLines), fileKeys, fileLines);
   const limits = markerLimits(snip, al, fileLines);
   const index = new Map<string, number[]>();
   fileKeys.forEach((k, i) => {

@@ -23,8 +23,7 @@ import type { SnippetLine } from "./markers.ts";
 const NEAR = 30;
 
 /** Whether every out-of-order line of the alignment reads safely as a new line that copies a line from elsewhere. */
-export function onlyCopiedLines(snip: readonly SnippetLine[], al: Alignment): boolean {
-  const pairs = al.outOfOrderPairs ?? [];
+export function onlyCopiedLines(snip: readonly SnippetLine[], al: Alignment, pairs: readonly (readonly [number, number])[] = al.outOfOrderPairs ?? []): boolean {
   if (pairs.length === 0) return false;
   const placed: number[] = [];
   let shallowest = Number.POSITIVE_INFINITY;

@@ -18,6 +18,7 @@ import { type Alignment, lineKey, similarity } from "./align.ts";
 import { blockAt, indentWidth, isBlank } from "./blocks.ts";
 import { onlyCopiedLines } from "./copied-lines.ts";
 import type { SnippetLine } from "./markers.ts";
+import { unexplainedMoves } from "./moved-lines.ts";
 
 /**
  * Most non-blank lines a deletion between two aligned lines may take beyond
@@ -166,8 +167,9 @@ export function markerLimits(snip: readonly SnippetLine[], al: Alignment, fileLi
 
 /** Refuses segments whose place the alignment could not tell. */
 export function checkSegments(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[], fileIndex: Map<string, number[]>, limits: Map<number, number>): void {
-  if (al.outOfOrder && !onlyCopiedLines(snip, al)) {
-    const { snippetLine, fileLine } = al.outOfOrder;
+  const moved = al.outOfOrder ? unexplainedMoves(snip, al, fileLines) : [];
+  if (moved.length > 0 && !onlyCopiedLines(snip, al, moved)) {
+    const [snippetLine, fileLine] = moved[0] as readonly [number, number];
     const text = (snip[snippetLine] as SnippetLine).text;
     throw new EditError(
       "CONFLICT",

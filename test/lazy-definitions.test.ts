@@ -2,7 +2,8 @@
  * Lazy snippets with the file's definitions read from its syntax tree (the
  * `definitions` option, a reader loaded before the merge): a bare
  * definition whose name the text reads as defined twice (methods of one name
- * in two classes, overloads, a doctest's call).
+ * in two classes, overloads, a doctest's call), and a signature-body snippet
+ * whose lines stand in many places of the file but once in its definition.
  * Each case is refused without the reader (the text path) and merged right
  * with it, in several languages.
  */
@@ -10,6 +11,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EditError } from "../src/errors.ts";
 import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
+import { classifySnippet } from "../src/lazy/markers.ts";
+import { type LinesMerge, mergeWithinDefinitions } from "../src/lazy/scoped-merge.ts";
 import { loadDefinitionsReader, readerLanguage } from "../src/syntax/definitions-reader.ts";
 
 interface Case {
@@ -123,6 +126,38 @@ const JAVA = `public final class Spec {
 }
 `;
 
+const JAVA_SIGNATURE = `public final class Spec {
+  public Builder initializer(String format, Object... args) {
+    return initializer(CodeBlock.of(format, args));
+  }
+
+  public Builder initializer(CodeBlock codeBlock) {
+    checkState(this.initializer == null, "initializer was already set");
+    this.initializer = checkNotNull(codeBlock, "codeBlock == null");
+    return this;
+  }
+
+  public Builder build() {
+    return this;
+  }
+}
+`;
+
+const PY_SIGNATURE = `class Prefix:
+    def __mul__(self, other):
+        from sympy.physics.units import Quantity
+        from sympy.physics.units import Unit
+        if isinstance(other, Unit):
+            return other * self.scale_factor
+        return super().__mul__(other)
+
+    def __truediv__(self, other):
+        from sympy.physics.units import Unit
+        if isinstance(other, Unit):
+            return other / self.scale_factor
+        return super().__truediv__(other)
+`;
+
 const cases: Case[] = [
   {
     name: "python: a bare method whose header two classes have, told by the body it shares",
@@ -172,6 +207,20 @@ const cases: Case[] = [
     before: JAVA,
     snippet: '  public static Builder builder(TypeName type, String name) {\n    checkNotNull(type, "type == null");\n    checkNotNull(name, "name == null");\n    return new Builder(type, name);\n  }\n',
     after: JAVA.replace('    checkNotNull(type, "type == null");\n', '    checkNotNull(type, "type == null");\n    checkNotNull(name, "name == null");\n'),
+  },
+  {
+    name: "java: a kept signature whose closing brace stands in many places, merged within the method",
+    path: "Spec.java",
+    before: JAVA_SIGNATURE,
+    snippet: '  // ... existing code ...\n  public Builder initializer(CodeBlock codeBlock) {\n    checkState(this.initializer == null, "initializer was already set");\n    System.out.println("set");\n  // ... existing code ...\n  }\n  // ... existing code ...\n',
+    after: JAVA_SIGNATURE.replace('already set");\n', 'already set");\n    System.out.println("set");\n'),
+  },
+  {
+    name: "python: a kept signature whose body's first lines stand in two methods, merged within the one named",
+    path: "prefixes.py",
+    before: PY_SIGNATURE,
+    snippet: "    # ... existing code ...\n    def __mul__(self, other):\n        # ... existing code ...\n        from sympy.physics.units import Unit\n        if isinstance(other, Unit):\n            return Quantity(self.name + other.name)\n        return self.scale_factor * other\n\n        # ... existing code ...\n",
+    after: PY_SIGNATURE.replace("            return other * self.scale_factor\n        return super().__mul__(other)\n", "            return Quantity(self.name + other.name)\n        return self.scale_factor * other\n"),
   },
 ];
 
@@ -241,4 +290,23 @@ test("definitions reader: a parse cut at its time limit reads nothing, and the m
 
 test("applyLazyEdit: a definitions option that is no function is INVALID_INPUT", () => {
   assert.throws(() => applyLazyEdit("a\n", "b\n", { definitions: 3 as never }), (e: unknown) => e instanceof EditError && e.code === "INVALID_INPUT");
+});
+
+test("merge within definitions: a marker that would keep none of the definition's lines leaves the whole-file merge's refusal", async () => {
+  const read = await loadDefinitionsReader("m.py");
+  assert.ok(read);
+  const file = "class A:\n    def a(self):\n        cols = self.cols\n        return cols\n\n    def b(self):\n        cols = self.cols\n        return cols * 2\n";
+  const lines = file.replace(/\n$/, "").split("\n");
+  const defs = read(lines.join("\n"));
+  assert.ok(defs);
+  const snip = (text: string) => classifySnippet(text.split("\n"), new Set(lines.map((l) => l.trim())));
+  const never: LinesMerge = () => assert.fail("not merged");
+  // The marker after the header keeps nothing: `cols = self.cols` is a line added above the old one, or the old one.
+  assert.equal(mergeWithinDefinitions(snip("    def a(self):\n        # ... existing code ...\n        cols = self.cols\n        cols += 1\n        return cols"), lines, defs, never), undefined);
+  // A removal note inside the definition: the whole-file merge decides.
+  assert.equal(mergeWithinDefinitions(snip("    def a(self):\n        # remove cols = self.cols\n        return cols"), lines, defs, never), undefined);
+  // Code that is not a definition nor its class line: not only definitions.
+  assert.equal(mergeWithinDefinitions(snip("x = 1\n# ... existing code ...\n    def a(self):\n        return 2"), lines, defs, never), undefined);
+  const merged = mergeWithinDefinitions(snip("    def b(self):\n        # ... existing code ...\n        return cols * 3"), lines, defs, (s, f) => ({ lines: [...f.slice(0, 2), "        return cols * 3"], stats: { aligned: 1, added: 1, kept: 1, deleted: 1, markers: s.length - 2 } }));
+  assert.deepEqual(merged?.lines.slice(5), ["    def b(self):", "        cols = self.cols", "        return cols * 3"]);
 });

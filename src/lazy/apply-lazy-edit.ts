@@ -16,6 +16,7 @@ import { type DefinitionPlace, endsLike, findDefinitions, splitUnits } from "./d
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, segmentsOf, walkSnippet } from "./merge.ts";
 import { readMorphInput } from "./morph-input.ts";
+import { mergeWithinDefinitions } from "./scoped-merge.ts";
 import { narrowDefinitions } from "./tree-definitions.ts";
 import { checkGapStructure, checkMarkerEdges, checkSnippetEnds } from "./verify.ts";
 
@@ -96,7 +97,7 @@ export function applyLazyEdit(content: string, snippet: string, options: LazyEdi
   const fileKeys = text.lines.map(lineKey);
   // A `...` line may be a marker even where the file has such lines: told before either merge.
   const snip = ellipsesAsMarkers(classifySnippet(lines, new Set(text.lines.map((l) => l.trim()))), text.lines, fileKeys);
-  const merged = (snip.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines, options.definitions)) || mergeByMarkers(snip, text.lines, fileKeys);
+  const merged = (snip.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines, options.definitions)) || mergeOrScope(snip, text.lines, fileKeys, options.definitions);
   if (checksBalance(path, language)) checkBalance(content, merged.lines, path, language, snip, text.lines);
   const out = joinText(text, merged.lines);
   if (out === content) {
@@ -148,6 +149,32 @@ function confirmed(snip: readonly SnippetLine[], al: Alignment, fileLines: reado
     if (al.fileLine[k] === g) return true;
   }
   return false;
+}
+
+/**
+ * The marker merge; where it refuses, and the file's tree is at hand, the
+ * snippet merged within the definitions it shows (scoped-merge.ts). That
+ * merge's own refusal is not the one reported: the whole-file merge's is.
+ */
+function mergeOrScope(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[], reader: DefinitionsReader | undefined): Merged {
+  try {
+    return mergeByMarkers(snip, fileLines, fileKeys);
+  } catch (error) {
+    // Not where a line next to a marker is the file's but fits none of its places (verify.ts checkMarkerEdges): which lines the marker keeps is unclear within a definition too.
+    const retry = error instanceof EditError && (error.code === "AMBIGUOUS" || error.code === "CONFLICT") && !/fits none of them/.test(error.message);
+    const defs = reader && retry ? reader(fileLines.join("\n")) : undefined;
+    if (!defs) throw error;
+    let scoped: ReturnType<typeof mergeWithinDefinitions>;
+    try {
+      scoped = mergeWithinDefinitions(snip, fileLines, defs, (s, f) => mergeByMarkers(s, f, f.map(lineKey)));
+    } catch (inner) {
+      if (inner instanceof EditError) throw error;
+      throw inner;
+    }
+    // Nothing changed within the definitions: the snippet's change lies elsewhere, and the whole-file merge's refusal says where.
+    if (!scoped || (scoped.lines.length === fileLines.length && scoped.lines.every((l, k) => l === fileLines[k]))) throw error;
+    return { ...scoped, strategy: "markers" };
+  }
 }
 
 function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): Merged {

@@ -6,7 +6,10 @@
  * with the file (align.ts) and the markers filled with the file's lines
  * between them (merge.ts). Refused with an EditError when a part's place is
  * not certain, a deletion no marker covers is large, or the merge unbalances
- * the file's brackets.
+ * the file's brackets. With the file's syntax tree (the `definitions`
+ * option, a reader loaded before the merge) definitions are matched in the
+ * tree (tree-definitions.ts), and a snippet of whole functions that the
+ * whole-file merge refuses is merged within each one's lines (scoped-merge.ts).
  */
 import { EditError } from "../errors.ts";
 import type { DefinitionsReader } from "../syntax/definitions-reader.ts";

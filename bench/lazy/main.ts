@@ -20,8 +20,12 @@
  * (markers keep what lies between exactly-found neighbours) is scored on the
  * same cases.
  *
+ * Each merge gets the file's definitions reader (its syntax tree), loaded
+ * before it as a caller of applyLazyEdit would; --no-tree merges by the
+ * text alone.
+ *
  * Usage: npm run bench:lazy -- [--show wrong|refused] [--only style|lang] [--limit n]
- *        [--dump wrong|refused FILE] [--speed]
+ *        [--dump wrong|refused FILE] [--speed] [--no-tree]
  * --dump writes one JSON line per such case (id, style, lang, path, snippet,
  * the expected text and the merged one or the refusal), for classifying them.
  */
@@ -30,6 +34,7 @@ import { createTwoFilesPatch } from "diff";
 import { encode } from "gpt-tokenizer";
 import { EditError } from "../../src/errors.ts";
 import { applyLazyEdit } from "../../src/lazy/apply-lazy-edit.ts";
+import { type DefinitionsReader, loadDefinitionsReader, readerLanguage } from "../../src/syntax/definitions-reader.ts";
 import { median } from "../median.ts";
 import { makeChanges, sourceFiles } from "./generate.ts";
 import { naiveMerge } from "./naive.ts";
@@ -44,6 +49,7 @@ const limit = args.includes("--limit") ? Number(args[args.indexOf("--limit") + 1
 const dump = args.includes("--dump") ? { verdict: args[args.indexOf("--dump") + 1], file: args[args.indexOf("--dump") + 2] as string } : undefined;
 if (dump) writeFileSync(dump.file, "");
 let shown = 0;
+const noTree = args.includes("--no-tree");
 const REAL = "../shared/real-edits";
 
 /** The merged text against the expected one, as a short unified diff. */
@@ -143,8 +149,23 @@ function named(e: EditError): boolean {
   return /snippet line \d+/i.test(e.message) && (e.code === "CONFLICT" || e.code === "NOT_FOUND" || (e.detail.candidates?.length ?? 0) > 0);
 }
 
-function main(): void {
+/** The definitions reader for each language the cases have, loaded before any merge. */
+async function loadReaders(cases: readonly Case[]): Promise<Map<string, DefinitionsReader>> {
+  const readers = new Map<string, DefinitionsReader>();
+  if (noTree) return readers;
+  for (const c of cases) {
+    const lang = readerLanguage(c.path);
+    if (lang === undefined || readers.has(lang)) continue;
+    const reader = await loadDefinitionsReader(c.path);
+    if (reader) readers.set(lang, reader);
+  }
+  return readers;
+}
+
+async function main(): Promise<void> {
   const cases = [...positives(), ...negatives()];
+  const readers = await loadReaders(cases);
+  const optionsOf = (c: Case) => ({ path: c.path, definitions: readers.get(readerLanguage(c.path) ?? "") });
   const rows = new Map<string, Record<string, number>>();
   const bump = (key: string, field: string) => {
     const r = rows.get(key) ?? {};
@@ -156,7 +177,7 @@ function main(): void {
   // Refusals of positive cases: kind -> style or language -> count.
   const reasons = new Map<string, Map<string, number>>();
   for (const c of cases) {
-    const ours = score(c, () => applyLazyEdit(c.before, c.snippet, { path: c.path }).content);
+    const ours = score(c, () => applyLazyEdit(c.before, c.snippet, optionsOf(c)).content);
     const naive = score(c, () => naiveMerge(c.before, c.snippet));
     for (const key of [`style ${c.style}`, `lang ${c.lang}`, c.after === undefined ? "all negative" : "all positive"]) {
       bump(key, ours.verdict);
@@ -173,13 +194,13 @@ function main(): void {
       }
     }
     if (dump && ours.verdict === dump.verdict) {
-      const got = ours.error ? undefined : applyLazyEdit(c.before, c.snippet, { path: c.path }).content;
+      const got = ours.error ? undefined : applyLazyEdit(c.before, c.snippet, optionsOf(c)).content;
       const record = { id: c.id, style: c.style, lang: c.lang, path: c.path, snippet: c.snippet, before: c.before, after: c.after, got, error: ours.error?.message };
       appendFileSync(dump.file, `${JSON.stringify(record)}\n`);
     }
     if (show && ours.verdict === show && (!only || c.style === only || c.lang === only) && shown++ < limit) {
       console.log(`--- ${c.id} [${c.style}] ${ours.error ? ours.error.toString().slice(0, 400) : ""}\n${c.snippet.slice(0, 1500)}\n`);
-      if (ours.verdict === "wrong" && c.after !== undefined) console.log(showDiff(applyLazyEdit(c.before, c.snippet, { path: c.path }).content, c.after));
+      if (ours.verdict === "wrong" && c.after !== undefined) console.log(showDiff(applyLazyEdit(c.before, c.snippet, optionsOf(c)).content, c.after));
     }
   }
   const pad = (s: string | number, n: number) => String(s).padStart(n);
@@ -198,11 +219,11 @@ function main(): void {
   const langs = [...new Set(cases.map((c) => c.lang))].sort();
   console.log(`\nrefused positive cases by kind and language:\n${kindTable(reasons, langs)}`);
   console.log(`\nrefused positive cases by kind and style:\n${kindTable(reasons, STYLES)}`);
-  if (args.includes("--speed")) speed();
+  if (args.includes("--speed")) speed(readers.get("typescript"));
 }
 
 /** ms per merge on 1k-, 10k- and 100k-line files, against a 10k tokens/s apply model re-emitting the file. */
-function speed(): void {
+function speed(definitions: DefinitionsReader | undefined): void {
   const base = sourceFiles("/work/.mirror")
     .filter((f) => /\.(?:ts|js)$/.test(f.path))
     .map((f) => f.text)
@@ -221,7 +242,7 @@ function speed(): void {
     const times: number[] = [];
     for (let k = 0; k < 15; k++) {
       const t0 = performance.now();
-      const out = applyLazyEdit(before, snippet, { path: "big.ts" }).content;
+      const out = applyLazyEdit(before, snippet, { path: "big.ts", definitions }).content;
       times.push(performance.now() - t0);
       if (out !== change.after) throw new Error(`speed case ${n}: wrong merge`);
     }
@@ -231,4 +252,4 @@ function speed(): void {
   }
 }
 
-main();
+await main();

@@ -6,18 +6,24 @@
  * with the file (align.ts) and the markers filled with the file's lines
  * between them (merge.ts). Refused with an EditError when a part's place is
  * not certain, a deletion no marker covers is large, or the merge unbalances
- * the file's brackets.
+ * the file's brackets. With the file's syntax tree (the `definitions`
+ * option, a reader loaded before the merge) definitions are matched in the
+ * tree (tree-definitions.ts), and a snippet of whole functions that the
+ * whole-file merge refuses is merged within each one's lines (scoped-merge.ts).
  */
 import { EditError } from "../errors.ts";
+import type { DefinitionsReader } from "../syntax/definitions-reader.ts";
 import { type Alignment, alignSnippet, lineKey } from "./align.ts";
 import { bracketBalance, checksBalance, hashCommented } from "./balance.ts";
-import { endsLike, findDefinitions, splitUnits } from "./definitions.ts";
+import { type DefinitionPlace, endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, segmentsOf, walkSnippet } from "./merge.ts";
 import { readMorphInput } from "./morph-input.ts";
+import { preferMoves } from "./moved-lines.ts";
 import { checkNewHeaders } from "./new-header.ts";
 import { removalsAsComments } from "./removal-comments.ts";
-import { preferMoves } from "./moved-lines.ts";
+import { mergeWithinDefinitions } from "./scoped-merge.ts";
+import { narrowDefinitions } from "./tree-definitions.ts";
 import { checkGapStructure, checkMarkerEdges, checkSnippetEnds } from "./verify.ts";
 
 export interface LazyEditOptions {
@@ -25,6 +31,13 @@ export interface LazyEditOptions {
   path?: string;
   /** The file's language ("python", "typescript", ...), when the path does not tell. @default undefined */
   language?: string;
+  /**
+   * The file's definitions read from its syntax tree (`loadDefinitionsReader(path)` from
+   * fuzzpatch's syntax layer, loaded before the merge): definitions are then matched by kind and
+   * name in the tree, not by lines that read like headers. Without it the text alone is read.
+   * @default undefined
+   */
+  definitions?: DefinitionsReader;
 }
 
 export interface LazyEditResult {
@@ -82,6 +95,7 @@ export function applyLazyEdit(content: string, snippet: string, options: LazyEdi
   const { path, language } = options;
   if (path !== undefined && typeof path !== "string") throw new EditError("INVALID_INPUT", "path must be a string.");
   if (language !== undefined && typeof language !== "string") throw new EditError("INVALID_INPUT", "language must be a string.");
+  if (options.definitions !== undefined && typeof options.definitions !== "function") throw new EditError("INVALID_INPUT", "definitions must be a definitions reader (loadDefinitionsReader).");
   const text = splitText(content);
   const lines = snippetLines(readMorphInput(snippet)?.update ?? snippet);
   if (lines.length === 0) throw new EditError("INVALID_INPUT", "The snippet is empty: send the changed code, with the unchanged parts as // ... existing code ... markers.");
@@ -91,7 +105,7 @@ export function applyLazyEdit(content: string, snippet: string, options: LazyEdi
   const read = ellipsesAsMarkers(classifySnippet(lines, new Set(text.lines.map((l) => l.trim()))), text.lines, fileKeys);
   // A removal-like comment over new code is code to the marker merge, but routes the snippet as a note did.
   const snip = removalsAsComments(read, fileKeys);
-  const merged = (read.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines)) || mergeByMarkers(snip, text.lines, fileKeys);
+  const merged = (read.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines, options.definitions)) || mergeOrScope(snip, text.lines, fileKeys, options.definitions);
   if (checksBalance(path, language)) checkBalance(content, merged.lines, path, language, snip, text.lines);
   const out = joinText(text, merged.lines);
   if (out === content) {
@@ -145,6 +159,32 @@ function confirmed(snip: readonly SnippetLine[], al: Alignment, fileLines: reado
   return false;
 }
 
+/**
+ * The marker merge; where it refuses, and the file's tree is at hand, the
+ * snippet merged within the definitions it shows (scoped-merge.ts). That
+ * merge's own refusal is not the one reported: the whole-file merge's is.
+ */
+function mergeOrScope(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[], reader: DefinitionsReader | undefined): Merged {
+  try {
+    return mergeByMarkers(snip, fileLines, fileKeys);
+  } catch (error) {
+    // Not where a line next to a marker is the file's but fits none of its places (verify.ts checkMarkerEdges): which lines the marker keeps is unclear within a definition too.
+    const retry = error instanceof EditError && (error.code === "AMBIGUOUS" || error.code === "CONFLICT") && !/fits none of them/.test(error.message);
+    const defs = reader && retry ? reader(fileLines.join("\n")) : undefined;
+    if (!defs) throw error;
+    let scoped: ReturnType<typeof mergeWithinDefinitions>;
+    try {
+      scoped = mergeWithinDefinitions(snip, fileLines, defs, (s, f) => mergeByMarkers(s, f, f.map(lineKey)));
+    } catch (inner) {
+      if (inner instanceof EditError) throw error;
+      throw inner;
+    }
+    // Nothing changed within the definitions: the snippet's change lies elsewhere, and the whole-file merge's refusal says where.
+    if (!scoped || (scoped.lines.length === fileLines.length && scoped.lines.every((l, k) => l === fileLines[k]))) throw error;
+    return { ...scoped, strategy: "markers" };
+  }
+}
+
 function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): Merged {
   const al = preferMoves(snip, alignSnippet(snip, fileKeys, fileLines), fileKeys, fileLines);
   const limits = markerLimits(snip, al, fileLines);
@@ -170,24 +210,31 @@ function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string
  * found its place, at least one was in the file, and each ends as the
  * file's does (a whole definition, not its first lines).
  */
-function mergeDefinitions(snip: readonly SnippetLine[], fileLines: readonly string[]): Merged | undefined {
+function mergeDefinitions(snip: readonly SnippetLine[], fileLines: readonly string[], reader: DefinitionsReader | undefined): Merged | undefined {
   const texts = snip.map((l) => l.text);
   const units = splitUnits(texts);
   if (!units) return undefined;
   const places: ({ start: number; end: number; header: number } | undefined)[] = [];
+  // The file's tree, read once, on the first definition the text finds.
+  let tree: ReturnType<DefinitionsReader> | null = null;
   for (const u of units) {
-    const found = findDefinitions(fileLines, u.def, u.header > u.start);
+    const unit = texts.slice(u.start, u.end);
+    const byText = findDefinitions(fileLines, u.def, u.header > u.start);
+    if (byText.length > 0 && reader) tree ??= reader(fileLines.join("\n"));
+    const byTree = byText.length > 0 && tree ? narrowDefinitions(byText, u.def, unit, u.header - u.start, fileLines, tree) : undefined;
+    // The tree's place stands when it is one the definition can replace; else the text decides, as without the tree.
+    const usable = (p: DefinitionPlace) => endsLike(unit, fileLines, p) && nonBlank(fileLines, p.start, p.end) - nonBlank(texts, u.start, u.end) <= MAX_UNMARKED_DELETION;
+    const { places: found, where } = byTree && byTree.places.length > 0 && (byTree.places.length > 1 || usable(byTree.places[0] as DefinitionPlace)) ? byTree : { places: byText, where: [] as string[] };
     if (found.length > 1) {
       throw new EditError(
         "AMBIGUOUS",
-        `The ${u.def.kind} ${u.def.name} (snippet line ${u.header + 1}, ${quoteLine(texts[u.header] as string)}) is defined ${found.length} times in the file (lines ${found.map((p) => p.header + 1).join(", ")}). Include the lines around it, with "// ... existing code ..." for the rest, so its place is clear.`,
+        `The ${u.def.kind} ${u.def.name} (snippet line ${u.header + 1}, ${quoteLine(texts[u.header] as string)}) is defined ${found.length} times in the file (lines ${found.map((p, k) => `${p.header + 1}${where[k] ? ` ${where[k]}` : ""}`).join(", ")}). Include the lines around it, with "// ... existing code ..." for the rest, so its place is clear.`,
         { segment: u.header + 1, candidates: found.map((p) => ({ startLine: p.start + 1, endLine: p.end })) },
       );
     }
     const place = found[0];
-    if (place && !endsLike(texts.slice(u.start, u.end), fileLines, place)) return undefined;
-    // A definition much longer in the file than in the snippet: its end was misread, or the model cut it short.
-    if (place && nonBlank(fileLines, place.start, place.end) - nonBlank(texts, u.start, u.end) > MAX_UNMARKED_DELETION) return undefined;
+    // A definition that ends unlike the file's, or much longer in the file than in the snippet: its end was misread, or the model cut it short.
+    if (place && !usable(place)) return undefined;
     places.push(place);
   }
   if (places.every((p) => p === undefined)) return undefined;

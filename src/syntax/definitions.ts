@@ -41,6 +41,10 @@ export interface Definition {
   nodeType: string;
   /** Nesting: 0 at the top, 1 for a method in a class, ... */
   depth: number;
+  /** 1-based line of its name (the header line, below decorators and annotations); startLine when it has no name. */
+  nameLine: number;
+  /** The name of the definition it is nested in (a method's class, impl or namespace); "" at the top. */
+  container: string;
 }
 
 type Table = Readonly<Record<string, DefinitionKind>>;
@@ -124,19 +128,24 @@ const WRAPPERS = new Set(["decorated_definition", "export_statement", "type_decl
 /** Kinds inside which a function is a method. */
 const CONTAINERS = new Set<DefinitionKind>(["class", "struct", "interface", "trait", "impl"]);
 
-/** A definition's name: its `name` field, or (C, C++) the identifier its declarator chain ends in. */
-function nameOf(node: Node, language: SyntaxLanguage): string {
-  if (language === "css") return node.namedChildren.find((c) => c?.type === "selectors")?.text.trim() ?? "";
-  if (node.type === "impl_item") return node.childForFieldName("type")?.text ?? "";
+/** A definition's name node: its `name` field, or (C, C++) the identifier its declarator chain ends in. */
+function nameNode(node: Node): Node | null {
+  if (node.type === "impl_item") return node.childForFieldName("type");
   const name = node.childForFieldName("name");
-  if (name !== null) return name.text;
+  if (name !== null) return name;
   let declarator = node.childForFieldName("declarator");
   while (declarator !== null) {
     const inner = declarator.childForFieldName("declarator");
-    if (inner === null) return declarator.text;
+    if (inner === null) return declarator;
     declarator = inner;
   }
-  return "";
+  return null;
+}
+
+/** A definition's name as written. */
+function nameOf(node: Node, language: SyntaxLanguage): string {
+  if (language === "css") return node.namedChildren.find((c) => c?.type === "selectors")?.text.trim() ?? "";
+  return nameNode(node)?.text ?? "";
 }
 
 /** Values that make a JavaScript `const f = ...` a function definition. */
@@ -162,7 +171,7 @@ function outerOf(node: Node): Node {
 }
 
 /** One definition found at `node`, or undefined. */
-function definitionAt(node: Node, language: SyntaxLanguage, depth: number, container: DefinitionKind | undefined): Definition | undefined {
+function definitionAt(node: Node, language: SyntaxLanguage, depth: number, container: DefinitionKind | undefined, containerName: string): Definition | undefined {
   const table = TABLES[language];
   const found = Object.hasOwn(table, node.type) && isDefinition(node) ? table[node.type] : undefined;
   if (found === undefined) return undefined;
@@ -178,6 +187,8 @@ function definitionAt(node: Node, language: SyntaxLanguage, depth: number, conta
     end: outer.endIndex,
     nodeType: node.type,
     depth,
+    nameLine: (language === "css" ? node : (nameNode(node) ?? node)).startPosition.row + 1,
+    container: containerName,
   };
 }
 
@@ -192,14 +203,15 @@ export function listDefinitions(tree: Tree, language: SyntaxLanguage): Definitio
   if (Object.keys(TABLES[language]).length === 0) return out;
   const cursor = tree.walk();
   // Per level of the walk: the depth and container its children get.
-  const levels: { depth: number; container: DefinitionKind | undefined }[] = [{ depth: 0, container: undefined }];
+  type Level = { depth: number; container: DefinitionKind | undefined; name: string };
+  const levels: Level[] = [{ depth: 0, container: undefined, name: "" }];
   try {
     for (;;) {
-      const level = levels[levels.length - 1] as { depth: number; container: DefinitionKind | undefined };
-      const found = cursor.currentNode.isNamed ? definitionAt(cursor.currentNode, language, level.depth, level.container) : undefined;
+      const level = levels[levels.length - 1] as Level;
+      const found = cursor.currentNode.isNamed ? definitionAt(cursor.currentNode, language, level.depth, level.container, level.name) : undefined;
       if (found !== undefined) out.push(found);
       if (cursor.gotoFirstChild()) {
-        levels.push(found === undefined ? level : { depth: level.depth + 1, container: found.kind });
+        levels.push(found === undefined ? level : { depth: level.depth + 1, container: found.kind, name: found.name });
         continue;
       }
       while (!cursor.gotoNextSibling()) {

@@ -28,6 +28,7 @@ import { loadParser } from "./runtime.ts";
 
 export { changedRegion, checkSyntax, checkSyntaxWith, type SyntaxReport } from "./check.ts";
 export { type Definition, type DefinitionKind, listDefinitions } from "./definitions.ts";
+export { type DefinitionsReader, loadDefinitionsReader, type ReadDefinition } from "./definitions-reader.ts";
 export { type ChangedRegion, introducedIssues } from "./introduced.ts";
 export { listSyntaxIssues, type SyntaxIssue } from "./issues.ts";
 export { languageOf, SYNTAX_LANGUAGES, type SyntaxLanguage } from "./languages.ts";

@@ -75,7 +75,10 @@ function isCharLiteral(text: string, k: number): boolean {
   return CHAR_LITERAL.test(text) && CHAR_LITERAL.lastIndex - k <= 210;
 }
 
-const LONG_TOKEN = /[/#"'`]/g;
+/** `/`, `#`, `"`, `'`, backtick: the characters a comment or string may start with. */
+function opensLongToken(c: number): boolean {
+  return c === SLASH || c === HASH || c === DOUBLE || c === SINGLE || c === BACKTICK;
+}
 
 /**
  * Where the scan of `a` stands last at or before `start` (a line's start):
@@ -87,8 +90,8 @@ export function restartPoint(a: string, start: number, hashComments: boolean): n
   const scratch: [number, number, number] = [0, 0, 0];
   let from = 0;
   while (from < start) {
-    LONG_TOKEN.lastIndex = from;
-    const open = LONG_TOKEN.exec(a)?.index ?? a.length;
+    let open = from;
+    while (open < start && !opensLongToken(a.charCodeAt(open))) open++;
     if (open >= start) return start;
     const next = scanToken(a, open, hashComments, scratch);
     // A token that runs past `start`, or to the text's end (an unclosed comment), may run on in the other text.

@@ -97,6 +97,38 @@ const cases: Case[] = [
     want: TS.replace("return x + 1;", "return x + 2;"),
   },
   {
+    name: "// ... alone (no wording) around a changed method",
+    file: TS,
+    snippet: "// ...\n  add(item) {\n    this.items.push(item);\n    this.items.sort();\n    return this;\n  }\n// ...",
+    want: TS.replace("this.items.push(item);\n", "this.items.push(item);\n    this.items.sort();\n"),
+  },
+  {
+    name: "# ... in Python (no wording) around a changed line of a method",
+    file: PY,
+    path: "loader.py",
+    snippet: "# ...\n    def load(self, name):\n        path = os.path.join(self.root, name.strip())\n        with open(path) as f:\n# ...",
+    want: PY.replace("os.path.join(self.root, name)\n        with", "os.path.join(self.root, name.strip())\n        with"),
+  },
+  {
+    name: "a class with its unchanged methods elided, a method in the middle changed",
+    file: TS,
+    snippet: "export class Store {\n  // ... other methods ...\n\n  add(item) {\n    this.items.unshift(item);\n    return this;\n  }\n\n  // ... other methods ...\n}",
+    want: TS.replace("this.items.push(item);", "this.items.unshift(item);"),
+  },
+  {
+    name: "two functions with markers around them, both changed",
+    file: TS,
+    snippet: "// ... existing code ...\n  add(item) {\n    this.items.push(item, item);\n    return this;\n  }\n// ... existing code ...\nfunction helper(x) {\n  return x + 3;\n}",
+    want: TS.replace("this.items.push(item);", "this.items.push(item, item);").replace("return x + 1;", "return x + 3;"),
+  },
+  {
+    name: "a bare Python method (no marker) replaces the method of the same name in its class",
+    file: PY,
+    path: "loader.py",
+    snippet: "    def exists(self, name):\n        return os.path.lexists(os.path.join(self.root, name))",
+    want: PY.replace("os.path.exists(os.path", "os.path.lexists(os.path"),
+  },
+  {
     name: "… other methods … (Unicode ellipsis) inside a class, a method inserted before its end",
     file: TS,
     snippet: "export class Store {\n  // … other methods …\n\n  clear() {\n    this.items = [];\n  }\n}",

@@ -18,11 +18,13 @@ import { bracketBalance, checksBalance, hashCommented } from "./balance.ts";
 import { type DefinitionPlace, endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, segmentsOf, walkSnippet } from "./merge.ts";
+import { keyPlaces, trimmedInFile } from "./key-index.ts";
 import { readMorphInput } from "./morph-input.ts";
 import { preferMoves } from "./moved-lines.ts";
 import { checkNewHeaders } from "./new-header.ts";
 import { removalsAsComments } from "./removal-comments.ts";
 import { mergeWithinDefinitions } from "./scoped-merge.ts";
+import { balanceMoved, sharedLines, spliceText } from "./splice-text.ts";
 import { narrowDefinitions } from "./tree-definitions.ts";
 import { checkGapStructure, checkMarkerEdges, checkSnippetEnds } from "./verify.ts";
 
@@ -101,17 +103,23 @@ export function applyLazyEdit(content: string, snippet: string, options: LazyEdi
   if (lines.length === 0) throw new EditError("INVALID_INPUT", "The snippet is empty: send the changed code, with the unchanged parts as // ... existing code ... markers.");
   if (text.lines.length === 0) throw new EditError("NOT_FOUND", "The file is empty, so a lazy snippet has nothing to merge into: send the whole file.");
   const fileKeys = text.lines.map(lineKey);
+  // Where the file has each snippet line's key (the only lines looked up), and `...`.
+  const places = keyPlaces(fileKeys, [...lines.map(lineKey), "..."]);
   // A `...` line may be a marker even where the file has such lines: told before either merge.
-  const read = ellipsesAsMarkers(classifySnippet(lines, new Set(text.lines.map((l) => l.trim()))), text.lines, fileKeys);
+  const read = ellipsesAsMarkers(classifySnippet(lines, trimmedInFile(lines, text.lines, places)), text.lines, fileKeys);
   // A removal-like comment over new code is code to the marker merge, but routes the snippet as a note did.
   const snip = removalsAsComments(read, fileKeys);
-  const merged = (read.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines, options.definitions)) || mergeOrScope(snip, text.lines, fileKeys, options.definitions);
-  if (checksBalance(path, language)) checkBalance(content, merged.lines, path, language, snip, text.lines);
-  const out = joinText(text, merged.lines);
-  if (out === content) {
+  const merged = (read.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines, options.definitions)) || mergeOrScope(snip, text.lines, fileKeys, places, options.definitions);
+  const shared = sharedLines(text.lines, merged.lines);
+  // The file with its changed lines swapped (LF files), checked for balance about those lines only.
+  const spliced = spliceText(content, text.lines, text.bom, text.finalNewline, merged.lines, shared);
+  if (checksBalance(path, language) && (!spliced || balanceMoved(content, spliced, hashCommented(path, language)))) checkBalance(content, merged.lines, path, language, snip, text.lines);
+  const out = spliced ? spliced.content : joinText(text, merged.lines);
+  // Compared by lines where spliced: comparing the texts would copy the spliced rope whole.
+  if (spliced ? shared.head === text.lines.length && shared.head === merged.lines.length : out === content) {
     throw new EditError("ALREADY_APPLIED", "already applied: merging the snippet leaves the file as it is (its code already stands there); nothing to do.");
   }
-  return { content: out, strategy: merged.strategy, stats: merged.stats, ...changedRange(text.lines, merged.lines) };
+  return { content: out, strategy: merged.strategy, stats: merged.stats, ...changedRange(text.lines, merged.lines, shared) };
 }
 
 interface Merged {
@@ -164,9 +172,9 @@ function confirmed(snip: readonly SnippetLine[], al: Alignment, fileLines: reado
  * snippet merged within the definitions it shows (scoped-merge.ts). That
  * merge's own refusal is not the one reported: the whole-file merge's is.
  */
-function mergeOrScope(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[], reader: DefinitionsReader | undefined): Merged {
+function mergeOrScope(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[], places: Map<string, number[]>, reader: DefinitionsReader | undefined): Merged {
   try {
-    return mergeByMarkers(snip, fileLines, fileKeys);
+    return mergeByMarkers(snip, fileLines, fileKeys, places);
   } catch (error) {
     // Not where a line next to a marker is the file's but fits none of its places (verify.ts checkMarkerEdges): which lines the marker keeps is unclear within a definition too.
     const retry = error instanceof EditError && (error.code === "AMBIGUOUS" || error.code === "CONFLICT") && !/fits none of them/.test(error.message);
@@ -174,7 +182,10 @@ function mergeOrScope(snip: readonly SnippetLine[], fileLines: readonly string[]
     if (!defs) throw error;
     let scoped: ReturnType<typeof mergeWithinDefinitions>;
     try {
-      scoped = mergeWithinDefinitions(snip, fileLines, defs, (s, f) => mergeByMarkers(s, f, f.map(lineKey)));
+      scoped = mergeWithinDefinitions(snip, fileLines, defs, (s, f) => {
+        const keys = f.map(lineKey);
+        return mergeByMarkers(s, f, keys, keyPlaces(keys, keys));
+      });
     } catch (inner) {
       if (inner instanceof EditError) throw error;
       throw inner;
@@ -185,15 +196,9 @@ function mergeOrScope(snip: readonly SnippetLine[], fileLines: readonly string[]
   }
 }
 
-function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): Merged {
+function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[], index: Map<string, number[]>): Merged {
   const al = preferMoves(snip, alignSnippet(snip, fileKeys, fileLines), fileKeys, fileLines);
   const limits = markerLimits(snip, al, fileLines);
-  const index = new Map<string, number[]>();
-  fileKeys.forEach((k, i) => {
-    const list = index.get(k);
-    if (list) list.push(i);
-    else index.set(k, [i]);
-  });
   checkSegments(snip, al, fileLines, index, limits);
   checkMarkerEdges(snip, al, index);
   checkSnippetEnds(snip, al, fileLines);
@@ -304,11 +309,8 @@ function checkBalance(content: string, merged: readonly string[], path: string |
 }
 
 /** 1-based range of original lines between the common prefix and suffix. */
-function changedRange(before: readonly string[], after: readonly string[]): { startLine?: number; endLine?: number } {
-  let a = 0;
-  while (a < before.length && a < after.length && before[a] === after[a]) a++;
-  let b = 0;
-  while (b < before.length - a && b < after.length - a && before[before.length - 1 - b] === after[after.length - 1 - b]) b++;
+function changedRange(before: readonly string[], after: readonly string[], shared = sharedLines(before, after)): { startLine?: number; endLine?: number } {
+  const { head: a, tail: b } = shared;
   if (a === before.length && a === after.length) return {};
   return { startLine: a + 1, endLine: Math.max(a + 1, before.length - b) };
 }

@@ -240,7 +240,9 @@ function firstAlignedAfter(al: Alignment, s: number): number | undefined {
 export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[], limits: Map<number, number>): { lines: string[]; stats: MergeStats } {
   const out: string[] = [];
   /** Per merged line, the snippet line it was written from as new, or -1 - its file line (kept or aligned). */
-  const fresh: number[] = [];
+  // Typed, at its largest length (each file and snippet line written once at most): a 100k-line file's
+  // kept lines took as long to push as everything else the merge does.
+  const fresh = new Int32Array(fileLines.length + snip.length);
   const stats: MergeStats = { aligned: 0, added: 0, kept: 0, deleted: 0, markers: 0 };
   const segs = segmentsOf(snip);
   const segOf = new Int32Array(snip.length).fill(-1);
@@ -259,7 +261,7 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
     if (side) pending = fitToKept(pending, fileLines, side);
     for (const l of pending) {
       out.push(l.text);
-      fresh.push(l.index);
+      fresh[out.length - 1] = l.index;
     }
     stats.added += pending.length;
     pending = [];
@@ -267,7 +269,7 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
   const keep = (to: number) => {
     for (; cursor < to; cursor++) {
       out.push(fileLines[cursor] as string);
-      fresh.push(-cursor - 1);
+      fresh[out.length - 1] = -cursor - 1;
     }
   };
   for (let s = 0; s < snip.length; s++) {
@@ -298,7 +300,7 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
       const ind = indenters[segOf[s] as number];
       const written = ind ? ind(line) : line.text;
       out.push(alignedBytes(line.text, written, fileLines[f] as string, al.similar[s] === 1));
-      fresh.push(-f - 1);
+      fresh[out.length - 1] = -f - 1;
       if (al.similar[s]) stats.deleted++;
       else stats.aligned++;
       cursor = f + 1;
@@ -445,8 +447,8 @@ const EXITS = /^(?:return|raise|throw)\b/;
  * last line and left a marker after it, which keeps the old one), but the
  * snippet does not say so (bench:lazy: 18 wrong merges kept both). Refused.
  */
-function checkUnreachable(out: readonly string[], fresh: readonly number[]): void {
-  for (let i = 0; i < out.length; i++) {
+function checkUnreachable(out: readonly string[], fresh: ArrayLike<number>): void {
+  for (const i of besideNewLines(out, fresh)) {
     const line = out[i] as string;
     if (!EXITS.test(line.trim())) continue;
     let j = i + 1;
@@ -463,6 +465,23 @@ function checkUnreachable(out: readonly string[], fresh: readonly number[]): voi
       { segment: s + 1, candidates: [{ startLine: f + 1, endLine: f + 1 }] },
     );
   }
+}
+
+/**
+ * The merged lines whose next non-blank line is new where they are the
+ * file's, or the reverse (ascending): the only ones checkUnreachable can
+ * refuse. Found from where the lines turn from kept to new, not by testing
+ * every line of the file (a 100k-line file's every line trimmed and tested).
+ */
+function besideNewLines(out: readonly string[], fresh: ArrayLike<number>): number[] {
+  const found: number[] = [];
+  for (let p = 0; p + 1 < out.length; p++) {
+    if (((fresh[p] as number) < 0) === ((fresh[p + 1] as number) < 0)) continue;
+    let i = p;
+    while (i >= 0 && isBlank(out[i] as string)) i--;
+    if (i >= 0 && found[found.length - 1] !== i) found.push(i);
+  }
+  return found;
 }
 
 function checkDeletion(fileLines: readonly string[], from: number, to: number, pending: readonly Pending[], removal: SnippetLine | undefined, snip: readonly SnippetLine[], prev: number, s: number): void {

@@ -449,3 +449,10 @@ test("property: a journal entry read back throws nothing but EditError on any co
     { numRuns: 500 },
   );
 });
+
+test("a journal entry whose format is an object that cannot be turned into a string is an EditError (found by the property above)", () => {
+  assert.throws(
+    () => parseEntry("0mx17pwzt-dab88b65", JSON.stringify({ format: { toString: false } })),
+    (e: unknown) => e instanceof EditError && /format \{"toString":false\}/.test(e.message),
+  );
+});

@@ -118,7 +118,7 @@ export function parseEntry(id: string, text: string): JournalEntry {
     throw bad(id, "not JSON");
   }
   if (!isObject(raw)) throw bad(id, "not an object");
-  if (raw.format !== ENTRY_FORMAT) throw bad(id, `format ${String(raw.format)}, expected ${ENTRY_FORMAT}`);
+  if (raw.format !== ENTRY_FORMAT) throw bad(id, `format ${JSON.stringify(raw.format)}, expected ${ENTRY_FORMAT}`);
   if (raw.id !== id) throw bad(id, "its id differs from its file name");
   for (const key of ["time", "root", "source", "version"]) if (typeof raw[key] !== "string") throw bad(id, `no ${key}`);
   if (!Array.isArray(raw.files) || !Array.isArray(raw.read)) throw bad(id, "no file list");

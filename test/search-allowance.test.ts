@@ -34,6 +34,13 @@ const cases: { name: string; blocks: string[]; limit?: number; applied: number; 
     applied: 5,
     refused: [4],
   },
+  {
+    name: "past the allowance a numbered block whose numbers stripped are the file's text is still found exactly",
+    blocks: [nearMiss(3), sr(`10 | ${code(9)}\n11 | ${code(10)}`, `10 | ${code(9)}\n11 |   const v10 = 1;`)],
+    limit: 1,
+    applied: 2,
+    refused: [],
+  },
 ];
 
 for (const c of cases) {

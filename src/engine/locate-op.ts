@@ -280,11 +280,22 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
  */
 export function locateOp(l: LocateContext, op: EditOp): LocatedOp {
   let kept: { error: EditError; reading: Reading } | undefined;
+  // A spent allowance stops a reading's search past exact text, not the exact search of the readings after
+  // it (a numbered SEARCH section whose numbers stripped are the file's text): its refusal is thrown last.
+  let spent: EditError | undefined;
   for (const reading of op.readings) {
-    const attempt = locateReading(l, op, reading);
+    let attempt: Attempt;
+    try {
+      attempt = locateReading(l, op, reading);
+    } catch (error) {
+      if (!(error instanceof EditError && error.detail.reason === "fuzzy-allowance")) throw error;
+      spent ??= error;
+      continue;
+    }
     if ("found" in attempt) return attempt.found;
     if (!kept || (reading.stripped && !kept.reading.stripped)) kept = { error: attempt.error, reading };
   }
+  if (spent) throw spent;
   if (!kept) throw new EditError("INVALID_INPUT", `${l.vocab.find} is missing.`);
   throw kept.error;
 }

@@ -597,6 +597,14 @@ const TWICE = "def mul(self, other):\n    # scalar case\n    if not isinstance(o
 
 const wrongRefused: Refusal[] = [
   {
+    name: "a deletion that cuts another block's start with only deeper new lines between (a body line added, not the block's header changed)",
+    file: "def a():\n    x = 1\n    return x\n\n\ndef b():\n    y = 2\n    log('b')\n    return y\n\n\ndef c():\n    return x\n",
+    snippet: "# ...\n    return x\n    check(x)\n    log('b')\n    extra()\n# ...",
+    code: "CONFLICT",
+    says: [/snippet line 2 and snippet line 4/, /lines 4-7/, /def b\(\):/],
+    path: "a.py",
+  },
+  {
     name: "a line the file has word for word, after the same line, in its other copy of the block: not taken for the similar line changed",
     file: TWICE,
     snippet: "# ... existing code ...\n    # scalar case\n    if not isinstance(other, Iterable):\n        try:\n            return self.scalar_rmul(other)\n            # ... existing code ...",

@@ -77,13 +77,25 @@ export function checkSnippetEnds(snip: readonly SnippetLine[], al: Alignment, fi
   }
 }
 
+/** The shallowest new line strictly between snippet lines `a` and `b`, in the file's indentation (less `shift`); infinite when none. */
+function freshDepth(snip: readonly SnippetLine[], a: number, b: number, shift: number): number {
+  let depth = Number.POSITIVE_INFINITY;
+  for (let k = a + 1; k < b; k++) {
+    const t = (snip[k] as SnippetLine).text;
+    if (!isBlank(t)) depth = Math.min(depth, indentWidth(t) - shift);
+  }
+  return depth;
+}
+
 /**
  * Two neighbouring aligned lines of one segment (no marker and no new line
  * between) delete the file lines between them. When one of those lines is shallower than
  * both (`def b():` between two lines of function bodies), the deletion cuts
  * across a block boundary: the snippet's lines were matched in two different
  * blocks (a repeated `return x`), far more often than a model deletes the
- * top of a block by leaving it out.
+ * top of a block by leaving it out. New lines between do not excuse it when
+ * every one is deeper than the deleted line (bench:lazy, sympy-16106: a body
+ * line added, the `def` above it deleted).
  */
 export function checkGapStructure(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[]): void {
   let prev = -1;
@@ -95,18 +107,17 @@ export function checkGapStructure(snip: readonly SnippetLine[], al: Alignment, f
     }
     const f = al.fileLine[s] as number;
     if (f < 0 || isBlank(line.text)) continue;
-    // Only a pure deletion: new lines between the two may be the changed block start itself.
-    let fresh = false;
-    for (let k = prev + 1; k < s && prev >= 0 && !fresh; k++) fresh = !isBlank((snip[k] as SnippetLine).text);
-    if (prev >= 0 && !fresh) {
+    if (prev >= 0) {
       const pf = al.fileLine[prev] as number;
       const depth = Math.min(indentWidth(fileLines[pf] as string), indentWidth(fileLines[f] as string));
+      // New lines between may be the changed block start itself, unless all are deeper than it (a body line, not a `def`).
+      const fresh = freshDepth(snip, prev, s, indentWidth(line.text) - indentWidth(fileLines[f] as string));
       for (let g = pf + 1; g < f; g++) {
         const t = fileLines[g] as string;
-        if (isBlank(t) || indentWidth(t) >= depth) continue;
+        if (isBlank(t) || indentWidth(t) >= depth || indentWidth(t) >= fresh) continue;
         throw new EditError(
           "CONFLICT",
-          `Between snippet line ${prev + 1} and snippet line ${s + 1} (${quoteLine(line.text)}) the merge would delete file lines ${pf + 2}-${f}, which include line ${g + 1} (${quoteLine(t)}), the start of another block: the lines around it were matched in two different blocks. Include more unchanged lines, or a marker where code is left out.`,
+          `Between snippet line ${prev + 1} and snippet line ${s + 1} (${quoteLine(line.text)}) the merge would delete file lines ${pf + 2}-${f}, which include line ${g + 1} (${quoteLine(t)}), the start of another block${fresh < Number.POSITIVE_INFINITY ? ", and every new line between is deeper than it" : ""}: the lines around it were matched in two different blocks. Include more unchanged lines, or a marker where code is left out.`,
           { segment: s + 1, candidates: [{ startLine: pf + 2, endLine: f }] },
         );
       }

@@ -585,6 +585,13 @@ const wrongBefore: Case[] = [
     want: ELSE_TWICE.replace("    patches = [patch];\n", ""),
     path: "a.js",
   },
+  {
+    name: "an empty snippet line at a deletion's edge is the file's empty line there, not its whitespace-only one at the other edge",
+    file: "def f(k, n):\n    if k:\n        return 1\n    \n    if n.is_infinite:\n        return 2\n\n    # note\n    return 3\n",
+    snippet: "    # ... existing code ...\n        return 1\n\n    # note\n    return 3\n",
+    want: "def f(k, n):\n    if k:\n        return 1\n\n    # note\n    return 3\n",
+    path: "a.py",
+  },
 ];
 
 for (const c of wrongBefore) {

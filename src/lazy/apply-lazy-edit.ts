@@ -26,6 +26,7 @@ import { removalsAsComments } from "./removal-comments.ts";
 import { mergeWithinDefinitions } from "./scoped-merge.ts";
 import { balanceMoved, sharedLines, spliceText } from "./splice-text.ts";
 import { narrowDefinitions } from "./tree-definitions.ts";
+import { pairBlankEdges } from "./blank-edges.ts";
 import { checkGapStructure, checkMarkerEdges, checkSnippetEnds } from "./verify.ts";
 
 export interface LazyEditOptions {
@@ -198,6 +199,7 @@ function mergeOrScope(snip: readonly SnippetLine[], fileLines: readonly string[]
 
 function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[], index: Map<string, number[]>): Merged {
   const al = preferMoves(snip, alignSnippet(snip, fileKeys, fileLines), fileKeys, fileLines);
+  pairBlankEdges(snip, al, fileLines);
   const limits = markerLimits(snip, al, fileLines);
   checkSegments(snip, al, fileLines, index, limits);
   checkMarkerEdges(snip, al, index);

@@ -656,3 +656,13 @@ test("bench:lazy undecided: a snippet counts as undecided only when another afte
   assert.equal(undecided(before, after, "python", "existing-code", long), false);
   assert.equal(applyLazyEdit(before, long, { path: "a.py" }).content, after);
 });
+
+test("bench:lazy render: a change adding a second definition of a name its class already has renders in no style (the snippet would read as a change of the first)", () => {
+  const before = "class T:\n    def _latex(self, p):\n        return 'a'\n\n    def arg(self):\n        return 1\n";
+  const twice = `${before}\n    def _latex(self, p):\n        return 'b'\n`;
+  const styles = ["rest-of-code", "existing-code", "ellipsis-only", "whole-function", "signature-body"] as const;
+  for (const style of styles) assert.equal(renderSnippet(before, twice, "python", style), undefined, style);
+  // A namesake in a new class is no second one: it renders.
+  const other = `${before}\n\nclass U:\n    def _latex(self, p):\n        return 'u'\n`;
+  assert.notEqual(renderSnippet(before, other, "python", "existing-code"), undefined);
+});

@@ -150,6 +150,7 @@ export function renderSnippet(before: string, after: string, lang: Lang, style: 
   const shown = changedRanges(before, after, CONTEXT[style], lang, style === "remove-note");
   if (shown.ranges.length === 0) return undefined;
   const added = addedLines(before, after);
+  if (addsNamesake(before, lines, added)) return undefined;
   let ranges = shown.ranges;
   if (style === "whole-function" || style === "class-elided" || style === "bare-definition" || style === "signature-body") {
     const defs = ranges.map(([a, b]) => enclosing(lines, Math.min(a + Math.floor((b - a) / 2), lines.length - 1), ["function"]));
@@ -207,6 +208,38 @@ function addedLines(before: string, after: string): Set<number> {
     for (let k = 0; k < h.newLines; k++) out.add(h.newStart - 1 + k);
   }
   return out;
+}
+
+/**
+ * Whether the change adds a definition of a name the before file already
+ * defines in the same enclosing definition (a second `def _latex` in the
+ * class): in every style the snippet then reads as a change of the file's
+ * one, and nothing in it can say "add a second one" (sympy-15308, merged as
+ * a change in all four renderings). A namesake elsewhere (`__init__` of a
+ * new class) does not count.
+ */
+function addsNamesake(before: string, lines: readonly string[], added: ReadonlySet<number>): boolean {
+  const old = before.split("\n");
+  const count = (ls: readonly string[], name: string, parent: string) => ls.filter((l, k) => readHeader(l)?.name === name && parentOf(ls, k) === parent).length;
+  for (const k of added) {
+    const name = readHeader(lines[k] as string)?.name;
+    // A header line ends its signature (`:` or `{`): `raises(E, lambda: f(` reads as one but is a call.
+    if (name === undefined || !/[:{]\s*$/.test(lines[k] as string)) continue;
+    const parent = parentOf(lines, k);
+    const was = count(old, name, parent);
+    if (was > 0 && count(lines, name, parent) > was) return true;
+  }
+  return false;
+}
+
+/** The trimmed text of the nearest line above `k` that is shallower than it ("" at the top level). */
+function parentOf(lines: readonly string[], k: number): string {
+  const depth = indentWidth(lines[k] as string);
+  for (let j = k - 1; j >= 0 && depth > 0; j--) {
+    const l = lines[j] as string;
+    if (l.trim() !== "" && indentWidth(l) < depth) return l.trim();
+  }
+  return "";
 }
 
 /** Whether after lines [a, b) hold no unchanged line but blank ones (a new definition). */

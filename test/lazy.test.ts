@@ -627,6 +627,14 @@ const wrongRefused: Refusal[] = [
     says: [/snippet line 1/, /line 2 /],
     path: "a.py",
   },
+  {
+    name: "a repeated line next to a marker whose earlier place reads the new lines after it as the file's lines changed (added after its last place, or replacing lines after its first?)",
+    file: "def f(rv):\n    rv = g(rv)\n    if not rv.is_Pow:\n        return rv\n\n    if (rv.exp < 0) == True:\n        return rv\n    if (rv.exp > max) == True:\n        return rv\n    if rv.exp == 2:\n        return h(rv)\n    return rv\n",
+    snippet: "    # ...\n        return rv\n\n    if rv.exp.is_number and rv.exp < 0:\n        return rv\n    if rv.exp.is_number and rv.exp > max:\n        return rv\n    if rv.exp == 2:\n    # ...",
+    code: "AMBIGUOUS",
+    says: [/snippet line 2 /, /file lines 9 and 4/],
+    path: "a.py",
+  },
 ];
 
 for (const r of wrongRefused) {

@@ -125,3 +125,72 @@ export function checkGapStructure(snip: readonly SnippetLine[], al: Alignment, f
     prev = s;
   }
 }
+
+/** The first word of a line (`if`, `return`), or its first character. */
+function leadWord(t: string): string {
+  return /^\s*(\w+|\S)/.exec(t)?.[1] ?? "";
+}
+
+/**
+ * Whether new snippet lines `s0..s1` (exclusive) read line for line as file
+ * lines `f0..f1` changed or kept: a changed line keeps its indentation (from
+ * snippet line `s`, at file line `p`) and its first word, or looks changed
+ * (`if (x < 0) == True:` and `if x.is_number and x < 0:` share little text).
+ */
+function readsAsChanged(snip: readonly SnippetLine[], s0: number, s1: number, fileLines: readonly string[], f0: number, f1: number, [s, p]: [number, number]): boolean {
+  if (s1 - s0 !== f1 - f0 || s1 <= s0) return false;
+  const shift = indentWidth((snip[s] as SnippetLine).text) - indentWidth(fileLines[p] as string);
+  let changed = 0;
+  for (let k = 0; k < s1 - s0; k++) {
+    const t = (snip[s0 + k] as SnippetLine).text;
+    const u = fileLines[f0 + k] as string;
+    const [a, b] = [lineKey(t), lineKey(u)];
+    if (a === b) continue;
+    if (a === "" || b === "") return false;
+    if (!looksChanged(a, b) && (indentWidth(t) - shift !== indentWidth(u) || leadWord(t) !== leadWord(u))) return false;
+    changed++;
+  }
+  return changed > 0;
+}
+
+/**
+ * A repeated line next to a marker (`return rv`) is placed at one of its
+ * places, and the new lines after it are inserted there; when at an earlier
+ * place (later, for a line before a marker) within the marker's reach the
+ * same new lines read line for line as the file's lines changed, that is a
+ * second reading the snippet fits as well (bench:lazy, sympy-17139: the
+ * changed lines were inserted after the last `return rv`). Refused, naming
+ * the line and both places.
+ */
+export function checkRepeatedEdges(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[], fileIndex: ReadonlyMap<string, number[]>): void {
+  for (let m = 0; m < snip.length; m++) {
+    if ((snip[m] as SnippetLine).kind !== "marker") continue;
+    for (const dir of [1, -1] as const) {
+      const s = edgeLine(snip, m + dir, dir);
+      if (s < 0) continue;
+      const f = al.fileLine[s] as number;
+      const places = fileIndex.get(lineKey((snip[s] as SnippetLine).text));
+      if (f < 0 || !places || places.length < 2) continue;
+      // The new lines beyond the edge line, up to the next aligned line.
+      let a = s + dir;
+      while (a >= 0 && a < snip.length && (snip[a] as SnippetLine).kind === "code" && (al.fileLine[a] as number) < 0) a += dir;
+      if (a < 0 || a >= snip.length || (snip[a] as SnippetLine).kind !== "code") continue;
+      const fa = al.fileLine[a] as number;
+      // The marker's reach: back to the nearest aligned line on its other side.
+      let b = m - dir;
+      while (b >= 0 && b < snip.length && (al.fileLine[b] as number) < 0) b -= dir;
+      const bound = b >= 0 && b < snip.length ? (al.fileLine[b] as number) : dir === 1 ? -1 : fileLines.length;
+      for (const p of places) {
+        if (p === f || (dir === 1 ? p <= bound || p >= f : p >= bound || p <= f)) continue;
+        const fits = dir === 1 ? readsAsChanged(snip, s + 1, a, fileLines, p + 1, fa, [s, p]) : readsAsChanged(snip, a + 1, s, fileLines, fa + 1, p, [s, p]);
+        if (!fits) continue;
+        const line = snip[s] as SnippetLine;
+        throw new EditError(
+          "AMBIGUOUS",
+          `The line at snippet line ${s + 1} (${quoteLine(line.text)}), next to the marker at snippet line ${m + 1}, is at file lines ${f + 1} and ${p + 1}: at line ${f + 1} the new lines ${dir === 1 ? "after" : "before"} it are added, at line ${p + 1} they would be the file's lines there changed, and the snippet fits both. Include more unchanged lines around it, copied exactly.`,
+          { segment: s + 1, candidates: [f, p].map((x) => ({ startLine: x + 1, endLine: x + 1 })) },
+        );
+      }
+    }
+  }
+}

@@ -635,6 +635,14 @@ const wrongRefused: Refusal[] = [
     says: [/snippet line 2 /, /file lines 9 and 4/],
     path: "a.py",
   },
+  {
+    name: "a line next to a marker read as the line below it changed, when the line above is that line word for word (the file's line doubled)",
+    file: "class P:\n    def a(self, i):\n        mrow = self.dom.createElement('mrow')\n        return str(mrow)\n\n    def b(self, i):\n        mrow = self.dom.createElement('mrow')\n        brac = self.dom.createElement('mfenced')\n        if i.start == i.end:\n            brac.appendChild(self._print(i.start))\n        return brac\n\n    def c(self, i):\n        return 1\n",
+    snippet: "    # ... rest of code ...\n        mrow = self.dom.createElement('mrow')\n        if i.start == i.end:\n            mrow.appendChild(self._print(i.start))\n        return mrow\n\n    # ... rest of code ...\n",
+    code: "AMBIGUOUS",
+    says: [/snippet line 2 /, /file line 8 /, /file line 7 /],
+    path: "a.py",
+  },
 ];
 
 for (const r of wrongRefused) {

@@ -27,7 +27,7 @@ import { mergeWithinDefinitions } from "./scoped-merge.ts";
 import { balanceMoved, sharedLines, spliceText } from "./splice-text.ts";
 import { narrowDefinitions } from "./tree-definitions.ts";
 import { pairBlankEdges } from "./blank-edges.ts";
-import { checkGapStructure, checkMarkerEdges, checkRepeatedEdges, checkSnippetEnds } from "./verify.ts";
+import { checkChangedEdges, checkGapStructure, checkMarkerEdges, checkRepeatedEdges, checkSnippetEnds } from "./verify.ts";
 
 export interface LazyEditOptions {
   /** The file's path: its extension tells the language (comment syntax, whether brackets must balance). @default undefined */
@@ -204,6 +204,7 @@ function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string
   checkSegments(snip, al, fileLines, index, limits);
   checkMarkerEdges(snip, al, index);
   checkRepeatedEdges(snip, al, fileLines, index);
+  checkChangedEdges(snip, al, fileLines);
   checkSnippetEnds(snip, al, fileLines);
   checkGapStructure(snip, al, fileLines);
   checkNewHeaders(snip, al, fileLines);

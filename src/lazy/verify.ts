@@ -4,7 +4,7 @@
  */
 import { EditError } from "../errors.ts";
 import type { Alignment } from "./align.ts";
-import { lineKey } from "./align.ts";
+import { isTrivial, lineKey } from "./align.ts";
 import { indentWidth, isBlank } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 import { looksChanged, quoteLine } from "./merge.ts";
@@ -191,6 +191,36 @@ export function checkRepeatedEdges(snip: readonly SnippetLine[], al: Alignment, 
           { segment: s + 1, candidates: [f, p].map((x) => ({ startLine: x + 1, endLine: x + 1 })) },
         );
       }
+    }
+  }
+}
+
+/**
+ * A line next to a marker read as a file line changed, when the file line
+ * just on the marker's side of it is the snippet's line word for word: the
+ * marker may end there, the line kept and the ones after it changed
+ * (bench:lazy, sympy-16106: `mrow = ...createElement('mrow')` read as the
+ * `brac = ...createElement('mfenced')` below it changed, the file's own
+ * `mrow` line kept, so doubled). Refused, naming the line and both places.
+ */
+export function checkChangedEdges(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[]): void {
+  for (let m = 0; m < snip.length; m++) {
+    if ((snip[m] as SnippetLine).kind !== "marker") continue;
+    for (const dir of [1, -1] as const) {
+      const s = edgeLine(snip, m + dir, dir);
+      if (s < 0 || !al.similar[s]) continue;
+      const f = al.fileLine[s] as number;
+      let g = f - dir;
+      while (g >= 0 && g < fileLines.length && isBlank(fileLines[g] as string)) g -= dir;
+      const line = snip[s] as SnippetLine;
+      const key = lineKey(line.text);
+      // A brace or `end` line is everywhere; and a line aligned with its own text (only its indentation changed) is no other line changed.
+      if (f < 0 || g < 0 || g >= fileLines.length || isTrivial(key) || lineKey(fileLines[f] as string) === key || lineKey(fileLines[g] as string) !== key) continue;
+      throw new EditError(
+        "AMBIGUOUS",
+        `The line at snippet line ${s + 1} (${quoteLine(line.text)}), next to the marker at snippet line ${m + 1}, reads as file line ${f + 1} (${quoteLine(fileLines[f] as string)}) changed, but file line ${g + 1} beside it is that line exactly: the marker may end there instead. Include more unchanged lines around it, copied exactly.`,
+        { segment: s + 1, candidates: [f, g].map((x) => ({ startLine: x + 1, endLine: x + 1 })) },
+      );
     }
   }
 }

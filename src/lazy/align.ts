@@ -217,20 +217,12 @@ function firstWord(key: string): string {
  * same word is similar, clearly more than any other; the rest of the
  * segment is then aligned after it.
  */
-function alignLoneSegments(c: Ctx, similar: Uint8Array, fileCount: number): void {
-  const n = c.snip.length;
-  for (let s = 0; s < n; s++) {
-    if (c.snip[s]?.kind !== "code") continue;
-    let e = s;
-    while (e < n && c.snip[e]?.kind === "code") e++;
-    let any = false;
-    for (let k = s; k < e && !any; k++) any = (c.out[k] as number) >= 0;
+function alignLoneSegments(c: Ctx, similar: Uint8Array): void {
+  forEachUnplacedSegment(c, (s, e) => {
     const first = c.sKeys.findIndex((k, i) => i >= s && i < e && k !== "");
-    if (!any && first !== -1) {
-      let lo = 0;
-      for (let k = s - 1; k >= 0; k--) if ((c.out[k] as number) >= 0) { lo = (c.out[k] as number) + 1; break; }
-      let hi = fileCount;
-      for (let k = e; k < n; k++) if ((c.out[k] as number) >= 0) { hi = c.out[k] as number; break; }
+    if (first !== -1) {
+      const lo = alignedBefore(c, s);
+      const hi = alignedAfter(c, e);
       const key = c.sKeys[first] as string;
       const word = firstWord(key);
       let best = -1;
@@ -252,8 +244,33 @@ function alignLoneSegments(c: Ctx, similar: Uint8Array, fileCount: number): void
         alignRange(c, first + 1, e, best + 1, hi, true, false, 1);
       }
     }
+  });
+}
+
+/** Calls `fn(s, e)` for each run [s, e) of snippet code lines between markers of which no line is aligned yet. */
+function forEachUnplacedSegment(c: Ctx, fn: (s: number, e: number) => void): void {
+  const n = c.snip.length;
+  for (let s = 0; s < n; s++) {
+    if (c.snip[s]?.kind !== "code") continue;
+    let e = s;
+    while (e < n && c.snip[e]?.kind === "code") e++;
+    let any = false;
+    for (let k = s; k < e && !any; k++) any = (c.out[k] as number) >= 0;
+    if (!any) fn(s, e);
     s = e;
   }
+}
+
+/** The file line after the last aligned snippet line before snippet line `s` (0 when none). */
+function alignedBefore(c: Ctx, s: number): number {
+  for (let k = s - 1; k >= 0; k--) if ((c.out[k] as number) >= 0) return (c.out[k] as number) + 1;
+  return 0;
+}
+
+/** The file line of the first aligned snippet line from snippet line `e` on (the file's length when none). */
+function alignedAfter(c: Ctx, e: number): number {
+  for (let k = e; k < c.snip.length; k++) if ((c.out[k] as number) >= 0) return c.out[k] as number;
+  return c.file.keys.length;
 }
 
 // A line at least this similar (or `widened`) may be the changed one: such a second place makes the segment's place unsure.
@@ -280,24 +297,13 @@ function widened(a: string, b: string): boolean {
  * fits (bench:lazy: a Go `var err error // edited` in a function whose
  * lines stand twice, but for the changed line's neighbours).
  */
-function alignChangedInside(c: Ctx, similar: Uint8Array, fileCount: number): void {
-  const n = c.snip.length;
-  for (let s = 0; s < n; s++) {
-    if (c.snip[s]?.kind !== "code") continue;
-    let e = s;
-    while (e < n && c.snip[e]?.kind === "code") e++;
-    let any = false;
-    for (let k = s; k < e && !any; k++) any = (c.out[k] as number) >= 0;
-    if (!any) placeByChangedLine(c, similar, fileCount, s, e);
-    s = e;
-  }
+function alignChangedInside(c: Ctx, similar: Uint8Array): void {
+  forEachUnplacedSegment(c, (s, e) => placeByChangedLine(c, similar, s, e));
 }
 
-function placeByChangedLine(c: Ctx, similar: Uint8Array, fileCount: number, s: number, e: number): void {
-  let lo = 0;
-  for (let k = s - 1; k >= 0; k--) if ((c.out[k] as number) >= 0) { lo = (c.out[k] as number) + 1; break; }
-  let hi = fileCount;
-  for (let k = e; k < c.snip.length; k++) if ((c.out[k] as number) >= 0) { hi = c.out[k] as number; break; }
+function placeByChangedLine(c: Ctx, similar: Uint8Array, s: number, e: number): void {
+  const lo = alignedBefore(c, s);
+  const hi = alignedAfter(c, e);
   let changed = -1;
   for (let k = s; k < e; k++) {
     if (c.sKeys[k] === "" || c.fileCount.has(c.sKeys[k] as string)) continue;
@@ -406,8 +412,7 @@ function standsAfter(c: Ctx, a: number, b: number, fl: number, hi: number): bool
 
 function alignHead(c: Ctx, s: number, first: number): void {
   const fa = c.out[first] as number;
-  let lo = 0;
-  for (let k = s - 1; k >= 0; k--) if ((c.out[k] as number) >= 0) { lo = (c.out[k] as number) + 1; break; }
+  const lo = alignedBefore(c, s);
   const run = first - s;
   if (blankEdge(c, s, 1, fa - 1, lo - 1)) return;
   // Slide: when the head repeats the segment's first aligned lines (`}` and a blank line, then a new
@@ -529,8 +534,7 @@ function codeLines(c: Ctx, a: number, b: number): number {
 
 function alignTail(c: Ctx, last: number, e: number): void {
   const fl = c.out[last] as number;
-  let hi = c.file.keys.length;
-  for (let k = e; k < c.snip.length; k++) if ((c.out[k] as number) >= 0) { hi = c.out[k] as number; break; }
+  const hi = alignedAfter(c, e);
   const run = e - last - 1;
   if (blankEdge(c, e - 1, -1, fl + 1, hi)) return;
   let deferred = 0;
@@ -683,8 +687,8 @@ export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly st
   }
   const similar = new Uint8Array(n);
   alignChangedEdges(c, similar, fileKeys.length);
-  alignLoneSegments(c, similar, fileKeys.length);
-  alignChangedInside(c, similar, fileKeys.length);
+  alignLoneSegments(c, similar);
+  alignChangedInside(c, similar);
   anchorBlocks(snip, sKeys, fileKeys, c.out);
   alignContextRuns(c);
   extendRuns(c);

@@ -109,7 +109,7 @@ export function applyLazyEdit(content: string, snippet: string, options: LazyEdi
   // A `...` line may be a marker even where the file has such lines: told before either merge.
   const read = ellipsesAsMarkers(classifySnippet(lines, trimmedInFile(lines, text.lines, places)), text.lines, fileKeys);
   // A removal-like comment over new code is code to the marker merge, but routes the snippet as a note did.
-  const snip = removalsAsComments(read, fileKeys);
+  const snip = removalsAsComments(read, places);
   const merged = (read.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines, options.definitions)) || mergeOrScope(snip, text.lines, fileKeys, places, options.definitions);
   const shared = sharedLines(text.lines, merged.lines);
   // The file with its changed lines swapped (LF files), checked for balance about those lines only.

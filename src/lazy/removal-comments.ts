@@ -14,14 +14,14 @@ import { lineKey } from "./align.ts";
 import { isBlank } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 
-export function removalsAsComments(snip: readonly SnippetLine[], fileKeys: readonly string[]): readonly SnippetLine[] {
+/** `places`: where the file has each snippet line's key (key-index.ts keyPlaces): no set of every file line is built. */
+export function removalsAsComments(snip: readonly SnippetLine[], places: ReadonlyMap<string, readonly number[]>): readonly SnippetLine[] {
   if (!snip.some((l) => l.kind === "removal")) return snip;
-  const known = new Set(fileKeys);
   let changed = false;
   const out = snip.map((l, s) => {
     if (l.kind !== "removal") return l;
     const next = snip[s + 1];
-    if (next === undefined || next.kind !== "code" || isBlank(next.text) || known.has(lineKey(next.text))) return l;
+    if (next === undefined || next.kind !== "code" || isBlank(next.text) || places.has(lineKey(next.text))) return l;
     changed = true;
     return { ...l, kind: "code" as const };
   });

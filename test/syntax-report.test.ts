@@ -231,10 +231,10 @@ test("fuzzpatch mcp (built dist/), report only: the edit is written, the warning
   }
 });
 
-test("wasm tier: one-shot commands ask for the baseline compiler, the server does not; FUZZPATCH_WASM_OPTIMIZE=1 keeps the default", async () => {
+test("wasm tier: one-shot commands ask for the baseline compiler, the server and batch do not; FUZZPATCH_WASM_OPTIMIZE=1 keeps the default", async () => {
   assert.deepEqual(
-    ["apply", "replace", undefined, "mcp"].map((c) => isOneShot(c)),
-    [true, true, true, false],
+    ["apply", "replace", undefined, "mcp", "batch"].map((c) => isOneShot(c)),
+    [true, true, true, false, false],
   );
   useBaselineWasm({ FUZZPATCH_WASM_OPTIMIZE: "1" });
   assert.equal(baselineWasmAsked(), false);

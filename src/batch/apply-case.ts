@@ -172,10 +172,13 @@ function detect(c: BatchCase, reverse: boolean): DetectedEdits {
 /** A case with content: every edit applied in memory, in order, as the file layer applies a file's edits. */
 async function applyToText(c: BatchCase, id: string | number): Promise<BatchResult> {
   const { history = [], reverse = false, ...engineInput } = optionsObject<BatchCaseOptions>(c.options);
-  const resolved = resolveOptions(engineInput);
+  // Resolved here only to check the options (a bad one fails the case) and read the response's
+  // limit; a case without options has the defaults, and the format's apply resolves them for its
+  // run: one resolve a case instead of two (each allocates its budget and search allowance).
+  const maxResponseSize = c.options === undefined ? DEFAULT_LIMITS.maxResponseSize : resolveOptions(engineInput).limits.maxResponseSize;
   const engine: EngineOptions = engineInput;
   if (typeof c.edit === "string") {
-    const tooLarge = overLimit("maxResponseSize", c.edit.length, { ...DEFAULT_LIMITS, maxResponseSize: resolved.limits.maxResponseSize });
+    const tooLarge = overLimit("maxResponseSize", c.edit.length, { ...DEFAULT_LIMITS, maxResponseSize });
     if (tooLarge) return failedCase(id, tooLarge);
   }
   const detected = detect(c, reverse);

@@ -28,8 +28,11 @@ export const BEFORE_V8_FLAGS = "fuzzpatch.beforeV8Flags";
 
 let baseline = false;
 
-/** Commands that run for a whole session: they keep V8's optimising compiler. */
-const LONG_LIVED = new Set(["mcp"]);
+/**
+ * Commands that run for a whole session, or over many files: they keep V8's optimising compiler
+ * (`batch` weighs ties by syntax case after case; with `--jobs 0` it parses in the CLI's own thread).
+ */
+const LONG_LIVED = new Set(["mcp", "batch"]);
 
 /** Whether a CLI command (its first argument) is one-shot: it asks for the baseline compiler only. */
 export function isOneShot(command: string | undefined): boolean {

@@ -7,6 +7,8 @@ import fc from "fast-check";
 import { applyEdits } from "../src/node.ts";
 import { decodesBack, FileCache } from "../src/fs/file-cache.ts";
 import { decodeText, encodeText, loadTextFile } from "../src/fs/read-file.ts";
+import { keep, MIN_SCRATCH, ScratchHold } from "../src/fs/scratch.ts";
+import { undoLast } from "../src/fs/undo.ts";
 import { Document, lineScanStats } from "../src/text/document.ts";
 import { shareDocument, sharedDocument } from "../src/text/document-pool.ts";
 import { runTool, VersionStore } from "../src/tools.ts";
@@ -297,4 +299,66 @@ test("a file changed by another writer between two calls is read as it is now", 
   const result = await runTool("edit_file", { path: "f.txt", edits: [{ oldString: "gamma", newString: "delta" }] }, options);
   assert.equal(result.isError, false, result.text);
   assert.equal(await readFile(path.join(root, "f.txt"), "utf8"), "alpha\ndelta\n");
+});
+
+test("reused buffers: a hold gives back what it took, a file grown by a line fits the buffer before, and a kept buffer is never lent again", () => {
+  // Empty the pool first (buffers earlier tests gave back): each is at least MIN_SCRATCH bytes.
+  const drain = new ScratchHold();
+  for (let i = 0; i < 4; i++) keep(drain.take(MIN_SCRATCH));
+  const size = MIN_SCRATCH * 2;
+  const first = new ScratchHold();
+  const a = first.take(size);
+  assert.equal(a.length, size);
+  first.release();
+  const second = new ScratchHold();
+  const b = second.take(size + 80);
+  assert.equal(b.buffer, a.buffer, "the buffer given back, with room for the longer file");
+  assert.notEqual(second.take(size).buffer, a.buffer, "a buffer lent is not lent twice");
+  keep(b);
+  second.release();
+  const third = new ScratchHold();
+  assert.notEqual(third.take(size).buffer, a.buffer, "a kept buffer stays its keeper's");
+  third.release();
+  // Small reads take new buffers, never pooled ones.
+  assert.ok(new ScratchHold().take(100).length === 100);
+});
+
+test("an ASCII file's entry keeps its text alone: other bytes of its size miss, and its hash and bytes stay the file's once the buffers it came from are reused", async () => {
+  const line = "  const value = compute(1);\n";
+  const body = `${line.repeat((600 * 1024) / line.length)}unique();\n`;
+  const files = { "big.js": body, "bom.js": `\uFEFF${body}`, "other.js": `${body}other();\n` };
+  const t = await makeTree(files);
+  const real = await realpath(t.root);
+  const cache = new FileCache(256 * 1024 * 1024);
+  const journal = { dir: path.join(t.base, "journal") };
+  const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+  for (const name of ["big.js", "bom.js"]) {
+    const before = await readFile(path.join(t.root, name));
+    const r = await applyEdits(t.root, [{ path: name, oldString: "unique();", newString: "done(); // edited" }], { cache, journal });
+    assert.ok(r.written, JSON.stringify(r.errors));
+    const entry = cache.latest(path.join(real, name));
+    assert.ok(entry?.textOnly, name);
+    // Other big writes reuse the buffers the edit read and wrote into.
+    for (const [from, to] of [["other();", "other(2);"], ["other(2);", "other();"]] as const) assert.ok((await applyEdits(t.root, [{ path: "other.js", oldString: from, newString: to }], { cache, journal })).ok);
+    const onDisk = await readFile(path.join(t.root, name));
+    assert.equal(onDisk.toString("utf8"), before.toString("utf8").replace("unique();", "done(); // edited"), "written byte for byte");
+    assert.equal(entry.hash, sha(onDisk));
+    assert.ok(Buffer.from(entry.bytes).equals(onDisk), name);
+    assert.equal(entry.text, decodeText(onDisk, name, false).text);
+    // The same bytes read again: a hit; one byte changed (same size) by another writer: a miss, read as it is now.
+    const hits = cache.hits;
+    assert.equal((await loadTextFile(path.join(real, name), name, { cache })).hash, sha(onDisk));
+    assert.equal(cache.hits, hits + 1);
+    const theirs = Buffer.from(onDisk);
+    theirs[theirs.length - 3] = 0x3b;
+    await writeFile(path.join(t.root, name), theirs);
+    const reread = await loadTextFile(path.join(real, name), name, { cache });
+    assert.equal(cache.hits, hits + 1, "other bytes are not the entry");
+    assert.ok(reread.bytes.equals(theirs));
+    await writeFile(path.join(t.root, name), onDisk);
+    // The journal's versions were written before the buffers went back: undo restores the bytes before the edit.
+    const undone = await undoLast({ root: t.root, path: name, journal });
+    assert.deepEqual(undone.files.map((f) => f.action), ["restored"]);
+    assert.ok((await readFile(path.join(t.root, name))).equals(before), name);
+  }
 });

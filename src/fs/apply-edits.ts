@@ -18,6 +18,7 @@ import type { StructuredEdit } from "../formats/str-replace-format.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome } from "../formats/types.ts";
 import { FileCache } from "./file-cache.ts";
 import { limiter } from "./limiter.ts";
+import { ScratchHold } from "./scratch.ts";
 import { encodeChanges, encodeText, type LoadedFile, loadTextFile, type ReadOptions } from "./read-file.ts";
 import { encodeKeepingUndecoded } from "./undecoded-bytes.ts";
 import { followDoneMoves } from "./done-moves.ts";
@@ -320,6 +321,8 @@ interface ResolvedOptions {
   chooseCandidate: ApplyEditsOptions["chooseCandidate"];
   hooks: TransactionHooks | undefined;
   cache: FileCache | undefined;
+  /** The call's reused buffers (scratch.ts): the big files' bytes read and written, given back once the write is recorded. */
+  hold: ScratchHold;
   journal: ResolvedJournal | undefined;
   strip: number | undefined;
   target: string | undefined;
@@ -386,6 +389,7 @@ function resolveFileOptions(options: unknown): ResolvedOptions {
     chooseCandidate: o.chooseCandidate,
     hooks: o.hooks,
     cache: o.cache,
+    hold: new ScratchHold(),
     journal: resolveJournal(o.journal),
     strip: o.strip,
     target: o.target,
@@ -484,7 +488,7 @@ interface FileLookup {
 
 /** How the files an edit names are read: the call's limits, through its cache if it has one. */
 function readOptions(opts: ResolvedOptions): ReadOptions {
-  return { maxBytes: opts.maxFileBytes, allowBinary: opts.allowBinary, ...(opts.cache && { cache: opts.cache }) };
+  return { maxBytes: opts.maxFileBytes, allowBinary: opts.allowBinary, ...(opts.cache && { cache: opts.cache }), hold: opts.hold };
 }
 
 /** Files looked up and read at once, ahead of the planning loop: a response over 200 files waited for each read in turn. */
@@ -544,6 +548,8 @@ export async function applyEdits(
     const recorded = { ...options, ...(choices.length > 0 && { choices }) } as Record<string, unknown>;
     result.journal = await recordWrite(opts.journal, { realRoot, changes, read, input, options: recorded, result });
   }
+  // Nothing of the call reads the bytes read or written after this (the cache keeps its own; a throw above leaves them to the collector).
+  opts.hold.release();
   return result;
 }
 
@@ -659,7 +665,7 @@ async function writePlans(planOrder: readonly FilePlan[], opts: ResolvedOptions,
   const toWrite = nothing ? [] : planOrder.filter((p) => p.report.status !== "failed" && p.report.status !== "unchanged");
   // The .rej files go in the same transaction: a failed write leaves neither the file's change nor its .rej.
   const rejects = nothing ? [] : planOrder.filter((p) => p.rejectChange !== undefined && p.report.status !== "failed");
-  const changes: PlannedChange[] = [...toWrite.flatMap((p) => toChanges(p, opts.allowBinary)), ...rejects.map((p) => p.rejectChange as PlannedChange)];
+  const changes: PlannedChange[] = [...toWrite.flatMap((p) => toChanges(p, opts.allowBinary, opts.hold)), ...rejects.map((p) => p.rejectChange as PlannedChange)];
   if (changes.length === 0) return { written: false, changes };
   try {
     await commitChanges(changes, opts.hooks, opts.budget);
@@ -1169,8 +1175,8 @@ function rememberWritten(cache: FileCache, written: readonly FilePlan[], changes
 }
 
 /** The writes of one file: one, or for a move the new path created and the old one deleted. */
-function toChanges(plan: FilePlan, allowBinary: boolean): PlannedChange[] {
-  const change = toChange(plan, allowBinary);
+function toChanges(plan: FilePlan, allowBinary: boolean, hold: ScratchHold): PlannedChange[] {
+  const change = toChange(plan, allowBinary, hold);
   if (plan.moveAbs === undefined || plan.deleted || plan.moveAbs === plan.abs) return [change];
   const { originalMode: _, ...rest } = change;
   const loaded = plan.loaded as LoadedFile;
@@ -1181,17 +1187,17 @@ function toChanges(plan: FilePlan, allowBinary: boolean): PlannedChange[] {
 }
 
 /** The new text's bytes: from its changes where known (the bytes read, valid UTF-8, kept around them), else encoded whole. */
-function newBytes(plan: FilePlan, loaded: LoadedFile, allowBinary: boolean): Buffer {
+function newBytes(plan: FilePlan, loaded: LoadedFile, allowBinary: boolean, hold: ScratchHold): Buffer {
   const changes = plan.moveAbs === undefined ? plan.textChanges : undefined;
   // Bytes that did not decode are written back as they were, outside the lines the edits changed.
   const { undecoded } = loaded.layout;
   if (undecoded) return encodeKeepingUndecoded(loaded.bytes, loaded.layout.bom ? 3 : 0, loaded.text, undecoded, plan.newText ?? "", changes, plan.report.path);
   // Bytes read with allowBinary may not be what their text encodes to (an invalid byte is written back as U+FFFD).
-  const pieces = changes && !allowBinary ? encodeChanges(loaded.bytes, loaded.text, changes, loaded.layout) : undefined;
+  const pieces = changes && !allowBinary ? encodeChanges(loaded.bytes, loaded.text, changes, loaded.layout, hold) : undefined;
   return pieces ?? encodeText(plan.newText ?? "", loaded.layout);
 }
 
-function toChange(plan: FilePlan, allowBinary: boolean): PlannedChange {
+function toChange(plan: FilePlan, allowBinary: boolean, hold: ScratchHold): PlannedChange {
   const loaded = plan.loaded as LoadedFile;
   const kind = plan.deleted ? "delete" : loaded.exists ? "write" : "create";
   const mode = plan.report.newMode ?? loaded.mode;
@@ -1199,7 +1205,7 @@ function toChange(plan: FilePlan, allowBinary: boolean): PlannedChange {
     rel: plan.report.path,
     abs: plan.abs as string,
     kind,
-    bytes: plan.deleted ? new Uint8Array() : newBytes(plan, loaded, allowBinary),
+    bytes: plan.deleted ? new Uint8Array() : newBytes(plan, loaded, allowBinary, hold),
     original: loaded.bytes,
     ...(mode !== undefined && { mode }),
     ...(loaded.exists && loaded.mode !== undefined && loaded.mode !== mode && { originalMode: loaded.mode }),

@@ -27,8 +27,9 @@
 import { isAscii } from "node:buffer";
 import { Document } from "../text/document.ts";
 import { shareDocument } from "../text/document-pool.ts";
-import { hashOnce, rememberTextBytes } from "./known-hashes.ts";
+import { hashOnce, knownHashOf, rememberTextBytes } from "./known-hashes.ts";
 import type { TextLayout } from "./read-file.ts";
+import { keep } from "./scratch.ts";
 
 /** Default bound on the memory the cache's entries hold, in bytes. */
 export const DEFAULT_FILE_CACHE_BYTES = 64 * 1024 * 1024;
@@ -41,14 +42,25 @@ export interface CachedFile {
   readonly hash: string;
   /** The document of `text`, shared (document-pool.ts) while the entry lives. */
   readonly doc: Document;
-  /** The bytes it was made from (never changed). */
+  /**
+   * The bytes it was made from (never changed). An entry kept as its text
+   * alone (ASCII bytes, see `textOnly`) makes them again when asked.
+   */
   readonly bytes: Uint8Array;
+  /**
+   * True when the bytes are the text's Latin-1 (after a UTF-8 BOM when the
+   * layout has one): the entry keeps the text alone, and a read is
+   * compared with it (`lookup`).
+   */
+  readonly textOnly: boolean;
 }
 
 interface Entry extends CachedFile {
   /** Decoded strictly (valid UTF-8, no NUL): may serve a read that refuses binary files. */
   strict: boolean;
   size: number;
+  /** The bytes' length. */
+  byteLength: number;
 }
 
 export class FileCache {
@@ -78,7 +90,7 @@ export class FileCache {
    */
   lookup(abs: string, bytes: Uint8Array, allowBinary: boolean): CachedFile | undefined {
     const entry = this.entries.get(abs);
-    if (!entry || (!entry.strict && !allowBinary) || !Buffer.from(entry.bytes.buffer, entry.bytes.byteOffset, entry.bytes.byteLength).equals(bytes)) return undefined;
+    if (!entry || (!entry.strict && !allowBinary) || !sameBytes(entry, bytes)) return undefined;
     this.entries.delete(abs);
     this.entries.set(abs, entry);
     this.hits++;
@@ -87,7 +99,7 @@ export class FileCache {
 
   /** Whether the entry of `abs` was made from `size` bytes: a read of that many will likely be it. */
   hasSize(abs: string, size: number): boolean {
-    return this.entries.get(abs)?.bytes.byteLength === size;
+    return this.entries.get(abs)?.byteLength === size;
   }
 
   /**
@@ -106,22 +118,10 @@ export class FileCache {
    */
   store(abs: string, bytes: Uint8Array, text: string, layout: TextLayout, strict: boolean, doc?: Document): CachedFile {
     const d = doc ?? Document.from(text);
-    let hash: string | undefined;
-    const entry: Entry = {
-      bytes,
-      text,
-      layout,
-      strict,
-      doc: d,
-      size: bytes.byteLength + 2 * text.length + d.indexBytes,
-      get hash() {
-        hash ??= hashOnce(bytes);
-        return hash;
-      },
-    };
+    const entry = strict && isLatin1Of(bytes, text, layout) ? textEntry(bytes, text, layout, d) : bytesEntry(keep(bytes), text, layout, strict, d);
     this.drop(abs);
     // Its UTF-8 is these bytes: the journal's record of it as a history version hashes nothing.
-    if (strict && !layout.bom && !layout.crlf && layout.undecoded === undefined) rememberTextBytes(text, bytes);
+    if (strict && !layout.bom && !layout.crlf && layout.undecoded === undefined) rememberTextBytes(text, () => entry.hash);
     if (entry.size > this.maxBytes) return entry;
     shareDocument(d);
     this.entries.set(abs, entry);
@@ -144,6 +144,7 @@ export class FileCache {
     const previous = this.entries.get(abs);
     const ascii = asciiTextOf(bytes, layout);
     const kept = ascii === undefined ? (decodesBack(text, layout) ? text : undefined) : ascii || undefined;
+    // A text entry keeps no bytes: the bytes (perhaps a reused buffer, scratch.ts) are left to the caller.
     if (kept === undefined) {
       this.drop(abs);
       return;
@@ -199,4 +200,90 @@ export function decodesBack(text: string, layout: TextLayout): boolean {
   if (text.includes("\0") || text.includes("\r")) return false;
   if (layout.crlf && !text.includes("\n")) return false;
   return layout.bom || !text.startsWith("\uFEFF");
+}
+
+/** Whether `bytes` are exactly `text` in Latin-1 (after the UTF-8 BOM when the layout has one) and ASCII: an entry of the text alone. */
+function isLatin1Of(bytes: Uint8Array, text: string, layout: TextLayout): boolean {
+  if (layout.crlf || layout.undecoded) return false;
+  const head = layout.bom ? UTF8_BOM.length : 0;
+  if (bytes.byteLength !== text.length + head) return false;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (layout.bom && !buffer.subarray(0, head).equals(UTF8_BOM)) return false;
+  // ASCII bytes of the text's length decode (read-file.ts) to their Latin-1: one check of the bytes says both.
+  return isAscii(buffer.subarray(head));
+}
+
+/**
+ * The entry of bytes that are its text's Latin-1: the text alone is kept
+ * (a read compares with it, `sameBytes`), not a second 9 MB of bytes per
+ * file. Its hash is the one already computed for those bytes while they
+ * were the caller's (the journal's record of a write), else the text's.
+ */
+function textEntry(bytes: Uint8Array, text: string, layout: TextLayout, doc: Document): Entry {
+  let hash: string | undefined;
+  let source: Uint8Array | undefined = bytes;
+  const bom = layout.bom;
+  return {
+    text,
+    layout,
+    strict: true,
+    textOnly: true,
+    doc,
+    byteLength: bytes.byteLength,
+    size: text.length + doc.indexBytes,
+    get bytes() {
+      return latin1Bytes(text, bom);
+    },
+    get hash() {
+      // Only a hash already known: the bytes may be a reused buffer that holds other bytes by now.
+      hash ??= (source && knownHashOf(source)) ?? hashOnce(latin1Bytes(text, bom));
+      source = undefined;
+      return hash;
+    },
+  };
+}
+
+function bytesEntry(bytes: Uint8Array, text: string, layout: TextLayout, strict: boolean, doc: Document): Entry {
+  let hash: string | undefined;
+  return {
+    bytes,
+    text,
+    layout,
+    strict,
+    textOnly: false,
+    doc,
+    byteLength: bytes.byteLength,
+    size: bytes.byteLength + 2 * text.length + doc.indexBytes,
+    get hash() {
+      hash ??= hashOnce(bytes);
+      return hash;
+    },
+  };
+}
+
+const latin1Bytes = (text: string, bom: boolean): Buffer => (bom ? Buffer.concat([UTF8_BOM, Buffer.from(text, "latin1")]) : Buffer.from(text, "latin1"));
+
+/** Compared a slice at a time (this buffer, reused): no copy of the whole text. */
+const CHUNK = 256 * 1024;
+let chunk: Buffer | undefined;
+
+/** Whether `bytes` are the entry's bytes: compared in full, with the text for an entry of the text alone. */
+function sameBytes(entry: Entry, bytes: Uint8Array): boolean {
+  if (bytes.byteLength !== entry.byteLength) return false;
+  const read = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!entry.textOnly) {
+    const kept = entry.bytes;
+    return read.equals(Buffer.from(kept.buffer, kept.byteOffset, kept.byteLength));
+  }
+  const head = entry.layout.bom ? UTF8_BOM.length : 0;
+  if (head > 0 && !read.subarray(0, head).equals(UTF8_BOM)) return false;
+  chunk ??= Buffer.allocUnsafeSlow(CHUNK);
+  const text = entry.text;
+  for (let at = 0; at < text.length; at += CHUNK) {
+    const length = Math.min(CHUNK, text.length - at);
+    // A byte of 0x80 or more is never the Latin-1 of ASCII text: latin1Write gives it back as the character's low byte.
+    chunk.write(text.slice(at, at + length), 0, length, "latin1");
+    if (!read.subarray(head + at, head + at + length).equals(chunk.subarray(0, length))) return false;
+  }
+  return true;
 }

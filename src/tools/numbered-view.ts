@@ -10,6 +10,7 @@
 import { EditError } from "../errors.ts";
 import type { FileCache } from "../fs/file-cache.ts";
 import { loadTextFile } from "../fs/read-file.ts";
+import { ScratchHold } from "../fs/scratch.ts";
 import { resolveRoot, resolveSafePath } from "../fs/safe-path.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { lineTag } from "../text/line-tags.ts";
@@ -84,23 +85,28 @@ export async function renderNumberedView(root: string, rel: string, options: Num
   const limit = options.limit ?? DEFAULT_READ_LIMIT;
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   const safe = await resolveSafePath(await resolveRoot(root), rel);
+  // The bytes are read into a reused buffer (fs/scratch.ts), given back once their hash is known: only the text is shown.
+  const hold = new ScratchHold();
   const loaded = await loadTextFile(safe.abs, safe.rel, {
     ...(options.maxFileBytes !== undefined && { maxBytes: options.maxFileBytes }),
     ...(options.cache !== undefined && { cache: options.cache }),
+    hold,
   });
+  const hash = loaded.hash;
+  hold.release();
   if (!loaded.exists) {
     throw new EditError("NOT_FOUND", `${safe.rel} does not exist. Check the path; to make a new file, use create_file.`, { path: safe.rel });
   }
-  options.seen?.(safe.abs, loaded.hash, loaded.text);
+  options.seen?.(safe.abs, hash, loaded.text);
   // A file of CR-terminated lines is shown as its lines, as the engine reads it.
   const lines = (hasCrLines(loaded.text) ? loaded.text.replaceAll("\r", "\n") : loaded.text).split("\n");
   // A final newline ends the last line; it does not start another one.
   if (lines.at(-1) === "") lines.pop();
   const total = lines.length;
   const name = options.display ? options.display(safe.rel) : safe.rel;
-  const header = (shown: string) => `${name} (${shown}, sha256 ${loaded.hash})`;
+  const header = (shown: string) => `${name} (${shown}, sha256 ${hash})`;
   if (total === 0) {
-    options.shown?.({ path: name, sha256: loaded.hash, startLine: 1, endLine: 0, totalLines: 0 });
+    options.shown?.({ path: name, sha256: hash, startLine: 1, endLine: 0, totalLines: 0 });
     return `${header("empty file")}\n`;
   }
   if (offset > total) {
@@ -125,7 +131,7 @@ export async function renderNumberedView(root: string, rel: string, options: Num
     chars += line.length;
     end = n;
   }
-  options.shown?.({ path: name, sha256: loaded.hash, startLine: offset, endLine: end, totalLines: total });
+  options.shown?.({ path: name, sha256: hash, startLine: offset, endLine: end, totalLines: total });
   const shown = offset === 1 && end === total ? `${total} line${total === 1 ? "" : "s"}` : `lines ${offset}-${end} of ${total}`;
   const more = end < total ? `(${total - end} more line${total - end === 1 ? "" : "s"}: ${(options.readOn ?? readFileCall)(end + 1)} to read on.)\n` : "";
   return `${header(shown)}\n${body.join("\n")}\n${more}`;

@@ -48,3 +48,37 @@ run([
     want: lines("def scale(x):", "    if x < 0:", "        return 0", "    y = x * 3", "    z = y + 1", "    # remove negative zero", "    return z", "", "", "def other():", "    return 1"),
   },
 ]);
+
+const INTERVAL = lines("def interval(i):", "    mrow = make('mrow')", "    if i.start == i.end:", "        mrow.add('{')", "    else:", "        if i.left_open:", "            mrow.add('(')", "        else:", "            mrow.add('[')", "    mrow.close()", "    return mrow", "", "", "def other():", "    return 1");
+const NESTED = lines("def f(x, fast):", "    if fast:", "        y = g(x)", "        if y:", "            return y", "        else:", "            return h(y)", "    return slow(x)");
+
+run([
+  {
+    // Half the run's lines of the file stand 4 deeper than in the snippet: the `if` around them is gone.
+    name: "a run whose first and last lines of the file are copied at the file's depth takes it: the lines between at another depth were re-indented",
+    file: INTERVAL,
+    snippet: lines("# ... existing code ...", "def interval(i):", "    mrow = make('mrow')", "    if i.left_open:", "        mrow.add('(')", "    else:", "        mrow.add('[')", "    mrow.close()", "    return mrow", "# ... existing code ..."),
+    want: lines("def interval(i):", "    mrow = make('mrow')", "    if i.left_open:", "        mrow.add('(')", "    else:", "        mrow.add('[')", "    mrow.close()", "    return mrow", "", "", "def other():", "    return 1"),
+  },
+  {
+    // The loop and the return now stand in a new `if`: the run's ends (`def entry`, `def other`) are copied at the file's depth.
+    name: "a run with its ends copied at the file's depth writes lines it wraps in a new block at the snippet's depth",
+    file: lines("class M:", "    def entry(self, i, j):", "        for r in self.rows:", "            if i < r:", "                break", "            i -= r", "        return self.blocks[i][j]", "", "    def other(self):", "        return 1"),
+    snippet: lines("    # ... existing code ...", "    def entry(self, i, j):", "        if all_numbers(i, j):", "            for r in self.rows:", "                if i < r:", "                    break", "                i -= r", "            return self.blocks[i][j]", "        return Element(self, i, j)", "", "    def other(self):", "    # ... existing code ..."),
+    want: lines("class M:", "    def entry(self, i, j):", "        if all_numbers(i, j):", "            for r in self.rows:", "                if i < r:", "                    break", "                i -= r", "            return self.blocks[i][j]", "        return Element(self, i, j)", "", "    def other(self):", "        return 1"),
+  },
+  {
+    // `if a:` copied 2 shallower than the file's, its body at the file's depth: which part the model re-indented is a guess.
+    name: "a run whose ends are copied at another depth than the file's, with lines between at the file's, is refused",
+    file: lines("def f():", "    if a:", "        go()", "    return 1", "", "", "def g():", "    return 2"),
+    snippet: lines("# ...", "  if a:", "        go()", "        new()", "  return 1", "# ..."),
+    want: { refused: "AMBIGUOUS" },
+  },
+  {
+    // The snippet's `else:` at the outer depth is the file's inner one: which lines it stands for is a guess.
+    name: "a run whose ends stand at different shifts, and whose first line is not its shallowest, is refused",
+    file: NESTED,
+    snippet: lines("        # ... existing code ...", "        y = g(x)", "        z = k(y)", "        return z", "    else:", "    # ... existing code ..."),
+    want: { refused: "AMBIGUOUS" },
+  },
+]);

@@ -20,6 +20,7 @@ import { onlyCopiedLines } from "./copied-lines.ts";
 import type { SnippetLine } from "./markers.ts";
 import { unexplainedMoves } from "./moved-lines.ts";
 import { namesPassedLine } from "./passed-line-note.ts";
+import { settledShift } from "./segment-shift.ts";
 
 /**
  * Most non-blank lines a deletion between two aligned lines may take beyond
@@ -87,7 +88,13 @@ function reindenter(snip: readonly SnippetLine[], al: Alignment, fileLines: read
   }
   let best: [string, string] = fallback;
   let bestCount = 0;
-  if (seg && votes.size > 1) refuseMixedShifts(snip, al, fileLines, seg, votes);
+  if (seg && votes.size > 1) {
+    // A shift the run's ends show for certain (segment-shift.ts); else the new lines' depth is a guess.
+    const settled = settledShift(snip, al, fileLines, seg);
+    const vote = settled === undefined ? undefined : votes.get(settled);
+    if (!vote) refuseMixedShifts(snip, al, fileLines, seg, votes);
+    else return shifter(vote[0], vote[1]);
+  }
   for (const [si, fi, n] of votes.values()) {
     if (n > bestCount) {
       best = [si, fi];

@@ -75,6 +75,20 @@ run([
     want: { refused: "AMBIGUOUS" },
   },
   {
+    // The run ends on the wrapped loop's last line (4 deeper than the file's); its first line, the header, is copied at the file's depth.
+    name: "a run whose first line of the file is its header copied at the file's depth takes that depth, though its last line was re-indented",
+    file: lines("class M:", "    def entry(self, i, j):", "        for r in self.rows:", "            if i < r:", "                break", "            i -= r", "        return self.blocks[i][j]", "", "    def other(self):", "        return 1"),
+    snippet: lines("    # ... existing code ...", "    def entry(self, i, j):", "        if all_numbers(i, j):", "            for r in self.rows:", "                if i < r:", "                    break", "                i -= r", "            return self.blocks[i][j]", "        return Element(self, i, j)", "    # ... existing code ..."),
+    want: lines("class M:", "    def entry(self, i, j):", "        if all_numbers(i, j):", "            for r in self.rows:", "                if i < r:", "                    break", "                i -= r", "            return self.blocks[i][j]", "        return Element(self, i, j)", "", "    def other(self):", "        return 1"),
+  },
+  {
+    // `else:` is every if's: copied at one else's depth, it does not say the run's lines under it are that else's.
+    name: "a run whose first line is a line found everywhere (else:) does not take that line's depth when its last line stands elsewhere",
+    file: lines("def toc(entries, explicit):", "    for entry in entries:", "        if glob:", "            add(entry)", "        else:", "            if explicit:", "                ref = explicit.group(2)", "                title = explicit.group(1)", "            else:", "                ref = entry", "                title = None", "            use(ref)", "    return 1"),
+    snippet: lines("            # ... existing code ...", "            else:", "                    ref = entry", "                    title = None", "            # ... existing code ..."),
+    want: { refused: "AMBIGUOUS" },
+  },
+  {
     // The snippet's `else:` at the outer depth is the file's inner one: which lines it stands for is a guess.
     name: "a run whose ends stand at different shifts, and whose first line is not its shallowest, is refused",
     file: NESTED,

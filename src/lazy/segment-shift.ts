@@ -15,8 +15,15 @@
  * positives merged right, no wrong merge more). Ends at another shift
  * (`if a:` copied 2 shallower, its body at the file's depth) are a copy
  * re-indented by hand, and which part is right is a guess.
+ *
+ * Header copied: the run's first line of the file is copied at the file's
+ * depth, no line of the file in the run is shallower, and it is not a line
+ * every block has (`else:`, `return x`): the run is that header's code, and
+ * the lines under it at other depths, its last included, were wrapped into
+ * or taken out of a block by the change (bench:lazy: 14 more of the runs
+ * refused for mixed shifts merged right, no wrong merge more).
  */
-import type { Alignment } from "./align.ts";
+import { type Alignment, isTrivial, lineKey } from "./align.ts";
 import { isBlank } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 
@@ -51,5 +58,23 @@ export function settledShift(snip: readonly SnippetLine[], al: Alignment, fileLi
   const last = lines[lines.length - 1];
   if (!first || !last) return undefined;
   if (first.shift === 0 && last.shift === 0) return 0;
+  if (first.shift === 0 && isHeader(snip, lines, first)) return 0;
   return undefined;
+}
+
+/**
+ * Whether the run's first line of the file is its header: no line of the
+ * file in the run is shallower in the snippet, those as deep stand at its
+ * shift, and it is not a line found everywhere (`else:`, `return x`, `}`),
+ * which may be another block's.
+ */
+function isHeader(snip: readonly SnippetLine[], lines: readonly Shifted[], first: Shifted): boolean {
+  const line = snip[first.s] as SnippetLine;
+  if (isTrivial(lineKey(line.text))) return false;
+  const depth = line.indent.length;
+  for (const l of lines) {
+    const d = (snip[l.s] as SnippetLine).indent.length;
+    if (d < depth || (d === depth && l.shift !== first.shift)) return false;
+  }
+  return true;
 }

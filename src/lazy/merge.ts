@@ -19,6 +19,8 @@ import { blockAt, indentWidth, isBlank } from "./blocks.ts";
 import { onlyCopiedLines } from "./copied-lines.ts";
 import type { SnippetLine } from "./markers.ts";
 import { unexplainedMoves } from "./moved-lines.ts";
+import { namesPassedLine } from "./passed-line-note.ts";
+import { settledShift } from "./segment-shift.ts";
 
 /**
  * Most non-blank lines a deletion between two aligned lines may take beyond
@@ -86,14 +88,24 @@ function reindenter(snip: readonly SnippetLine[], al: Alignment, fileLines: read
   }
   let best: [string, string] = fallback;
   let bestCount = 0;
-  if (seg && votes.size > 1) refuseMixedShifts(snip, al, fileLines, seg, votes);
+  if (seg && votes.size > 1) {
+    // A shift the run's ends show for certain (segment-shift.ts); else the new lines' depth is a guess.
+    const settled = settledShift(snip, al, fileLines, seg);
+    const vote = settled === undefined ? undefined : votes.get(settled);
+    if (!vote) refuseMixedShifts(snip, al, fileLines, seg, votes);
+    else return shifter(vote[0], vote[1]);
+  }
   for (const [si, fi, n] of votes.values()) {
     if (n > bestCount) {
       best = [si, fi];
       bestCount = n;
     }
   }
-  const [si, fi] = best;
+  return shifter(best[0], best[1]);
+}
+
+/** A line written with snippet indentation `si` moved to the file's `fi`. */
+function shifter(si: string, fi: string): (line: SnippetLine) => string {
   return (line) => {
     if (si === fi) return line.text;
     if (isBlank(line.text)) return "";
@@ -255,6 +267,8 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
   let removal: SnippetLine | undefined;
   let pending: Pending[] = [];
   let lastAligned = -1;
+  /** Where the file lines the snippet's current run of code passed begin (after the last marker's kept lines). */
+  let passedFrom = 0;
   /** The file lines the last marker kept, while nothing else was written after them. */
   let kept: [number, number] | undefined;
   const flush = (side?: { before?: [number, number]; after?: [number, number] }) => {
@@ -289,7 +303,10 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
       continue;
     }
     if (line.kind === "code") {
-      if (!started) keep(f);
+      if (!started) {
+        keep(f);
+        passedFrom = f;
+      }
       if (f < cursor) throw new EditError("CONFLICT", `Snippet line ${s + 1} (${quoteLine(line.text)}) matches file line ${f + 1}, which an earlier part of the snippet already covers: the snippet's parts are out of the file's order.`, { segment: s + 1, candidates: [{ startLine: f + 1, endLine: f + 1 }] });
       checkDeletion(fileLines, cursor, f, pending, removal, snip, lastAligned, s);
       stats.deleted += f - cursor;
@@ -315,6 +332,11 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
     const limit = limits.get(s);
     let end = next ?? fileLines.length;
     if (limit !== undefined && limit < end && limit >= cursor) end = stopAtBlockEnd(snip, al, s, limit, next);
+    if (line.kind === "removal" && end === cursor && namesPassedLine(line, fileLines, passedFrom, cursor)) {
+      // Nothing between its neighbours, and the line it names is one the run before it passed.
+      stats.markers--;
+      continue;
+    }
     if (line.kind === "removal" && end === cursor) {
       // Nothing between its neighbours: a new comment that starts with "Remove", not a removal note.
       pending.push({ text: indenters[segOf[s - 1] ?? -1]?.(line) ?? line.text, index: s });
@@ -332,6 +354,7 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
     stats.kept += Math.max(0, end - cursor);
     kept = end > cursor ? [cursor, end] : kept;
     keep(end);
+    passedFrom = cursor;
   }
   flush();
   if (snip.length === 0 || snip[snip.length - 1]?.kind === "code" || cursor < fileLines.length) {

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EditError } from "../src/errors.ts";
 import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
+import { readHeader } from "../src/lazy/definitions.ts";
 import { loadSyntaxChecker, MERGE_CHECK_MAX_CHARS } from "../src/syntax/merge-checker.ts";
 
 interface Refused {
@@ -159,4 +160,20 @@ test("Python errors tree-sitter reads past are errors: an empty block, a return 
   const snippet = "# ... existing code ...\ndef parse(text):\n    if not text:\n# ... existing code ...";
   assert.ok(applyLazyEdit(PY2, snippet, { path: "a.py" }).content.includes("    if not text:\n    return"));
   assert.throws(() => applyLazyEdit(PY2, snippet, { path: "a.py", syntax }), /at line 2: expected an indented block \("if not text:"\)/);
+});
+
+test("readHeader: a call spread over lines is no definition header, a definition is", () => {
+  for (const line of ["raises(ValueError, lambda: f(", "    raises(TypeError, lambda: Matrix(1, 2),", "assert_equal(lambda x, y: x + y,", "assertEqual(compute(", "    check(foo(bar,"]) {
+    assert.equal(readHeader(line), undefined, line);
+  }
+  for (const [line, name] of [
+    ["def check(self, f=lambda: 1):", "check"],
+    ["  public int size() {", "size"],
+    ["  constructor(@Inject(TOKEN) private readonly store: Store,", "constructor"],
+    ["  render(props: Props): Element {", "render"],
+    ["  static Builder builder(String name,", "builder"],
+    ["  fetchAll(", "fetchAll"],
+  ] as const) {
+    assert.deepEqual(readHeader(line), { kind: "function", name }, line);
+  }
 });

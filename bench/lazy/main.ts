@@ -12,6 +12,14 @@
  * two markers or as a new definition sent bare ("unplaceable"), and one
  * that is byte for byte the rendering of another after file too, the change
  * made at another place with the same lines ("undecided", undecided.ts).
+ * A pair whose after file has syntax errors its before file had not (by
+ * the file's grammar, the syntax checker applyLazyEdit is given; the check
+ * reads the two files, never the merge): a generated change of that kind is
+ * the generator's mistake (a function put in a class body, a line put into
+ * a struct literal) and is dropped; a real model edit of that kind is a
+ * snippet that breaks the file, to be refused ("broken-after"). The
+ * checker classifies the cases even with --no-syntax, so the case set is the
+ * same with and without it.
  *
  * correct: the merged text is the after file (positives) or the merge is
  * refused (negatives); wrong: any other text; refused: an EditError on a
@@ -20,12 +28,13 @@
  * (markers keep what lies between exactly-found neighbours) is scored on the
  * same cases.
  *
- * Each merge gets the file's definitions reader (its syntax tree), loaded
+ * Each merge gets the file's definitions reader (its syntax tree) and its
+ * syntax checker (a merge that breaks the file's syntax is refused), loaded
  * before it as a caller of applyLazyEdit would; --no-tree merges by the
- * text alone.
+ * text alone, --no-syntax without the syntax checker.
  *
  * Usage: npm run bench:lazy -- [--show wrong|refused] [--only style|lang] [--limit n]
- *        [--dump wrong|refused FILE] [--speed] [--speed-only] [--no-tree]
+ *        [--dump wrong|refused FILE] [--speed] [--speed-only] [--no-tree] [--no-syntax]
  * --dump writes one JSON line per such case (id, style, lang, path, snippet,
  * the expected text and the merged one or the refusal), for classifying them.
  * --speed adds the ms per merge on 1k-, 10k- and 100k-line files; --speed-only prints only that.
@@ -36,6 +45,7 @@ import { encode } from "gpt-tokenizer";
 import { EditError } from "../../src/errors.ts";
 import { applyLazyEdit } from "../../src/lazy/apply-lazy-edit.ts";
 import { type DefinitionsReader, loadDefinitionsReader, readerLanguage } from "../../src/syntax/definitions-reader.ts";
+import { loadSyntaxChecker, type SyntaxChecker } from "../../src/syntax/merge-checker.ts";
 import { median } from "../median.ts";
 import { makeChanges, sourceFiles } from "./generate.ts";
 import { naiveMerge } from "./naive.ts";
@@ -51,6 +61,7 @@ const dump = args.includes("--dump") ? { verdict: args[args.indexOf("--dump") + 
 if (dump) writeFileSync(dump.file, "");
 let shown = 0;
 const noTree = args.includes("--no-tree");
+const noSyntax = noTree || args.includes("--no-syntax");
 const REAL = "../shared/real-edits";
 
 /** The merged text against the expected one, as a short unified diff. */
@@ -61,7 +72,7 @@ function showDiff(got: string, want: string): string {
 interface Case {
   id: string;
   lang: Lang;
-  style: Style | "anchor-twice" | "unknowable-extent" | "unplaceable" | "undecided";
+  style: Style | "anchor-twice" | "unknowable-extent" | "unplaceable" | "undecided" | "broken-after";
   path: string;
   before: string;
   snippet: string;
@@ -86,28 +97,29 @@ function realPairs(): { id: string; path: string; before: string; after: string 
   return out;
 }
 
-function positives(): Case[] {
+async function positives(): Promise<Case[]> {
   const cases: Case[] = [];
-  const add = (id: string, path: string, before: string, afterAsWritten: string) => {
+  const add = async (id: string, path: string, before: string, afterAsWritten: string, generated: boolean) => {
     const lang = langOf(path);
     const after = settleTrailingSpace(before, afterAsWritten);
     if (before === after) return;
+    const broken = ((await loadFor(path, true)).syntax?.(before, after)?.length ?? 0) > 0;
+    if (broken && generated) return;
     for (const style of STYLES) {
       const info: RenderInfo = {};
       const snippet = renderSnippet(before, after, lang, style, info);
       if (snippet === undefined) continue;
       // A snippet that does not say where its new text goes: to be refused.
-      if (info.unplaceable) cases.push({ id, lang, style: "unplaceable", path, before, snippet });
+      if (broken) cases.push({ id, lang, style: "broken-after", path, before, snippet });
+      else if (info.unplaceable) cases.push({ id, lang, style: "unplaceable", path, before, snippet });
       // The same snippet rendered from another after file (undecided.ts): to be refused.
       else if (undecided(before, after, lang, style, snippet)) cases.push({ id, lang, style: "undecided", path, before, snippet });
       else cases.push({ id, lang, style, path, before, snippet, after });
     }
   };
-  for (const p of realPairs()) add(p.id, p.path, p.before, p.after);
+  for (const p of realPairs()) await add(p.id, p.path, p.before, p.after, false);
   for (const f of sourceFiles("/work/.mirror")) {
-    makeChanges(f.text, langOf(f.path), 6, 1).forEach((c, k) => {
-      add(`${f.path}#${k}:${c.kind}`, f.path, f.text, c.after);
-    });
+    for (const [k, c] of makeChanges(f.text, langOf(f.path), 6, 1).entries()) await add(`${f.path}#${k}:${c.kind}`, f.path, f.text, c.after, true);
   }
   return cases;
 }
@@ -150,23 +162,36 @@ function named(e: EditError): boolean {
   return /snippet line \d+/i.test(e.message) && (e.code === "CONFLICT" || e.code === "NOT_FOUND" || (e.detail.candidates?.length ?? 0) > 0);
 }
 
-/** The definitions reader for each language the cases have, loaded before any merge. */
-async function loadReaders(cases: readonly Case[]): Promise<Map<string, DefinitionsReader>> {
-  const readers = new Map<string, DefinitionsReader>();
-  if (noTree) return readers;
-  for (const c of cases) {
-    const lang = readerLanguage(c.path);
-    if (lang === undefined || readers.has(lang)) continue;
-    const reader = await loadDefinitionsReader(c.path);
-    if (reader) readers.set(lang, reader);
+interface Loaded {
+  definitions?: DefinitionsReader;
+  syntax?: SyntaxChecker;
+}
+
+const loaded = new Map<string, Loaded>();
+
+/**
+ * The definitions reader and the syntax checker for the language of `path`,
+ * loaded once per language before any merge of it; `all`: both, whatever
+ * --no-tree and --no-syntax say (the cases' classification).
+ */
+async function loadFor(path: string, all = false): Promise<Loaded> {
+  const lang = readerLanguage(path) ?? "";
+  let both = loaded.get(lang);
+  if (!both) {
+    const definitions = await loadDefinitionsReader(path);
+    const syntax = await loadSyntaxChecker(path);
+    both = { ...(definitions && { definitions }), ...(syntax && { syntax }) };
+    loaded.set(lang, both);
   }
-  return readers;
+  if (all) return both;
+  return noTree ? {} : noSyntax ? { ...(both.definitions && { definitions: both.definitions }) } : both;
 }
 
 async function main(): Promise<void> {
-  const cases = [...positives(), ...negatives()];
-  const readers = await loadReaders(cases);
-  const optionsOf = (c: Case) => ({ path: c.path, definitions: readers.get(readerLanguage(c.path) ?? "") });
+  const cases = [...(await positives()), ...negatives()];
+  const options = new Map<string, Loaded>();
+  for (const c of cases) options.set(c.path, await loadFor(c.path));
+  const optionsOf = (c: Case) => ({ path: c.path, ...options.get(c.path) });
   const rows = new Map<string, Record<string, number>>();
   const bump = (key: string, field: string) => {
     const r = rows.get(key) ?? {};
@@ -220,17 +245,17 @@ async function main(): Promise<void> {
   const langs = [...new Set(cases.map((c) => c.lang))].sort();
   console.log(`\nrefused positive cases by kind and language:\n${kindTable(reasons, langs)}`);
   console.log(`\nrefused positive cases by kind and style:\n${kindTable(reasons, STYLES)}`);
-  if (args.includes("--speed")) speed(readers.get("typescript"));
+  if (args.includes("--speed")) speed(await loadFor("big.ts"));
 }
 
 /** ms per merge on 1k-, 10k- and 100k-line files, against a 10k tokens/s apply model re-emitting the file. */
-function speed(definitions: DefinitionsReader | undefined): void {
+function speed(loaded: Loaded): void {
   const base = sourceFiles("/work/.mirror")
     .filter((f) => /\.(?:ts|js)$/.test(f.path))
     .map((f) => f.text)
     .join("\n");
   const baseLines = base.split("\n");
-  console.log("\nlines      tokens   merge ms (median of 15)   10k tok/s model s   ratio");
+  console.log("\nlines      tokens   merge ms (median of 15)   first merge ms   10k tok/s model s   ratio");
   for (const n of [1_000, 10_000, 100_000]) {
     const lines: string[] = [];
     // Copies of real sources, each copy's identifiers suffixed so the copies differ.
@@ -243,15 +268,16 @@ function speed(definitions: DefinitionsReader | undefined): void {
     const times: number[] = [];
     for (let k = 0; k < 15; k++) {
       const t0 = performance.now();
-      const out = applyLazyEdit(before, snippet, { path: "big.ts", definitions }).content;
+      const out = applyLazyEdit(before, snippet, { path: "big.ts", ...loaded }).content;
       times.push(performance.now() - t0);
       if (out !== change.after) throw new Error(`speed case ${n}: wrong merge`);
     }
     const tokens = encode(before).length;
     const ms = median(times);
-    console.log(`${String(n).padEnd(10)} ${String(tokens).padStart(7)}   ${ms.toFixed(2).padStart(22)}   ${(tokens / 10_000).toFixed(1).padStart(17)}   ${Math.round(tokens / 10 / ms)}x`);
+    // The first merge of a file parses it whole (the syntax checker); the next ones re-parse the kept tree.
+    console.log(`${String(n).padEnd(10)} ${String(tokens).padStart(7)}   ${ms.toFixed(2).padStart(22)}   ${(times[0] as number).toFixed(2).padStart(14)}   ${(tokens / 10_000).toFixed(1).padStart(17)}   ${Math.round(tokens / 10 / ms)}x`);
   }
 }
 
-if (args.includes("--speed-only")) speed(noTree ? undefined : await loadDefinitionsReader("big.ts"));
+if (args.includes("--speed-only")) speed(await loadFor("big.ts"));
 else await main();

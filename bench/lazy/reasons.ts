@@ -14,6 +14,7 @@ const KINDS: readonly [string, RegExp][] = [
   ["cross-block", /the start of another block/],
   ["unmarked-deletion", /that no marker keeps/],
   ["balance", /The merged file would have \d+ more/],
+  ["syntax", /would have a syntax error the file did not have/],
   ["definition-twice", /is defined \d+ times in the file/],
   ["looks-changed-at-end", /just (?:before|after) where the snippet starts/],
   ["looks-changed-by-kept", /which the marker next to it keeps/],

@@ -10,9 +10,12 @@
  * option, a reader loaded before the merge) definitions are matched in the
  * tree (tree-definitions.ts), and a snippet of whole functions that the
  * whole-file merge refuses is merged within each one's lines (scoped-merge.ts).
+ * With its syntax checker (the `syntax` option) a merge that leaves a syntax
+ * error where the file had none is refused (syntax-refusal.ts).
  */
 import { EditError } from "../errors.ts";
 import type { DefinitionsReader } from "../syntax/definitions-reader.ts";
+import type { SyntaxChecker } from "../syntax/merge-checker.ts";
 import { type Alignment, alignSnippet, lineKey } from "./align.ts";
 import { bracketBalance, checksBalance, hashCommented } from "./balance.ts";
 import { type DefinitionPlace, endsLike, findDefinitions, splitUnits } from "./definitions.ts";
@@ -23,6 +26,7 @@ import { readMorphInput } from "./morph-input.ts";
 import { preferMoves } from "./moved-lines.ts";
 import { checkNewHeaders } from "./new-header.ts";
 import { removalsAsComments } from "./removal-comments.ts";
+import { checkMergedSyntax } from "./syntax-refusal.ts";
 import { mergeWithinDefinitions } from "./scoped-merge.ts";
 import { balanceMoved, sharedLines, spliceText } from "./splice-text.ts";
 import { narrowDefinitions } from "./tree-definitions.ts";
@@ -41,6 +45,13 @@ export interface LazyEditOptions {
    * @default undefined
    */
   definitions?: DefinitionsReader;
+  /**
+   * The file's syntax checker (`loadSyntaxChecker(path)` from fuzzpatch's syntax layer, loaded
+   * before the merge): a merge whose result has a syntax error where the file had none is then
+   * refused (CONFLICT, naming the error's line). Without it only bracket balance is checked.
+   * @default undefined
+   */
+  syntax?: SyntaxChecker;
 }
 
 export interface LazyEditResult {
@@ -99,6 +110,7 @@ export function applyLazyEdit(content: string, snippet: string, options: LazyEdi
   if (path !== undefined && typeof path !== "string") throw new EditError("INVALID_INPUT", "path must be a string.");
   if (language !== undefined && typeof language !== "string") throw new EditError("INVALID_INPUT", "language must be a string.");
   if (options.definitions !== undefined && typeof options.definitions !== "function") throw new EditError("INVALID_INPUT", "definitions must be a definitions reader (loadDefinitionsReader).");
+  if (options.syntax !== undefined && typeof options.syntax !== "function") throw new EditError("INVALID_INPUT", "syntax must be a syntax checker (loadSyntaxChecker).");
   const text = splitText(content);
   const lines = snippetLines(readMorphInput(snippet)?.update ?? snippet);
   if (lines.length === 0) throw new EditError("INVALID_INPUT", "The snippet is empty: send the changed code, with the unchanged parts as // ... existing code ... markers.");
@@ -120,7 +132,9 @@ export function applyLazyEdit(content: string, snippet: string, options: LazyEdi
   if (spliced ? shared.head === text.lines.length && shared.head === merged.lines.length : out === content) {
     throw new EditError("ALREADY_APPLIED", "already applied: merging the snippet leaves the file as it is (its code already stands there); nothing to do.");
   }
-  return { content: out, strategy: merged.strategy, stats: merged.stats, ...changedRange(text.lines, merged.lines, shared) };
+  const range = changedRange(text.lines, merged.lines, shared);
+  if (options.syntax) checkMergedSyntax(options.syntax, content, out, merged.lines, snip, range);
+  return { content: out, strategy: merged.strategy, stats: merged.stats, ...range };
 }
 
 interface Merged {

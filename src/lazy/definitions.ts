@@ -41,10 +41,31 @@ export function readHeader(line: string): Header | undefined {
     if (m) return { kind, name: m[1] as string };
   }
   const m = METHOD.exec(t);
-  if (m && !CONTROL.has(m[2] as string) && !(m[1] !== undefined && STATEMENT.has(m[1])) && /[{:]\s*$|\)\s*$|,\s*$|\(\s*$/.test(t) && !/^(?:[A-Za-z_$][\w$.]*)\s*\(.*\)\s*;?\s*$/.test(t.replace(/\s*\{\s*$/, "x"))) {
+  if (m && !CONTROL.has(m[2] as string) && !(m[1] !== undefined && STATEMENT.has(m[1])) && /[{:]\s*$|\)\s*$|,\s*$|\(\s*$/.test(t) && !/^(?:[A-Za-z_$][\w$.]*)\s*\(.*\)\s*;?\s*$/.test(t.replace(/\s*\{\s*$/, "x")) && !isCallArguments(t)) {
     return { kind: "function", name: m[2] as string };
   }
   return undefined;
+}
+
+/** A lambda argument: Python's `lambda:`, `lambda x, y:` after an argument list's `(` or `,`. */
+const LAMBDA_ARGUMENT = /[(,]\s*lambda\b[\w\s,*=]*:/;
+
+/**
+ * Whether a line that reads like a method header (a name, then an open
+ * argument list) is a call spread over lines: it passes a lambda
+ * (`raises(E, lambda: f(`, sympy's tests hold hundreds), or it ends inside
+ * a second parenthesis (`assertEqual(f(`): a parameter list holds neither.
+ * A TypeScript parameter named `lambda` with a type reads as the lambda too;
+ * with the file's syntax tree (tree-definitions.ts) the tree decides anyway.
+ */
+function isCallArguments(t: string): boolean {
+  if (LAMBDA_ARGUMENT.test(t)) return true;
+  let depth = 0;
+  for (const ch of t) {
+    if (ch === "(") depth++;
+    else if (ch === ")") depth = Math.max(0, depth - 1);
+  }
+  return depth > 1;
 }
 
 /** A line that belongs to the definition below it: a decorator, an attribute, a doc comment. */

@@ -15,6 +15,7 @@ import { type ChangedRegion, introducedIssues } from "./introduced.ts";
 import { lineText, listSyntaxIssues } from "./issues.ts";
 import { parseWithin } from "./parse-within.ts";
 import { languageOf, type SyntaxLanguage } from "./languages.ts";
+import { pythonBlockIssues } from "./python-blocks.ts";
 import { pythonIndentIssues } from "./python-indent.ts";
 import { loadParser } from "./runtime.ts";
 import type { SyntaxIssue, SyntaxReport } from "./report.ts";
@@ -113,17 +114,22 @@ function editTree(tree: Tree, before: string, after: string, region = changedReg
   } as Parameters<typeof tree.edit>[0]);
 }
 
+/** The Python errors tree-sitter reads past, over [start, end) of `text`. */
+function pythonIssues(tree: Tree, text: string, start: number, end: number): SyntaxIssue[] {
+  return [...pythonIndentIssues(tree, text, start, end), ...pythonBlockIssues(tree, text, start, end)];
+}
+
 /** The check of `after` against a parsed text before; `oldTree` (that tree, or a copy of it) is edited in place and left to the caller. */
 export function checkAfter(parser: Parser, language: SyntaxLanguage, old: ParsedBefore, after: string, oldTree: Tree): SyntaxReport {
   const before = old.text;
   const region = changedRegion(before, after);
-  // Python's indentation errors, read on the change's lines before the old tree is edited (python-indent.ts).
-  const indentBefore = language === "python" ? pythonIndentIssues(oldTree, before, region.start, region.oldEnd) : [];
+  // Python's indentation errors, empty blocks and stray returns, read on the change's lines before the old tree is edited (python-indent.ts, python-blocks.ts).
+  const indentBefore = language === "python" ? pythonIssues(oldTree, before, region.start, region.oldEnd) : [];
   editTree(oldTree, before, after, region);
   const newTree = parseWithin(parser, after, oldTree);
   try {
     keepTree(language, after, newTree);
-    const indentAfter = language === "python" ? pythonIndentIssues(newTree, after, region.start, region.newEnd) : [];
+    const indentAfter = language === "python" ? pythonIssues(newTree, after, region.start, region.newEnd) : [];
     const now = byOffset([...listSyntaxIssues(newTree, after), ...indentAfter]);
     const startLine = countBreaks(after, 0, region.start) + 1;
     const endLine = Math.max(startLine, startLine + countBreaks(after, region.start, Math.max(region.start, region.newEnd - 1)));

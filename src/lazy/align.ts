@@ -12,6 +12,7 @@
 import { distance } from "fastest-levenshtein";
 import { firstAtLeast } from "../arrays.ts";
 import { anchorBlocks } from "./block-anchors.ts";
+import { alignClosers } from "./closing-lines.ts";
 import { indentWidth } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 import { plausibleRun } from "./plausible-run.ts";
@@ -690,6 +691,7 @@ export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly st
   alignLoneSegments(c, similar);
   alignChangedInside(c, similar);
   anchorBlocks(snip, sKeys, fileKeys, c.out);
+  alignClosers(snip, sKeys, fileKeys, fileLines, c.out);
   alignContextRuns(c);
   extendRuns(c);
   return { fileLine: c.out, similar, ...(c.outOfOrder && { outOfOrder: c.outOfOrder, outOfOrderPairs: c.outOfOrderPairs }) };

@@ -1,0 +1,148 @@
+/**
+ * Lazy snippets whose segments stand in many places of the file, but whose
+ * place the snippet still decides: closing lines after a marker close the
+ * blocks open at the aligned line before it (closing-lines.ts). And the
+ * segments that stay refused: where nothing in the snippet tells the places
+ * apart.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { EditError } from "../src/errors.ts";
+import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
+
+interface Case {
+  name: string;
+  path: string;
+  before: string;
+  snippet: string;
+  /** Undefined: must be refused as AMBIGUOUS. */
+  after?: string;
+}
+
+const TS_FUNCS = `export function first(a: number): number {
+  if (a > 0) {
+    return a;
+  }
+  return -a;
+}
+
+/** The second one. */
+export function second(text: string, n: number): string {
+  const parts = text.split(",");
+  if (parts.length > n) {
+    return parts[n];
+  }
+  return "";
+}
+
+export function third(x: string): boolean {
+  for (const c of x) {
+    if (c === " ") {
+      return true;
+    }
+  }
+  return false;
+}
+`;
+
+const GO_FUNCS = `func first(a int) int {
+\tif a > 0 {
+\t\treturn a
+\t}
+\treturn -a
+}
+
+func second(items []string) []string {
+\tout := []string{}
+\tfor _, it := range items {
+\t\tout = append(out, it)
+\t}
+\treturn out
+}
+`;
+
+const CASES: Case[] = [
+  {
+    name: "a changed signature, its body elided, and the function's `}` after the marker",
+    path: "a.ts",
+    before: TS_FUNCS,
+    snippet: `// ... existing code ...
+/** The second one. */
+export function second(flag: boolean, text: string, n: number): string {
+  const parts = text.split(",");
+// ... existing code ...
+}
+// ... existing code ...
+`,
+    after: TS_FUNCS.replace("second(text: string, n: number)", "second(flag: boolean, text: string, n: number)"),
+  },
+  {
+    name: "a removal note before the function's `}`",
+    path: "a.ts",
+    before: TS_FUNCS,
+    snippet: `  // ... existing code ...
+  if (parts.length > n) {
+    return parts[n];
+  }
+// remove return "";
+}
+
+// ... existing code ...
+`,
+    after: TS_FUNCS.replace(`  }\n  return "";\n`, "  }\n"),
+  },
+  {
+    name: "two closers after a marker: the loop's and the function's, then a new function",
+    path: "a.ts",
+    before: TS_FUNCS,
+    snippet: `// ... existing code ...
+export function third(x: string): boolean {
+  for (const c of x) {
+    // ... existing code ...
+  }
+  return false;
+}
+
+export function fourth(): void {}
+`,
+    after: `${TS_FUNCS}\nexport function fourth(): void {}\n`,
+  },
+  {
+    name: "a Go function's `}` after the marker in its body",
+    path: "a.go",
+    before: GO_FUNCS,
+    snippet: `// ... existing code ...
+func second(items []string, sep string) []string {
+\tout := []string{}
+\t// ... existing code ...
+}
+`,
+    after: GO_FUNCS.replace("second(items []string)", "second(items []string, sep string)"),
+  },
+  {
+    name: "refused: a `}` after a marker that follows a whole function closes nothing open there",
+    path: "a.ts",
+    before: TS_FUNCS,
+    snippet: `// ... existing code ...
+  return -a;
+}
+// ... existing code ...
+}
+const added = 1;
+// ... existing code ...
+`,
+  },
+];
+
+for (const c of CASES) {
+  test(`lazy places: ${c.name}`, () => {
+    if (c.after === undefined) {
+      assert.throws(
+        () => applyLazyEdit(c.before, c.snippet, { path: c.path }),
+        (e: unknown) => e instanceof EditError && e.code === "AMBIGUOUS",
+      );
+      return;
+    }
+    assert.equal(applyLazyEdit(c.before, c.snippet, { path: c.path }).content, c.after);
+  });
+}

@@ -1,7 +1,9 @@
 /**
  * Lazy snippets whose segments stand in many places of the file, but whose
  * place the snippet still decides: closing lines after a marker close the
- * blocks open at the aligned line before it (closing-lines.ts). And the
+ * blocks open at the aligned line before it (closing-lines.ts); a method
+ * whose name several classes define, whose body merges cleanly into one of
+ * them only (fitting-definition.ts, with the file's syntax tree). And the
  * segments that stay refused: where nothing in the snippet tells the places
  * apart.
  */
@@ -9,6 +11,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EditError } from "../src/errors.ts";
 import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
+import { loadDefinitionsReader } from "../src/syntax/definitions-reader.ts";
 
 interface Case {
   name: string;
@@ -144,5 +147,70 @@ for (const c of CASES) {
       return;
     }
     assert.equal(applyLazyEdit(c.before, c.snippet, { path: c.path }).content, c.after);
+  });
+}
+
+const PY_RUNS = `class A:
+    def run(self, x):
+        y = prepare(x)
+        check(y)
+        return y
+
+
+class B:
+    def run(self, x):
+        y = prepare(x)
+        if y:
+            return y
+        check(y)
+
+
+class C:
+    def run(self, x):
+        return x
+`;
+
+const PY_SNIPPET = `    # ... existing code ...
+    def run(self, x):
+        # ... existing code ...
+        check(y)
+        audit(y)
+        return y
+    # ... existing code ...
+`;
+
+const TREE_CASES: Case[] = [
+  {
+    name: "a method three classes define, whose kept lines stand in the snippet's order in one only",
+    path: "a.py",
+    before: PY_RUNS,
+    snippet: PY_SNIPPET,
+    after: PY_RUNS.replace("        check(y)\n        return y\n", "        check(y)\n        audit(y)\n        return y\n"),
+  },
+  {
+    name: "refused: two classes whose methods both take the snippet",
+    path: "a.py",
+    before: PY_RUNS.replace("class C:\n    def run(self, x):\n        return x\n", "class C:\n    def run(self, x):\n        y = prepare(x)\n        check(y)\n        return y\n"),
+    snippet: PY_SNIPPET,
+  },
+  {
+    name: "refused: the one class whose method takes the snippet writes a kept line (`check(y)`, another class's) as new",
+    path: "a.py",
+    before: PY_RUNS.replace("        y = prepare(x)\n        check(y)\n        return y\n", "        y = prepare(x)\n        return y\n"),
+    snippet: PY_SNIPPET,
+  },
+];
+
+for (const c of TREE_CASES) {
+  test(`lazy places, with the syntax tree: ${c.name}`, async () => {
+    const definitions = await loadDefinitionsReader(c.path);
+    assert.ok(definitions, "the Python reader loads");
+    // The text alone cannot tell the classes apart.
+    assert.throws(() => applyLazyEdit(c.before, c.snippet, { path: c.path }), (e: unknown) => e instanceof EditError && e.code === "AMBIGUOUS");
+    if (c.after === undefined) {
+      assert.throws(() => applyLazyEdit(c.before, c.snippet, { path: c.path, definitions }), (e: unknown) => e instanceof EditError && e.code === "AMBIGUOUS");
+      return;
+    }
+    assert.equal(applyLazyEdit(c.before, c.snippet, { path: c.path, definitions }).content, c.after);
   });
 }

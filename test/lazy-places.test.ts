@@ -3,7 +3,8 @@
  * place the snippet still decides: closing lines after a marker close the
  * blocks open at the aligned line before it (closing-lines.ts); a method
  * whose name several classes define, whose body merges cleanly into one of
- * them only (fitting-definition.ts, with the file's syntax tree). And the
+ * them only (fitting-definition.ts, with the file's syntax tree); one
+ * changed line that wraps the middle of the file's line (wrapped-line.ts). And the
  * segments that stay refused: where nothing in the snippet tells the places
  * apart.
  */
@@ -11,6 +12,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EditError } from "../src/errors.ts";
 import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
+import { wrapped } from "../src/lazy/wrapped-line.ts";
 import { loadDefinitionsReader } from "../src/syntax/definitions-reader.ts";
 
 interface Case {
@@ -64,7 +66,39 @@ func second(items []string) []string {
 }
 `;
 
+const PY_SIMP = `def trigsimp(expr, method):
+    trigsimpfunc = {
+        'fu': (lambda x: fu(x)),
+        'old': lambda x: trigsimp_old(x),
+                   }[method]
+
+    return trigsimpfunc(expr)
+
+
+def futrig(expr, method):
+    trigsimpfunc = {
+        'fu': (lambda x: fu(x)),
+                   }[method]
+
+    if recursive:
+        return expr
+`;
+
 const CASES: Case[] = [
+  {
+    name: "one changed line that wraps the middle of the file's line (`f(expr)` -> `f(g(expr))`), its context standing twice",
+    path: "a.py",
+    before: PY_SIMP,
+    snippet: `    # ... existing code ...
+                   }[method]
+
+    return trigsimpfunc(exp_to_trig(expr))
+
+
+# ... existing code ...
+`,
+    after: PY_SIMP.replace("    return trigsimpfunc(expr)\n", "    return trigsimpfunc(exp_to_trig(expr))\n"),
+  },
   {
     name: "a changed signature, its body elided, and the function's `}` after the marker",
     path: "a.ts",
@@ -214,3 +248,15 @@ for (const c of TREE_CASES) {
     assert.equal(applyLazyEdit(c.before, c.snippet, { path: c.path, definitions }).content, c.after);
   });
 }
+
+test("lazy places: a wrapped line is the old one with text put in at two points around a kept part", () => {
+  const rows: [string, string, boolean][] = [
+    ["return trigsimpfunc(expr)", "return trigsimpfunc(exp_to_trig(expr))", true],
+    ["x = f(value)", "x = f(int(value))", true],
+    ["return a", "return b + c", false],
+    ["foo(x)", "bar(x)", false],
+    // Only a bracket in common at the start: not a line's words.
+    ["(a, b)", "(c, a, b, d)", false],
+  ];
+  for (const [a, b, want] of rows) assert.equal(wrapped(a, b), want, `${a} / ${b}`);
+});

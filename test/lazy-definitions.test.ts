@@ -21,6 +21,8 @@ interface Case {
   before: string;
   snippet: string;
   after: string;
+  /** The text path (no tree) merges it as well. @default false */
+  textMerges?: boolean;
 }
 
 const PY_CLASSES = `class Sinh(Function):
@@ -214,6 +216,8 @@ const cases: Case[] = [
     before: JAVA_SIGNATURE,
     snippet: '  // ... existing code ...\n  public Builder initializer(CodeBlock codeBlock) {\n    checkState(this.initializer == null, "initializer was already set");\n    System.out.println("set");\n  // ... existing code ...\n  }\n  // ... existing code ...\n',
     after: JAVA_SIGNATURE.replace('already set");\n', 'already set");\n    System.out.println("set");\n'),
+    // The closing brace after the marker closes the method open at the aligned line before it (closing-lines.ts).
+    textMerges: true,
   },
   {
     name: "python: a kept signature whose body's first lines stand in two methods, merged within the one named",
@@ -227,7 +231,8 @@ const cases: Case[] = [
 for (const c of cases) {
   test(`lazy definitions: ${c.name}`, async () => {
     assert.notEqual(c.before, c.after, "the case changes the file");
-    assert.throws(() => applyLazyEdit(c.before, c.snippet, { path: c.path }), (e: unknown) => e instanceof EditError && (e.code === "AMBIGUOUS" || e.code === "CONFLICT"), "the text path refuses it");
+    if (c.textMerges) assert.equal(applyLazyEdit(c.before, c.snippet, { path: c.path }).content, c.after, "the text path merges it too");
+    else assert.throws(() => applyLazyEdit(c.before, c.snippet, { path: c.path }), (e: unknown) => e instanceof EditError && (e.code === "AMBIGUOUS" || e.code === "CONFLICT"), "the text path refuses it");
     const definitions = await loadDefinitionsReader(c.path);
     assert.ok(definitions, `a reader for ${c.path}`);
     assert.equal(applyLazyEdit(c.before, c.snippet, { path: c.path, definitions }).content, c.after);

@@ -12,9 +12,11 @@
 import { distance } from "fastest-levenshtein";
 import { firstAtLeast } from "../arrays.ts";
 import { anchorBlocks } from "./block-anchors.ts";
+import { alignClosers } from "./closing-lines.ts";
 import { indentWidth } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 import { plausibleRun } from "./plausible-run.ts";
+import { wrapped } from "./wrapped-line.ts";
 
 // A whitespace run that is not one plain space: the only lines whose key differs from their trim.
 const SPACING = /\s\s|[^\S ]/;
@@ -322,13 +324,13 @@ function placeByChangedLine(c: Ctx, similar: Uint8Array, s: number, e: number): 
   for (let f = lo + (changed - s); f + (e - changed) <= hi && found.length < 2 && word !== ""; f++) {
     const fk = c.file.keys[f] as string;
     // Counted with a wide net (half similar, or the same words with text put in), taken only similar.
-    if (!fk.startsWith(word) || (similarity(key, fk) < NEAR_SIMILAR && !widened(key, fk))) continue;
+    if (!fk.startsWith(word) || (similarity(key, fk) < NEAR_SIMILAR && !widened(key, fk) && !wrapped(key, fk))) continue;
     let same = true;
     for (let k = s; k < e && same; k++) same = k === changed || c.sKeys[k] === c.file.keys[f + (k - changed)];
     if (same) found.push(f);
   }
   const fk = c.file.keys[found[0] as number] as string;
-  if (found.length !== 1 || (similarity(key, fk) < SIMILAR && !widened(key, fk))) return;
+  if (found.length !== 1 || (similarity(key, fk) < SIMILAR && !widened(key, fk) && !wrapped(key, fk))) return;
   const f = found[0] as number;
   for (let k = s; k < e; k++) c.out[k] = f + (k - changed);
   similar[changed] = 1;
@@ -690,6 +692,7 @@ export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly st
   alignLoneSegments(c, similar);
   alignChangedInside(c, similar);
   anchorBlocks(snip, sKeys, fileKeys, c.out);
+  alignClosers(snip, sKeys, fileKeys, fileLines, c.out);
   alignContextRuns(c);
   extendRuns(c);
   return { fileLine: c.out, similar, ...(c.outOfOrder && { outOfOrder: c.outOfOrder, outOfOrderPairs: c.outOfOrderPairs }) };

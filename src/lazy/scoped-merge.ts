@@ -22,6 +22,7 @@ import { blockAt, indentWidth, isBlank } from "./blocks.ts";
 import { readHeader } from "./definitions.ts";
 import type { SnippetLine } from "./markers.ts";
 import type { MergeStats } from "./merge.ts";
+import { onlyFitting } from "./fitting-definition.ts";
 import { chooseDefinition } from "./tree-definitions.ts";
 
 /** The merge of a snippet into lines (the marker merge), throwing EditError when unsure. */
@@ -32,6 +33,8 @@ interface Region {
   start: number;
   end: number;
   def: ReadDefinition;
+  /** The file's definitions of that name the snippet's text does not tell apart (fitting-definition.ts); `def` is the first. */
+  choices?: readonly ReadDefinition[];
 }
 
 // A line no file has: the pinned header and closing line stand as it on both sides, so they align.
@@ -73,10 +76,12 @@ function regionsOf(snip: readonly SnippetLine[], fileLines: readonly string[], d
     if (block === undefined || !markerSince || snip.slice(s, block.end).some((l) => l.kind === "removal")) return undefined;
     const candidates = defs.filter((d) => d.name === header.name && (d.kind === "function" || d.kind === "method") && inside(d));
     const def = chooseDefinition(candidates, texts.slice(s, block.end), 0, fileLines);
-    if (def === undefined) return undefined;
     const last = regions[regions.length - 1];
-    if (last && last.def.end > def.nameLine) return undefined;
-    regions.push({ start: s, end: block.end, def });
+    // Not told apart by the text: the ones after the previous definition, left to the merge within each.
+    const choices = def === undefined ? candidates.filter((d) => !last || last.def.end <= d.nameLine) : [];
+    if (def === undefined && choices.length < 2) return undefined;
+    if (def !== undefined && last && last.def.end > def.nameLine) return undefined;
+    regions.push({ start: s, end: block.end, def: def ?? (choices[0] as ReadDefinition), ...(def === undefined && { choices }) });
     markerSince = false;
     s = block.end - 1;
   }
@@ -170,8 +175,10 @@ export function mergeWithinDefinitions(snip: readonly SnippetLine[], fileLines: 
   const stats: MergeStats = { aligned: 0, added: 0, kept: 0, deleted: 0, markers: 0 };
   let cursor = 0;
   for (const r of regions) {
-    for (; cursor < r.def.nameLine; cursor++) out.push(fileLines[cursor] as string);
-    const m = mergeRegion(snip, fileLines, r, merge);
+    const fit = r.choices ? onlyFitting(r.choices.filter((d) => d.nameLine >= cursor), (def) => mergeRegion(snip, fileLines, { ...r, def }, merge), fileLines) : undefined;
+    if (r.choices && !fit) return undefined;
+    for (; cursor < (fit?.def ?? r.def).nameLine; cursor++) out.push(fileLines[cursor] as string);
+    const m = fit ? fit.merged : mergeRegion(snip, fileLines, r, merge);
     if (m === undefined) return undefined;
     out.push(...m.lines);
     for (const k of ["aligned", "added", "kept", "deleted", "markers"] as const) stats[k] += m.stats[k];

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
+import { hashTrimmed } from "../src/text/blank.ts";
 import { Document, detectIndentUnit, type LineEndingStyle, lineScanStats } from "../src/text/document.ts";
 
 interface ShapeCase {
@@ -296,4 +297,23 @@ test("lookups that go back and forth over a long text start at the lines they nu
   pass();
   // Without marks each pass restarted the table at the top: ~59,000 lines scanned a pass.
   assert.ok(lineScanStats.lines - before < 200, `${lineScanStats.lines - before} lines scanned`);
+});
+
+test("line lookups through the hash chains (built on the 17th lookup) answer as the pass over every hash did", () => {
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom("}", "  }", "a", " a ", "b", "", "x = 1;", "\t}"), { minLength: 1, maxLength: 60 }), fc.array(fc.constantFrom("}", "a", "b", "x = 1;", "absent"), { minLength: 20, maxLength: 40 }), fc.nat(5), (lines, queries, max) => {
+      const doc = Document.from(`${lines.join("\n")}\n`);
+      const hashes = doc.trimmedHashes();
+      for (const q of queries) {
+        // What the pass over every hash gives, from the same hashes.
+        const h = hashTrimmed(q, 0, q.length);
+        const all: number[] = [];
+        for (let i = 0; i < hashes.length; i++) if (hashes[i] === h) all.push(i);
+        assert.deepEqual(doc.linesHashedAs(q), all, q);
+        assert.deepEqual(doc.linesHashedAs(q, max), all.slice(0, max + 1), q);
+        assert.equal(doc.mayHaveLineHashedAs(q), all.length > 0, q);
+        assert.deepEqual(doc.linesTrimmedAs(q), lines.flatMap((l, i) => (l.trim() === q ? [i] : [])), q);
+      }
+    }),
+  );
 });

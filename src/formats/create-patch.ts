@@ -45,7 +45,7 @@ import { appendAll } from "../arrays.ts";
 import { describeValue, EditError } from "../errors.ts";
 import { type Budget, budgetOf } from "../limits.ts";
 import { applyChanges } from "../text/change-list.ts";
-import { changedPart, changedPartOfChange, type TextChange } from "../text/common-ends.ts";
+import { breakCounter, changedPart, changedPartOfChange, type TextChange } from "../text/common-ends.ts";
 import { hasCrLines } from "../text/cr-lines.ts";
 import { diffLinesBounded } from "../text/line-diff.ts";
 import { repeatLengths } from "../text/repeats.ts";
@@ -475,41 +475,40 @@ export function createPatchOfChanges(oldText: string, changes: readonly TextChan
   if (changes.length === 1) return createPatchOfChange(oldText, changes[0] as TextChange, options);
   const opts = resolveOptions(options);
   if (changes.length === 0 || opts.fuzzy || oldText.startsWith(BOM)) return writePatch(oldText, applyChanges(oldText, changes), options, true);
-  const merged = [...changes];
-  for (;;) {
-    const parts: { oldLines: Line[]; newLines: Line[]; offset: number }[] = [];
-    let touching = -1;
-    for (const [i, change] of merged.entries()) {
-      const part = changedPartOfChange(oldText, change, opts.context);
+  const breaksBefore = breakCounter(oldText);
+  // Each change's part, in order; one whose context meets the part before it is merged with that change into one
+  // change from the first's start to the second's end, and that again with the one before while they meet (as
+  // merging the first such pair and starting over would, without parting every change again per merge: 2,000
+  // changes of 1 MB took 0.5-0.8 s so).
+  const parts: { change: TextChange; oldLines: Line[]; newLines: Line[]; offset: number }[] = [];
+  for (let change of changes) {
+    for (;;) {
+      const part = changedPartOfChange(oldText, change, opts.context, undefined, breaksBefore);
       // A CR next to a change: the whole texts, as createPatchOfChange does.
       if (!part) return writePatch(oldText, applyChanges(oldText, changes), options, true);
       const last = parts[parts.length - 1];
       if (last && part.offset <= last.offset + last.oldLines.length) {
-        touching = i;
-        break;
+        parts.pop();
+        const a = last.change;
+        change = { start: a.start, end: change.end, text: a.text + oldText.slice(a.end, change.start) + change.text };
+        continue;
       }
-      parts.push({ oldLines: splitText(part.a), newLines: splitText(part.b), offset: part.offset });
+      parts.push({ change, oldLines: splitText(part.a), newLines: splitText(part.b), offset: part.offset });
+      break;
     }
-    if (touching !== -1) {
-      // Two parts whose context meets: one change from the first's start to the second's end.
-      const a = merged[touching - 1] as TextChange;
-      const b = merged[touching] as TextChange;
-      merged.splice(touching - 1, 2, { start: a.start, end: b.end, text: a.text + oldText.slice(a.end, b.start) + b.text });
-      continue;
-    }
-    const out: string[] = [];
-    let added = 0;
-    for (const { oldLines, newLines, offset } of parts) {
-      opts.budget.check("the diff");
-      for (const w of groupRegions(findRegions(oldLines, newLines), opts.context, oldLines.length)) {
-        appendAll(out, writeHunk(w, oldLines, newLines, false, offset, offset + added));
-      }
-      added += newLines.length - oldLines.length;
-    }
-    if (out.length === 0) return "";
-    if (opts.oldPath !== undefined && opts.newPath !== undefined) out.unshift(`--- ${opts.oldPath}`, `+++ ${opts.newPath}`);
-    return `${out.join("\n")}\n`;
   }
+  const out: string[] = [];
+  let added = 0;
+  for (const { oldLines, newLines, offset } of parts) {
+    opts.budget.check("the diff");
+    for (const w of groupRegions(findRegions(oldLines, newLines), opts.context, oldLines.length)) {
+      appendAll(out, writeHunk(w, oldLines, newLines, false, offset, offset + added));
+    }
+    added += newLines.length - oldLines.length;
+  }
+  if (out.length === 0) return "";
+  if (opts.oldPath !== undefined && opts.newPath !== undefined) out.unshift(`--- ${opts.oldPath}`, `+++ ${opts.newPath}`);
+  return `${out.join("\n")}\n`;
 }
 
 /** The patch of two texts' lines (cut to what differs, `offset` lines from their start); `texts`: the whole texts, for a V4A patch's checks. */

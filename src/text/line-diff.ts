@@ -224,22 +224,32 @@ function keptPairs(a: Int32Array, b: Int32Array): number[] {
 
 /** Patience step: diffs the gaps between lines unique on both sides (longest increasing run of them). False when there is none. */
 function splitByUniqueLines<T>(a: readonly T[], b: readonly T[], ka: string[], kb: string[], a0: number, a1: number, b0: number, b1: number, out: Builder<T>, depth: number): boolean {
-  const count = new Map<string, { na: number; nb: number; ia: number; ib: number }>();
+  // Per distinct line of `a` (numbered in order of first occurrence): its count on each side and its last place
+  // on `b`, in typed arrays (an object per line made most of a 1 MB report diff's garbage).
+  const ids = new Map<string, number>();
+  const firstA = new Int32Array(a1 - a0);
+  const na = new Int32Array(a1 - a0);
+  const nb = new Int32Array(a1 - a0);
+  const ib = new Int32Array(a1 - a0);
   for (let i = a0; i < a1; i++) {
     const k = ka[i] as string;
-    const c = count.get(k);
-    if (c) c.na++;
-    else count.set(k, { na: 1, nb: 0, ia: i, ib: -1 });
+    const id = ids.get(k);
+    if (id !== undefined) na[id] = (na[id] as number) + 1;
+    else {
+      firstA[ids.size] = i;
+      na[ids.size] = 1;
+      ids.set(k, ids.size);
+    }
   }
   for (let j = b0; j < b1; j++) {
-    const c = count.get(kb[j] as string);
-    if (c) {
-      c.nb++;
-      c.ib = j;
+    const id = ids.get(kb[j] as string);
+    if (id !== undefined) {
+      nb[id] = (nb[id] as number) + 1;
+      ib[id] = j;
     }
   }
   const pairs: [number, number][] = [];
-  for (const c of count.values()) if (c.na === 1 && c.nb === 1) pairs.push([c.ia, c.ib]);
+  for (let id = 0; id < ids.size; id++) if (na[id] === 1 && nb[id] === 1) pairs.push([firstA[id] as number, ib[id] as number]);
   if (pairs.length === 0) return false;
   pairs.sort((x, y) => x[0] - y[0]);
   // Longest increasing subsequence of the b positions (patience sorting, O(n log n)).

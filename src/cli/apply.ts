@@ -12,6 +12,7 @@ import { createColors } from "./colors.ts";
 import { colorDiff, colorsFor, countChanges, errorToJson, formatNumstat, formatStat, formatSummary, type StatFile, type Streams, writeError, writeNote } from "./output.ts";
 import { formatApplyStat, patchTableFiles } from "./patch-tables.ts";
 import { count } from "../text/plural.ts";
+import { slowerTierUp } from "./tier-up.ts";
 
 export interface ApplyCommandOptions {
   root: string;
@@ -110,6 +111,7 @@ export async function runApply(file: string | undefined, options: ApplyCommandOp
     else writeNote(streams, `--interactive ignored: ${ignored}; ambiguous edits fail.`);
   }
   let result: ApplyEditsResult;
+  await slowerTierUp(input);
   try {
     result = await applyEdits(options.root, input, applyOptions);
   } catch (error) {

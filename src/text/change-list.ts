@@ -32,7 +32,7 @@ export function withChange(old: string, changes: readonly TextChange[], change: 
     if (c.start + delta + c.text.length >= change.start) break;
     delta += c.text.length - (c.end - c.start);
   }
-  // The ranges before it, copied at once (a list of 2,000 copied element by element per edit was the most of the time).
+  // The ranges before it, copied at once.
   const out = changes.slice(0, i);
   // The ranges `change` touches or overlaps (in the new text), merged with it into one.
   let k = i;

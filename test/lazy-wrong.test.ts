@@ -1,0 +1,68 @@
+/**
+ * Lazy merges bench:lazy once scored wrong (the merge was sure where the
+ * snippet fits two readings): each rule's refusal, naming the snippet line
+ * and the candidates, and a merge next to it that the rule must leave alone.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { EditError } from "../src/errors.ts";
+import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
+
+interface Refusal {
+  name: string;
+  file: string;
+  snippet: string;
+  code: string;
+  /** The message must name these (the snippet line, the candidates). */
+  says: RegExp[];
+}
+
+interface Merge {
+  name: string;
+  file: string;
+  snippet: string;
+  want: string;
+}
+
+// A function, a copy of its body under another name's alias, and a method the alias stands before.
+const ALIAS = "class P:\n    def _print_Pow(self, e):\n        row = self.make('row')\n        row.add(e)\n        return row\n\n    def _print_Abs(self, expr):\n        row = self.make('row')\n        fence = self.make('fenced')\n        fence.set('open', '|')\n        row.add(fence)\n        return row\n\n    _print_Det = _print_Abs\n\n    def _print_im(self, expr):\n        return self.make('im')\n";
+const DET_BODY = "        row = self.make('row')\n        fence = self.make('fenced')\n        fence.set('open', '|')\n        row.add(fence)\n        return row\n";
+
+const refusals: Refusal[] = [
+  {
+    name: "a header written over another (the same body) when the file already binds its name there: a rename, or a new definition for the alias",
+    file: ALIAS,
+    snippet: `    # ... existing code ...\n        return row\n\n    def _print_Det(self, expr):\n${DET_BODY}\n    def _print_im(self, expr):\n    # ... existing code ...`,
+    code: "AMBIGUOUS",
+    says: [/snippet line 4/, /file line 7/, /line 14/],
+  },
+];
+
+const merges: Merge[] = [
+  {
+    name: "a header renamed where the lines around it do not fit the place of the name's other binding",
+    file: "class V:\n    def system(self):\n        return self._system\n\n    def __str__(self, printer=None):\n        return self._name\n\n    def free(self):\n        return {self}\n\n    __repr__ = __str__\n    _sympystr = __str__\n",
+    snippet: "    # ... existing code ...\n        return self._system\n\n    def _sympystr(self, printer):\n        return self._name\n\n    def free(self):\n    # ... existing code ...",
+    want: "class V:\n    def system(self):\n        return self._system\n\n    def _sympystr(self, printer):\n        return self._name\n\n    def free(self):\n        return {self}\n\n    __repr__ = __str__\n    _sympystr = __str__\n",
+  },
+];
+
+for (const r of refusals) {
+  test(`applyLazyEdit refuses (was wrong) ${r.name}, naming the snippet line and the candidates`, () => {
+    assert.throws(
+      () => applyLazyEdit(r.file, r.snippet, { path: "a.py" }),
+      (e: unknown) => {
+        assert.ok(e instanceof EditError);
+        assert.equal(e.code, r.code, e.message);
+        for (const re of r.says) assert.match(e.message, re);
+        return true;
+      },
+    );
+  });
+}
+
+for (const m of merges) {
+  test(`applyLazyEdit still merges ${m.name}`, () => {
+    assert.equal(applyLazyEdit(m.file, m.snippet, { path: "a.py" }).content, m.want);
+  });
+}

@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EditError } from "../src/errors.ts";
 import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
+import { MAX_UNMARKED_DELETION } from "../src/lazy/merge.ts";
+import { renderSnippet, STYLES } from "../bench/lazy/render.ts";
 
 interface Refusal {
   name: string;
@@ -66,3 +68,19 @@ for (const m of merges) {
     assert.equal(applyLazyEdit(m.file, m.snippet, { path: "a.py" }).content, m.want);
   });
 }
+
+test("bench:lazy render: a deletion longer than a gap may tell (MAX_UNMARKED_DELETION lines of code) renders only with a removal note", () => {
+  // A class of many methods deleted with a new method put in its place: the lines around the gap do not say so.
+  const methods = (n: number) => Array.from({ length: n }, (_, k) => `    def m${k}(self):\n        return ${k}\n`).join("\n");
+  const big = Math.ceil((MAX_UNMARKED_DELETION + 1) / 2) + 1;
+  const before = `class A:\n    def keep(self):\n        return 0\n\nclass Gone:\n${methods(big)}\n    def sum(self):\n        return 1\n\n\nclass Z:\n    pass\n`;
+  const after = before.replace(`class Gone:\n${methods(big)}\n`, "");
+  for (const style of STYLES) {
+    const snippet = renderSnippet(before, after, "python", style);
+    if (style === "remove-note") assert.ok(snippet?.includes("# remove"), snippet);
+    else assert.equal(snippet, undefined, `${style}: ${snippet}`);
+  }
+  // One method fewer than that still renders: the gap tells it.
+  const small = before.replace(methods(big), methods(2));
+  assert.notEqual(renderSnippet(small, small.replace(`class Gone:\n${methods(2)}\n`, ""), "python", "existing-code"), undefined);
+});

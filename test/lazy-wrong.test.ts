@@ -38,9 +38,22 @@ const refusals: Refusal[] = [
     code: "AMBIGUOUS",
     says: [/snippet line 4/, /file line 7/, /line 14/],
   },
+  {
+    name: "context before a deletion that the file has twice within the marker's reach: the deletion may start after either copy",
+    file: "class S:\n    def show(self, s):\n        items = sorted(s)\n        for item in items:\n            self.emit(item)\n        return items\n        items = sorted(s)\n        for item in items:\n            self.emit(item)\n        return items\n\n    alias = show\n",
+    snippet: "        # ... existing code ...\n        for item in items:\n            self.emit(item)\n\n    alias = show\n    # ... existing code ...",
+    code: "AMBIGUOUS",
+    says: [/snippet line 2/, /file lines 8 and 4/],
+  },
 ];
 
 const merges: Merge[] = [
+  {
+    name: "context before a deletion whose other copy would make a deletion across a block's start",
+    file: "def a(items):\n    for item in items:\n        emit(item)\n    done()\n\n\ndef b(items):\n    for item in items:\n        emit(item)\n    log(items)\n    return items\n",
+    snippet: "# ... existing code ...\n    for item in items:\n        emit(item)\n    return items\n",
+    want: "def a(items):\n    for item in items:\n        emit(item)\n    done()\n\n\ndef b(items):\n    for item in items:\n        emit(item)\n    return items\n",
+  },
   {
     name: "a header renamed where the lines around it do not fit the place of the name's other binding",
     file: "class V:\n    def system(self):\n        return self._system\n\n    def __str__(self, printer=None):\n        return self._name\n\n    def free(self):\n        return {self}\n\n    __repr__ = __str__\n    _sympystr = __str__\n",

@@ -26,6 +26,7 @@ import { readMorphInput } from "./morph-input.ts";
 import { preferMoves } from "./moved-lines.ts";
 import { checkNewHeaders } from "./new-header.ts";
 import { checkRenameClash } from "./rename-clash.ts";
+import { checkRepeatedContext } from "./repeated-context.ts";
 import { removalsAsComments } from "./removal-comments.ts";
 import { checkMergedSyntax } from "./syntax-refusal.ts";
 import { mergeWithinDefinitions } from "./scoped-merge.ts";
@@ -224,6 +225,7 @@ function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string
   checkGapStructure(snip, al, fileLines);
   checkNewHeaders(snip, al, fileLines);
   checkRenameClash(snip, al, fileLines);
+  checkRepeatedContext(snip, al, fileLines, fileKeys, index);
   const { lines, stats } = walkSnippet(snip, al, fileLines, limits);
   return { lines, strategy: "markers", stats };
 }

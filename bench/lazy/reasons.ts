@@ -22,6 +22,8 @@ const KINDS: readonly [string, RegExp][] = [
   ["parts-out-of-order", /already covers: the snippet's parts are out of the file's order/],
   ["already-applied", /^already applied/],
   ["no-code", /The snippet has no code between its markers/],
+  ["rename-clash", /renaming it, but the file already has/],
+  ["repeated-context", /and the code the snippet deletes (?:after|before) them starts/],
 ];
 
 /** The refusal's kind, or "other" for a message no kind above names. */

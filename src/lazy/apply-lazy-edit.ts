@@ -25,6 +25,8 @@ import { keyPlaces, trimmedInFile } from "./key-index.ts";
 import { readMorphInput } from "./morph-input.ts";
 import { preferMoves } from "./moved-lines.ts";
 import { checkNewHeaders } from "./new-header.ts";
+import { checkRenameClash } from "./rename-clash.ts";
+import { checkRepeatedContext } from "./repeated-context.ts";
 import { removalsAsComments } from "./removal-comments.ts";
 import { checkMergedSyntax } from "./syntax-refusal.ts";
 import { mergeWithinDefinitions } from "./scoped-merge.ts";
@@ -222,6 +224,8 @@ function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string
   checkSnippetEnds(snip, al, fileLines);
   checkGapStructure(snip, al, fileLines);
   checkNewHeaders(snip, al, fileLines);
+  checkRenameClash(snip, al, fileLines);
+  checkRepeatedContext(snip, al, fileLines, fileKeys, index);
   const { lines, stats } = walkSnippet(snip, al, fileLines, limits);
   return { lines, strategy: "markers", stats };
 }

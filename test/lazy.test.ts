@@ -478,14 +478,6 @@ const refusals: Refusal[] = [
     path: "a.py",
   },
   {
-    name: "lines out of order where either could be the one moved (and the lines between them are not all shown)",
-    file: "def f():\n    a = 1\n    b = 2\n    c = 3\n    return a\n",
-    snippet: "def f():\n    c = 3\n    a = 1\n# ...",
-    code: "CONFLICT",
-    says: [/Snippet line [23]/, /file line [24]/],
-    path: "a.py",
-  },
-  {
     name: "new lines, then a line the file has in several places and a blank line before a marker, inserting only: the line may be new too (a second return)",
     file: "def f(a):\n    try:\n        expr = parse(a)\n    except (TokenError, SyntaxError) as exc:\n        raise SympifyError(a, exc)\n\n    return expr\n\n\ndef g(b):\n    expr = b\n    return expr\n",
     snippet: "    # ... rest of code ...\n        expr = parse(a)\n    except (TokenError, SyntaxError, RecursionError) as exc:\n        raise SympifyError(a, exc)\n    \n    if not isinstance(expr, Expr):\n        raise SympifyError(a)\n        \n    return expr\n\n    # ... rest of code ...",

@@ -23,7 +23,7 @@ import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, segmentsOf, walkSnippet } from "./merge.ts";
 import { keyPlaces, trimmedInFile } from "./key-index.ts";
 import { readMorphInput } from "./morph-input.ts";
-import { preferMoves } from "./moved-lines.ts";
+import { preferReading } from "./kept-copies.ts";
 import { checkNewHeaders } from "./new-header.ts";
 import { checkRenameClash } from "./rename-clash.ts";
 import { checkRepeatedContext } from "./repeated-context.ts";
@@ -214,7 +214,7 @@ function mergeOrScope(snip: readonly SnippetLine[], fileLines: readonly string[]
 }
 
 function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[], index: Map<string, number[]>): Merged {
-  const al = preferMoves(snip, alignSnippet(snip, fileKeys, fileLines), fileKeys, fileLines);
+  const al = preferReading(snip, alignSnippet(snip, fileKeys, fileLines), fileKeys, fileLines);
   pairBlankEdges(snip, al, fileLines);
   const limits = markerLimits(snip, al, fileLines);
   checkSegments(snip, al, fileLines, index, limits);

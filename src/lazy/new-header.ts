@@ -9,7 +9,11 @@
  * changed (replace it, and the lines between), or a new definition that
  * takes those lines, and it does not say which (bench:lazy: 6 wrong
  * merges, each a header renamed or replaced over a body the file has).
- * Refused, naming both headers.
+ * Refused, naming both headers. The same when the lines stand under any
+ * other block's opener (`for info in pages:`): a new method whose body
+ * repeats a loop's lines is not that loop's lines taken out of it
+ * (bench:lazy: one wrong merge and one negative merged, the new method
+ * read as placed by the copied lines once kept-copies.ts read copies).
  */
 import { EditError } from "../errors.ts";
 import type { Alignment } from "./align.ts";
@@ -49,7 +53,7 @@ export function checkNewHeaders(snip: readonly SnippetLine[], al: Alignment, fil
     }
     if (body < 0) continue;
     const p = fileParent(fileLines, al.fileLine[body] as number);
-    if (p < 0 || used.has(p) || !readHeader(fileLines[p] as string)) continue;
+    if (p < 0 || used.has(p)) continue;
     // Kept by the merge: the snippet's start or a marker stands between the last placed line before it and the new header.
     let q = s - 1;
     let marker = false;
@@ -58,9 +62,13 @@ export function checkNewHeaders(snip: readonly SnippetLine[], al: Alignment, fil
       q--;
     }
     if (q >= 0 && (!marker || (al.fileLine[q] as number) >= p)) continue;
+    const header = readHeader(fileLines[p] as string) !== undefined;
+    const reading = header
+      ? "the snippet may rename that header (replacing it and the lines between) or add a new definition that takes its lines. Show the file's header line, changed or as it is, or the unchanged line before the new one."
+      : "the new definition would take those lines out of that block, and the snippet may mean a new definition elsewhere that repeats them. Show the unchanged line before the new one, or the file's line changed or as it is.";
     throw new EditError(
       "AMBIGUOUS",
-      `The new header at snippet line ${s + 1} (${quoteLine(line.text)}) stands over snippet line ${body + 1}, which is file line ${(al.fileLine[body] as number) + 1}, under the file's header at line ${p + 1} (${quoteLine(fileLines[p] as string)}), which the merge would keep: the snippet may rename that header (replacing it and the lines between) or add a new definition that takes its lines. Show the file's header line, changed or as it is, or the unchanged line before the new one.`,
+      `The new header at snippet line ${s + 1} (${quoteLine(line.text)}) stands over snippet line ${body + 1}, which is file line ${(al.fileLine[body] as number) + 1}, under the file's ${header ? "header" : "line"} at line ${p + 1} (${quoteLine(fileLines[p] as string)}), which the merge would keep: ${reading}`,
       { segment: s + 1, candidates: [{ startLine: p + 1, endLine: (al.fileLine[body] as number) + 1 }] },
     );
   }

@@ -9,6 +9,7 @@ const KINDS: readonly [string, RegExp][] = [
   ["mixed-indent", /indented by different amounts/],
   ["many-places", /stand in \d+ places of the file/],
   ["new-between-markers", /are new, and stand between two markers/],
+  ["lone-anchor-depth", /is the only line that places the lines around it/],
   ["none-found", /None of the snippet's code is in the file/],
   ["marker-edge", /but fits none of them between the code around it/],
   ["cross-block", /the start of another block/],

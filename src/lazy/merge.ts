@@ -19,6 +19,7 @@ import { blockAt, indentWidth, isBlank } from "./blocks.ts";
 import { onlyCopiedLines } from "./copied-lines.ts";
 import type { SnippetLine } from "./markers.ts";
 import { unexplainedMoves } from "./moved-lines.ts";
+import { checkLoneAnchorDepth } from "./lone-anchor-depth.ts";
 import { namesPassedLine } from "./passed-line-note.ts";
 import { settledShift } from "./segment-shift.ts";
 
@@ -231,6 +232,7 @@ export function checkSegments(snip: readonly SnippetLine[], al: Alignment, fileL
       { segment: first.index + 1, candidates: [{ startLine: from, endLine: to }] },
     );
   }
+  checkLoneAnchorDepth(snip, al, fileLines, segs);
 }
 
 function hasAligned(al: Alignment, g: Segment): boolean {

@@ -17,6 +17,7 @@ import { EditError } from "../errors.ts";
 import { type Alignment, lineKey, similarity } from "./align.ts";
 import { blockAt, indentWidth, isBlank } from "./blocks.ts";
 import { onlyCopiedLines } from "./copied-lines.ts";
+import { checkDeadAfterExit } from "./dead-after-exit.ts";
 import type { SnippetLine } from "./markers.ts";
 import { unexplainedMoves } from "./moved-lines.ts";
 import { checkLoneAnchorDepth } from "./lone-anchor-depth.ts";
@@ -368,6 +369,7 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
     keep(fileLines.length);
   }
   checkUnreachable(out, fresh);
+  checkDeadAfterExit(snip, out, fresh);
   return { lines: out, stats };
 }
 

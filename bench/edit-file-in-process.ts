@@ -19,32 +19,17 @@ import { runTool } from "../src/tools/run-tool.ts";
 import { VersionStore } from "../src/tools/version-store.ts";
 import { findAmbiguous } from "./ambiguous-windows.ts";
 import { median } from "./median.ts";
+import { pickRegions, REGION_LINES } from "./pick-regions.ts";
 
 const NAME = "typescript.js";
 const EDITS = 20;
-const SIZE = 12;
+const SIZE = REGION_LINES;
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : undefined;
 };
 const RUNS = Number(arg("--runs") ?? 1);
 const ONLY = arg("--only");
-
-/** `count` regions of SIZE indented, distinct lines, unique in the file, spread from 5 % to 95 % (as speed.ts picks them). */
-function pickRegions(lines: string[], content: string, count: number): number[] {
-  const out: number[] = [];
-  for (let k = 0; k < count; k++) {
-    for (let i = Math.floor(lines.length * (0.05 + (0.9 * k) / count)); i < lines.length - SIZE; i++) {
-      const block = lines.slice(i, i + SIZE);
-      if (!block.every((l) => l.trim().length > 3 && l.startsWith("  ")) || new Set(block).size !== SIZE) continue;
-      const text = block.join("\n");
-      if (content.indexOf(text) !== content.lastIndexOf(text)) continue;
-      out.push(i);
-      break;
-    }
-  }
-  return out;
-}
 
 const faults = (): number => Number(readFileSync("/proc/self/stat", "utf8").split(") ")[1]?.split(" ")[7] ?? 0);
 const indent = (l: string) => l.replace(/^ +/, (m) => "\t".repeat(Math.ceil(m.length / 4)));

@@ -28,6 +28,7 @@ import { applyPatch, applySearchReplace, applyV4A, EditError, replace } from "..
 import { findAmbiguous } from "./ambiguous-windows.ts";
 import { benchFileLayer, benchMcpAlone } from "./file-layer.ts";
 import { median } from "./median.ts";
+import { pickRegions, REGION_LINES } from "./pick-regions.ts";
 
 const require = createRequire(import.meta.url);
 const sourcePath = require.resolve("typescript/lib/typescript.js");
@@ -41,23 +42,7 @@ const ENGINE_ONLY = process.argv.includes("--engine");
 const onlyArg = process.argv.indexOf("--only");
 const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 const EDITS = 20;
-const SIZE = 12;
-
-/** `count` regions of SIZE indented, distinct, non-blank lines, unique in the file, spread from 5 % to 95 %. */
-function pickRegions(lines: string[], content: string, count: number): number[] {
-  const out: number[] = [];
-  for (let k = 0; k < count; k++) {
-    for (let i = Math.floor(lines.length * (0.05 + (0.9 * k) / count)); i < lines.length - SIZE; i++) {
-      const block = lines.slice(i, i + SIZE);
-      if (!block.every((l) => l.trim().length > 3 && l.startsWith("  ")) || new Set(block).size !== SIZE) continue;
-      const text = block.join("\n");
-      if (content.indexOf(text) !== content.lastIndexOf(text)) continue;
-      out.push(i);
-      break;
-    }
-  }
-  return out;
-}
+const SIZE = REGION_LINES;
 
 const toTabs = (l: string) => l.replace(/^ +/, (m) => "\t".repeat(Math.ceil(m.length / 4)));
 /** Letters rotated by 13: same shape, indentation and punctuation, text that is nowhere in the file. */

@@ -13,6 +13,7 @@ import { distance } from "fastest-levenshtein";
 import { firstAtLeast } from "../arrays.ts";
 import { anchorBlocks } from "./block-anchors.ts";
 import { alignClosers } from "./closing-lines.ts";
+import { alignedAfter as alignedLineAfter, alignedBefore as alignedLineBefore, forEachUnplacedSegment as forEachSegment } from "./unplaced-segments.ts";
 import { indentWidth } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 import { plausibleRun } from "./plausible-run.ts";
@@ -251,28 +252,17 @@ function alignLoneSegments(c: Ctx, similar: Uint8Array): void {
 
 /** Calls `fn(s, e)` for each run [s, e) of snippet code lines between markers of which no line is aligned yet. */
 function forEachUnplacedSegment(c: Ctx, fn: (s: number, e: number) => void): void {
-  const n = c.snip.length;
-  for (let s = 0; s < n; s++) {
-    if (c.snip[s]?.kind !== "code") continue;
-    let e = s;
-    while (e < n && c.snip[e]?.kind === "code") e++;
-    let any = false;
-    for (let k = s; k < e && !any; k++) any = (c.out[k] as number) >= 0;
-    if (!any) fn(s, e);
-    s = e;
-  }
+  forEachSegment(c.snip, c.out, fn);
 }
 
 /** The file line after the last aligned snippet line before snippet line `s` (0 when none). */
 function alignedBefore(c: Ctx, s: number): number {
-  for (let k = s - 1; k >= 0; k--) if ((c.out[k] as number) >= 0) return (c.out[k] as number) + 1;
-  return 0;
+  return alignedLineBefore(c.out, s);
 }
 
 /** The file line of the first aligned snippet line from snippet line `e` on (the file's length when none). */
 function alignedAfter(c: Ctx, e: number): number {
-  for (let k = e; k < c.snip.length; k++) if ((c.out[k] as number) >= 0) return c.out[k] as number;
-  return c.file.keys.length;
+  return alignedLineAfter(c.out, e, c.file.keys.length);
 }
 
 // A line at least this similar (or `widened`) may be the changed one: such a second place makes the segment's place unsure.

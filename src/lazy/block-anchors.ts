@@ -12,6 +12,7 @@
  */
 import { isTrivial } from "./align.ts";
 import type { SnippetLine } from "./markers.ts";
+import { alignedAfter, alignedBefore, forEachUnplacedSegment } from "./unplaced-segments.ts";
 
 // Chains are counted with a gap to the next run of up to twice the new lines between them plus
 // SEEN (so another place nearby makes the segment ambiguous), and the one chain is taken only when
@@ -85,20 +86,11 @@ function chains(runs: readonly Run[], k: number, after: number, budget: { n: num
  * in one way only between the aligned lines around the segment.
  */
 export function anchorBlocks(snip: readonly SnippetLine[], sKeys: readonly string[], fileKeys: readonly string[], out: Int32Array): void {
-  const n = snip.length;
   let known: Set<string> | undefined;
-  for (let s = 0; s < n; s++) {
-    if (snip[s]?.kind !== "code") continue;
-    let e = s;
-    while (e < n && snip[e]?.kind === "code") e++;
-    let any = false;
-    for (let k = s; k < e && !any; k++) any = (out[k] as number) >= 0;
-    if (!any) {
-      known ??= new Set(fileKeys);
-      pinSegment(snip, sKeys, fileKeys, out, known, s, e);
-    }
-    s = e;
-  }
+  forEachUnplacedSegment(snip, out, (s, e) => {
+    known ??= new Set(fileKeys);
+    pinSegment(snip, sKeys, fileKeys, out, known, s, e);
+  });
 }
 
 function pinSegment(snip: readonly SnippetLine[], sKeys: readonly string[], fileKeys: readonly string[], out: Int32Array, known: ReadonlySet<string>, s: number, e: number): void {
@@ -107,10 +99,8 @@ function pinSegment(snip: readonly SnippetLine[], sKeys: readonly string[], file
   // One run alone is no evidence of a place: lines adjacent in the snippet may have had lines between
   // them in the file (a deletion), and the run then matches where they happen to stand together.
   if (runs.length < 2) return;
-  let lo = 0;
-  for (let k = s - 1; k >= 0; k--) if ((out[k] as number) >= 0) { lo = (out[k] as number) + 1; break; }
-  let hi = fileKeys.length;
-  for (let k = e; k < out.length; k++) if ((out[k] as number) >= 0) { hi = out[k] as number; break; }
+  const lo = alignedBefore(out, s);
+  const hi = alignedAfter(out, e, fileKeys.length);
   for (const r of runs) {
     // A run of `}` and `return;` lines stands everywhere: no evidence (bench:lazy: Rust `}` runs chained).
     if (!sKeys.slice(r.start, r.end).some((k) => k !== "" && !isTrivial(k))) return;

@@ -13,35 +13,23 @@
  */
 import { indentWidth } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
+import { alignedAfter, forEachUnplacedSegment } from "./unplaced-segments.ts";
 
 /** A line that only closes brackets: `}`, `});`, `],`, `)`. */
 const CLOSER = /^[)\]}][)\]};,]*$/;
 
 /** Places the leading closing lines of each segment with no aligned line (`out`: file line per snippet line, -1 when none). */
 export function alignClosers(snip: readonly SnippetLine[], sKeys: readonly string[], fileKeys: readonly string[], fileLines: readonly string[], out: Int32Array): void {
-  const n = snip.length;
-  for (let s = 0; s < n; s++) {
-    if (snip[s]?.kind !== "code") continue;
-    let e = s;
-    while (e < n && snip[e]?.kind === "code") e++;
-    let any = false;
-    for (let k = s; k < e && !any; k++) any = (out[k] as number) >= 0;
-    if (!any && s > 0) closeFrom(snip, sKeys, fileKeys, fileLines, out, s, e);
-    s = e;
-  }
+  forEachUnplacedSegment(snip, out, (s, e) => {
+    if (s > 0) closeFrom(snip, sKeys, fileKeys, fileLines, out, s, e);
+  });
 }
 
 function closeFrom(snip: readonly SnippetLine[], sKeys: readonly string[], fileKeys: readonly string[], fileLines: readonly string[], out: Int32Array, s: number, e: number): void {
   let p = s - 1;
   while (p >= 0 && (out[p] as number) < 0) p--;
   if (p < 0 || sKeys[p] === "") return;
-  let hi = fileKeys.length;
-  for (let k = e; k < out.length; k++) {
-    if ((out[k] as number) >= 0) {
-      hi = out[k] as number;
-      break;
-    }
-  }
+  const hi = alignedAfter(out, e, fileKeys.length);
   const shift = indentWidth(fileLines[out[p] as number] as string) - indentWidth((snip[p] as SnippetLine).text);
   let g = (out[p] as number) + 1;
   for (let k = s; k < e; k++) {

@@ -33,7 +33,7 @@ import { indentWidth, isBlank } from "./blocks.ts";
 import { readHeader } from "./definitions.ts";
 import type { SnippetLine } from "./markers.ts";
 import { markerLimits } from "./merge.ts";
-import { preferMoves, replacedByGap, unexplainedMoves } from "./moved-lines.ts";
+import { linesAgainst, preferMoves, replacedByGap, unexplainedMoves } from "./moved-lines.ts";
 
 type Pair = readonly [number, number];
 
@@ -78,16 +78,7 @@ function keptCopy(snip: readonly SnippetLine[], al: Alignment, limits: ReadonlyM
 
 /** The other reading: the lines of `al` that stand against the pairs (before them in the snippet, after them in the file, or the reverse) banned, with their file lines. */
 function otherReading(snip: readonly SnippetLine[], al: Alignment, pairs: readonly Pair[], fileKeys: readonly string[], fileLines: readonly string[]): { al: Alignment; old: Map<number, number> } | undefined {
-  const banned = new Set<number>();
-  const old = new Map<number, number>();
-  for (let s = 0; s < snip.length; s++) {
-    const f = al.fileLine[s] as number;
-    if (f < 0 || isBlank((snip[s] as SnippetLine).text)) continue;
-    if (pairs.some(([ms, mf]) => (s - ms) * (f - mf) < 0)) {
-      banned.add(s);
-      old.set(s, f);
-    }
-  }
+  const { banned, old } = linesAgainst(snip, al, pairs);
   if (banned.size === 0) return undefined;
   return { al: alignSnippet(snip, fileKeys, fileLines, banned), old };
 }

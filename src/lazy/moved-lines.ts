@@ -91,6 +91,26 @@ export function unexplainedMoves(snip: readonly SnippetLine[], al: Alignment, fi
 }
 
 /**
+ * The aligned non-blank snippet lines that stand against any of `pairs`
+ * (snippet line, file line): before it in the snippet and after it in the
+ * file, or the reverse; each with its file line (`old`). The lines another
+ * reading of the snippet bans.
+ */
+export function linesAgainst(snip: readonly SnippetLine[], al: Alignment, pairs: readonly (readonly [number, number])[]): { banned: Set<number>; old: Map<number, number> } {
+  const banned = new Set<number>();
+  const old = new Map<number, number>();
+  for (let s = 0; s < snip.length; s++) {
+    const f = al.fileLine[s] as number;
+    if (f < 0 || isBlank((snip[s] as SnippetLine).text)) continue;
+    if (pairs.some(([ms, mf]) => (s - ms) * (f - mf) < 0)) {
+      banned.add(s);
+      old.set(s, f);
+    }
+  }
+  return { banned, old };
+}
+
+/**
  * The alignment, or the other reading of a move when only that one explains
  * every line out of order: the lines of the first that stand against the
  * unexplained ones (before them in the snippet, after them in the file, or
@@ -100,16 +120,7 @@ export function unexplainedMoves(snip: readonly SnippetLine[], al: Alignment, fi
 export function preferMoves(snip: readonly SnippetLine[], al: Alignment, fileKeys: readonly string[], fileLines: readonly string[]): Alignment {
   const moved = unexplainedMoves(snip, al, fileLines);
   if (moved.length === 0) return al;
-  const banned = new Set<number>();
-  const old = new Map<number, number>();
-  for (let s = 0; s < snip.length; s++) {
-    const f = al.fileLine[s] as number;
-    if (f < 0 || isBlank((snip[s] as SnippetLine).text)) continue;
-    if (moved.some(([ms, mf]) => (s - ms) * (f - mf) < 0)) {
-      banned.add(s);
-      old.set(s, f);
-    }
-  }
+  const { banned, old } = linesAgainst(snip, al, moved);
   if (banned.size === 0) return al;
   const other = alignSnippet(snip, fileKeys, fileLines, banned);
   for (const [s, f] of old) if ((other.fileLine[s] as number) >= 0 || !replacedByGap(snip, other, fileLines, f) || fitsOldPlace(snip, other, fileLines, s, f)) return al;

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { EditError } from "../src/errors.ts";
 import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
+import { expectRefusal } from "./helpers/lazy-refusal.ts";
 
 // A function whose last line is `return expr`, a blank line of four spaces in it.
 const FUNC = "def trigsimp(expr):\n    from sympy import Wild\n    \n    new_expr = expr.rewrite(exp)\n    if new_expr != expr:\n        return new_expr\n    return expr\n\n\ndef fu(rv):\n    rv = rv.expand()\n    return rv\n";
@@ -32,16 +32,8 @@ const refusals: { name: string; file: string; snippet: string; says: RegExp[] }[
 
 for (const r of refusals) {
   test(`applyLazyEdit refuses (was wrong) ${r.name}, naming the snippet line and the file line`, () => {
-    assert.throws(
-      () => applyLazyEdit(r.file, r.snippet, { path: "a.py" }),
-      (e: unknown) => {
-        assert.ok(e instanceof EditError, String(e));
-        assert.equal(e.code, "AMBIGUOUS");
-        for (const re of r.says) assert.match(e.message, re);
-        assert.ok((e.detail.candidates?.length ?? 0) > 0, "names its candidates");
-        return true;
-      },
-    );
+    const e = expectRefusal(() => applyLazyEdit(r.file, r.snippet, { path: "a.py" }), "AMBIGUOUS", r.says);
+    assert.ok((e.detail.candidates?.length ?? 0) > 0, "names its candidates");
   });
 }
 

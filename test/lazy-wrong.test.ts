@@ -5,19 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { EditError } from "../src/errors.ts";
 import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
 import { MAX_UNMARKED_DELETION } from "../src/lazy/merge.ts";
 import { renderSnippet, STYLES } from "../bench/lazy/render.ts";
+import { expectRefusal, type Refusal } from "./helpers/lazy-refusal.ts";
 
-interface Refusal {
-  name: string;
-  file: string;
-  snippet: string;
-  code: string;
-  /** The message must name these (the snippet line, the candidates). */
-  says: RegExp[];
-}
 
 interface Merge {
   name: string;
@@ -64,15 +56,7 @@ const merges: Merge[] = [
 
 for (const r of refusals) {
   test(`applyLazyEdit refuses (was wrong) ${r.name}, naming the snippet line and the candidates`, () => {
-    assert.throws(
-      () => applyLazyEdit(r.file, r.snippet, { path: "a.py" }),
-      (e: unknown) => {
-        assert.ok(e instanceof EditError);
-        assert.equal(e.code, r.code, e.message);
-        for (const re of r.says) assert.match(e.message, re);
-        return true;
-      },
-    );
+    expectRefusal(() => applyLazyEdit(r.file, r.snippet, { path: "a.py" }), r.code, r.says);
   });
 }
 

@@ -12,6 +12,7 @@ import { hasMarker } from "../src/lazy/markers.ts";
 import { readMorphInput } from "../src/lazy/morph-input.ts";
 import { renderSnippet } from "../bench/lazy/render.ts";
 import { undecided } from "../bench/lazy/undecided.ts";
+import { expectRefusal, type Refusal } from "./helpers/lazy-refusal.ts";
 
 const TS = `import { a } from "a";
 
@@ -353,15 +354,6 @@ for (const c of cases) {
   });
 }
 
-interface Refusal {
-  name: string;
-  file: string;
-  snippet: string;
-  code: string;
-  /** The message must name these (the snippet line, the candidates). */
-  says: RegExp[];
-  path?: string;
-}
 
 const DOUBLE = "function a() {\n  setup();\n  run(1);\n}\n\nfunction b() {\n  setup();\n  run(2);\n}\n";
 
@@ -490,15 +482,7 @@ const refusals: Refusal[] = [
 /** A test that the snippet of `r` is refused with its code, the message naming what `r.says`. */
 function refusalTest(label: string, r: Refusal): void {
   test(`applyLazyEdit refuses ${label}${r.name}, naming the snippet line and the candidates`, () => {
-    assert.throws(
-      () => applyLazyEdit(r.file, r.snippet, { path: r.path ?? "a.ts" }),
-      (e: unknown) => {
-        assert.ok(e instanceof EditError);
-        assert.equal(e.code, r.code, e.message);
-        for (const re of r.says) assert.match(e.message, re);
-        return true;
-      },
-    );
+    expectRefusal(() => applyLazyEdit(r.file, r.snippet, { path: r.path ?? "a.ts" }), r.code, r.says);
   });
 }
 

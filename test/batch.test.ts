@@ -16,6 +16,7 @@ import { fileOfLine, type InputLine, inputLines, isBlankLine } from "../src/batc
 import { textDelta, withDelta } from "../src/batch/text-delta.ts";
 import { EditError } from "../src/errors.ts";
 import { applyEdits, type EditReport } from "../src/fs/apply-edits.ts";
+import { judgeFor, readyJudge } from "../src/fs/syntax-check.ts";
 import { runCli } from "./helpers/cli-run.ts";
 import { editArb, filesArb, render } from "./helpers/edit-responses.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
@@ -110,6 +111,26 @@ for (const t of TIES) {
     assert.equal(got.ok, want.ok);
     assert.deepEqual(plain(got.report.edits), (want.files[0]?.edits ?? []).map(asData));
     if (want.ok) assert.equal(got.content, await readFile(path.join(root, "a.py"), "utf8"));
+  });
+}
+
+// The same ties, and the tie syntax breaks, once the judge and the grammar are loaded: one run with the judge from the start (apply-case.ts `runJudged`) gives what the probe's two runs gave.
+const BREAKS = { name: "a tie syntax breaks (TypeScript)", content: "\nconst a = 1;\nif (x) {\n\n", response: "*** Begin Patch\n*** Update File: a.ts\n@@\n-\n+added();\n*** End Patch\n" };
+for (const t of [...TIES, BREAKS]) {
+  test(`with the judge loaded before, one run gives what the first call gave: ${t.name}`, async () => {
+    const file = t === BREAKS ? "a.ts" : "a.py";
+    const c: BatchCase = { path: file, content: t.content, edit: t.response, ...("history" in t && t.history && { options: { history: t.history } }) };
+    const first = await applyCase(c, 1, {});
+    // Loaded by the first call or an earlier test: the next call takes the one-run path.
+    await judgeFor(file, t.content);
+    assert.ok(readyJudge(file, t.content), "the judge and the grammar are loaded");
+    const again = await applyCase(c, 1, {});
+    assert.deepEqual(plain(again), plain(first));
+    const { root } = await makeTree({ [file]: t.content }, "fuzzpatch-batch-");
+    const want = await applyEdits(root, t.response, { target: file, ...(c.options?.history && { history: { [file]: c.options.history } }) });
+    const asData = (e: EditReport) => plain({ ...e, ...(e.error && { error: errorData(e.error) }), ...(e.note && { note: errorData(e.note) }) });
+    assert.deepEqual(plain(again.report.edits), (want.files[0]?.edits ?? []).map(asData), "the file layer's reports");
+    if (t === BREAKS) assert.equal(again.report.edits[0]?.bySyntax, true);
   });
 }
 

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
+import { syntaxJudgeWith } from "../src/syntax/judge.ts";
+import { loadParser } from "../src/syntax/runtime.ts";
 import { clearKeptTrees, treeCacheStats } from "../src/syntax/tree-cache.ts";
 import { checkSyntax, languageOf, listDefinitions, listSyntaxIssues, parse, SYNTAX_LANGUAGES, type SyntaxLanguage } from "../src/syntax/index.ts";
 
@@ -486,6 +488,41 @@ test("syntax property: a text parsed from the kept tree of another version of it
   // Texts were parsed from a kept tree (the base's), not from the top: the property is about that path (a text
   // with an error, most of these random ones, is parsed from the top: 34 of 150 well-formed with this seed).
   assert.ok(near > runs / 10, `${near} of ${runs} parsed from a kept tree`);
+});
+
+test("syntax property: the judge's answer for each reading of a tie is the full check's from fresh parses (a clean reading answered without parsing the text before)", async () => {
+  const bases = {
+    py: "import os\n\n\ndef f(a, b):\n    if a:\n        return [a, b]\n    for x in b:\n        print(x)\n    return {a: b}\n\n\nclass C:\n    def g(self):\n        return f(1, (2, 3))\n",
+    js: "function f(a, b) {\n  if (a) {\n    return [a, b];\n  }\n  for (const x of b) console.log(x);\n  return { a, b };\n}\nclass C {\n  g() { return f(1, [2, 3]); }\n}\n",
+  };
+  // Mostly edits that keep the code well-formed (a name lengthened, a line cut at its start), some that break it.
+  const edit = fc.tuple(fc.nat(400), fc.constantFrom(0, 0, 0, 1, 4), fc.constantFrom("", "x", "y1", "(", ":", "}", "\n", "    "));
+  const apply = (text: string, [at0, cut, insert]: [number, number, string]) => {
+    const at = at0 % (text.length + 1);
+    return text.slice(0, at) + insert + text.slice(Math.min(text.length, at + cut));
+  };
+  const parser = { py: await loadParser("python"), js: await loadParser("javascript") };
+  let clean = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom("py", "js") as fc.Arbitrary<"py" | "js">, fc.option(edit), fc.array(edit, { minLength: 2, maxLength: 4 }), async (ext, broken, edits) => {
+      clearKeptTrees();
+      const before = broken ? apply(bases[ext], broken) : bases[ext];
+      const readings = edits.map((e) => apply(before, e));
+      const judge = syntaxJudgeWith(parser[ext], ext === "py" ? "python" : "javascript");
+      const got = readings.map((r) => judge(before, r));
+      const want: number[] = [];
+      for (const r of readings) {
+        clearKeptTrees();
+        want.push((await checkSyntax(`p.${ext}`, before, r))?.introduced.length ?? -1);
+      }
+      clearKeptTrees();
+      assert.deepEqual(got, want);
+      clean += want.filter((n) => n === 0).length;
+    }),
+    { numRuns: 150, seed: 43 },
+  );
+  clearKeptTrees();
+  assert.ok(clean > 100, `${clean} readings introduced nothing`);
 });
 
 /** A Python program from a random shape: statements and `if`/`for` blocks, `unit` spaces a level. */

@@ -165,6 +165,8 @@ export function tiedOps(outcome: FileApplyResult | EditError): Set<number> {
 }
 
 let judgeModule: Promise<typeof import("../syntax/judge.ts")> | undefined;
+/** The judge's module once its import has finished (`readyJudge`). */
+let judgeLoaded: typeof import("../syntax/judge.ts") | undefined;
 
 /**
  * The syntax judge for a file of a known language, loaded on the first tie
@@ -177,9 +179,20 @@ export async function judgeFor(path: string, text: string): Promise<SyntaxJudge 
     // Imported once: each import() of a loaded module still costs a resolve (under tsx's hooks, a
     // round trip to the hooks thread: ~0.8 ms a tie in bench:batch's profile).
     judgeModule ??= import("../syntax/judge.ts");
-    const { loadSyntaxJudge } = await judgeModule;
-    return await loadSyntaxJudge(path, text);
+    judgeLoaded = await judgeModule;
+    return await judgeLoaded.loadSyntaxJudge(path, text);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The syntax judge for a file `probeJudge` would probe, when an earlier
+ * `judgeFor` has loaded the judge and the file's grammar: then a caller can
+ * run an edit once with it instead of a first run with the probe and a
+ * second with the judge. Undefined otherwise (nothing is loaded here).
+ */
+export function readyJudge(path: string, text: string, anySize = false): SyntaxJudge | undefined {
+  if (judgeLoaded === undefined || probeJudge(path, text, anySize) === undefined) return undefined;
+  return judgeLoaded.readySyntaxJudge(path, text);
 }

@@ -103,7 +103,7 @@ function parseNear(parser: Parser, language: SyntaxLanguage, text: string): Tree
 }
 
 /** Tells `tree` (of `before`) where `after` differs from it: the one changed region. */
-function editTree(tree: Tree, before: string, after: string, region = changedRegion(before, after)): void {
+export function editTree(tree: Tree, before: string, after: string, region = changedRegion(before, after)): void {
   tree.edit({
     startIndex: region.start,
     oldEndIndex: region.oldEnd,
@@ -115,7 +115,7 @@ function editTree(tree: Tree, before: string, after: string, region = changedReg
 }
 
 /** The Python errors tree-sitter reads past, over [start, end) of `text`. */
-function pythonIssues(tree: Tree, text: string, start: number, end: number): SyntaxIssue[] {
+export function pythonIssues(tree: Tree, text: string, start: number, end: number): SyntaxIssue[] {
   return [...pythonIndentIssues(tree, text, start, end), ...pythonBlockIssues(tree, text, start, end)];
 }
 

@@ -31,6 +31,8 @@ type Runtime = typeof import("web-tree-sitter");
 
 let runtime: Promise<Runtime> | undefined;
 const parsers = new Map<SyntaxLanguage, Promise<Parser>>();
+/** The parsers whose load has finished, for callers that cannot wait (`loadedParser`). */
+const ready = new Map<SyntaxLanguage, Parser>();
 
 /** The web-tree-sitter module, imported and initialised once. */
 export function loadRuntime(): Promise<Runtime> {
@@ -81,10 +83,16 @@ export function loadParser(language: SyntaxLanguage): Promise<Parser> {
       const [mod, grammar] = await Promise.all([loadRuntime(), loadLanguage(language)]);
       const p = new mod.Parser();
       p.setLanguage(grammar);
+      ready.set(language, p);
       return p;
     })();
     parsers.set(language, parser);
     parser.catch(() => parsers.delete(language));
   }
   return parser;
+}
+
+/** The parser of `language` when an earlier `loadParser` has finished loading it, else undefined (nothing is loaded). */
+export function loadedParser(language: SyntaxLanguage): Parser | undefined {
+  return ready.get(language);
 }

@@ -119,7 +119,8 @@ const BREAKS = { name: "a tie syntax breaks (TypeScript)", content: "\nconst a =
 for (const t of [...TIES, BREAKS]) {
   test(`with the judge loaded before, one run gives what the first call gave: ${t.name}`, async () => {
     const file = t === BREAKS ? "a.ts" : "a.py";
-    const c: BatchCase = { path: file, content: t.content, edit: t.response, ...("history" in t && t.history && { options: { history: t.history } }) };
+    const history = (t as { history?: string[] }).history;
+    const c: BatchCase = { path: file, content: t.content, edit: t.response, ...(history && { options: { history } }) };
     const first = await applyCase(c, 1, {});
     // Loaded by the first call or an earlier test: the next call takes the one-run path.
     await judgeFor(file, t.content);

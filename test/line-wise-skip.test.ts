@@ -11,7 +11,7 @@ import { createQuery } from "../src/match/query.ts";
 import type { MatchContext } from "../src/match/types.ts";
 import { whitespaceInsensitive } from "../src/match/whitespace-insensitive.ts";
 import { whitespaceNormalized } from "../src/match/whitespace-normalized.ts";
-import { coarseKey, normalizePunctuation, removeWhitespace } from "../src/text/normalize.ts";
+import { coarseKey, collapseWhitespace, normalizePunctuation, punctuationKey, removeWhitespace } from "../src/text/normalize.ts";
 import { Document } from "../src/text/document.ts";
 
 const options = PRESETS.default.options;
@@ -28,6 +28,18 @@ test("coarseKey is removeWhitespace(normalizePunctuation(line)) with hyphen runs
     }),
     { numRuns: 3000 },
   );
+});
+
+test("punctuationKey is collapseWhitespace(normalizePunctuation(line)) with hyphen runs as one", () => {
+  fc.assert(
+    fc.property(lineArb, (line) => {
+      assert.equal(punctuationKey(line), collapseWhitespace(normalizePunctuation(line)).replace(/-+/g, "-"), JSON.stringify(line));
+    }),
+    { numRuns: 3000 },
+  );
+  // An ASCII line that needs no change is the same string.
+  const line = "  return a - b;";
+  assert.equal(punctuationKey(line.trim()), line.trim());
 });
 
 /** A context whose own line index is built (as in a call with many edits). */

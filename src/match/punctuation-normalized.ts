@@ -4,13 +4,13 @@
  * whitespace runs collapsed. Models "typeset" code they quote (`“hello”`,
  * `a – b`), and sometimes the file is the typeset side (docs, comments).
  */
-import { collapseWhitespace, hasUnicodePunctuation, normalizePunctuation } from "../text/normalize.ts";
+import { hasUnicodePunctuation, normalizePunctuation, punctuationKey } from "../text/normalize.ts";
 import { lineCandidate, noLineWiseWindow, windowsByWord } from "./anchors.ts";
 import { queryFromLines } from "./query.ts";
 import type { Strategy } from "./types.ts";
 
-// A run of hyphens is one dash: typesetting turns `--fix` into `—fix`, which reads as `-fix`.
-const key = (line: string) => collapseWhitespace(normalizePunctuation(line)).replace(/-+/g, "-");
+// A run of hyphens is one dash: typesetting turns `--fix` into `—fix`, which reads as `-fix` (normalize.ts `punctuationKey`).
+const key = punctuationKey;
 
 export const punctuationNormalized: Strategy = {
   name: "punctuation-normalized",

@@ -458,3 +458,44 @@ test("a journal entry whose format is an object that cannot be turned into a str
     (e: unknown) => e instanceof EditError && /format \{"toString":false\}/.test(e.message),
   );
 });
+
+test("an entry keeps a short input and diff itself (one file to sync, not three); a long one, and entries written as blobs before, are read the same", async () => {
+  const t = await makeTree({ "a.txt": lines(1, 40) });
+  const journal = journalOf(t);
+  const edits = [{ path: "a.txt", oldString: "line 7\n", newString: "line 7 edited\n" }];
+  const r = await applyEdits(t.root, edits, { journal });
+  const id = r.journal?.id as string;
+  const entryPath = path.join(journal.dir, "entries", `${id}.json`);
+  const entry = parseEntry(id, await readFile(entryPath, "utf8"));
+  assert.deepEqual(entry.input, { kind: "edits", text: JSON.stringify(edits) });
+  assert.equal(entry.result?.diffText, r.diff);
+  assert.equal(entry.result?.diff, undefined);
+  // Only the file's versions are blobs.
+  assert.deepEqual((await readdir(path.join(journal.dir, "blobs"))).sort(), [entry.files[0]?.before, entry.files[0]?.after].sort());
+  const bundle = await makeBundle(journal.dir, { id });
+  assert.deepEqual(bundle.input, edits);
+  assert.equal(bundle.result.diff, r.diff);
+  assert.ok(!("diffText" in bundle.result));
+  // The same entry as an earlier version wrote it (input and diff as blobs) gives the same bundle.
+  const asBlob = async (text: string) => {
+    const hash = hashBytes(text);
+    await writeFile(path.join(journal.dir, "blobs", hash), text, { mode: 0o600 });
+    return hash;
+  };
+  const { diffText: _, ...result } = entry.result as NonNullable<typeof entry.result>;
+  const old = { ...entry, input: { kind: "edits", blob: await asBlob(JSON.stringify(edits)) }, result: { ...result, diff: await asBlob(r.diff) } };
+  await writeFile(entryPath, JSON.stringify(old));
+  assert.deepEqual(await makeBundle(journal.dir, { id }), bundle);
+  // An input over INLINE_MAX_BYTES goes to a blob.
+  const long = `${"x".repeat(70_000)}\n`;
+  const big = await applyEdits(t.root, [{ path: "a.txt", oldString: "line 9\n", newString: long }], { journal });
+  const bigEntry = parseEntry(big.journal?.id as string, await readFile(path.join(journal.dir, "entries", `${big.journal?.id}.json`), "utf8"));
+  assert.equal(bigEntry.input?.text, undefined);
+  assert.equal(bigEntry.result?.diffText, undefined);
+  assert.equal((await makeBundle(journal.dir, { id: big.journal?.id as string })).result.diff, big.diff);
+  // An input record with neither is damaged.
+  assert.throws(() => parseEntry(id, JSON.stringify({ ...entry, input: { kind: "text" } })), (e: unknown) => e instanceof EditError && /neither a blob nor a text/.test(e.message));
+  await undoLast({ root: t.root, journal });
+  await undoLast({ root: t.root, journal });
+  assert.equal(await read(t.root, "a.txt"), lines(1, 40));
+});

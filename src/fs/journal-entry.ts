@@ -13,6 +13,14 @@ import { EditError } from "../errors.ts";
 
 export const ENTRY_FORMAT = 1;
 
+/**
+ * An input or a diff up to this many bytes of UTF-8 is kept in the entry
+ * itself instead of as a blob: each blob was one more file written,
+ * fdatasync'd and renamed under the blobs directory's lock (~10 ms wall a
+ * file under load); a model's edit is mostly a few kB.
+ */
+export const INLINE_MAX_BYTES = 64 * 1024;
+
 /** One file the write changed (paths relative to the root, `/`-separated). */
 export interface JournalFile {
   path: string;
@@ -71,8 +79,10 @@ export interface RecordedResult {
   alreadyApplied: number;
   files: RecordedFile[];
   errors: { code: string; message?: string }[];
-  /** sha256 of the result's unified diff (in blobs). */
-  diff: string;
+  /** sha256 of the result's unified diff (in blobs), when it is not `diffText`. */
+  diff?: string;
+  /** The result's unified diff itself, when short (INLINE_MAX_BYTES): one file fewer to write and sync. */
+  diffText?: string;
 }
 
 export interface JournalEntry {
@@ -86,8 +96,12 @@ export interface JournalEntry {
   source: string;
   /** fuzzpatch's version. */
   version: string;
-  /** The input: a response's text or a JSON list of edits, by sha256 (absent for an undo). */
-  input?: { kind: "text" | "edits"; blob: string };
+  /**
+   * The input: a response's text or a JSON list of edits (absent for an
+   * undo), by sha256 (`blob`), or itself when short (`text`; entries
+   * written before this field have `blob` only).
+   */
+  input?: { kind: "text" | "edits"; blob?: string; text?: string };
   /** The options that shape the result (JSON; history texts by sha256). */
   options?: Record<string, unknown>;
   files: JournalFile[];
@@ -107,6 +121,7 @@ function bad(id: string, why: string): EditError {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const optHash = (v: unknown) => v === undefined || (typeof v === "string" && HASH.test(v));
 const optMode = (v: unknown) => v === undefined || (typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 0o7777);
+const optString = (v: unknown) => v === undefined || typeof v === "string";
 const relPath = (v: unknown) => typeof v === "string" && v !== "" && !v.includes("\0");
 
 /** The entry in `text`, checked field by field; `IO` when anything is off. */
@@ -131,7 +146,9 @@ export function parseEntry(id: string, text: string): JournalEntry {
   for (const r of raw.read as unknown[]) {
     if (!isObject(r) || !relPath(r.path) || typeof r.exists !== "boolean" || !optHash(r.blob) || !optMode(r.mode)) throw bad(id, "a read record is malformed");
   }
-  if (raw.input !== undefined && (!isObject(raw.input) || !["text", "edits"].includes(raw.input.kind as string) || !optHash(raw.input.blob))) throw bad(id, "the input record is malformed");
+  if (raw.input !== undefined && (!isObject(raw.input) || !["text", "edits"].includes(raw.input.kind as string) || !optHash(raw.input.blob) || !optString(raw.input.text))) throw bad(id, "the input record is malformed");
+  if (raw.input !== undefined && (raw.input as Record<string, unknown>).blob === undefined && (raw.input as Record<string, unknown>).text === undefined) throw bad(id, "the input record has neither a blob nor a text");
+  if (raw.result !== undefined && (!isObject(raw.result) || !optHash(raw.result.diff) || !optString(raw.result.diffText))) throw bad(id, "the result record is malformed");
   if (raw.undoes !== undefined && (typeof raw.undoes !== "string" || !ID_PATTERN.test(raw.undoes))) throw bad(id, "its undoes field is malformed");
   return raw as unknown as JournalEntry;
 }

@@ -17,7 +17,7 @@ import { open, unlink } from "node:fs/promises";
 import path from "node:path";
 import { EditError } from "../errors.ts";
 import { READ_FLAGS } from "./fd-place.ts";
-import { type JournalEntry, ID_PATTERN, parseEntry } from "./journal-entry.ts";
+import { ID_PATTERN, type JournalEntry, parseEntry, type RecordedResult } from "./journal-entry.ts";
 import { BLOBS, ENTRIES } from "./journal-dir.ts";
 import { hashBytes } from "./read-file.ts";
 import { commitChanges, type PlannedChange } from "./transaction.ts";
@@ -89,6 +89,18 @@ export async function readBlob(dir: string, hash: string): Promise<Buffer> {
   }
   if (hashBytes(bytes) !== hash) throw new EditError("IO", `A file version in the journal is damaged (its sha256 is not ${hash.slice(0, 12)}…); nothing is written from it.`, { hash });
   return bytes;
+}
+
+/** An entry's input as written (kept in the entry, or as a blob by entries before INLINE_MAX_BYTES). */
+export async function inputText(dir: string, input: NonNullable<JournalEntry["input"]>): Promise<string> {
+  if (input.text !== undefined) return input.text;
+  return (await readBlob(dir, input.blob as string)).toString("utf8");
+}
+
+/** A recorded result's diff (kept in the entry, or as a blob). */
+export async function diffText(dir: string, result: RecordedResult): Promise<string> {
+  if (result.diffText !== undefined) return result.diffText;
+  return result.diff === undefined ? "" : (await readBlob(dir, result.diff)).toString("utf8");
 }
 
 /** Every entry id, oldest first. */

@@ -16,7 +16,7 @@ import { describeValue, EditError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import type { ApplyEditsResult } from "./apply-edits.ts";
 import { defaultJournalDir, journalDisabled, preparePrivateDir } from "./journal-dir.ts";
-import type { JournalEntry, JournalFile, JournalRead, RecordedResult } from "./journal-entry.ts";
+import { INLINE_MAX_BYTES, type JournalEntry, type JournalFile, type JournalRead, type RecordedResult } from "./journal-entry.ts";
 import { type JournalBounds, listEntryIds, newEntryId, pruneJournal, timeOfId, writeEntry } from "./journal-store.ts";
 import { hashOnce, hashTextOnce } from "./known-hashes.ts";
 import type { PlannedChange } from "./transaction.ts";
@@ -122,10 +122,11 @@ export async function recordWrite(journal: ResolvedJournal, write: WriteRecord):
   try {
     preparePrivateDir(journal.dir);
     const { entry, blobs } = buildEntry(journal, write);
-    let size = 0;
+    // The entry counts too: a short input and diff are kept in it.
+    let size = Buffer.byteLength(JSON.stringify(entry), "utf8");
     for (const b of blobs.values()) size += typeof b === "string" ? Buffer.byteLength(b, "utf8") : b.length;
     if (size > journal.bounds.maxBytes) {
-      return { warning: `this write (${size} bytes of file versions) is larger than the undo journal's bound (${journal.bounds.maxBytes} bytes); it was not recorded and cannot be undone.` };
+      return { warning: `this write (${size} bytes of file versions and its record) is larger than the undo journal's bound (${journal.bounds.maxBytes} bytes); it was not recorded and cannot be undone.` };
     }
     const added = await writeEntry(journal.dir, entry, blobs);
     await maybePrune(journal, added);
@@ -134,6 +135,11 @@ export async function recordWrite(journal: ResolvedJournal, write: WriteRecord):
     const why = error instanceof EditError ? error.message : String((error as Error)?.message ?? error);
     return { warning: `the undo journal could not be written (${why}); the edit was applied but cannot be undone with fuzzpatch undo.` };
   }
+}
+
+/** A text short enough to be kept in the entry (a character is at most 3 bytes of UTF-8). */
+function inlined(text: string): boolean {
+  return text.length * 3 <= INLINE_MAX_BYTES || Buffer.byteLength(text, "utf8") <= INLINE_MAX_BYTES;
 }
 
 /** `abs` relative to the root, `/`-separated. */
@@ -194,7 +200,8 @@ function buildEntry(journal: ResolvedJournal, write: WriteRecord): { entry: Jour
   };
   if (write.input !== undefined) {
     const text = typeof write.input === "string" ? write.input : JSON.stringify(write.input);
-    entry.input = { kind: typeof write.input === "string" ? "text" : "edits", blob: store(Buffer.from(text, "utf8")) };
+    const kind = typeof write.input === "string" ? "text" : "edits";
+    entry.input = inlined(text) ? { kind, text } : { kind, blob: store(Buffer.from(text, "utf8")) };
   }
   if (write.options !== undefined) entry.options = recordedOptions(write.options, storeText);
   if (write.result !== undefined) entry.result = recordedResult(write.result, store);
@@ -278,7 +285,7 @@ function recordedResult(result: ApplyEditsResult, store: (bytes: Uint8Array) => 
       })),
     })),
     errors: result.errors.map((e) => ({ code: e.code, message: e.message })),
-    diff: store(Buffer.from(result.diff, "utf8")),
+    ...(inlined(result.diff) ? { diffText: result.diff } : { diff: store(Buffer.from(result.diff, "utf8")) }),
   };
 }
 

@@ -21,7 +21,7 @@ import { EditError } from "../errors.ts";
 import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits } from "./apply-edits.ts";
 import type { JournalEntry, RecordedResult } from "./journal-entry.ts";
 import { entryById, lastWrite } from "./journal-find.ts";
-import { readBlob } from "./journal-store.ts";
+import { diffText, inputText as entryInput, readBlob } from "./journal-store.ts";
 import { inputLines, redactPair } from "./redact.ts";
 
 export const BUNDLE_KIND = "fuzzpatch-report";
@@ -53,7 +53,7 @@ export interface ReportBundle {
   /** The files the write changed, as it left them (`exists: false`: deleted). */
   after: BundleFile[];
   /** The outcome; `diff` is the text of the unified diff. */
-  result: Omit<RecordedResult, "diff"> & { diff: string };
+  result: Omit<RecordedResult, "diff" | "diffText"> & { diff: string };
 }
 
 /** Radii of kept lines tried in turn by a redacted report. */
@@ -75,6 +75,12 @@ export async function makeBundle(dir: string, options: { id?: string; root?: str
   throw new EditError("INVALID_INPUT", `Write ${entry.id} does not reproduce once its files are redacted (the lines far from the edit decided its outcome); report it without --redact, or not at all.`, { id: entry.id });
 }
 
+/** The recorded result without the entry's form of its diff (the bundle carries the text as `diff`). */
+function withoutDiffText(result: RecordedResult): Omit<RecordedResult, "diff" | "diffText"> {
+  const { diff: _hash, diffText: _text, ...rest } = result;
+  return rest;
+}
+
 async function fullBundle(dir: string, entry: JournalEntry): Promise<ReportBundle> {
   const blobText = async (hash: string) => (await readBlob(dir, hash)).toString("utf8");
   const asFile = async (p: string, exists: boolean, hash: string | undefined, mode: number | undefined): Promise<BundleFile> => {
@@ -87,7 +93,7 @@ async function fullBundle(dir: string, entry: JournalEntry): Promise<ReportBundl
     return out;
   };
   const input = entry.input as NonNullable<JournalEntry["input"]>;
-  const inputText = await blobText(input.blob);
+  const inputText = await entryInput(dir, input);
   const options = { ...entry.options };
   if (options.history && typeof options.history === "object") {
     const history: Record<string, string[]> = {};
@@ -109,7 +115,7 @@ async function fullBundle(dir: string, entry: JournalEntry): Promise<ReportBundl
     options,
     files: await Promise.all(entry.read.map((r) => asFile(r.path, r.exists, r.blob, r.mode))),
     after: await Promise.all(entry.files.map((f) => asFile(f.path, f.kind !== "delete", f.after, f.modeAfter))),
-    result: { ...result, diff: await blobText(result.diff) },
+    result: { ...withoutDiffText(result), diff: await diffText(dir, result) },
   };
 }
 

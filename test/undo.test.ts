@@ -10,6 +10,7 @@ import path from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
+import { applyDelta, DELTA_FROM, encodeDelta, MAX_DEPTH, parseDelta } from "../src/fs/journal-delta.ts";
 import { parseEntry } from "../src/fs/journal-entry.ts";
 import { hashOnce, hashTextOnce, rememberTextBytes } from "../src/fs/known-hashes.ts";
 import { hashBytes } from "../src/fs/read-file.ts";
@@ -498,4 +499,78 @@ test("an entry keeps a short input and diff itself (one file to sync, not three)
   await undoLast({ root: t.root, journal });
   await undoLast({ root: t.root, journal });
   assert.equal(await read(t.root, "a.txt"), lines(1, 40));
+});
+
+test("a large file's version after a write is stored as a delta on the version before, at most MAX_DEPTH deep; undo, report and the prune read through the chain", async () => {
+  const original = lines(1, 20_000);
+  assert.ok(Buffer.byteLength(original) >= DELTA_FROM);
+  const t = await makeTree({ "a.txt": original });
+  const journal = journalOf(t);
+  const blobs = path.join(journal.dir, "blobs");
+  const ids: string[] = [];
+  const texts = [original];
+  const edits = MAX_DEPTH + 4;
+  for (let k = 1; k <= edits; k++) {
+    const r = await applyEdits(t.root, [{ path: "a.txt", oldString: `line ${k * 500}\n`, newString: `line ${k * 500} edited\n` }], { journal });
+    assert.ok(r.written && r.journal?.id, JSON.stringify(r.journal));
+    ids.push(r.journal.id);
+    texts.push(await read(t.root, "a.txt"));
+  }
+  // The first version and the one past MAX_DEPTH deltas whole; every other version a small delta.
+  const names = await readdir(blobs);
+  const deltas = names.filter((n) => n.endsWith(".delta"));
+  assert.deepEqual(names.filter((n) => !n.endsWith(".delta")).sort(), [hashBytes(original), hashBytes(texts[MAX_DEPTH + 1] as string)].sort());
+  assert.equal(deltas.length, edits - 1);
+  for (const n of deltas) assert.ok((await stat(path.join(blobs, n))).size < 400, n);
+  const last = ids[edits - 1] as string;
+  assert.equal((await makeBundle(journal.dir, { id: last })).after[0]?.text, texts[edits]);
+  // A delta's new bytes changed: the version it gives does not match its name, and nothing is written.
+  const lastDelta = `${hashBytes(texts[edits] as string)}.delta`;
+  const good = await readFile(path.join(blobs, lastDelta));
+  await writeFile(path.join(blobs, lastDelta), Buffer.concat([good.subarray(0, -2), Buffer.from("X\n")]));
+  await rejected(undoLast({ root: t.root, journal }), "IO", /damaged/);
+  await writeFile(path.join(blobs, lastDelta), good);
+  // The prune keeps what the entries left need, down their chains: the last 3 writes' deltas and the whole version under them.
+  await pruneJournal(journal.dir, { maxEntries: 3, maxBytes: 1e9, maxAgeMs: 1e12 });
+  assert.deepEqual(listEntryIds(journal.dir), ids.slice(-3));
+  assert.deepEqual((await readdir(blobs)).sort(), [hashBytes(texts[MAX_DEPTH + 1] as string), ...[edits - 2, edits - 1, edits].map((k) => `${hashBytes(texts[k] as string)}.delta`)].sort());
+  for (let k = edits; k > edits - 3; k--) {
+    await undoLast({ root: t.root, journal });
+    assert.equal(await read(t.root, "a.txt"), texts[k - 1]);
+  }
+  // The size bound counts the whole version a kept delta needs: a bound below it drops every write, and every version with them.
+  await pruneJournal(journal.dir, { maxEntries: 1000, maxBytes: 100_000, maxAgeMs: 1e12 });
+  assert.deepEqual(listEntryIds(journal.dir), []);
+  assert.deepEqual(await readdir(blobs), []);
+});
+
+test("property: a delta gives back the version it was made from, and a delta file read back throws nothing but EditError on any content", () => {
+  const big = (n: number) => Buffer.from(lines(1, n));
+  fc.assert(
+    fc.property(fc.nat(12_000), fc.nat(12_000), fc.string({ maxLength: 300 }), fc.nat(3), (at, len, text, depth) => {
+      const base = big(12_000);
+      const start = Math.min(at, base.length);
+      const bytes = Buffer.concat([base.subarray(0, start), Buffer.from(text), base.subarray(Math.min(base.length, start + len))]);
+      const delta = encodeDelta(hashBytes(base), depth, base, bytes);
+      if (bytes.length < DELTA_FROM || bytes.length - (base.length - Math.min(len, base.length - start)) > bytes.length / 8) return;
+      assert.ok(delta, "a small change of a large version is a delta");
+      assert.ok(applyDelta("h", delta, base).equals(bytes));
+      assert.equal(parseDelta("h", delta).header.depth, depth + 1);
+    }),
+    { numRuns: 200 },
+  );
+  const base = big(7_000);
+  fc.assert(
+    fc.property(fc.oneof(fc.jsonValue().map((v) => `${JSON.stringify(v)}\nabc`), fc.string(), fc.record({ delta: fc.constant(1), base: fc.constant("a".repeat(64)), size: fc.integer(), depth: fc.nat(), splices: fc.array(fc.array(fc.integer({ min: -2, max: 1e6 }))) }).map((h) => `${JSON.stringify(h)}\nxyz`)), (text) => {
+      try {
+        applyDelta("h", Buffer.from(text), base);
+      } catch (error) {
+        assert.ok(error instanceof EditError, String(error));
+      }
+    }),
+    { numRuns: 500 },
+  );
+  // Too deep, or a change of most of the version: stored whole.
+  assert.equal(encodeDelta("a".repeat(64), MAX_DEPTH, base, Buffer.concat([base, Buffer.from("x")])), undefined);
+  assert.equal(encodeDelta("a".repeat(64), 0, base, Buffer.from(lines(1, 7_000, "other"))), undefined);
 });

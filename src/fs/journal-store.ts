@@ -19,6 +19,7 @@ import { EditError } from "../errors.ts";
 import { READ_FLAGS } from "./fd-place.ts";
 import { ID_PATTERN, type JournalEntry, parseEntry, type RecordedResult } from "./journal-entry.ts";
 import { BLOBS, ENTRIES } from "./journal-dir.ts";
+import { applyDelta, encodeDelta, MAX_DEPTH, parseDelta } from "./journal-delta.ts";
 import { hashBytes } from "./read-file.ts";
 import { commitChanges, type PlannedChange } from "./transaction.ts";
 
@@ -31,6 +32,19 @@ export interface JournalBounds {
   /** Oldest entry kept, in milliseconds. */
   maxAgeMs: number;
 }
+
+/** A version to store that may be kept as a delta on its base (the version the write read): the journal-delta.ts decides. */
+export interface DeltaCandidate {
+  base: string;
+  baseBytes: Uint8Array;
+  bytes: Uint8Array;
+}
+
+/** A version to store: bytes, a text stored as UTF-8, or bytes that may be a delta. */
+export type VersionToStore = Uint8Array | string | DeltaCandidate;
+
+/** The name's ending of a version stored as a delta. */
+export const DELTA = ".delta";
 
 /** A file version written by a write another process is recording now is not removed for this long. */
 const GRACE_MS = 60_000;
@@ -57,21 +71,45 @@ export function timeOfId(id: string): number {
  * already there (same name, same size) is not written again; its time is
  * touched so a concurrent prune keeps it. Returns the bytes added.
  */
-export async function writeEntry(dir: string, entry: JournalEntry, blobs: ReadonlyMap<string, Uint8Array | string>): Promise<number> {
+export async function writeEntry(dir: string, entry: JournalEntry, blobs: ReadonlyMap<string, VersionToStore>): Promise<number> {
   const changes: PlannedChange[] = [];
   const now = new Date();
+  /** Versions stored whole by this write: a delta on one of them is 1 deep. */
+  const whole = new Set<string>();
+  const deltas: [string, DeltaCandidate][] = [];
   for (const [hash, blob] of blobs) {
     const abs = path.join(dir, BLOBS, hash);
     const st = lstatOrUndefined(abs);
     // A text (a history version) is encoded only to be written.
-    const size = typeof blob === "string" ? Buffer.byteLength(blob, "utf8") : blob.length;
+    const size = typeof blob === "string" ? Buffer.byteLength(blob, "utf8") : blob instanceof Uint8Array ? blob.length : blob.bytes.length;
     if (st?.isFile() && st.size === size) {
       lutimesSync(abs, now, now);
+      whole.add(hash);
+      continue;
+    }
+    const deltaAbs = `${abs}${DELTA}`;
+    if (!st && lstatOrUndefined(deltaAbs)?.isFile()) {
+      lutimesSync(deltaAbs, now, now);
+      continue;
+    }
+    if (!(blob instanceof Uint8Array) && typeof blob !== "string") {
+      deltas.push([hash, blob]);
       continue;
     }
     // A damaged version (wrong size) is replaced; anything but a file there fails the write.
     const bytes = typeof blob === "string" ? Buffer.from(blob, "utf8") : blob;
     changes.push({ rel: `${BLOBS}/${hash}`, abs, kind: st ? "write" : "create", bytes, original: st ? await readPrivate(abs) : new Uint8Array(), mode: 0o600 });
+    whole.add(hash);
+  }
+  for (const [hash, d] of deltas) {
+    const abs = path.join(dir, BLOBS, hash);
+    // A damaged whole version (the wrong size) is replaced by a whole one: it would be read before a delta.
+    const damaged = lstatOrUndefined(abs);
+    const depth = damaged ? undefined : whole.has(d.base) ? 0 : await storedDepth(dir, d.base);
+    const delta = depth === undefined ? undefined : encodeDelta(d.base, depth, d.baseBytes, d.bytes);
+    const st = delta ? undefined : damaged;
+    const at = delta ? `${abs}${DELTA}` : abs;
+    changes.push({ rel: `${BLOBS}/${path.basename(at)}`, abs: at, kind: st ? "write" : "create", bytes: delta ?? d.bytes, original: st ? await readPrivate(abs) : new Uint8Array(), mode: 0o600 });
   }
   const text = Buffer.from(`${JSON.stringify(entry)}\n`, "utf8");
   changes.push({ rel: `${ENTRIES}/${entry.id}.json`, abs: path.join(dir, ENTRIES, `${entry.id}.json`), kind: "create", bytes: text, original: new Uint8Array(), mode: 0o600 });
@@ -79,13 +117,29 @@ export async function writeEntry(dir: string, entry: JournalEntry, blobs: Readon
   return changes.reduce((n, c) => n + c.bytes.length, 0);
 }
 
+/** How many deltas the stored version `hash` lies on (0: stored whole), or undefined when it is not stored (or its delta is unreadable). */
+async function storedDepth(dir: string, hash: string): Promise<number | undefined> {
+  const abs = path.join(dir, BLOBS, hash);
+  if (lstatOrUndefined(abs)?.isFile()) return 0;
+  try {
+    return parseDelta(hash, await readPrivate(`${abs}${DELTA}`)).header.depth;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A stored file version, checked against its name: `IO` when missing or damaged. */
-export async function readBlob(dir: string, hash: string): Promise<Buffer> {
+export async function readBlob(dir: string, hash: string, depth = 0): Promise<Buffer> {
   let bytes: Buffer;
   try {
     bytes = await readPrivate(path.join(dir, BLOBS, hash));
   } catch (error) {
-    throw new EditError("IO", `The journal lost a file version (${hash.slice(0, 12)}…: ${(error as Error).message}); nothing can be written from it.`, { hash });
+    const delta = (error as { code?: string }).code === "ENOENT" ? await readPrivate(path.join(dir, BLOBS, `${hash}${DELTA}`)).catch(() => undefined) : undefined;
+    if (delta === undefined) throw new EditError("IO", `The journal lost a file version (${hash.slice(0, 12)}…: ${(error as Error).message}); nothing can be written from it.`, { hash });
+    // A damaged journal could name a loop of deltas; a real chain is at most MAX_DEPTH long.
+    if (depth > MAX_DEPTH) throw new EditError("IO", `A file version in the journal lies on more than ${MAX_DEPTH} deltas (${hash.slice(0, 12)}…); nothing is written from it.`, { hash });
+    const { header } = parseDelta(hash, delta);
+    bytes = applyDelta(hash, delta, await readBlob(dir, header.base, depth + 1));
   }
   if (hashBytes(bytes) !== hash) throw new EditError("IO", `A file version in the journal is damaged (its sha256 is not ${hash.slice(0, 12)}…); nothing is written from it.`, { hash });
   return bytes;
@@ -148,56 +202,77 @@ function lstatOrUndefined(abs: string): Stats | undefined {
 
 /**
  * Drops the oldest entries past the bounds, then the file versions no
- * entry refers to: those only dropped entries used, and strays older than
- * GRACE_MS (a version another process wrote for an entry not yet placed is
- * younger). Returns the ids dropped.
+ * entry needs: those only dropped entries used (directly, or as the base
+ * of a delta they used), and strays older than GRACE_MS (a version another
+ * process wrote for an entry not yet placed is younger). Returns the ids
+ * dropped.
  */
 export async function pruneJournal(dir: string, bounds: JournalBounds, now = Date.now()): Promise<string[]> {
   const ids = listEntryIds(dir);
   const dropped = new Set<string>();
   for (const id of ids) if (now - timeOfId(id) > bounds.maxAgeMs) dropped.add(id);
-  let kept = ids.filter((id) => !dropped.has(id));
+  const kept = ids.filter((id) => !dropped.has(id));
   while (kept.length > bounds.maxEntries) dropped.add(kept.shift() as string);
-  // References and sizes of what is left; the versions of entries dropped so far are freed unless a kept one uses them.
-  const refs = new Map<string, number>();
   const entryRefs = new Map<string, { size: number; blobs: string[] }>();
-  const freed = new Set<string>();
-  for (const id of ids) {
-    const info = await entryInfo(dir, id);
-    entryRefs.set(id, info);
-    if (dropped.has(id)) for (const b of info.blobs) freed.add(b);
-    else for (const b of info.blobs) refs.set(b, (refs.get(b) ?? 0) + 1);
+  for (const id of ids) entryRefs.set(id, await entryInfo(dir, id));
+  const files = await storedVersions(dir);
+  /** The versions the entries `of` need: what they name, and the bases of the deltas among those, down the chain. */
+  const needed = (of: readonly string[]): Set<string> => {
+    const out = new Set<string>();
+    const todo = of.flatMap((id) => entryRefs.get(id)?.blobs ?? []);
+    for (let hash = todo.pop(); hash !== undefined; hash = todo.pop()) {
+      if (out.has(hash)) continue;
+      out.add(hash);
+      for (const f of files.get(hash) ?? []) if (f.base !== undefined) todo.push(f.base);
+    }
+    return out;
+  };
+  const named = needed(ids);
+  const sizeOf = (live: ReadonlySet<string>): number => {
+    let total = kept.reduce((n, id) => n + (entryRefs.get(id)?.size ?? 0), 0);
+    // A version no entry names (a write of another process under way) counts until it is old enough to go.
+    for (const [hash, list] of files) if (live.has(hash) || !named.has(hash)) for (const f of list) total += f.size;
+    return total;
+  };
+  let live = needed(kept);
+  while (kept.length > 0 && sizeOf(live) > bounds.maxBytes) {
+    dropped.add(kept.shift() as string);
+    live = needed(kept);
   }
-  const blobSizes = new Map<string, { size: number; mtimeMs: number }>();
-  for (const name of safeReaddir(path.join(dir, BLOBS))) {
-    const st = lstatOrUndefined(path.join(dir, BLOBS, name));
-    if (st?.isFile()) blobSizes.set(name, { size: st.size, mtimeMs: st.mtimeMs });
-  }
-  let total = kept.reduce((n, id) => n + (entryRefs.get(id)?.size ?? 0), 0);
-  for (const [name, b] of blobSizes) if ((refs.get(name) ?? 0) > 0 || !freed.has(name)) total += b.size;
-  while (total > bounds.maxBytes && kept.length > 0) {
-    const id = kept.shift() as string;
-    dropped.add(id);
-    const info = entryRefs.get(id) as { size: number; blobs: string[] };
-    total -= info.size;
-    for (const b of new Set(info.blobs)) {
-      const left = (refs.get(b) ?? 0) - info.blobs.filter((x) => x === b).length;
-      refs.set(b, left);
-      if (left === 0) {
-        freed.add(b);
-        total -= blobSizes.get(b)?.size ?? 0;
-      }
+  for (const id of dropped) await unlink(path.join(dir, ENTRIES, `${id}.json`)).catch(() => undefined);
+  for (const [hash, list] of files) {
+    if (live.has(hash)) continue;
+    for (const f of list) {
+      // A version freed here was written before this prune began; a stray must be older than the grace.
+      const old = named.has(hash) ? f.mtimeMs <= now : now - f.mtimeMs > GRACE_MS;
+      if (old) await unlink(path.join(dir, BLOBS, f.name)).catch(() => undefined);
     }
   }
-  kept = kept.filter((id) => !dropped.has(id));
-  for (const id of dropped) await unlink(path.join(dir, ENTRIES, `${id}.json`)).catch(() => undefined);
-  for (const [name, st] of blobSizes) {
-    if ((refs.get(name) ?? 0) > 0) continue;
-    // A version freed here was written before this prune began; a stray must be older than the grace.
-    const old = freed.has(name) ? st.mtimeMs <= now : now - st.mtimeMs > GRACE_MS;
-    if (old) await unlink(path.join(dir, BLOBS, name)).catch(() => undefined);
-  }
   return [...dropped];
+}
+
+/** A stored version's file: whole, or a delta on `base`. */
+interface StoredFile {
+  name: string;
+  size: number;
+  mtimeMs: number;
+  base?: string;
+}
+
+/** The files of the blobs directory by the version they hold (a version may be stored whole and as a delta). */
+async function storedVersions(dir: string): Promise<Map<string, StoredFile[]>> {
+  const out = new Map<string, StoredFile[]>();
+  for (const name of safeReaddir(path.join(dir, BLOBS))) {
+    const abs = path.join(dir, BLOBS, name);
+    const st = lstatOrUndefined(abs);
+    if (!st?.isFile()) continue;
+    const hash = name.slice(0, 64);
+    const file: StoredFile = { name, size: st.size, mtimeMs: st.mtimeMs };
+    // A damaged delta keeps no base: it cannot give its version anyway.
+    if (name.endsWith(DELTA)) file.base = await readPrivate(abs).then((bytes) => parseDelta(hash, bytes).header.base, () => undefined);
+    out.set(hash, [...(out.get(hash) ?? []), file]);
+  }
+  return out;
 }
 
 /** An entry's size on disk and the versions it refers to (a damaged entry refers to none, and is dropped first by age or count like any). */
@@ -229,7 +304,7 @@ export function blobsOf(entry: JournalEntry): string[] {
 
 function safeReaddir(dir: string): string[] {
   try {
-    return readdirSync(dir).filter((n) => /^[0-9a-f]{64}$/.test(n));
+    return readdirSync(dir).filter((n) => /^[0-9a-f]{64}(\.delta)?$/.test(n));
   } catch {
     return [];
   }

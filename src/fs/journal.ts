@@ -17,7 +17,7 @@ import { VERSION } from "../version.ts";
 import type { ApplyEditsResult } from "./apply-edits.ts";
 import { defaultJournalDir, journalDisabled, preparePrivateDir } from "./journal-dir.ts";
 import { INLINE_MAX_BYTES, type JournalEntry, type JournalFile, type JournalRead, type RecordedResult } from "./journal-entry.ts";
-import { type JournalBounds, listEntryIds, newEntryId, pruneJournal, timeOfId, writeEntry } from "./journal-store.ts";
+import { type VersionToStore, type JournalBounds, listEntryIds, newEntryId, pruneJournal, timeOfId, writeEntry } from "./journal-store.ts";
 import { hashOnce, hashTextOnce } from "./known-hashes.ts";
 import type { PlannedChange } from "./transaction.ts";
 
@@ -124,7 +124,7 @@ export async function recordWrite(journal: ResolvedJournal, write: WriteRecord):
     const { entry, blobs } = buildEntry(journal, write);
     // The entry counts too: a short input and diff are kept in it.
     let size = Buffer.byteLength(JSON.stringify(entry), "utf8");
-    for (const b of blobs.values()) size += typeof b === "string" ? Buffer.byteLength(b, "utf8") : b.length;
+    for (const b of blobs.values()) size += typeof b === "string" ? Buffer.byteLength(b, "utf8") : b instanceof Uint8Array ? b.length : b.bytes.length;
     if (size > journal.bounds.maxBytes) {
       return { warning: `this write (${size} bytes of file versions and its record) is larger than the undo journal's bound (${journal.bounds.maxBytes} bytes); it was not recorded and cannot be undone.` };
     }
@@ -147,11 +147,18 @@ export function rootRelative(realRoot: string, abs: string): string {
   return path.relative(realRoot, abs).split(path.sep).join("/");
 }
 
-function buildEntry(journal: ResolvedJournal, write: WriteRecord): { entry: JournalEntry; blobs: Map<string, Uint8Array | string> } {
-  const blobs = new Map<string, Uint8Array | string>();
+function buildEntry(journal: ResolvedJournal, write: WriteRecord): { entry: JournalEntry; blobs: Map<string, VersionToStore> } {
+  const blobs = new Map<string, VersionToStore>();
   const store = (bytes: Uint8Array): string => {
     const hash = hashOnce(bytes);
     if (!blobs.has(hash)) blobs.set(hash, bytes);
+    return hash;
+  };
+  // A file's version after a write may be stored as its change from the version before (journal-delta.ts).
+  const storeAfter = (c: PlannedChange): string => {
+    if (c.kind !== "write") return store(c.bytes);
+    const hash = hashOnce(c.bytes);
+    if (!blobs.has(hash)) blobs.set(hash, { base: hashOnce(c.original), baseBytes: c.original, bytes: c.bytes });
     return hash;
   };
   // A text is encoded only when its blob is not stored yet (writeEntry): a history version mostly is, as a version written before.
@@ -180,7 +187,7 @@ function buildEntry(journal: ResolvedJournal, write: WriteRecord): { entry: Jour
       path: rel(c.abs),
       kind: c.kind,
       ...(c.kind !== "create" && { before: store(c.original) }),
-      ...(c.kind !== "delete" && { after: store(c.bytes) }),
+      ...(c.kind !== "delete" && { after: storeAfter(c) }),
       ...(c.kind !== "create" && modeBefore !== undefined && { modeBefore }),
       ...(c.kind !== "delete" && c.mode !== undefined && { modeAfter: c.mode }),
       ...(movedFrom !== undefined && { movedFrom: rel(movedFrom.abs) }),

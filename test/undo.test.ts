@@ -5,7 +5,7 @@
  * process's; some tests pass their own), never the user's state directory.
  */
 import assert from "node:assert/strict";
-import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
@@ -573,4 +573,22 @@ test("property: a delta gives back the version it was made from, and a delta fil
   // Too deep, or a change of most of the version: stored whole.
   assert.equal(encodeDelta("a".repeat(64), MAX_DEPTH, base, Buffer.concat([base, Buffer.from("x")])), undefined);
   assert.equal(encodeDelta("a".repeat(64), 0, base, Buffer.from(lines(1, 7_000, "other"))), undefined);
+});
+
+test("a journal's new files are written on their own (0600, synced, renamed); a temporary file a killed writer left there goes at the next prune", async () => {
+  const t = await makeTree({ "a.txt": "one\n" });
+  const journal = journalOf(t);
+  await applyEdits(t.root, [{ path: "a.txt", oldString: "one", newString: "two" }], { journal });
+  const names = async () => [...(await readdir(path.join(journal.dir, "blobs"))), ...(await readdir(path.join(journal.dir, "entries")))];
+  assert.ok(!(await names()).some((n) => n.endsWith(".tmp")));
+  // As a killed writer leaves it: its temporary name, older than debris.ts's STALE_TEMP_MS.
+  const left = path.join(journal.dir, "entries", `.0mx17pwzt-dab88b65.json.fuzzpatch-${"0".repeat(6)}-1-${"a".repeat(8)}.tmp`);
+  await writeFile(left, "{", { mode: 0o600 });
+  const old = new Date(Date.now() - 11 * 60_000);
+  await utimes(left, old, old);
+  await pruneJournal(journal.dir, { maxEntries: 1000, maxBytes: 1e9, maxAgeMs: 1e12 });
+  assert.ok(!(await names()).some((n) => n.endsWith(".tmp")), (await names()).join(", "));
+  assert.equal(listEntryIds(journal.dir).length, 1);
+  await undoLast({ root: t.root, journal });
+  assert.equal(await read(t.root, "a.txt"), "one\n");
 });

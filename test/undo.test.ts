@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { EditError } from "../src/errors.ts";
 import { applyDelta, DELTA_FROM, encodeDelta, MAX_DEPTH, parseDelta } from "../src/fs/journal-delta.ts";
 import { parseEntry } from "../src/fs/journal-entry.ts";
-import { hashOnce, hashTextOnce, rememberTextBytes } from "../src/fs/known-hashes.ts";
+import { HASH_WHILE_WRITING_FROM, hashOnce, hashTextOnce, hashWhileWaiting, knownHashOf, rememberTextBytes } from "../src/fs/known-hashes.ts";
 import { hashBytes } from "../src/fs/read-file.ts";
 import { applyEdits, undoLast, undoWrite } from "../src/node.ts";
 import { defaultJournalDir } from "../src/fs/journal-dir.ts";
@@ -94,6 +94,11 @@ test("history versions are stored once each as blobs, long or short, whether or 
   assert.equal(hashOnce(bytes), hashBytes(bytes));
   assert.equal(hashOnce(bytes), hashBytes(long));
   for (const text of [long, short, `${long}x`, long]) assert.equal(hashTextOnce(text), hashBytes(text));
+  // Hashed a slice at a time while a write waits: the same sha256, found by hashOnce.
+  const sliced = Buffer.from(lines(1, 200_000));
+  assert.ok(sliced.length > HASH_WHILE_WRITING_FROM);
+  await hashWhileWaiting(sliced);
+  assert.equal(knownHashOf(sliced), hashBytes(Buffer.from(sliced)));
   // A text known as a file's UTF-8 (the file cache's entry) takes those bytes' hash.
   const other = `${long}y`;
   const otherBytes = Buffer.from(other);

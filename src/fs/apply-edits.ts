@@ -5,6 +5,7 @@
  * succeeded) are files written, atomically and as one transaction.
  */
 
+import { HASH_WHILE_WRITING_FROM, hashWhileWaiting } from "./known-hashes.ts";
 import { channel } from "node:diagnostics_channel";
 import { accessSync, statSync } from "node:fs";
 import { checkFlag, type EngineOptions, optionsObject, resolveOptions } from "../engine/options.ts";
@@ -668,7 +669,9 @@ async function writePlans(planOrder: readonly FilePlan[], opts: ResolvedOptions,
   const changes: PlannedChange[] = [...toWrite.flatMap((p) => toChanges(p, opts.allowBinary, opts.hold)), ...rejects.map((p) => p.rejectChange as PlannedChange)];
   if (changes.length === 0) return { written: false, changes };
   try {
-    await commitChanges(changes, opts.hooks, opts.budget);
+    // The new bytes' sha256 (the journal's and the answer's) computed while the write waits on the disk.
+    const hashing = Promise.all(changes.map((c) => (c.kind !== "delete" && c.bytes.length >= HASH_WHILE_WRITING_FROM ? hashWhileWaiting(c.bytes) : undefined)));
+    await commitChanges(changes, opts.hooks, opts.budget).finally(() => hashing);
     for (const p of toWrite) p.report.written = true;
     for (const p of rejects) if (p.report.reject) p.report.reject.written = true;
     if (opts.cache) rememberWritten(opts.cache, toWrite, changes);

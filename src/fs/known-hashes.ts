@@ -29,6 +29,31 @@ export function hashOnce(bytes: Uint8Array): string {
   return hash;
 }
 
+/** Bytes from this size are worth hashing while waiting (below it a hash is under ~0.7 ms: the turns would cost more). */
+export const HASH_WHILE_WRITING_FROM = 1024 * 1024;
+/** Bytes hashed between two turns of the event loop by `hashWhileWaiting` (~0.3 ms of sha256 each). */
+const SLICE = 512 * 1024;
+
+/**
+ * Hashes `bytes` a slice at a time, yielding to the event loop between
+ * slices, so that the hash of the bytes a write stages is computed while
+ * the write waits on the disk (its fdatasync, in the thread pool) instead
+ * of after it: the journal and the answer need it once the file is in
+ * place (~6 ms of CPU for 9 MB idle, 30-40 ms of wall time under load).
+ * `hashOnce` then finds it.
+ */
+export async function hashWhileWaiting(bytes: Uint8Array): Promise<void> {
+  if (byBuffer.has(bytes)) return;
+  const hash = createHash("sha256");
+  for (let at = 0; at < bytes.length; at += SLICE) {
+    hash.update(bytes.subarray(at, at + SLICE));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    // Asked for meanwhile (hashOnce): that hash stands.
+    if (byBuffer.has(bytes)) return;
+  }
+  byBuffer.set(bytes, hash.digest("hex"));
+}
+
 /** Records that `bytes` hash to what `hashOfEqual` gives (the hash of equal bytes: a file cache entry compared byte for byte). */
 export function rememberHash(bytes: Uint8Array, hashOfEqual: () => string): void {
   byBuffer.set(bytes, hashOfEqual);

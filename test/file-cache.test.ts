@@ -191,10 +191,13 @@ test("an entry decoded leniently (allowBinary) never serves a read that refuses 
 
 test("the cache stays within its bound, dropping the least recently used file", async () => {
   const { root } = await makeTree({ "a.txt": "a".repeat(1000), "b.txt": "b".repeat(1000), "c.txt": "c".repeat(1000) });
-  // Each entry: 1000 bytes + 2 × 1000 characters + its line table (4 KiB): two fit, three do not.
-  const cache = new FileCache(15_000);
+  // The bound is two and a half entries (an entry: the bytes, the text, its line table): two fit, three do not.
+  const probe = new FileCache();
+  await loadTextFile(path.join(root, "a.txt"), "a.txt", { cache: probe });
+  const bound = Math.floor(probe.size * 2.5);
+  const cache = new FileCache(bound);
   for (const name of ["a.txt", "b.txt", "a.txt", "c.txt"]) await loadTextFile(path.join(root, name), name, { cache });
-  assert.ok(cache.size <= 15_000, `holds ${cache.size} bytes`);
+  assert.ok(cache.size <= bound, `holds ${cache.size} bytes`);
   await loadTextFile(path.join(root, "a.txt"), "a.txt", { cache });
   assert.equal(cache.hits, 2, "a.txt, used last, is kept");
   await loadTextFile(path.join(root, "b.txt"), "b.txt", { cache });

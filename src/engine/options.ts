@@ -71,6 +71,8 @@ const THRESHOLD_KEYS: readonly (keyof StrategyOptions)[] = Object.freeze([
   "ambiguityMargin",
 ]);
 
+const LIMIT_KEYS = Object.freeze(Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]);
+
 function invalid(message: string): EditError {
   return new EditError("INVALID_INPUT", message);
 }
@@ -119,7 +121,9 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
   const preset = presetByName(options.preset ?? DEFAULTS.preset);
   const strategy: StrategyOptions = { ...preset.options };
   const thresholds = optionsObject<StrategyOptions>(options.thresholds, "thresholds");
+  // An absent value is skipped before its name is built: the file layer resolves options once per block (2,000 a call).
   for (const key of THRESHOLD_KEYS) {
+    if (thresholds[key] === undefined) continue;
     const value = checkNumber(thresholds[key], `thresholds.${key}`, 0, key === "blockAnchorSizeSlack" ? Number.POSITIVE_INFINITY : 1);
     if (value !== undefined) strategy[key] = value;
   }
@@ -137,7 +141,8 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
   }
   const given = optionsObject<Limits>(options.limits, "limits");
   const limits: Limits = { ...DEFAULT_LIMITS };
-  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
+  for (const key of LIMIT_KEYS) {
+    if (given[key] === undefined) continue;
     const value = checkNumber(given[key], `limits.${key}`, 1, Number.MAX_SAFE_INTEGER);
     if (value !== undefined) limits[key] = value;
   }

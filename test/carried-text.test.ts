@@ -90,6 +90,39 @@ test("carried blocks give the per-block path's answers once the allowance for se
   );
 });
 
+test("one-line blocks carried past 256 pending edits give the per-block path's bytes and reports", async () => {
+  // A block of one line is carried with up to MAX_PENDING_ONE_LINE edits pending (its place among them found by
+  // halving, its find text looked for in their texts through 4-grams): blocks eight lines apart in random order on
+  // a file of 3,000 lines, past the 280th a few on what an earlier block wrote (in a pending edit's text), then a miss.
+  const bigFile = fc.integer({ min: 3_000, max: 3_200 }).map((n) => `${Array.from({ length: n }, (_, i) => `  v${i} = compute(${i});`).join("\n")}\n`);
+  // Replacements that the file may hold past the lines the blocks find.
+  const newLine = fc.oneof(fc.integer({ min: 3_000, max: 3_400 }).map((i) => `  v${i} = compute(${i});`), fc.nat(99).map((i) => `  // ${i}`));
+  const places = fc.shuffledSubarray(
+    Array.from({ length: 375 }, (_, k) => k * 8),
+    { minLength: 300 },
+  );
+  const specs = fc
+    .tuple(places, fc.array(fc.array(newLine, { minLength: 1, maxLength: 2 }), { minLength: 375, maxLength: 375 }), fc.array(fc.nat(374), { maxLength: 8 }))
+    .map(([at, replaces, written]) => {
+      const out: BlockSpec[] = at.map((a, k) => ({ kind: "copy", at: a, length: 1, replace: replaces[k] as string[] }));
+      for (const w of written) out.splice(280 + (w % (out.length - 280)), 0, { kind: "written", at: 0, length: 1, replace: ["  // again"] });
+      out.push({ kind: "missing", at: 1, length: 1, replace: [] });
+      return out;
+    });
+  carrying.deepest = 0;
+  await fc.assert(
+    fc.asyncProperty(bigFile, specs, async (text, blocks) => {
+      const response = `f.txt\n${blocksOf(text, blocks).join("")}`;
+      const carried = await run(text, response, true);
+      const perBlock = await run(text, response, false);
+      assert.equal(carried.written, perBlock.written);
+      assert.equal(carried.result, perBlock.result);
+    }),
+    { numRuns: 8 },
+  );
+  assert.ok(carrying.deepest > 256, `at most ${carrying.deepest} edits pending at once`);
+});
+
 test("a block that edits what an earlier block wrote sees it, and its lines count the earlier blocks' lines", async () => {
   const text = `${Array.from({ length: 40 }, (_, i) => `line ${i}`).join("\n")}\n`;
   const blocks = [

@@ -723,7 +723,7 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   if (!entry) return fail(new EditError("INVALID_INPUT", `No format "${edit.format}".`, { path: report.path, index }));
   const versions = historyOf(opts.history, plan.rel, edit.path);
   const block = versions.length === 0 && plan.loaded?.exists && !plan.copiedFrom && !plan.moveTo ? carriedBlock(edit) : undefined;
-  const carried = block && plan.carried?.empty === false && plan.carried.open ? carryBlock(plan, edit, index, block, entry, versions, opts) : false;
+  const carried = block && plan.carried?.empty === false && plan.carried.openFor(block.find) ? carryBlock(plan, edit, index, block, entry, versions, opts) : false;
   if (carried === true) return;
   // Placed exactly neither in the base nor over a pending edit, once the call may start no search beyond exact
   // text: the whole text's answer is the allowance's refusal, which the base gives too, without making it whole.

@@ -53,8 +53,19 @@ import { unescapeWholeText } from "../text/unescape-whole.ts";
  */
 const MAX_PENDING = 256;
 
-/** Tests turn it off to compare with the per-block path, and read how many blocks it carried (test/carried-text.test.ts). Not a public API. */
-export const carrying = { on: true, carried: 0 };
+/**
+ * The same for a block whose find text is one line: it is looked for in the
+ * pending edits' texts through their 4-grams (`grams`), and its place among
+ * them by halving, so a response's 2,000 one-line blocks need not make a
+ * 1 MB text whole (~7 ms each, and its line hashes anew) every 256 blocks.
+ */
+const MAX_PENDING_ONE_LINE = 4_096;
+
+/** Characters of a gram of `grams`. */
+const GRAM = 4;
+
+/** Tests turn it off to compare with the per-block path, and read how many blocks it carried and the most edits pending at once (test/carried-text.test.ts). Not a public API. */
+export const carrying = { on: true, carried: 0, deepest: 0 };
 
 /** A clean edit made since the base: a range of the base, its new text, and its lines. */
 interface Pending {
@@ -116,6 +127,11 @@ export class CarriedText {
   private readonly pending: Pending[] = [];
   /** Where each pending edit starts in the edited text, and the edited text's length. */
   private at: number[] = [];
+  /** Where each pending edit's lines start in the edited text (0-based), and the lines added less removed by all. */
+  private lineAt: number[] = [];
+  private lineDelta = 0;
+  /** The GRAM-character substrings of every pending edit's text, hashed: a text missing one of a find text's holds none of it. */
+  private readonly grams = new Set<number>();
   private total: number;
   /** No CR in the base, and its document's text is the base (no BOM): known once asked. */
   private plain: boolean | undefined;
@@ -129,8 +145,14 @@ export class CarriedText {
 
   /** Whether a base result may stand for another: the base has no CR (offsets are the raw text's) and room for one more edit. */
   get open(): boolean {
+    return this.openFor(undefined);
+  }
+
+  /** `open`, for a block whose find text is `find`: one of one line has more room (MAX_PENDING_ONE_LINE). */
+  openFor(find: string | undefined): boolean {
     this.plain ??= !this.base.includes("\r") && this.doc.raw === this.doc.text;
-    return this.pending.length < MAX_PENDING && this.plain;
+    const room = find !== undefined && !find.includes("\n") ? MAX_PENDING_ONE_LINE : MAX_PENDING;
+    return this.pending.length < room && this.plain;
   }
 
   get empty(): boolean {
@@ -146,18 +168,20 @@ export class CarriedText {
   carry(block: CarriedBlock, op: OpOutcome, change: TextChange): { op: OpOutcome; change: TextChange } | undefined {
     const first = (op.startLine as number) - 1;
     const end = op.endLine as number;
-    let lineShift = 0;
-    let shift = 0;
-    let at = 0;
     const pending = this.pending;
-    for (let k = 0; k < pending.length; k++) {
-      const p = pending[k] as Pending;
-      if (p.endLine + block.margin <= first) {
-        lineShift += p.lineDelta;
-        shift += p.text.length - (p.end - p.start);
-        at = k + 1;
-      } else if (end + block.margin > p.firstLine) return undefined;
+    // Pending edits are apart and in order, so those wholly above the margin are the first `at` (found by halving);
+    // the next one is the nearest below it, and the shifts above are where that one starts less where it started.
+    let at = 0;
+    let hi = pending.length;
+    while (at < hi) {
+      const mid = (at + hi) >> 1;
+      if ((pending[mid] as Pending).endLine + block.margin <= first) at = mid + 1;
+      else hi = mid;
     }
+    const next = pending[at];
+    if (next && end + block.margin > next.firstLine) return undefined;
+    const lineShift = next ? (this.lineAt[at] as number) - next.firstLine : this.lineDelta;
+    const shift = next ? (this.at[at] as number) - next.start : this.total - this.base.length;
     if (!this.wholeLines(change) || standsNear({ doc: this.doc }, block.op, { startLine: first, endLine: end })) return undefined;
     if (this.mayHold(block.find)) return undefined;
     carrying.carried++;
@@ -178,6 +202,7 @@ export class CarriedText {
     // whole lines of the edited text: its own text holds the place (1,995 one-line blocks, each checked against
     // up to 256 pending edits, spent ~0.3 s of CPU building their neighbourhoods).
     if (!find.includes("\n")) {
+      if (!this.gramsHold(find)) return false;
       for (const p of this.pending) if (p.text.includes(find)) return true;
       return false;
     }
@@ -201,15 +226,36 @@ export class CarriedText {
   private insert(k: number, op: OpOutcome, change: TextChange): void {
     const lines = countBreaks(this.base, change.start, change.end);
     const firstLine = (op.startLine as number) - 1;
-    this.pending.splice(k, 0, { ...change, firstLine, endLine: op.endLine as number, lineDelta: countBreaks(change.text, 0, change.text.length) - lines });
+    const lineDelta = countBreaks(change.text, 0, change.text.length) - lines;
+    this.pending.splice(k, 0, { ...change, firstLine, endLine: op.endLine as number, lineDelta });
     // The edits before k keep their places; the new one starts after their shift, and those after move by its own.
     const at = this.at;
+    const lineAt = this.lineAt;
     const prev = this.pending[k - 1];
     const before = prev ? (at[k - 1] as number) - prev.start + prev.text.length - (prev.end - prev.start) : 0;
+    const linesBefore = prev ? (lineAt[k - 1] as number) - prev.firstLine + prev.lineDelta : 0;
     const delta = change.text.length - (change.end - change.start);
     at.splice(k, 0, change.start + before);
-    for (let j = k + 1; j < at.length; j++) at[j] = (at[j] as number) + delta;
+    lineAt.splice(k, 0, firstLine + linesBefore);
+    for (let j = k + 1; j < at.length; j++) {
+      at[j] = (at[j] as number) + delta;
+      lineAt[j] = (lineAt[j] as number) + lineDelta;
+    }
     this.total += delta;
+    this.lineDelta += lineDelta;
+    if (this.pending.length > carrying.deepest) carrying.deepest = this.pending.length;
+    this.addGrams(change.text);
+  }
+
+  private addGrams(text: string): void {
+    for (let i = 0; i + GRAM <= text.length; i++) this.grams.add(gramAt(text, i));
+  }
+
+  /** False when a GRAM-character substring of `find` is in no pending edit's text (then `find` is in none); true when it may be. */
+  private gramsHold(find: string): boolean {
+    if (find.length < GRAM) return true;
+    for (let i = 0; i + GRAM <= find.length; i++) if (!this.grams.has(gramAt(find, i))) return false;
+    return true;
   }
 
   /** The whole text: the base with every pending edit, one string. */
@@ -264,4 +310,11 @@ export class CarriedText {
     }
     return out;
   }
+}
+
+/** A hash of `s[i, i + GRAM)` (equal substrings, equal hashes; a collision only costs a scan). */
+function gramAt(s: string, i: number): number {
+  let h = 0;
+  for (let k = i; k < i + GRAM; k++) h = (Math.imul(h, 31) + s.charCodeAt(k)) | 0;
+  return h;
 }

@@ -21,6 +21,7 @@ import { bracketBalance, checksBalance, hashCommented } from "./balance.ts";
 import { type DefinitionPlace, endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkMarkerBlock } from "./marker-block.ts";
+import { markerEdgeLine, readFromEdge } from "./edge-reading.ts";
 import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, segmentsOf, walkSnippet } from "./merge.ts";
 import { keyPlaces, trimmedInFile } from "./key-index.ts";
 import { readMorphInput } from "./morph-input.ts";
@@ -123,10 +124,31 @@ export function applyLazyEdit(content: string, snippet: string, options: LazyEdi
   // Where the file has each snippet line's key (the only lines looked up), and `...`.
   const places = keyPlaces(fileKeys, [...lines.map(lineKey), "..."]);
   // A `...` line may be a marker even where the file has such lines: told before either merge.
-  const read = ellipsesAsMarkers(classifySnippet(lines, trimmedInFile(lines, text.lines, places)), text.lines, fileKeys);
+  const classified = classifySnippet(lines, trimmedInFile(lines, text.lines, places));
+  const read = ellipsesAsMarkers(classified, text.lines, fileKeys);
   // A removal-like comment over new code is code to the marker merge, but routes the snippet as a note did.
   const snip = removalsAsComments(read, places);
-  const merged = (read.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines, options.definitions)) || mergeOrScope(snip, text.lines, fileKeys, places, options.definitions);
+  let merged: Merged;
+  try {
+    merged = (read.every((l) => l.kind === "code") && mergeDefinitions(snip, text.lines, options.definitions)) || mergeOrScope(snip, text.lines, fileKeys, places, options.definitions);
+  } catch (error) {
+    // A line next to a marker left unplaced: the snippet read again from that line (edge-reading.ts).
+    const edge = markerEdgeLine(error);
+    const again = edge === undefined ? undefined : readFromEdge(snip, fileKeys, text.lines, places, edge, (banned) => {
+      // Its `...` lines told again: whether one is a marker rests on the lines aligned around it.
+      const other = removalsAsComments(ellipsesAsMarkers(classified, text.lines, fileKeys, banned), places);
+      const m = mergeByMarkers(other, text.lines, fileKeys, places, banned);
+      return { fileLine: m.fileLine as Int32Array, result: finishMerge(content, text, other, m, options) };
+    }, (r) => r.content);
+    if (again) return again;
+    throw error;
+  }
+  return finishMerge(content, text, snip, merged, options);
+}
+
+/** The merged lines checked (balance, a change made, syntax) and written in the file's line ends. */
+function finishMerge(content: string, text: Text, snip: readonly SnippetLine[], merged: Merged, options: LazyEditOptions): LazyEditResult {
+  const { path, language } = options;
   const shared = sharedLines(text.lines, merged.lines);
   // The file with its changed lines swapped (LF files), checked for balance about those lines only.
   const spliced = spliceText(content, text.lines, text.bom, text.finalNewline, merged.lines, shared);
@@ -145,6 +167,8 @@ interface Merged {
   lines: string[];
   strategy: "definitions" | "markers";
   stats: MergeStats;
+  /** The marker merge's file line of each snippet line (-1: none). */
+  fileLine?: Int32Array;
 }
 
 /**
@@ -154,10 +178,10 @@ interface Merged {
  * and a model's `...` was written into the file as code), unless it is the
  * body of a new block (the line before it ends with `:` and is not the file's).
  */
-function ellipsesAsMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[]): readonly SnippetLine[] {
+function ellipsesAsMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[], banned: ReadonlySet<number> = new Set()): readonly SnippetLine[] {
   const bare = (l: SnippetLine) => l.kind === "code" && (l.text.trim() === "..." || l.text.trim() === "…");
   if (!snip.some(bare)) return snip;
-  const al = alignSnippet(snip, fileKeys, fileLines);
+  const al = alignSnippet(snip, fileKeys, fileLines, banned);
   let changed = false;
   const out = snip.map((l, s) => {
     if (!bare(l) || confirmed(snip, al, fileLines, s)) return l;
@@ -215,8 +239,9 @@ function mergeOrScope(snip: readonly SnippetLine[], fileLines: readonly string[]
   }
 }
 
-function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[], index: Map<string, number[]>): Merged {
-  const al = preferReading(snip, alignSnippet(snip, fileKeys, fileLines), fileKeys, fileLines);
+/** `banned`: snippet lines never to anchor (edge-reading.ts: the snippet read again from a marker's edge). */
+function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[], index: Map<string, number[]>, banned: ReadonlySet<number> = new Set()): Merged {
+  const al = preferReading(snip, alignSnippet(snip, fileKeys, fileLines, banned), fileKeys, fileLines, banned);
   pairBlankEdges(snip, al, fileLines);
   const limits = markerLimits(snip, al, fileLines);
   checkSegments(snip, al, fileLines, index, limits);
@@ -231,7 +256,7 @@ function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string
   checkSplitDeletions(snip, al, fileLines);
   checkRepeatedContext(snip, al, fileLines, fileKeys, index);
   const { lines, stats } = walkSnippet(snip, al, fileLines, limits);
-  return { lines, strategy: "markers", stats };
+  return { lines, strategy: "markers", stats, fileLine: al.fileLine };
 }
 
 /**

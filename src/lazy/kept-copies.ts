@@ -77,10 +77,10 @@ function keptCopy(snip: readonly SnippetLine[], al: Alignment, limits: ReadonlyM
 }
 
 /** The other reading: the lines of `al` that stand against the pairs (before them in the snippet, after them in the file, or the reverse) banned, with their file lines. */
-function otherReading(snip: readonly SnippetLine[], al: Alignment, pairs: readonly Pair[], fileKeys: readonly string[], fileLines: readonly string[]): { al: Alignment; old: Map<number, number> } | undefined {
+function otherReading(snip: readonly SnippetLine[], al: Alignment, pairs: readonly Pair[], fileKeys: readonly string[], fileLines: readonly string[], held: ReadonlySet<number>): { al: Alignment; old: Map<number, number> } | undefined {
   const { banned, old } = linesAgainst(snip, al, pairs);
   if (banned.size === 0) return undefined;
-  return { al: alignSnippet(snip, fileKeys, fileLines, banned), old };
+  return { al: alignSnippet(snip, fileKeys, fileLines, new Set([...banned, ...held])), old };
 }
 
 /** How many snippet lines that can tell a place (not blank, not trivial) the reading takes for the file's lines, word for word. */
@@ -173,13 +173,13 @@ function insertsOnly(snip: readonly SnippetLine[], al: Alignment, fileLines: rea
  * The alignment to merge by: moved-lines.ts's reading, or where lines stay
  * out of order, the one reading of the two that holds (its copies then no
  * longer counted out of order); otherwise that reading as it is, for the
- * merge to refuse.
+ * merge to refuse. `held`: lines `aligned` was aligned with banned (edge-reading.ts), banned in every other reading too.
  */
-export function preferReading(snip: readonly SnippetLine[], aligned: Alignment, fileKeys: readonly string[], fileLines: readonly string[]): Alignment {
-  const al = preferMoves(snip, aligned, fileKeys, fileLines);
+export function preferReading(snip: readonly SnippetLine[], aligned: Alignment, fileKeys: readonly string[], fileLines: readonly string[], held: ReadonlySet<number> = new Set()): Alignment {
+  const al = preferMoves(snip, aligned, fileKeys, fileLines, held);
   const moved = al.outOfOrder ? unexplainedMoves(snip, al, fileLines) : [];
   if (moved.length === 0) return al;
-  const other = otherReading(snip, al, moved, fileKeys, fileLines);
+  const other = otherReading(snip, al, moved, fileKeys, fileLines, held);
   const first = copiesOf(snip, al, fileLines, new Map());
   const second = other && copiesOf(snip, other.al, fileLines, other.old);
   let pick: Alignment;

@@ -115,14 +115,14 @@ export function linesAgainst(snip: readonly SnippetLine[], al: Alignment, pairs:
  * every line out of order: the lines of the first that stand against the
  * unexplained ones (before them in the snippet, after them in the file, or
  * the reverse) banned, each of them then a moved line whose old place the
- * merge replaces.
+ * merge replaces. `held`: lines `al` was aligned with banned, banned in the other reading too.
  */
-export function preferMoves(snip: readonly SnippetLine[], al: Alignment, fileKeys: readonly string[], fileLines: readonly string[]): Alignment {
+export function preferMoves(snip: readonly SnippetLine[], al: Alignment, fileKeys: readonly string[], fileLines: readonly string[], held: ReadonlySet<number> = new Set()): Alignment {
   const moved = unexplainedMoves(snip, al, fileLines);
   if (moved.length === 0) return al;
   const { banned, old } = linesAgainst(snip, al, moved);
   if (banned.size === 0) return al;
-  const other = alignSnippet(snip, fileKeys, fileLines, banned);
+  const other = alignSnippet(snip, fileKeys, fileLines, new Set([...banned, ...held]));
   for (const [s, f] of old) if ((other.fileLine[s] as number) >= 0 || !replacedByGap(snip, other, fileLines, f) || fitsOldPlace(snip, other, fileLines, s, f)) return al;
   return unexplainedMoves(snip, other, fileLines).length === 0 ? other : al;
 }

@@ -34,7 +34,7 @@ import { mergeWithinDefinitions } from "./scoped-merge.ts";
 import { balanceMoved, sharedLines, spliceText } from "./splice-text.ts";
 import { checkSplitDeletions } from "./split-deletions.ts";
 import { narrowDefinitions } from "./tree-definitions.ts";
-import { pairBlankEdges } from "./blank-edges.ts";
+import { newCodeAfterBlankRun, pairBlankEdges } from "./blank-edges.ts";
 import { checkChangedEdges, checkGapStructure, checkMarkerEdges, checkRepeatedEdges, checkSnippetEnds } from "./verify.ts";
 
 export interface LazyEditOptions {
@@ -218,6 +218,7 @@ function mergeOrScope(snip: readonly SnippetLine[], fileLines: readonly string[]
 function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[], index: Map<string, number[]>): Merged {
   const al = preferReading(snip, alignSnippet(snip, fileKeys, fileLines), fileKeys, fileLines);
   pairBlankEdges(snip, al, fileLines);
+  newCodeAfterBlankRun(snip, al, fileLines);
   const limits = markerLimits(snip, al, fileLines);
   checkSegments(snip, al, fileLines, index, limits);
   checkMarkerEdges(snip, al, index);

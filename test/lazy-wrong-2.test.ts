@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { renderSnippet } from "../bench/lazy/render.ts";
 import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
 
 const MODULE = "import os\n\n\ndef load(path):\n    return open(path).read()\n\n\ndef main():\n    print(load('x'))\n";
@@ -29,4 +30,21 @@ test("blank lines before new code that follow a line of the file, or outnumber t
     const want = `import os\n\n\ndef load(path):\n    return open(path).read()\n${"\n".repeat(blanks)}${SAVE}\n\ndef main():\n    print(load('x'))\n`;
     assert.equal(applyLazyEdit(MODULE, snippet, { path: "a.py" }).content, want);
   }
+});
+
+// bench:lazy's renderer: a deletion whose shown context on its marker side is blank lines only, which the deletion ends with too.
+const ROWS = "def f(rows):\n    out = None\n    for r in rows:\n        if out is None:\n            out = r\n            continue\n\n        # spacer\n        for _ in range(2):\n            out = out + ' '\n\n        out = out + r\n\n    out = out.strip()\n    return out\n";
+const NO_SPACER = "def f(rows):\n    out = None\n    for r in rows:\n        if out is None:\n            out = r\n            continue\n\n        out = out + r\n\n    out = out.rstrip()\n    return out\n";
+
+test("bench:lazy renders no snippet whose deletion a marker could have kept: its only context on the marker side is a blank line the deletion ends with", () => {
+  // rest-of-code shows one line of context: the blank line the deleted run ends with, after a marker.
+  assert.equal(renderSnippet(ROWS, NO_SPACER, "python", "rest-of-code"), undefined);
+  // Three lines of context show the line before the deletion, which the deleted run does not end with.
+  assert.match(renderSnippet(ROWS, NO_SPACER, "python", "existing-code") as string, /continue\n\n {8}out = out \+ r/);
+});
+
+test("bench:lazy still renders a deletion whose context on the marker side is code the deletion ends with: the lines after it tell the reading", () => {
+  const before = "def f(rv):\n    rv = rv.doit()\n    if rv.a:\n        return rv\n    if rv.b:\n        return rv\n    return g(rv)\n";
+  const after = "def f(rv):\n    rv = rv.doit()\n    if rv.a:\n        return rv\n    if not rv.c:\n        if rv.b:\n            return rv\n    return g(rv)\n";
+  assert.equal(renderSnippet(before, after, "python", "rest-of-code"), "        # ... rest of code ...\n        return rv\n    if not rv.c:\n        if rv.b:\n            return rv\n    return g(rv)");
 });

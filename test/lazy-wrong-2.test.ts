@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { renderSnippet } from "../bench/lazy/render.ts";
 import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
+import { expectRefusal } from "./helpers/lazy-refusal.ts";
 
 const MODULE = "import os\n\n\ndef load(path):\n    return open(path).read()\n\n\ndef main():\n    print(load('x'))\n";
 const SAVE = "def save(path, text):\n    with open(path, 'w') as f:\n        f.write(text)\n";
@@ -30,6 +31,29 @@ test("blank lines before new code that follow a line of the file, or outnumber t
     const want = `import os\n\n\ndef load(path):\n    return open(path).read()\n${"\n".repeat(blanks)}${SAVE}\n\ndef main():\n    print(load('x'))\n`;
     assert.equal(applyLazyEdit(MODULE, snippet, { path: "a.py" }).content, want);
   }
+});
+
+// Two classes whose `__new__` share their first and last lines; Intersection's far below Union's (past copied-lines.ts's reach).
+const filler = (name: string, n: number) => Array.from({ length: n }, (_, k) => `    def ${name}_${k}(self):\n        return self._${name}_${k}\n`).join("\n");
+const cls = (name: string, body: string, n: number) =>
+  `class ${name}(Base):\n${filler(name.toLowerCase(), n)}\n    def __new__(cls, *args, **kwargs):\n        evaluate = kwargs.get('evaluate', True)\n${body}\n        obj = Base.__new__(cls, *args)\n        obj._argset = frozenset(args)\n        return obj\n`;
+const UNION = "        args = list(ordered(set(to_sets(args))))\n        if evaluate:\n            return simplify_union(args)\n        args = list(ordered(args))\n\n        # drop duplicates\n        args = list(ordered(set(args)))\n        if len(args) == 1:\n            return args[0]\n";
+const INTER = "        args = to_sets(args)\n        if evaluate:\n            return simplify_intersection(args)\n        args = list(ordered(args))\n";
+const TWINS = `${cls("Union", UNION, 3)}\n\n${cls("Intersection", INTER, 12)}`;
+
+test("applyLazyEdit refuses (was wrong) a block's change whose lines out of order stand in the block's twin: either block may be the one changed", () => {
+  // Intersection's __new__ rewritten like Union's: the lines Union has alone placed it in Union.
+  const snippet =
+    "    # ... existing code ...\n    def __new__(cls, *args, **kwargs):\n        evaluate = kwargs.get('evaluate', True)\n        args = to_sets(args)\n\n        # drop duplicates\n        args = list(ordered(set(args)))\n        if evaluate:\n            return simplify_intersection(args)\n        if len(args) == 1:\n            return args[0]\n        obj = Base.__new__(cls, *args)\n        obj._argset = frozenset(args)\n        return obj\n    # ... existing code ...";
+  const error = expectRefusal(() => applyLazyEdit(TWINS, snippet, { path: "a.py" }), "AMBIGUOUS", [/Snippet line 4/, /file line 67/, /lines 11-25 or 65-74/]);
+  assert.equal(error.detail.candidates?.length, 2);
+});
+
+test("a line out of order copied from a block that is no twin of the snippet's is still a copy", () => {
+  const file = `${cls("Union", UNION, 3)}\n\n${filler("helpers", 12)}\n    def fold(self, args):\n        args = to_sets(args)\n        return args\n`;
+  const snippet = "    # ... existing code ...\n    def __new__(cls, *args, **kwargs):\n        evaluate = kwargs.get('evaluate', True)\n        args = to_sets(args)\n        if evaluate:\n            return simplify_union(args)\n    # ... existing code ...";
+  const out = applyLazyEdit(file, snippet, { path: "a.py" }).content;
+  assert.ok(out.includes("        evaluate = kwargs.get('evaluate', True)\n        args = to_sets(args)\n        if evaluate:\n"), out);
 });
 
 // bench:lazy's renderer: a deletion whose shown context on its marker side is blank lines only, which the deletion ends with too.

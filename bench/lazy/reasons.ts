@@ -25,6 +25,7 @@ const KINDS: readonly [string, RegExp][] = [
   ["no-code", /The snippet has no code between its markers/],
   ["rename-clash", /renaming it, but the file already has/],
   ["repeated-context", /and the code the snippet deletes (?:after|before) them starts/],
+  ["twin-block", /the snippet may change either block/],
 ];
 
 /** The refusal's kind, or "other" for a message no kind above names. */

@@ -33,6 +33,20 @@ test("blank lines before new code that follow a line of the file, or outnumber t
   }
 });
 
+// Two functions whose returns differ by a wrap and by one name; whitespace-only lines before both.
+const WRAPS = "def f(x):\n    y = 1\n    \n    return wrap(bottom(x, to_a))\n\n\ndef g(x):\n    y = 2\n    \n    return bottom(x, to_b)\n\n\nh = g\n";
+
+test("applyLazyEdit refuses (was wrong) a lone changed line with blank lines only around it that reads as a change of two lines", () => {
+  const snippet = "    # ... existing code ...\n    \n    return wrap(bottom(x, to_b))\n\n    # ... existing code ...";
+  expectRefusal(() => applyLazyEdit(WRAPS, snippet, { path: "a.py" }), "AMBIGUOUS", [/Snippet line 3/, /lines 4, 10/]);
+});
+
+test("a lone changed line with blank lines only around it, like one line of its range alone, is that line changed", () => {
+  const file = WRAPS.replace("return wrap(bottom(x, to_a))", "return x");
+  const snippet = "    # ... existing code ...\n    \n    return wrap(bottom(x, to_b))\n\n    # ... existing code ...";
+  assert.equal(applyLazyEdit(file, snippet, { path: "a.py" }).content, file.replace("return bottom(x, to_b)", "return wrap(bottom(x, to_b))"));
+});
+
 // Two classes whose `__new__` share their first and last lines; Intersection's far below Union's (past copied-lines.ts's reach).
 const filler = (name: string, n: number) => Array.from({ length: n }, (_, k) => `    def ${name}_${k}(self):\n        return self._${name}_${k}\n`).join("\n");
 const cls = (name: string, body: string, n: number) =>

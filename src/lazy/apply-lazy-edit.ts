@@ -21,6 +21,7 @@ import { bracketBalance, checksBalance, hashCommented } from "./balance.ts";
 import { type DefinitionPlace, endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkMarkerBlock } from "./marker-block.ts";
+import { checkLoneChangedLine } from "./lone-changed-line.ts";
 import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, segmentsOf, walkSnippet } from "./merge.ts";
 import { keyPlaces, trimmedInFile } from "./key-index.ts";
 import { readMorphInput } from "./morph-input.ts";
@@ -221,6 +222,7 @@ function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string
   newCodeAfterBlankRun(snip, al, fileLines);
   const limits = markerLimits(snip, al, fileLines);
   checkSegments(snip, al, fileLines, index, limits);
+  checkLoneChangedLine(snip, al, fileLines);
   checkMarkerEdges(snip, al, index);
   checkRepeatedEdges(snip, al, fileLines, index);
   checkChangedEdges(snip, al, fileLines);

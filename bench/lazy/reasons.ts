@@ -25,6 +25,8 @@ const KINDS: readonly [string, RegExp][] = [
   ["no-code", /The snippet has no code between its markers/],
   ["rename-clash", /renaming it, but the file already has/],
   ["repeated-context", /and the code the snippet deletes (?:after|before) them starts/],
+  ["twin-block", /the snippet may change either block/],
+  ["changed-line-twice", /reads as a change of \d+ of its lines/],
 ];
 
 /** The refusal's kind, or "other" for a message no kind above names. */

@@ -283,7 +283,8 @@ function foreign(known: ReadonlySet<string>, a: number, b: number, lines: readon
  * bare definition. Such renderings are dropped, not scored.
  */
 function shows(before: string, after: string, ranges: readonly [number, number][], marked: boolean, notes = false): boolean {
-  const n = after.replace(/\n$/, "").split("\n").length;
+  const lines = after.replace(/\n$/, "").split("\n");
+  const n = lines.length;
   const rangeOf = (line: number): number => {
     // The file's edges: the merge keeps what lies before a snippet's first line and after its last, so
     // a deletion there is shown only by a removal note (at the start; none is written after the end).
@@ -305,8 +306,27 @@ function shows(before: string, after: string, ranges: readonly [number, number][
     const prev = rangeOf(first - 1);
     const next = rangeOf(first + h.newLines);
     if (marked ? prev < 0 || prev !== next : h.newLines === 0 && (prev < 0 || next < 0)) return false;
+    if (marked && !notes && hiddenAtMarker(lines, n, ranges[prev] as [number, number], first, first + h.newLines, h.lines.filter((l) => l.startsWith("-")).map((l) => l.slice(1)))) return false;
   }
   return true;
+}
+
+/**
+ * Whether the lines a range shows between its marker and a deletion (after
+ * lines [a, first), the marker before `a`) are blank lines only, and the
+ * deletion's last lines are blank too, or those between the deletion and
+ * the marker after the range (after lines [end, b)) and its first lines: a
+ * reader may then end the marker before the deleted run's blank lines, or
+ * start it after them, and keep the whole run, for blank lines tell no
+ * place; the snippet does not tell the deletion (bench:lazy, rest-of-code:
+ * one blank line of context after a marker, then code the change deleted
+ * four lines before, a blank line ending the deletion). Shown code is
+ * context enough: the lines after it tell the reading.
+ */
+function hiddenAtMarker(lines: readonly string[], n: number, [a, b]: [number, number], first: number, end: number, removed: readonly string[]): boolean {
+  const same = (shown: readonly string[], part: readonly string[]) => shown.length > 0 && shown.length <= part.length && [...shown, ...part].every((l) => l.trim() === "");
+  if (a > 0 && same(lines.slice(a, first), removed.slice(removed.length - (first - a)))) return true;
+  return b < n && same(lines.slice(end, b), removed.slice(0, b - end));
 }
 
 /**

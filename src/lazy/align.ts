@@ -147,7 +147,7 @@ export function similarity(a: string, b: string): number {
 
 // Below this, a changed line is not taken for the line it replaces: measured on bench:lazy
 // (0.6 let `return a` stand for `return b + c` in short lines).
-const SIMILAR = 0.7;
+export const SIMILAR = 0.7;
 
 /**
  * Whether snippet line `s` is a line of the file, word for word, at a place

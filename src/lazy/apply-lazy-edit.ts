@@ -22,6 +22,7 @@ import { type DefinitionPlace, endsLike, findDefinitions, splitUnits } from "./d
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkMarkerBlock } from "./marker-block.ts";
 import { markerEdgeLine, readFromEdge } from "./edge-reading.ts";
+import { checkLoneChangedLine } from "./lone-changed-line.ts";
 import { checkSegments, MAX_UNMARKED_DELETION, type MergeStats, markerLimits, quoteLine, segmentsOf, walkSnippet } from "./merge.ts";
 import { keyPlaces, trimmedInFile } from "./key-index.ts";
 import { readMorphInput } from "./morph-input.ts";
@@ -35,7 +36,7 @@ import { mergeWithinDefinitions } from "./scoped-merge.ts";
 import { balanceMoved, sharedLines, spliceText } from "./splice-text.ts";
 import { checkSplitDeletions } from "./split-deletions.ts";
 import { narrowDefinitions } from "./tree-definitions.ts";
-import { pairBlankEdges } from "./blank-edges.ts";
+import { newCodeAfterBlankRun, pairBlankEdges } from "./blank-edges.ts";
 import { checkChangedEdges, checkGapStructure, checkMarkerEdges, checkRepeatedEdges, checkSnippetEnds } from "./verify.ts";
 
 export interface LazyEditOptions {
@@ -243,8 +244,10 @@ function mergeOrScope(snip: readonly SnippetLine[], fileLines: readonly string[]
 function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[], index: Map<string, number[]>, banned: ReadonlySet<number> = new Set()): Merged {
   const al = preferReading(snip, alignSnippet(snip, fileKeys, fileLines, banned), fileKeys, fileLines, banned);
   pairBlankEdges(snip, al, fileLines);
+  newCodeAfterBlankRun(snip, al, fileLines);
   const limits = markerLimits(snip, al, fileLines);
   checkSegments(snip, al, fileLines, index, limits);
+  checkLoneChangedLine(snip, al, fileLines);
   checkMarkerEdges(snip, al, index);
   checkRepeatedEdges(snip, al, fileLines, index);
   checkChangedEdges(snip, al, fileLines);

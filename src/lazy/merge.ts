@@ -17,6 +17,7 @@ import { EditError } from "../errors.ts";
 import { type Alignment, lineKey, similarity } from "./align.ts";
 import { blockAt, indentWidth, isBlank } from "./blocks.ts";
 import { onlyCopiedLines } from "./copied-lines.ts";
+import { twinBlock, twinBlockError } from "./twin-blocks.ts";
 import { checkDeadAfterExit } from "./dead-after-exit.ts";
 import type { SnippetLine } from "./markers.ts";
 import { unexplainedMoves } from "./moved-lines.ts";
@@ -182,7 +183,11 @@ export function markerLimits(snip: readonly SnippetLine[], al: Alignment, fileLi
 /** Refuses segments whose place the alignment could not tell. */
 export function checkSegments(snip: readonly SnippetLine[], al: Alignment, fileLines: readonly string[], fileIndex: Map<string, number[]>, limits: Map<number, number>): void {
   const moved = al.outOfOrder ? unexplainedMoves(snip, al, fileLines) : [];
-  if (moved.length > 0 && !onlyCopiedLines(snip, al, moved)) {
+  const copied = moved.length > 0 && onlyCopiedLines(snip, al, moved);
+  // Copies from elsewhere, unless one stands in a twin of a block the snippet opens (twin-blocks.ts).
+  const twin = copied ? twinBlock(snip, al.fileLine, fileLines, fileIndex, moved) : undefined;
+  if (twin) throw twinBlockError(snip, fileLines, twin, quoteLine);
+  if (moved.length > 0 && !copied) {
     const [snippetLine, fileLine] = moved[0] as readonly [number, number];
     const text = (snip[snippetLine] as SnippetLine).text;
     throw new EditError(

@@ -28,6 +28,7 @@ import { preferReading } from "./kept-copies.ts";
 import { checkNewHeaders } from "./new-header.ts";
 import { checkRenameClash } from "./rename-clash.ts";
 import { checkRepeatedContext } from "./repeated-context.ts";
+import { placeQuotedRemovals } from "./quoted-removal.ts";
 import { removalsAsComments } from "./removal-comments.ts";
 import { checkMergedSyntax } from "./syntax-refusal.ts";
 import { mergeWithinDefinitions } from "./scoped-merge.ts";
@@ -218,7 +219,9 @@ function mergeOrScope(snip: readonly SnippetLine[], fileLines: readonly string[]
 function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string[], fileKeys: readonly string[], index: Map<string, number[]>): Merged {
   const al = preferReading(snip, alignSnippet(snip, fileKeys, fileLines), fileKeys, fileLines);
   pairBlankEdges(snip, al, fileLines);
+  const stops = placeQuotedRemovals(snip, al, fileLines);
   const limits = markerLimits(snip, al, fileLines);
+  for (const [m, q] of stops) limits.set(m, Math.min(limits.get(m) ?? q, q));
   checkSegments(snip, al, fileLines, index, limits);
   checkMarkerEdges(snip, al, index);
   checkRepeatedEdges(snip, al, fileLines, index);

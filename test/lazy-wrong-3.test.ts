@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
+import { loadDefinitionsReader } from "../src/syntax/definitions-reader.ts";
 import { expectRefusal, type Refusal } from "./helpers/lazy-refusal.ts";
 
 interface Merge {
@@ -15,6 +16,13 @@ interface Merge {
   want: string;
   path?: string;
 }
+
+// A method whose import line the model wrote twice in its after file (a blank line between).
+const ENTRY = "class M:\n    def size(self):\n        return self.n\n\n    def entry(self, i, j):\n        # find the row\n        from m import lt, ge\n\n        offset = 0\n        for row in self.rows:\n            if lt(i, offset):\n                break\n        return row\n";
+const ENTRY_BODY = "\n        from m import lt, ge\n\n        offset = 0\n        for row in self.rows:\n            if lt(i, offset) == True:\n                break\n";
+// A method whose block the file has twice, the second copy after a stray `else:` (a syntax error the tree ends the method at).
+const PERM =
+  "class P:\n    def __new__(cls, *args, size=None):\n        if not args:\n            return cls.empty(size)\n        if cyclic(args):\n            aform = from_cycles(args)\n        else:\n            aform = list(args)\n        if size and size > len(aform):\n            aform.extend(range(len(aform), size))\n        size = len(aform)\n        else:\n            aform = list(args)\n        if size and size > len(aform):\n            aform.extend(range(len(aform), size))\n        return cls.build(aform)\n\n    def rank(self):\n        return self.r\n";
 
 const merges: Merge[] = [
   {
@@ -38,7 +46,16 @@ const merges: Merge[] = [
   },
 ];
 
-const refusals: Refusal[] = [];
+const refusals: (Refusal & { tree?: boolean })[] = [
+  {
+    name: "a segment placed once within a method the tree ends early (a syntax error), its lines standing again past that end",
+    file: PERM,
+    snippet: "    # ... existing code ...\n    def __new__(cls, *args, size=None):\n        # ... existing code ...\n        else:\n            aform = list(args[0])\n        if size and size > len(aform):\n        # ... existing code ...\n",
+    code: "AMBIGUOUS",
+    says: [/snippet line 4/, /lines 7, 12/],
+    tree: true,
+  },
+];
 
 for (const m of merges) {
   test(`applyLazyEdit merges (was wrong) ${m.name}`, () => {
@@ -47,7 +64,8 @@ for (const m of merges) {
 }
 
 for (const r of refusals) {
-  test(`applyLazyEdit refuses (was wrong) ${r.name}, naming the snippet line and the candidates`, () => {
-    expectRefusal(() => applyLazyEdit(r.file, r.snippet, { path: r.path ?? "a.py" }), r.code, r.says);
+  test(`applyLazyEdit refuses (was wrong) ${r.name}, naming the snippet line and the candidates`, async () => {
+    const definitions = r.tree ? await loadDefinitionsReader(r.path ?? "a.py") : undefined;
+    expectRefusal(() => applyLazyEdit(r.file, r.snippet, { path: r.path ?? "a.py", ...(definitions && { definitions }) }), r.code, r.says);
   });
 }

@@ -26,6 +26,12 @@ const PERM =
 
 const merges: Merge[] = [
   {
+    name: "a new first line sharing a word or two with the file line before the snippet's first aligned line: added above the aligned line",
+    file: "import os\nfrom m.core import evaluate\nfrom m import Expr, S\n\n\ndef f():\n    return 1\n",
+    snippet: "from collections.abc import Iterable\nfrom m.core import evaluate\nfrom m import Expr, S\n# ... existing code ...\n",
+    want: "import os\nfrom collections.abc import Iterable\nfrom m.core import evaluate\nfrom m import Expr, S\n\n\ndef f():\n    return 1\n",
+  },
+  {
     name: "a removal note after a marker and blank lines, quoting the line it removes: the blank lines are the file's before that line",
     file: "def a():\n    return 1\n\n\nclass Old(Base):\n    def __init__(self, x=None):\n        if x:\n            self.x = x\n",
     snippet: "# ... existing code ...\n\n\n# remove class Old(Base):\n    def __init__(self, x=None):\n        if x:\n# ... existing code ...\n",
@@ -54,6 +60,13 @@ const refusals: (Refusal & { tree?: boolean })[] = [
     code: "AMBIGUOUS",
     says: [/snippet line 4/, /lines 7, 12/],
     tree: true,
+  },
+  {
+    name: "a new first line with every word of the file line before the snippet's first aligned line: that line rewritten, or one added above it",
+    file: "import collections.abc\nfrom m.core import evaluate\nfrom m import Expr, S\n\n\ndef f():\n    return 1\n",
+    snippet: "from collections.abc import Iterable\nfrom m.core import evaluate\nfrom m import Expr, S\n# ... existing code ...\n",
+    code: "AMBIGUOUS",
+    says: [/snippet line 1/, /file line 1/],
   },
 ];
 

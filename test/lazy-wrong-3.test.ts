@@ -26,6 +26,12 @@ const PERM =
 
 const merges: Merge[] = [
   {
+    name: "a blank line after a marker that is the file's blank line before the line after it",
+    file: ENTRY,
+    snippet: "        # ... rest of code ...\n\n        offset = 0\n        for row in self.rows:\n            if lt(i, offset) == True:\n                break\n        # ... rest of code ...\n",
+    want: ENTRY.replace("if lt(i, offset):", "if lt(i, offset) == True:"),
+  },
+  {
     name: "a new first line sharing a word or two with the file line before the snippet's first aligned line: added above the aligned line",
     file: "import os\nfrom m.core import evaluate\nfrom m import Expr, S\n\n\ndef f():\n    return 1\n",
     snippet: "from collections.abc import Iterable\nfrom m.core import evaluate\nfrom m import Expr, S\n# ... existing code ...\n",
@@ -53,6 +59,13 @@ const merges: Merge[] = [
 ];
 
 const refusals: (Refusal & { tree?: boolean })[] = [
+  {
+    name: "a blank line after a marker that the file has not before the line after it (a kept signature's body)",
+    file: ENTRY,
+    snippet: `    # ... existing code ...\n    def entry(self, i, j):\n        # ... existing code ...\n${ENTRY_BODY}        # ... existing code ...\n`,
+    code: "AMBIGUOUS",
+    says: [/snippet line 4/, /file line 7/, /line 8/],
+  },
   {
     name: "a segment placed once within a method the tree ends early (a syntax error), its lines standing again past that end",
     file: PERM,

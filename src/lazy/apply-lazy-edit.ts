@@ -18,6 +18,7 @@ import type { DefinitionsReader } from "../syntax/definitions-reader.ts";
 import type { SyntaxChecker } from "../syntax/merge-checker.ts";
 import { type Alignment, alignSnippet, lineKey } from "./align.ts";
 import { bracketBalance, checksBalance, hashCommented } from "./balance.ts";
+import { checkBlankHeads } from "./blank-head.ts";
 import { type DefinitionPlace, endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkMarkerBlock } from "./marker-block.ts";
@@ -227,6 +228,7 @@ function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string
   checkRepeatedEdges(snip, al, fileLines, index);
   checkChangedEdges(snip, al, fileLines);
   checkSnippetEnds(snip, al, fileLines);
+  checkBlankHeads(snip, al, fileLines);
   checkGapStructure(snip, al, fileLines);
   checkNewHeaders(snip, al, fileLines);
   checkRenameClash(snip, al, fileLines);

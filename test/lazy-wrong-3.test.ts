@@ -26,6 +26,12 @@ const PERM =
 
 const merges: Merge[] = [
   {
+    name: "a deletion of a class's header that leaves its methods after a return of the class above, at another depth",
+    file: "class A:\n    def rank(self):\n        return self.r\n\n\nclass Old(Base):\n    def __init__(self, x=None):\n        if x:\n            self.x = x\n",
+    snippet: "# ... existing code ...\n\n\n    def __init__(self, x=None):\n        if x:\n# ... existing code ...\n",
+    want: "class A:\n    def rank(self):\n        return self.r\n\n\n    def __init__(self, x=None):\n        if x:\n            self.x = x\n",
+  },
+  {
     name: "a blank line after a marker that is the file's blank line before the line after it",
     file: ENTRY,
     snippet: "        # ... rest of code ...\n\n        offset = 0\n        for row in self.rows:\n            if lt(i, offset) == True:\n                break\n        # ... rest of code ...\n",
@@ -65,6 +71,13 @@ const refusals: (Refusal & { tree?: boolean })[] = [
     snippet: `    # ... existing code ...\n    def entry(self, i, j):\n        # ... existing code ...\n${ENTRY_BODY}        # ... existing code ...\n`,
     code: "AMBIGUOUS",
     says: [/snippet line 4/, /file line 7/, /line 8/],
+  },
+  {
+    name: "a deletion of a method's header (its blank line before matched with the one above it) that leaves its body after the return above",
+    file: ENTRY,
+    snippet: `        # ... rest of code ...\n${ENTRY_BODY}        # ... rest of code ...\n`,
+    code: "AMBIGUOUS",
+    says: [/snippet line 3/, /file lines 5-6/, /line 5/],
   },
   {
     name: "a segment placed once within a method the tree ends early (a syntax error), its lines standing again past that end",

@@ -17,6 +17,7 @@ import { EditError } from "../errors.ts";
 import { type Alignment, lineKey, similarity } from "./align.ts";
 import { blockAt, indentWidth, isBlank } from "./blocks.ts";
 import { onlyCopiedLines } from "./copied-lines.ts";
+import { checkDeadAfterDeletion } from "./dead-after-deletion.ts";
 import { checkDeadAfterExit } from "./dead-after-exit.ts";
 import type { SnippetLine } from "./markers.ts";
 import { unexplainedMoves } from "./moved-lines.ts";
@@ -370,6 +371,7 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
   }
   checkUnreachable(out, fresh);
   checkDeadAfterExit(snip, out, fresh);
+  checkDeadAfterDeletion(out, fresh, fileLines, snip, al);
   return { lines: out, stats };
 }
 

@@ -32,7 +32,7 @@ export function checkBlankHeads(snip: readonly SnippetLine[], al: Alignment, fil
     const places = other < fileLines.length && other < f + REACH ? [f, other] : [f];
     throw new EditError(
       "AMBIGUOUS",
-      `The blank line at snippet line ${m + 2}, after the marker at snippet line ${m + 1}, is not in the file before file line ${f + 1} (${quoteLine(fileLines[f] as string)}), where snippet line ${a + 1} is placed: it would be added there, or it is the file's blank line ${places.length > 1 ? `at line ${(places[1] as number) + 1} ` : ""}further on, and the lines after it are new. Include the unchanged line of the file just before the code you show, copied exactly.`,
+      `The blank line at snippet line ${m + 2}, after the marker at snippet line ${m + 1}, is not in the file before file line ${f + 1} (${quoteLine(fileLines[f] as string)}), where snippet line ${a + 1} is placed: it would be added there, or it is a blank line of the file further on${places.length > 1 ? ` (the first at line ${(places[1] as number) + 1})` : ""}, and the lines after it are new. Include the unchanged line of the file just before the code you show, copied exactly.`,
       { segment: m + 2, candidates: places.map((p) => ({ startLine: p + 1, endLine: p + 1 })) },
     );
   }

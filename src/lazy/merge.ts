@@ -18,6 +18,7 @@ import { type Alignment, lineKey, similarity } from "./align.ts";
 import { blockAt, indentWidth, isBlank } from "./blocks.ts";
 import { onlyCopiedLines } from "./copied-lines.ts";
 import { twinBlock, twinBlockError } from "./twin-blocks.ts";
+import { checkDeadAfterDeletion } from "./dead-after-deletion.ts";
 import { checkDeadAfterExit } from "./dead-after-exit.ts";
 import type { SnippetLine } from "./markers.ts";
 import { unexplainedMoves } from "./moved-lines.ts";
@@ -375,6 +376,7 @@ export function walkSnippet(snip: readonly SnippetLine[], al: Alignment, fileLin
   }
   checkUnreachable(out, fresh);
   checkDeadAfterExit(snip, out, fresh);
+  checkDeadAfterDeletion(out, fresh, fileLines, snip, al);
   return { lines: out, stats };
 }
 

@@ -19,10 +19,16 @@ const CLOSE = /\s*(?:\*\/|-->|\*\/\})$/;
 // A shorter quote ("it", "x") names no line: it would start many.
 const MIN_QUOTE = 8;
 
+/** The start of a line removal note `note` quotes (its text after the verb), or undefined when too short to name one. */
+export function noteQuote(note: SnippetLine): string | undefined {
+  const quote = lineKey(note.text.trim().replace(OPEN, "").replace(VERB, "").replace(CLOSE, ""));
+  return quote.length < MIN_QUOTE ? undefined : quote;
+}
+
 /** Whether removal note `note` quotes the start of one of file lines [from, to). */
 export function namesPassedLine(note: SnippetLine, fileLines: readonly string[], from: number, to: number): boolean {
-  const quote = lineKey(note.text.trim().replace(OPEN, "").replace(VERB, "").replace(CLOSE, ""));
-  if (quote.length < MIN_QUOTE) return false;
+  const quote = noteQuote(note);
+  if (quote === undefined) return false;
   for (let f = Math.max(0, from); f < to; f++) if (lineKey(fileLines[f] as string).startsWith(quote)) return true;
   return false;
 }

@@ -22,6 +22,7 @@ import { blockAt, indentWidth, isBlank } from "./blocks.ts";
 import { readHeader } from "./definitions.ts";
 import type { SnippetLine } from "./markers.ts";
 import type { MergeStats } from "./merge.ts";
+import { endsInsideBlock } from "./cut-definition.ts";
 import { onlyFitting } from "./fitting-definition.ts";
 import { chooseDefinition } from "./tree-definitions.ts";
 
@@ -133,6 +134,7 @@ function everyMarkerKeeps(snip: readonly SnippetLine[], fileLines: readonly stri
 /** One region merged within its definition's lines: header (and closing line) pinned; undefined when a marker keeps nothing. */
 function mergeRegion(snip: readonly SnippetLine[], fileLines: readonly string[], r: Region, merge: LinesMerge): { lines: string[]; stats: MergeStats; end: number } | undefined {
   const fs = r.def.nameLine;
+  if (endsInsideBlock(fileLines, r.def)) return undefined;
   // The blank lines after the definition go with it: the snippet's blank lines before a marker align with them.
   let fe = r.def.end;
   while (fe < fileLines.length && isBlank(fileLines[fe] as string)) fe++;

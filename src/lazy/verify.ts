@@ -8,6 +8,7 @@ import { isTrivial, lineKey } from "./align.ts";
 import { indentWidth, isBlank } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 import { looksChanged, quoteLine } from "./merge.ts";
+import { wordsWithin } from "./shared-words.ts";
 
 /** The nearest non-blank line from `s` in direction `dir`, or -1 at a marker or the snippet's end. */
 function edgeLine(snip: readonly SnippetLine[], s: number, dir: 1 | -1): number {
@@ -68,7 +69,7 @@ export function checkSnippetEnds(snip: readonly SnippetLine[], al: Alignment, fi
     const line = snip[s] as SnippetLine;
     const key = lineKey(line.text);
     const fk = lineKey(fileLines[f] as string);
-    if (key.length < 6 || key === fk || !looksChanged(key, fk)) continue;
+    if (key.length < 6 || key === fk || (!looksChanged(key, fk) && !wordsWithin(key, fk))) continue;
     throw new EditError(
       "AMBIGUOUS",
       `The new line at snippet line ${s + 1} (${quoteLine(line.text)}) looks like file line ${f + 1} (${quoteLine(fileLines[f] as string)}) just ${dir === 1 ? "before" : "after"} where the snippet starts: it may be that line changed, or a line added beside it. Show the unchanged line on its other side, or put "// ... existing code ..." there.`,

@@ -9,6 +9,16 @@ import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
 // Enough methods between the copied helper and its new place that the copy is far from it.
 const METHODS = Array.from({ length: 45 }, (_, k) => `    def m${k}(self):\n        return ${k}\n`).join("\n");
 const MATRIX = `class M:\n    def _eval_col_insert(self, pos, other):\n        cols = self.cols\n\n        def entry(i, j):\n            if j < pos:\n                return self[i, j]\n            elif pos <= j < pos + other.cols:\n                return other[i, j - pos]\n            return cols\n\n        return self._new(entry)\n\n${METHODS}\n    def col_insert(self, pos, other):\n        if self.rows != other.rows:\n            raise ShapeError(\n                "self and other must have the same number of rows.")\n\n        return self._eval_col_insert(pos, other)\n\n    def col_join(self, other):\n        """Concatenates two matrices."""\n        return 1\n`;
+const FUNCTIONS = Array.from({ length: 45 }, (_, k) => `def f${k}():\n    return ${k}\n`).join("\n");
+/** A function with a `try:`, many functions, then the one the snippet wraps in a `try:`; `doc`: the first one's docstring line. */
+const evalFile = (doc: string) =>
+  `def first(text):\n    """\n    ${doc}\n    """\n    try:\n        return int(text)\n    except ValueError:\n        return None\n\n\n${FUNCTIONS}\n\ndef eval_expr(code, local_dict):\n    """\n    Evaluate the code.\n    """\n    expr = eval(\n        code, local_dict)  # take local objects in preference\n\n    return expr\n`;
+const EVAL_SNIPPET = `    # ... existing code ...\n    Evaluate the code.\n    """\n    try:\n        expr = eval(\n            code, local_dict)  # take local objects in preference\n    except Exception as e:\n        raise ValueError(f"Error evaluating code: {code}") from e\n\n    return expr\n    # ... existing code ...`;
+const wrapInTry = (file: string) =>
+  file.replace(
+    "    expr = eval(\n        code, local_dict)  # take local objects in preference\n",
+    '    try:\n        expr = eval(\n            code, local_dict)  # take local objects in preference\n    except Exception as e:\n        raise ValueError(f"Error evaluating code: {code}") from e\n',
+  );
 const ENTRY = "        def entry(i, j):\n            if j < pos:\n                return self[i, j]\n            elif pos <= j < pos + other.cols:\n                return other[i, j - pos]\n            return self[i, j - other.cols]\n\n        return self._new(self.rows, entry)\n";
 
 const merges = [
@@ -17,6 +27,12 @@ const merges = [
     file: MATRIX,
     snippet: `        # ... existing code ...\n            raise ShapeError(\n                "self and other must have the same number of rows.")\n\n${ENTRY}\n    def col_join(self, other):\n        """Concatenates two matrices."""\n        # ... existing code ...`,
     want: MATRIX.replace("        return self._eval_col_insert(pos, other)\n", ENTRY),
+  },
+  {
+    name: "a `try:` copied from a function far above, where the reading that bans the lines against it puts every line where the first does: the readings agree",
+    file: evalFile("Read it."),
+    snippet: EVAL_SNIPPET,
+    want: wrapInTry(evalFile("Read it.")),
   },
 ];
 

@@ -191,6 +191,8 @@ export function preferReading(snip: readonly SnippetLine[], aligned: Alignment, 
     const [m, n] = [linesTaken(snip, al), linesTaken(snip, other.al)];
     // Both only add lines: the one that takes more of the snippet's lines for the file's (as the run in order does).
     if (a !== b) pick = a ? al : other.al;
+    // The other reading puts every line where the first does: the two agree.
+    else if (al.fileLine.every((f, s) => other.al.fileLine[s] === f)) pick = al;
     else if (a && m !== n) pick = m > n ? al : other.al;
     else return al;
   } else if (first) pick = al;

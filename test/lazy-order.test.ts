@@ -19,6 +19,10 @@ const wrapInTry = (file: string) =>
     "    expr = eval(\n        code, local_dict)  # take local objects in preference\n",
     '    try:\n        expr = eval(\n            code, local_dict)  # take local objects in preference\n    except Exception as e:\n        raise ValueError(f"Error evaluating code: {code}") from e\n',
   );
+const BLOCKS =
+  "class Blocks:\n    def shape(self):\n        return self.blocks.shape\n\n    def _entry(self, i, j, **kwargs):\n        # Only evaluate the entry if the indices are numeric\n        if not (i.is_number and j.is_number):\n            return MatrixElement(self, i, j)\n\n        # Find row entry\n        for row_block, numrows in enumerate(self.rowblocksizes):\n            if (i < numrows) != False:\n                break\n            else:\n                i -= numrows\n        return self.blocks[row_block][i, j]\n\n    @property\n    def is_Identity(self):\n        return False\n";
+const ENTRY_BODY =
+  "    def _entry(self, i, j, **kwargs):\n        # Check if indices are numeric\n        if i.is_number and j.is_number:\n            # Find row entry\n            for row_block, numrows in enumerate(self.rowblocksizes):\n                if (i < numrows) != False:\n                    break\n                else:\n                    i -= numrows\n            return self.blocks[row_block][i, j]\n        else:\n            return MatrixElement(self, i, j)\n";
 const ENTRY = "        def entry(i, j):\n            if j < pos:\n                return self[i, j]\n            elif pos <= j < pos + other.cols:\n                return other[i, j - pos]\n            return self[i, j - other.cols]\n\n        return self._new(self.rows, entry)\n";
 
 const merges = [
@@ -33,6 +37,12 @@ const merges = [
     file: evalFile("Read it."),
     snippet: EVAL_SNIPPET,
     want: wrapInTry(evalFile("Read it.")),
+  },
+  {
+    name: "a function shown whole from its header (the file's only such line) to the next one, a `return` moved from before its loop to an `else:` after it: a move within the body it rewrites",
+    file: BLOCKS,
+    snippet: `    # ... existing code ...\n\n${ENTRY_BODY}\n    @property\n    def is_Identity(self):\n    # ... existing code ...`,
+    want: BLOCKS.replace(/ {4}def _entry[\s\S]*?\n\n(?= {4}@property)/, `${ENTRY_BODY}\n`),
   },
 ];
 

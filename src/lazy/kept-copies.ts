@@ -31,6 +31,7 @@
 import { type Alignment, alignSnippet, isTrivial, lineKey } from "./align.ts";
 import { indentWidth, isBlank } from "./blocks.ts";
 import { readHeader } from "./definitions.ts";
+import { enclosedByItsRun } from "./enclosed-copy.ts";
 import type { SnippetLine } from "./markers.ts";
 import { markerLimits } from "./merge.ts";
 import { linesAgainst, preferMoves, replacedByGap, unexplainedMoves } from "./moved-lines.ts";
@@ -71,9 +72,9 @@ export function keptByMerge(snip: readonly SnippetLine[], al: Alignment, limits:
   return !removal;
 }
 
-/** Whether snippet line `s` reads as new code repeating file line `f`: no definition header, and `f` kept. */
+/** Whether snippet line `s` reads as new code repeating file line `f`: no definition header (but one its run encloses, enclosed-copy.ts), and `f` kept. */
 function keptCopy(snip: readonly SnippetLine[], al: Alignment, limits: ReadonlyMap<number, number>, [s, f]: Pair): boolean {
-  return readHeader((snip[s] as SnippetLine).text) === undefined && keptByMerge(snip, al, limits, f);
+  return (readHeader((snip[s] as SnippetLine).text) === undefined || enclosedByItsRun(snip, al, s)) && keptByMerge(snip, al, limits, f);
 }
 
 /** The other reading: the lines of `al` that stand against the pairs (before them in the snippet, after them in the file, or the reverse) banned, with their file lines. */
@@ -190,6 +191,8 @@ export function preferReading(snip: readonly SnippetLine[], aligned: Alignment, 
     const [m, n] = [linesTaken(snip, al), linesTaken(snip, other.al)];
     // Both only add lines: the one that takes more of the snippet's lines for the file's (as the run in order does).
     if (a !== b) pick = a ? al : other.al;
+    // The other reading puts every line where the first does: the two agree.
+    else if (al.fileLine.every((f, s) => other.al.fileLine[s] === f)) pick = al;
     else if (a && m !== n) pick = m > n ? al : other.al;
     else return al;
   } else if (first) pick = al;

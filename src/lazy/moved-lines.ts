@@ -19,6 +19,7 @@
  */
 import { type Alignment, alignSnippet, isTrivial, lineKey } from "./align.ts";
 import { isBlank } from "./blocks.ts";
+import { uniqueHeader } from "./held-header.ts";
 import type { SnippetLine } from "./markers.ts";
 
 // The gap's own length, new lines not counted: a longer one is a deletion checked elsewhere, not a move.
@@ -60,7 +61,9 @@ export function replacedByGap(snip: readonly SnippetLine[], al: Alignment, fileL
     if (g < 0) continue;
     const pf = prev >= 0 ? (al.fileLine[prev] as number) : -1;
     if (prev >= 0 && pf < f && f < g) {
-      return g - pf - 1 <= NEAR_GAP && ((held(snip, al, prev, -1) && held(snip, al, s, 1)) || pureMove(snip, al, fileLines, pf, g));
+      // A header the file has once holds the body after it alone (held-header.ts), not the code before the next one.
+      const before = held(snip, al, prev, -1) || (!al.similar[prev] && uniqueHeader(snip, fileLines, prev));
+      return g - pf - 1 <= NEAR_GAP && ((before && held(snip, al, s, 1)) || pureMove(snip, al, fileLines, pf, g));
     }
     prev = s;
   }

@@ -59,7 +59,8 @@ function markerFor(style: Style, lang: Lang, k: number): string {
   }
 }
 
-const CONTEXT: Record<Style, number> = {
+/** Lines of context each style shows around a change. */
+export const CONTEXT: Record<Style, number> = {
   "existing-code": 3,
   "rest-of-code": 1,
   "keep-existing": 2,

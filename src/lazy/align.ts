@@ -16,6 +16,7 @@ import { alignClosers } from "./closing-lines.ts";
 import { alignedAfter as alignedLineAfter, alignedBefore as alignedLineBefore, forEachUnplacedSegment as forEachSegment } from "./unplaced-segments.ts";
 import { indentWidth } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
+import { fitOneChange } from "./one-change-fit.ts";
 import { plausibleRun } from "./plausible-run.ts";
 import { wrapped } from "./wrapped-line.ts";
 
@@ -682,6 +683,7 @@ export function alignSnippet(snip: readonly SnippetLine[], fileKeys: readonly st
   alignLoneSegments(c, similar);
   alignChangedInside(c, similar);
   anchorBlocks(snip, sKeys, fileKeys, c.out);
+  fitOneChange(snip, sKeys, fileKeys, places, c.out);
   alignClosers(snip, sKeys, fileKeys, fileLines, c.out);
   alignContextRuns(c);
   extendRuns(c);

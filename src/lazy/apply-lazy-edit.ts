@@ -31,6 +31,7 @@ import { preferReading } from "./kept-copies.ts";
 import { checkNewHeaders } from "./new-header.ts";
 import { checkRenameClash } from "./rename-clash.ts";
 import { checkRepeatedContext } from "./repeated-context.ts";
+import { checkSiblingDefinitions } from "./sibling-definitions.ts";
 import { placeQuotedRemovals } from "./quoted-removal.ts";
 import { removalsAsComments } from "./removal-comments.ts";
 import { checkMergedSyntax } from "./syntax-refusal.ts";
@@ -263,6 +264,7 @@ function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string
   checkMarkerBlock(snip, al, fileLines);
   checkSplitDeletions(snip, al, fileLines);
   checkRepeatedContext(snip, al, fileLines, fileKeys, index);
+  checkSiblingDefinitions(snip, al, fileLines, fileKeys);
   const { lines, stats } = walkSnippet(snip, al, fileLines, limits);
   return { lines, strategy: "markers", stats, fileLine: al.fileLine };
 }

@@ -19,6 +19,7 @@ import type { SyntaxChecker } from "../syntax/merge-checker.ts";
 import { type Alignment, alignSnippet, lineKey } from "./align.ts";
 import { bracketBalance, checksBalance, hashCommented } from "./balance.ts";
 import { checkBlankHeads } from "./blank-head.ts";
+import { checkBlankBoundDeletion } from "./blank-bound-deletion.ts";
 import { type DefinitionPlace, endsLike, findDefinitions, splitUnits } from "./definitions.ts";
 import { classifySnippet, type SnippetLine } from "./markers.ts";
 import { checkMarkerBlock } from "./marker-block.ts";
@@ -263,6 +264,7 @@ function mergeByMarkers(snip: readonly SnippetLine[], fileLines: readonly string
   checkRenameClash(snip, al, fileLines);
   checkMarkerBlock(snip, al, fileLines);
   checkSplitDeletions(snip, al, fileLines);
+  checkBlankBoundDeletion(snip, al, fileLines);
   checkRepeatedContext(snip, al, fileLines, fileKeys, index);
   checkSiblingDefinitions(snip, al, fileLines, fileKeys);
   const { lines, stats } = walkSnippet(snip, al, fileLines, limits);

@@ -30,7 +30,7 @@ function blockEnd(text: (k: number) => string | undefined, open: number, limit: 
 
 /**
  * Whether a non-trivial line of the snippet block opened at `ps`, other than
- * `s`, stands in the file (`places`) only outside the file block opened at `pf`.
+ * `s` and its own body, stands in the file (`places`) only outside the file block opened at `pf`.
  */
 export function blockLinesElsewhere(
   snip: readonly SnippetLine[],
@@ -45,9 +45,11 @@ export function blockLinesElsewhere(
   const snipText = (k: number) => (snip[k]?.kind === "code" ? snip[k]?.text : undefined);
   const sEnd = blockEnd(snipText, ps, snip.length);
   const fEnd = blockEnd((k) => fileLines[k], pf, fileLines.length);
+  // The anchor's own body is not another line of the block: it goes where the anchor goes.
+  const ownEnd = blockEnd(snipText, s, snip.length);
   for (let k = ps + 1; k <= sEnd; k++) {
     const key = sKeys[k] as string;
-    if (k === s || key === "" || trivial(key)) continue;
+    if ((k >= s && k <= ownEnd) || key === "" || trivial(key)) continue;
     const at = places.get(key);
     if (at && at.length > 0 && at.every((f) => f < pf || f > fEnd)) return true;
   }

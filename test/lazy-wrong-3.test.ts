@@ -24,6 +24,11 @@ const ENTRY_BODY = "\n        from m import lt, ge\n\n        offset = 0\n      
 const PERM =
   "class P:\n    def __new__(cls, *args, size=None):\n        if not args:\n            return cls.empty(size)\n        if cyclic(args):\n            aform = from_cycles(args)\n        else:\n            aform = list(args)\n        if size and size > len(aform):\n            aform.extend(range(len(aform), size))\n        size = len(aform)\n        else:\n            aform = list(args)\n        if size and size > len(aform):\n            aform.extend(range(len(aform), size))\n        return cls.build(aform)\n\n    def rank(self):\n        return self.r\n";
 
+// Two methods: the first's loop has one line the second's has not, the second's the lines of its loop.
+const JOIN =
+  "class Printer:\n    def _join(self, e):\n        row = self.node('row')\n        tag = self.node('tag')\n        row.add(tag)\n        for arg in e.args:\n            row.add(self.show(arg))\n        return row\n\n    def _sep(self, expr, sep):\n        row = self.node('row')\n        row.add(self.show(expr.args[0]))\n        for arg in expr.args[1:]:\n            x = self.node('op')\n            x.add(self.text(sep))\n            y = self.show(arg)\n            row.add(x)\n            row.add(y)\n        return row\n";
+const JOIN_LOOP = "        # ... rest of code ...\n        row = self.node('row')\n        for i, arg in enumerate(expr.args):\n            row.add(self.show(arg))\n            if i < len(expr.args) - 1:\n";
+
 const merges: Merge[] = [
   {
     name: "a deletion of a class's header that leaves its methods after a return of the class above, at another depth",
@@ -61,6 +66,24 @@ const merges: Merge[] = [
     file: "def a():\n    return 1\n\ndef old_helper(x):\n    return x\ndef b():\n    return 2\n",
     snippet: "# ... existing code ...\n# remove def old_helper(x):\ndef b():\n    return 2\n",
     want: "def a():\n    return 1\n\ndef b():\n    return 2\n",
+  },
+  {
+    name: "a rewritten loop whose one line the file has in another method's loop of a half-like opener, its other lines standing only in the second method: the second method's loop",
+    file: JOIN,
+    snippet: `${JOIN_LOOP}                x = self.node('op')\n                x.add(self.text(sep))\n                row.add(x)\n        return row\n        # ... rest of code ...\n`,
+    want: JOIN.replace(
+      "        row.add(self.show(expr.args[0]))\n        for arg in expr.args[1:]:\n            x = self.node('op')\n            x.add(self.text(sep))\n            y = self.show(arg)\n            row.add(x)\n            row.add(y)\n",
+      "        for i, arg in enumerate(expr.args):\n            row.add(self.show(arg))\n            if i < len(expr.args) - 1:\n                x = self.node('op')\n                x.add(self.text(sep))\n                row.add(x)\n",
+    ),
+  },
+  {
+    name: "a rewritten loop whose one line the file has in a method's loop of a half-like opener, its other lines new: that method's loop (left alone)",
+    file: JOIN,
+    snippet: `${JOIN_LOOP}                z = self.node('comma')\n                row.add(z)\n        return row\n        # ... rest of code ...\n`,
+    want: JOIN.replace(
+      "        tag = self.node('tag')\n        row.add(tag)\n        for arg in e.args:\n            row.add(self.show(arg))\n",
+      "        for i, arg in enumerate(expr.args):\n            row.add(self.show(arg))\n            if i < len(expr.args) - 1:\n                z = self.node('comma')\n                row.add(z)\n",
+    ),
   },
 ];
 

@@ -18,6 +18,7 @@ import { indentWidth } from "./blocks.ts";
 import type { SnippetLine } from "./markers.ts";
 import { fitOneChange } from "./one-change-fit.ts";
 import { plausibleRun } from "./plausible-run.ts";
+import { blockLinesElsewhere, WEAK_OPENER } from "./weak-opener.ts";
 import { wrapped } from "./wrapped-line.ts";
 
 // A whitespace run that is not one plain space: the only lines whose key differs from their trim.
@@ -624,7 +625,9 @@ function parentOf(texts: (k: number) => string | undefined, k: number, reach: nu
  * block the file does not have there: `this.items = [];` in a new `clear()`
  * is not the constructor's line of the same text. Its opener in the snippet
  * is new and unlike the file line's opener, or is another line of the file:
- * the line is new code that happens to repeat a line.
+ * the line is new code that happens to repeat a line. An opener only half
+ * like the file's (below WEAK_OPENER) whose block's other lines stand only
+ * elsewhere in the file is another place's block (weak-opener.ts).
  */
 function dropStrayAnchors(c: Ctx, fileLines: readonly string[]): boolean {
   const before = c.banned.size;
@@ -646,7 +649,8 @@ function dropStrayAnchors(c: Ctx, fileLines: readonly string[]): boolean {
     if (ps < 0) continue;
     const pf = parentOf((k) => fileLines[k], f, 400);
     const po = c.out[ps] as number;
-    const stray = po >= 0 ? po !== pf : pf < 0 || similarity(c.sKeys[ps] as string, c.file.keys[pf] as string) < 0.5;
+    const near = po >= 0 || pf < 0 ? 0 : similarity(c.sKeys[ps] as string, c.file.keys[pf] as string);
+    const stray = po >= 0 ? po !== pf : pf < 0 || near < 0.5 || (near < WEAK_OPENER && blockLinesElsewhere(c.snip, c.sKeys, c.places, isTrivial, ps, s, fileLines, pf));
     if (stray) c.banned.add(s);
   }
   return c.banned.size > before;

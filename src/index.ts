@@ -3,6 +3,7 @@ export { EditError, isEditError } from "./errors.ts";
 export { createPatch } from "./formats/create-patch.ts";
 export { formatDiffForDisplay } from "./formats/display-diff.ts";
 export { applyLineEdits } from "./formats/line-edits.ts";
+export { applyLazyEdit } from "./lazy/apply-lazy-edit.ts";
 // replace, applySearchReplace and applyPatch take a text or an editor (createEditor) of one.
 export { applyPatch, applySearchReplace, createEditor, replace } from "./formats/editor.ts";
 export { type ParsePatchOptions, parsePatch } from "./formats/unified-parse.ts";
@@ -14,6 +15,8 @@ export type { LineEdit } from "./formats/anchored-parse.ts";
 export type { Editor } from "./formats/editor.ts";
 export type { CreatePatchOptions } from "./formats/create-patch.ts";
 export type { LineEditReport, LineEditsOptions, LineEditsResult } from "./formats/line-edits.ts";
+export type { LazyEditOptions, LazyEditResult } from "./lazy/apply-lazy-edit.ts";
+export type { MergeStats } from "./lazy/merge.ts";
 export type {
   BlockReport,
   SearchReplaceInput,

@@ -61,7 +61,7 @@ test("ai: generateText runs edit_file; the edit lands on disk and the result tex
   const offered = model.doGenerateCalls[0]?.tools ?? [];
   assert.deepEqual(
     offered.map((x) => x.name),
-    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit"],
+    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit", "apply_snippet"],
   );
   const edit = offered.find((x) => x.name === "edit_file");
   assert.ok(edit?.type === "function" && (edit.inputSchema as { required?: string[] }).required?.includes("edits"));

@@ -775,7 +775,7 @@ test("apply --format whole: a path line and a fenced file replace the file, and 
   assert.match(whole.stdout, /^\+ {2}return "Hi, " \+ name \+ "!";$/m);
   const bad = await run(["apply", "-", "--format", "xml"], t.root, response);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /^INVALID_INPUT: option '--format <format>' argument 'xml' is invalid\. Allowed choices are auto, v4a, str-replace, udiff, search-replace, whole, anchored\./m);
+  assert.match(bad.stderr, /^INVALID_INPUT: option '--format <format>' argument 'xml' is invalid\. Allowed choices are auto, v4a, str-replace, udiff, search-replace, whole, anchored, lazy\./m);
 });
 
 test("replace: run twice, the second is ALREADY_APPLIED even though the new text holds the old (no c = 300)", async () => {

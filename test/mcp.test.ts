@@ -98,7 +98,7 @@ test("mcp: lists the six tools with their schemas; --read-only lists read_file o
   const { tools } = await server.client.listTools(undefined, { timeout: TIMEOUT_MS });
   assert.deepEqual(
     tools.map((t) => t.name),
-    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit"],
+    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit", "apply_snippet"],
   );
   const edit = tools.find((t) => t.name === "edit_file");
   assert.deepEqual(edit?.inputSchema.required, ["path", "edits"]);
@@ -114,6 +114,7 @@ test("mcp: lists the six tools with their schemas; --read-only lists read_file o
       ["apply_diff", true, true, ["ok", "dryRun", "files", "errors"], "string"],
       ["create_file", false, true, ["ok", "dryRun", "files", "errors"], "string"],
       ["undo_edit", true, false, ["ok", "dryRun", "files", "errors"], "string"],
+      ["apply_snippet", true, false, ["ok", "dryRun", "files", "errors"], "string"],
     ],
   );
   const ro = await readOnly.client.listTools(undefined, { timeout: TIMEOUT_MS });
@@ -542,7 +543,7 @@ test("mcp 2025-06-18: a client on the older revision initializes, lists the tool
   assert.equal(init.protocolVersion, "2025-06-18");
   await clientSide.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   const list = (await request(2, "tools/list", {})) as { tools: { name: string; title?: string; outputSchema?: unknown }[] };
-  assert.equal(list.tools.length, 6);
+  assert.equal(list.tools.length, 7);
   assert.ok(list.tools.every((x) => x.outputSchema && x.title));
   const called = (await request(3, "tools/call", { name: "edit_file", arguments: { path: "g.js", edits: [{ oldString: "return 1;", newString: "return 2;" }] } })) as {
     isError?: boolean;

@@ -486,7 +486,7 @@ const cases: Case[] = [
     tool: "delete_file",
     args: { path: "a.js" },
     isError: true,
-    says: ['INVALID_INPUT: There is no tool named "delete_file". The tools are: read_file, edit_file, edit_lines, apply_diff, create_file, undo_edit.'],
+    says: ['INVALID_INPUT: There is no tool named "delete_file". The tools are: read_file, edit_file, edit_lines, apply_diff, create_file, undo_edit, apply_snippet.'],
   },
 ];
 
@@ -534,7 +534,7 @@ test("runTool: every line of a read_file view, pasted back as oldString, matches
 test("toolDefinitions: object schemas a function-calling API accepts", () => {
   assert.deepEqual(
     toolDefinitions.map((d) => d.name),
-    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit"],
+    ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit", "apply_snippet"],
   );
   for (const def of toolDefinitions) {
     const schema = def.inputSchema as { type: string; properties: Record<string, unknown>; required?: string[]; $schema?: string };
@@ -555,6 +555,7 @@ test("toolDefinitions: object schemas a function-calling API accepts", () => {
       ["apply_diff", true],
       ["create_file", false],
       ["undo_edit", true],
+      ["apply_snippet", true],
     ],
   );
   for (const code of ["AMBIGUOUS", "NOT_FOUND", "STALE"]) assert.ok(edit?.description.includes(code), code);
@@ -608,6 +609,7 @@ test("strictToolDefinitions: arguments a strict model sends (all keys, null wher
     create_file: { path: "b.js", content: "b\n", dryRun: null },
     // A dry run of undoing the last write (create_file's).
     undo_edit: { path: null, id: null, merge: null, dryRun: true },
+    apply_snippet: { path: "a.js", code_edit: "// ... existing code ...\nfunction other() {\n    return 9;\n}", instructions: null, dryRun: true },
   };
   for (const def of strictToolDefinitions) {
     const given = args[def.name] ?? {};

@@ -83,6 +83,7 @@ export function detectEdits(input: string, format: ResponseFormat = "auto", opti
   const response = { lines, fences: findFences(lines), consumed: new Set<number>(), defaultPath: options.defaultPath, format, ...(crlfLines && { crlfLines }) };
   for (const f of FORMATS) {
     if (format !== "auto" && format !== f.name) continue;
+    if (format === "auto" && f.lastResort && (out.edits.length > 0 || out.errors.length > 0)) continue;
     const found: SplitResult = f.split(response);
     for (const e of found.edits) out.edits.push(e);
     for (const e of found.errors) out.errors.push(e);

@@ -137,4 +137,6 @@ export interface FormatEntry<P = unknown> {
   apply(content: string, edit: FileEdit<P>, ctx: FileApplyContext): FileApplyResult;
   /** The edit that undoes this one (`-R`), for formats that can say; absent: the format cannot be reversed. */
   reverse?(edit: FileEdit<P>): FileEdit<P>;
+  /** Auto-detected only in a response where no format before it found an edit or an error (a format that would otherwise read what others read). @default false */
+  readonly lastResort?: boolean;
 }

@@ -26,7 +26,7 @@ import { strictSchemaOf } from "./strict-schema.ts";
 export const EXPECTED_HASH =
   "The sha256 read_file reported. If the file changed since, the edit is merged into the current file when that version was served in this session (STALE when the changes overlap); for any other version nothing is written (STALE).";
 
-export type ToolName = "read_file" | "edit_file" | "edit_lines" | "apply_diff" | "create_file" | "undo_edit";
+export type ToolName = "read_file" | "edit_file" | "edit_lines" | "apply_diff" | "create_file" | "undo_edit" | "apply_snippet";
 
 /** Hints for clients (the MCP `ToolAnnotations` fields). */
 export interface ToolAnnotations {
@@ -152,6 +152,20 @@ export const undoEditArgs = z
   })
   .strict();
 
+export const applySnippetArgs = z
+  .object({
+    path: z.string().min(1).describe("File to change: relative to the project root, or absolute inside one of the roots. It must exist."),
+    code_edit: z
+      .string()
+      .min(1)
+      .describe(
+        "The changed code, with each unchanged part you leave out written as a comment such as `// ... existing code ...` (`# ...` in Python, `<!-- ... -->` in HTML or Markdown). Show one unchanged line of the file before and after each change.",
+      ),
+    instructions: z.string().optional().describe("One sentence saying what the edit does. Not used to place it; kept for the record."),
+    dryRun,
+  })
+  .strict();
+
 export const toolArgs = {
   read_file: readFileArgs,
   edit_file: editFileArgs,
@@ -159,6 +173,7 @@ export const toolArgs = {
   apply_diff: applyDiffArgs,
   create_file: createFileArgs,
   undo_edit: undoEditArgs,
+  apply_snippet: applySnippetArgs,
 } as const;
 
 export type ReadFileArgs = z.infer<typeof readFileArgs>;
@@ -167,6 +182,7 @@ export type EditLinesArgs = z.infer<typeof editLinesArgs>;
 export type ApplyDiffArgs = z.infer<typeof applyDiffArgs>;
 export type CreateFileArgs = z.infer<typeof createFileArgs>;
 export type UndoEditArgs = z.infer<typeof undoEditArgs>;
+export type ApplySnippetArgs = z.infer<typeof applySnippetArgs>;
 
 const DESCRIPTIONS: Record<ToolName, string> = {
   read_file: [
@@ -195,6 +211,11 @@ const DESCRIPTIONS: Record<ToolName, string> = {
     "A failed block or hunk is reported with its code (NOT_FOUND with the closest lines, AMBIGUOUS with every candidate, PARSE with the line that could not be read) and nothing is written: fix that part and send the whole patch again.",
     "A diff from `--- /dev/null` creates a file; `--- a/PATH` followed by `+++ /dev/null` and no hunks deletes one. Paths are relative to the project root.",
   ].join(" "),
+  apply_snippet: [
+    "Change one existing file by writing only the code that changes: the new code, with every unchanged part left out and marked by a comment line such as `// ... existing code ...`.",
+    "Include the unchanged line of the file just before and just after each change (or the signature of the function you change), so its place is certain; a function written whole without markers replaces the function of the same name.",
+    "The snippet is merged into the file without guessing: where a part could go in several places, or a marker could stand for different lines, or the merge would delete code no marker covers, nothing is written and the error names the snippet line and the file's candidate lines: add the unchanged line that tells them apart and call again.",
+  ].join(" "),
   create_file: [
     "Create a new text file with the given content (missing directories are created).",
     "Refuses if the file already exists and is not empty, so it never overwrites your user's work: to change an existing file, read it and use edit_file or apply_diff.",
@@ -213,6 +234,7 @@ const TITLES: Record<ToolName, string> = {
   apply_diff: "Apply a diff or SEARCH/REPLACE blocks",
   create_file: "Create a file",
   undo_edit: "Undo an earlier write",
+  apply_snippet: "Merge a code snippet with // ... existing code ... markers",
 };
 
 /**
@@ -233,6 +255,7 @@ const ANNOTATIONS: Record<ToolName, ToolAnnotations> = {
   apply_diff: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   create_file: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   undo_edit: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  apply_snippet: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 };
 
 /** JSON Schema of a zod schema, without the keys function-calling APIs trip over. */
@@ -251,7 +274,7 @@ function withoutKey(value: Record<string, unknown>, key: string): Record<string,
   return copy;
 }
 
-const ORDER: readonly ToolName[] = ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit"];
+const ORDER: readonly ToolName[] = ["read_file", "edit_file", "edit_lines", "apply_diff", "create_file", "undo_edit", "apply_snippet"];
 
 /** Every tool, in the order a model should consider them. */
 export const toolDefinitions: readonly ToolDefinition[] = Object.freeze(

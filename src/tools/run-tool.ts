@@ -18,6 +18,7 @@ import type { PresetName } from "../match/cascade.ts";
 import { type ApplyEditsOptions, type ApplyEditsResult, applyEdits, type StructuredEdit, type SyntaxMode, type VerifyMode } from "../node.ts";
 import {
   type ApplyDiffArgs,
+  type ApplySnippetArgs,
   type CreateFileArgs,
   type EditFileArgs,
   type EditLinesArgs,
@@ -134,6 +135,8 @@ export async function runTool(called: string, args: unknown, options: RunToolOpt
         return await createFileTool(parseArgs(name, args) as CreateFileArgs, roots, options);
       case "undo_edit":
         return await undoEditTool(parseArgs(name, args) as UndoEditArgs, roots, options.journal);
+      case "apply_snippet":
+        return await applySnippetTool(parseArgs(name, args) as ApplySnippetArgs, roots, options);
     }
   } catch (error) {
     const failure =
@@ -234,6 +237,24 @@ async function createFileTool(args: CreateFileArgs, roots: string[], options: Ru
   return finish(root, await applyEdits(root, [edit], fileLayerOptions(options, args.dryRun)), display, options);
 }
 
+/**
+ * A lazy snippet (or Morph's `<code>…</code><update>…</update>`) merged into
+ * one file: handed to the file layer as the `lazy` format, in a fence longer
+ * than any backtick run of the snippet (a Markdown file's own fences stay
+ * its text).
+ */
+async function applySnippetTool(args: ApplySnippetArgs, roots: string[], options: RunToolOptions): Promise<ToolResult> {
+  const { root, rel, display } = await locateInRoots(roots, args.path);
+  let longest = 2;
+  for (const run of args.code_edit.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = "`".repeat(longest + 1);
+  const text = `${fence}\n${args.code_edit.replace(/\r\n/g, "\n").replace(/\n$/, "")}\n${fence}\n`;
+  const known = await knownVersions(root, rel, options.versions, undefined);
+  const history = known.versions.length > 0 ? { [rel]: known.versions } : undefined;
+  const layer = { ...fileLayerOptions(options, args.dryRun, undefined, history), format: "lazy", target: rel };
+  return finish(root, await applyEdits(root, text, layer), display, options);
+}
+
 function fileLayerOptions(options: RunToolOptions, dryRun: boolean | undefined, expected?: Record<string, string>, history?: Record<string, string[]>): ApplyEditsOptions {
   return {
     dryRun: dryRun ?? false,
@@ -314,6 +335,9 @@ const ALIASES: Record<string, string> = {
   replace_all: "replaceAll",
   expected_hash: "expectedHash",
   dry_run: "dryRun",
+  // Cursor's edit_file and Morph name the snippet so; some clients camel-case it.
+  codeEdit: "code_edit",
+  target_file: "path",
 };
 
 /**

@@ -120,3 +120,41 @@ test("apply_snippet: runTool merges code_edit, refuses with the snippet line, an
     }
   });
 });
+
+const GO = `package flag
+
+func (f *FlagSet) Int(name string, value int, usage string) *int {
+	p := new(int)
+	f.IntVar(p, name, value, usage)
+	return p
+}
+
+func Int(name string, value int, usage string) *int {
+	return CommandLine.IntP(name, "", value, usage)
+}
+`;
+
+test("the file layer and apply_snippet load the file's definitions reader and syntax checker before the merge (not with syntax: off)", async () => {
+  const root = await mkdtemp(path.join(tmpdir(), "fp-lazy-trees-"));
+  try {
+    await writeFile(path.join(root, "int.go"), GO);
+    await writeFile(path.join(root, "a.ts"), TS);
+    // A bare function whose name the text reads twice (a method and a function): the tree tells them apart.
+    const bare = 'func Int(name string, value int, usage string) *int {\n\treturn CommandLine.IntP(name, "i", value, usage)\n}';
+    const off = await applyEdits(root, `int.go\n\`\`\`go\n${bare}\n\`\`\`\n`, { format: "lazy", syntax: "off" });
+    assert.equal(off.files[0]?.edits[0]?.error?.code, "AMBIGUOUS");
+    const tool = await runTool("apply_snippet", { path: "int.go", code_edit: bare }, { root });
+    assert.equal(tool.isError, false, tool.text);
+    assert.equal(await readFile(path.join(root, "int.go"), "utf8"), GO.replace('IntP(name, "", value', 'IntP(name, "i", value'));
+    // A merge that breaks the file's syntax (brackets balanced): refused, naming the line; merged without the tree.
+    const broken = "// ... existing code ...\nfunction helper(x) {\n  return x +;\n}";
+    const refused = await runTool("apply_snippet", { path: "a.ts", code_edit: broken }, { root });
+    assert.equal(refused.isError, true);
+    assert.match(refused.text, /syntax error the file did not have, at line 11/);
+    assert.equal(await readFile(path.join(root, "a.ts"), "utf8"), TS);
+    const unchecked = await applyEdits(root, `a.ts\n\`\`\`ts\n${broken}\n\`\`\`\n`, { syntax: "off", dryRun: true });
+    assert.equal(unchecked.applied, 1);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

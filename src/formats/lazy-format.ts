@@ -27,6 +27,10 @@
  *
  * Strictness: fences holding SEARCH/REPLACE markers or diff headers are
  * left to those formats (they run first and take their lines anyway).
+ *
+ * The file layer loads the file's definitions reader and syntax checker
+ * before the merge (`syntaxTrees`, fs/syntax-trees.ts): definitions are
+ * matched in the tree, and a merge that breaks the file's syntax is refused.
  */
 import { EditError } from "../errors.ts";
 import { applyLazyEdit } from "../lazy/apply-lazy-edit.ts";
@@ -81,7 +85,7 @@ function apply(content: string, edit: FileEdit<LazyPayload>, ctx: FileApplyConte
     );
   }
   try {
-    const r = applyLazyEdit(content, edit.payload.snippet, { path: ctx.path });
+    const r = applyLazyEdit(content, edit.payload.snippet, { path: ctx.path, ...ctx.trees });
     return { content: r.content, ops: [{ status: "applied", strategy: `lazy-${r.strategy}`, startLine: r.startLine ?? 1, endLine: r.endLine ?? 1, score: 1, fuzzy: r.stats.deleted > 0 || r.strategy === "definitions" }] };
   } catch (e) {
     if (e instanceof EditError && e.code === "ALREADY_APPLIED") return { content, ops: [{ status: "already-applied", note: e }] };
@@ -98,4 +102,5 @@ export const lazyFormat: FormatEntry<LazyPayload> = Object.freeze({
   split,
   apply,
   lastResort: true,
+  syntaxTrees: true,
 });

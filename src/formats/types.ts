@@ -8,6 +8,16 @@ import type { EngineOptions } from "../engine/options.ts";
 import type { TextChange } from "../engine/ops.ts";
 import type { EditError } from "../errors.ts";
 import type { RejectedOp } from "./rejects.ts";
+import type { DefinitionsReader } from "../syntax/definitions-reader.ts";
+import type { SyntaxChecker } from "../syntax/merge-checker.ts";
+
+/** A file's syntax tools, loaded before a synchronous merge that reads them (FormatEntry `syntaxTrees`). */
+export interface SyntaxTrees {
+  /** The file's definitions, read from its syntax tree. */
+  definitions?: DefinitionsReader;
+  /** The syntax errors a new text of the file has that the old one had not. */
+  syntax?: SyntaxChecker;
+}
 
 /** One edit of a response for one file, in the format that found it. */
 export interface FileEdit<P = unknown> {
@@ -102,6 +112,8 @@ export interface FileApplyContext {
    * the whole edit (a missing file, a parse error) still throw.
    */
   keepApplied?: boolean;
+  /** The file's syntax tools, for a format that reads them (`syntaxTrees`); absent for a file of no known language. */
+  trees?: SyntaxTrees;
 }
 
 export interface FileApplyResult {
@@ -139,4 +151,6 @@ export interface FormatEntry<P = unknown> {
   reverse?(edit: FileEdit<P>): FileEdit<P>;
   /** Auto-detected only in a response where no format before it found an edit or an error (a format that would otherwise read what others read). @default false */
   readonly lastResort?: boolean;
+  /** Its apply reads the file's syntax tree (`FileApplyContext.trees`): the file layer loads it first. @default false */
+  readonly syntaxTrees?: boolean;
 }

@@ -39,6 +39,7 @@ import { commitChanges, type PlannedChange, type TransactionHooks } from "./tran
 import { type RejectedOp, rejectFileText } from "../formats/rejects.ts";
 import { type JournalOptions, type JournalRecord, type ResolvedJournal, recordWrite, resolveJournal } from "./journal.ts";
 import type { SyntaxReport } from "../syntax/report.ts";
+import { syntaxTreesFor } from "./syntax-trees.ts";
 import { checkTargets, judgeFor, probeJudge, SYNTAX_MODES, type SyntaxMode, tiedOps, VERIFY_MODES, type VerifyMode } from "./syntax-check.ts";
 
 /**
@@ -732,6 +733,11 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   const current = plan.newText ?? "";
   if (block) keepDocument(plan, current);
   const ctx = editContext(plan, current, versions, opts);
+  // A format that reads the file's tree (a lazy snippet's merge) gets it loaded first, as the syntax judge is.
+  if (entry.syntaxTrees && ctx.exists && (opts.syntax !== "off" || opts.verify === "syntax")) {
+    const trees = await syntaxTreesFor(report.path, current, opts.verify === "syntax");
+    if (trees) ctx.trees = trees;
+  }
   // An edit that fails whole (one str_replace, a patch) throws; as an op outcome it can be offered to the user.
   const run = (c: FileApplyContext): FileApplyResult => {
     try {

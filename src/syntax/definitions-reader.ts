@@ -12,7 +12,8 @@
  * fails on.
  */
 import type { Parser } from "web-tree-sitter";
-import { type DefinitionKind, listDefinitions } from "./definitions.ts";
+import type { DefinitionKind } from "./definition-kind.ts";
+import { listDefinitions } from "./definitions.ts";
 import { languageOf, SYNTAX_LANGUAGES, type SyntaxLanguage } from "./languages.ts";
 import { parseWithin } from "./parse-within.ts";
 import { loadParser } from "./runtime.ts";

@@ -13,19 +13,9 @@
 import type { Node, Tree } from "web-tree-sitter";
 import type { SyntaxLanguage } from "./languages.ts";
 
-export type DefinitionKind =
-  | "function"
-  | "method"
-  | "class"
-  | "interface"
-  | "struct"
-  | "enum"
-  | "trait"
-  | "impl"
-  | "module"
-  | "namespace"
-  | "type"
-  | "rule";
+import type { DefinitionKind } from "./definition-kind.ts";
+
+export type { DefinitionKind };
 
 /** One definition in a file. Lines are 1-based and inclusive. */
 export interface Definition {

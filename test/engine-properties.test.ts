@@ -97,11 +97,24 @@ const repeatsNeighbour = (content: string, from: number, old: string, newString:
 /** The find text (not blank) ends with a line break, the replacement (not empty) not: the replacement may take the break (splice.ts). */
 const finalBreakDiffers = (old: string, newString: string) => old.trim() !== "" && old.endsWith("\n") && newString !== "" && !newString.endsWith("\n");
 
+/**
+ * The one named exception to literal replacement a random replacement can
+ * meet (exact-literal.ts, `shift-undone`): every line of it indented, the
+ * whole shifted back by one uniform depth. When the engine names it, the
+ * replacement must have that shape; such inputs are left to the table tests.
+ */
+function shiftUndone(exception: string | undefined, newString: string): boolean {
+  if (exception !== "shift-undone") return false;
+  assert.ok(newString.split("\n").every((l) => l.trim() === "" || /^[ \t]/.test(l)), `shift undone in ${JSON.stringify(newString)}`);
+  return true;
+}
+
 test("a unique exact substring always replaces exactly (literal newString, `$` patterns included)", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), ({ content, from, old }, newString) => {
       fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !finalBreakDiffers(old, newString) && !otherWhitespace(old, newString) && !repeatsNeighbour(content, from, old, newString));
       const r = replace(content, old, newString);
+      if (shiftUndone(r.match.exception, newString)) return;
       assert.equal(r.content, content.slice(0, from) + newString + content.slice(from + old.length));
       assert.equal(r.match.strategy, "exact");
       assert.equal(r.match.score, 1);
@@ -115,8 +128,9 @@ test("a unique exact edit is undone by the reverse edit", () => {
   fc.assert(
     fc.property(uniqueSubstring, lfText(30), ({ content, from, old }, newString) => {
       fc.pre(newString !== old && newString !== "" && !widened(content, from, old, newString) && !numberedLike(newString) && !numberedLike(old) && !finalBreakDiffers(old, newString) && !finalBreakDiffers(newString, old) && !otherWhitespace(old, newString) && !otherWhitespace(newString, old) && !repeatsNeighbour(content, from, old, newString));
-      const once = replace(content, old, newString).content;
-      fc.pre(countOccurrences(once, newString) === 1 && !widened(once, from, newString, old));
+      const first = replace(content, old, newString);
+      const once = first.content;
+      fc.pre(!shiftUndone(first.match.exception, newString) && countOccurrences(once, newString) === 1 && !widened(once, from, newString, old));
       assert.equal(replace(once, newString, old).content, content);
     }),
     { numRuns: 200 },
@@ -133,6 +147,7 @@ test("in a CRLF file with a BOM, a unique exact edit writes CRLF and keeps the B
       const prefix = bom ? "\uFEFF" : "";
       // The model writes LF even though the file has CRLF.
       const r = replace(prefix + crlf(content), old, newString);
+      if (shiftUndone(r.match.exception, newString)) return;
       assert.equal(r.content, prefix + crlf(expected));
     }),
     { numRuns: 200 },

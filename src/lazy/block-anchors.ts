@@ -19,10 +19,10 @@ import { alignedAfter, alignedBefore, forEachUnplacedSegment } from "./unplaced-
 // its gaps exceed the new lines by at most TAKEN. bench:lazy: counting with the narrow gap made a
 // wrong place unique (the right one's deletion was longer), and taking a wide gap let common runs
 // (`x = ...('apply')`, `return x`) chain across whole methods.
-const SEEN = 40;
-const TAKEN = 3;
+export const SEEN = 40;
+export const TAKEN = 3;
 // More places than this for one run: the chains are not counted (the segment stays unplaced).
-const MAX_PLACES = 64;
+export const MAX_PLACES = 64;
 
 interface Run {
   /** Snippet lines [start, end). */

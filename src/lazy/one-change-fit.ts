@@ -17,16 +17,14 @@
  * of block-anchors.ts need lines the file lacks to split it into runs.
  */
 import { isTrivial } from "./align.ts";
+import { MAX_PLACES, SEEN, TAKEN } from "./block-anchors.ts";
 import type { SnippetLine } from "./markers.ts";
 import { alignedAfter, alignedBefore, forEachUnplacedSegment } from "./unplaced-segments.ts";
 
-// As in block-anchors.ts: places are counted with up to twice the new lines plus SEEN of the file's
-// lines replaced (so another reading nearby makes the segment ambiguous), and the one place is taken
-// only when it replaces at most TAKEN more lines than the snippet puts there.
-const SEEN = 40;
-const TAKEN = 3;
-// More places than this for the segment's first line: none is taken.
-const MAX_PLACES = 64;
+// block-anchors.ts's bounds: places are counted with up to twice the new lines plus SEEN of the
+// file's lines replaced (so another reading nearby makes the segment ambiguous), and the one place
+// is taken only when it replaces at most TAKEN more lines than the snippet puts there; with more
+// than MAX_PLACES places for the segment's first line, none is taken.
 
 interface Fit {
   /** File line of the head's first line. */

@@ -14,6 +14,7 @@ import { applyLazyEdit } from "../src/lazy/apply-lazy-edit.ts";
 import { classifySnippet } from "../src/lazy/markers.ts";
 import { type LinesMerge, mergeWithinDefinitions } from "../src/lazy/scoped-merge.ts";
 import { loadDefinitionsReader, readerLanguage } from "../src/syntax/definitions-reader.ts";
+import { GO } from "./helpers/lazy-fixtures.ts";
 
 interface Case {
   name: string;
@@ -32,7 +33,6 @@ const PY_CLASSES = `class Sinh(Function):
         if arg.is_negative:
             return -cls(-arg)
         return None
-
 
 class Cosh(Function):
     def eval(cls, arg):
@@ -54,7 +54,6 @@ const PY_DOCTEST = `def idiff(eq, y, x, n=1):
     f = eq.diff(x)
     return f
 
-
 def other():
     return 1
 `;
@@ -62,7 +61,6 @@ def other():
 const PY_NESTED = `def decompose(f, *gens):
     """Top-level."""
     return f.decompose()
-
 
 class Poly:
     def decompose(f):
@@ -87,19 +85,6 @@ export class Writer {
   write(path: string, text: string): void {
     cache.set(path, text);
   }
-}
-`;
-
-const GO = `package flag
-
-func (f *FlagSet) Int(name string, value int, usage string) *int {
-	p := new(int)
-	f.IntVar(p, name, value, usage)
-	return p
-}
-
-func Int(name string, value int, usage string) *int {
-	return CommandLine.IntP(name, "", value, usage)
 }
 `;
 

@@ -13,6 +13,7 @@ import { detectEdits } from "../src/formats/response.ts";
 import { applyLazyEdit, EditError } from "../src/index.ts";
 import { applyEdits } from "../src/node.ts";
 import { runTool, strictToolDefinitions, toolDefinitions } from "../src/tools.ts";
+import { GO } from "./helpers/lazy-fixtures.ts";
 
 const TS = `import { a } from "a";
 
@@ -120,19 +121,6 @@ test("apply_snippet: runTool merges code_edit, refuses with the snippet line, an
     }
   });
 });
-
-const GO = `package flag
-
-func (f *FlagSet) Int(name string, value int, usage string) *int {
-	p := new(int)
-	f.IntVar(p, name, value, usage)
-	return p
-}
-
-func Int(name string, value int, usage string) *int {
-	return CommandLine.IntP(name, "", value, usage)
-}
-`;
 
 test("the file layer and apply_snippet load the file's definitions reader and syntax checker before the merge (not with syntax: off)", async () => {
   const root = await mkdtemp(path.join(tmpdir(), "fp-lazy-trees-"));

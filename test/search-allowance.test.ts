@@ -63,6 +63,22 @@ test("the default allowance is the documented one", () => {
   assert.equal(DEFAULT_LIMITS.maxFuzzySteps, 1_200_000);
 });
 
+test("a near miss anchored on `}` lines counts the `}` lines it examines: fewer fit in the allowance on a larger file", () => {
+  // `}` + code + `}` where `}` is every other line: BlockAnchor walks every `}` as a first line and checks the
+  // lines after each for the last one, work that grows with the file (issue 39: 115 such searches fitted
+  // whatever the file's size, ~0.5 s of CPU on 12,000 pairs). Counted, a larger file lets fewer start.
+  const searched = (pairs: number) => {
+    const file = Array.from({ length: pairs }, (_, i) => `${code(i)}\n}\n`).join("");
+    const blocks = Array.from({ length: 20 }, (_, k) => sr(`}\n${code(k).replace("v", "w")}\n}`, `}\n// ${k}\n}`)).join("");
+    const r = applySearchReplace(file, blocks, { limits: { maxFuzzySteps: 100_000 } });
+    for (const e of r.failed) if (e.code === "TOO_LARGE") assert.doesNotMatch(e.stack ?? "", /\n\s+at /, "a refusal carries no stack");
+    return r.failed.filter((e) => e.code !== "TOO_LARGE").length;
+  };
+  const small = searched(1_000);
+  const large = searched(4_000);
+  assert.ok(large > 0 && large < small, `near misses searched: ${small} on 1,000 pairs, ${large} on 4,000`);
+});
+
 test("maxFuzzySteps is validated like the other limits", () => {
   assert.throws(() => applySearchReplace(FILE, nearMiss(3), { limits: { maxFuzzySteps: 0 } }), { code: "INVALID_INPUT", message: /limits\.maxFuzzySteps/ });
 });

@@ -31,7 +31,11 @@ function lastLinesNear(ctx: MatchContext, firstHits: readonly number[], last: st
   for (const i of firstHits) {
     const from = Math.max(next, i + 2, i + n - 1 - slack);
     const to = i + n - 1 + slack;
-    for (let j = from; j <= to && ctx.doc.hasLine(j); j++) if (lineTrimmedIs(ctx, j, last)) out.push(j);
+    for (let j = from; j <= to && ctx.doc.hasLine(j); j++) {
+      // Each line checked is a place examined, counted (nothing keeps it for the next search).
+      ctx.tick();
+      if (lineTrimmedIs(ctx, j, last)) out.push(j);
+    }
     next = Math.max(next, to + 1);
   }
   return out;
@@ -138,6 +142,8 @@ export const blockAnchor: Strategy = {
     const score: Scoring = { budget: MAX_SCORED_PAIRS, lines: MAX_VERIFIED_LINES, findMiddle, floor, positional };
     const cands: Candidate[] = [];
     for (const i of firstHits) {
+      // Each first line is a place examined, paired or not (a `}` of every other line: 4,000-14,000 a search).
+      ctx.tick();
       const low = positional ? i + 2 : Math.max(i + 2, i + n - 1 - slack);
       while (from < lastHits.length && (lastHits[from] as number) < low) from++;
       if (from === lastHits.length) break;

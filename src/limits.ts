@@ -8,6 +8,7 @@
  * this module is the checks and their errors.
  */
 import { describeValue, EditError } from "./errors.ts";
+import { groupDigits } from "./text/group-digits.ts";
 
 export interface Limits {
   /** Largest model response (or patch / diff text) accepted, in characters. @default 8_388_608 (8 Mi) */
@@ -46,7 +47,7 @@ function tooLarge(limit: keyof Limits, actual: number, max: number, label?: stri
   const subject = label ? `${what} (${label})` : what;
   return new EditError(
     "TOO_LARGE",
-    `${subject} is ${actual.toLocaleString("en")} ${unit}, over the limit of ${max.toLocaleString("en")}. Send smaller edits (split the change), or raise the '${limit}' option if this size is expected.`,
+    `${subject} is ${groupDigits(actual)} ${unit}, over the limit of ${groupDigits(max)}. Send smaller edits (split the change), or raise the '${limit}' option if this size is expected.`,
     { limit, actual, max },
   );
 }

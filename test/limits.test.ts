@@ -4,6 +4,8 @@ import { EditError } from "../src/errors.ts";
 import { Budget, checkLimit, DEFAULT_LIMITS, type Limits } from "../src/limits.ts";
 import { replace } from "../src/formats/str-replace.ts";
 import { countingSignal } from "./helpers/counting-signal.ts";
+import fc from "fast-check";
+import { groupDigits } from "../src/text/group-digits.ts";
 
 const limitCases: { name: string; limit: keyof Limits; value: number; limits?: Limits; throws: boolean; mentions?: RegExp[] }[] = [
   { name: "response at the limit passes", limit: "maxResponseSize", value: DEFAULT_LIMITS.maxResponseSize, throws: false },
@@ -81,4 +83,11 @@ test("Budget.remainingMs: what is left of timeoutMs, 0 once spent, undefined wit
   t += 500;
   assert.equal(budget.remainingMs(), 0);
   assert.equal(new Budget({}, () => t).remainingMs(), undefined);
+});
+
+test("groupDigits writes a number as toLocaleString(\"en\") does, without building ICU's formatter", () => {
+  for (const n of [0, 7, 999, 1_000, -1_000, 1_200_000, -12_345_678, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1.5, 2 ** 60]) {
+    assert.equal(groupDigits(n), n.toLocaleString("en"), String(n));
+  }
+  fc.assert(fc.property(fc.maxSafeInteger(), (n) => groupDigits(n) === n.toLocaleString("en")));
 });

@@ -26,6 +26,7 @@
 import { EditError } from "../errors.ts";
 import type { StrategyName } from "../match/types.ts";
 import { countBreaks } from "../text/count-breaks.ts";
+import { groupDigits } from "../text/group-digits.ts";
 import type { EditOp } from "./ops.ts";
 
 /**
@@ -66,8 +67,8 @@ export class SearchAllowance {
 
   /** The refusal of an op that would search beyond its exact text once the allowance is spent. */
   private refusal(find: string): EditError {
-    // Formatted once: `toLocaleString` costs ~0.1 ms a call, and a spent allowance refuses up to 2,000 blocks.
-    this.maxText ??= this.max.toLocaleString("en");
+    // Formatted once: a spent allowance refuses up to 2,000 blocks.
+    this.maxText ??= groupDigits(this.max);
     const lines = countBreaks(find, 0, find.length) + 1;
     // Without a stack: capturing one cost ~7-15 µs a refusal (2,000 of them: 15-30 ms of a cold call), and
     // the refusal is an answer to the model, never a fault to trace.

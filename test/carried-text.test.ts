@@ -75,6 +75,40 @@ test("carried blocks give the per-block path's bytes and reports on random respo
   assert.ok(carrying.carried > 100, `carried ${carrying.carried} blocks`);
 });
 
+test("the pieces of text kept around pending edits carry the blocks, and give the answers, that windows built anew do", async () => {
+  const reusedBefore = carrying.reused;
+  // Blocks of several lines (a one-line find text is looked for otherwise), many of them, in a file of a few hundred lines.
+  const longer = fc
+    .array(fc.nat(3), { minLength: 600, maxLength: 900 })
+    .map((kinds) => `${kinds.map((k, i) => (k === 0 ? (LINES[i % LINES.length] as string) : `  v${i} = compute(${i});`)).join("\n")}\n`);
+  // Mostly found exactly and apart (each fuzzy or failed block makes the text whole, and the pieces go with it).
+  const several = fc.record({
+    kind: fc.constantFrom<BlockSpec["kind"]>("copy", "copy", "copy", "copy", "copy", "copy", "copy", "copy", "copy", "written"),
+    at: fc.nat(),
+    length: fc.integer({ min: 2, max: 3 }),
+    replace: fc.array(line, { maxLength: 3 }),
+  });
+  await fc.assert(
+    fc.asyncProperty(longer, fc.array(several, { minLength: 20, maxLength: 40 }), async (text, specs) => {
+      const response = `f.txt\n${blocksOf(text, specs).join("")}`;
+      const before = carrying.carried;
+      const kept = await run(text, response, true);
+      const carriedKept = carrying.carried - before;
+      carrying.near = false;
+      try {
+        const fresh = await run(text, response, true);
+        assert.equal(carrying.carried - before - carriedKept, carriedKept, "as many blocks carried");
+        assert.equal(kept.written, fresh.written);
+        assert.equal(kept.result, fresh.result);
+      } finally {
+        carrying.near = true;
+      }
+    }),
+    { numRuns: 60 },
+  );
+  assert.ok(carrying.reused - reusedBefore > 300, `pieces reused: ${carrying.reused - reusedBefore}`);
+});
+
 test("carried blocks give the per-block path's answers once the allowance for searches beyond exact text is spent", async () => {
   // The carried path tries a block exact-only in the base, and answers one placed nowhere there, once the
   // allowance is spent, without making the text whole (search-allowance.ts): the refusals must be the per-block path's.

@@ -61,11 +61,23 @@ const MAX_PENDING = 256;
  */
 const MAX_PENDING_ONE_LINE = 4_096;
 
+/**
+ * Characters of the edited text kept each side of a pending edit's new text
+ * for `holds`: a find text up to that long is looked for in them, kept
+ * until an edit lands that near. Rebuilt for every block, those pieces
+ * (up to 256 a block) cost ~0.1 ms a block of three lines (issue 39).
+ */
+const NEAR = 256;
+
 /** Characters of a gram of `grams`. */
 const GRAM = 4;
 
-/** Tests turn it off to compare with the per-block path, and read how many blocks it carried and the most edits pending at once (test/carried-text.test.ts). Not a public API. */
-export const carrying = { on: true, carried: 0, deepest: 0 };
+/**
+ * Tests turn it off to compare with the per-block path, and read how many blocks it carried and the most
+ * edits pending at once; `near` off, `holds` builds its window anew each time, and `reused` counts the
+ * pieces it kept that served again (test/carried-text.test.ts). Not a public API.
+ */
+export const carrying = { on: true, carried: 0, deepest: 0, near: true, reused: 0 };
 
 /** A clean edit made since the base: a range of the base, its new text, and its lines. */
 interface Pending {
@@ -77,6 +89,8 @@ interface Pending {
   endLine: number;
   /** Lines added less lines removed. */
   lineDelta: number;
+  /** The edited text around its new text, NEAR characters each side (fewer at the text's ends), once asked; dropped when an edit lands that near. */
+  near?: { text: string; before: number };
 }
 
 /** A block that a result in the base may stand for (rule 1), with what the rules read of it. */
@@ -243,6 +257,7 @@ export class CarriedText {
     }
     this.total += delta;
     this.lineDelta += lineDelta;
+    this.forgetNear(k);
     if (this.pending.length > carrying.deepest) carrying.deepest = this.pending.length;
     this.addGrams(change.text);
   }
@@ -273,9 +288,41 @@ export class CarriedText {
 
   /** Whether `find` occurs in the edited text over pending edit `k`'s new text or within its own length of it (rule 3). */
   private holds(k: number, find: string): boolean {
+    const p = this.pending[k] as Pending;
     const a = this.at[k] as number;
-    const b = a + (this.pending[k] as Pending).text.length;
-    return this.slice(Math.max(0, a - find.length), Math.min(this.total, b + find.length)).includes(find);
+    const b = a + p.text.length;
+    const n = find.length;
+    if (n > NEAR || !carrying.near) return this.slice(Math.max(0, a - n), Math.min(this.total, b + n)).includes(find);
+    // The same window, inside the piece kept around the edit: an occurrence starting in it and ending by its end.
+    const from = Math.max(0, a - NEAR);
+    if (p.near) carrying.reused++;
+    p.near ??= { text: this.slice(from, Math.min(this.total, b + NEAR)), before: a - from };
+    const { text, before } = p.near;
+    const lo = Math.max(0, before - n);
+    const at = text.indexOf(find, lo);
+    return at !== -1 && at + n <= Math.min(text.length, before + p.text.length + n);
+  }
+
+  /**
+   * Drops the pieces kept around the pending edits that the new edit `k`
+   * (its place in the edited text now in `at`) lands within NEAR characters
+   * of: the text around them changed. Others keep theirs (an edit further
+   * off moves their characters, it does not change them).
+   */
+  private forgetNear(k: number): void {
+    const pending = this.pending;
+    const at = this.at;
+    const start = at[k] as number;
+    const end = start + (pending[k] as Pending).text.length;
+    for (let j = k - 1; j >= 0; j--) {
+      const p = pending[j] as Pending;
+      if ((at[j] as number) + p.text.length + NEAR < start) break;
+      delete p.near;
+    }
+    for (let j = k + 1; j < pending.length; j++) {
+      if ((at[j] as number) - NEAR > end) break;
+      delete (pending[j] as Pending).near;
+    }
   }
 
   /** Characters [from, to) of the edited text. */

@@ -20,7 +20,7 @@
  * of steps, not of time, so the same input gets the same answer on any
  * machine, and steps a memo may skip (listing a needle's hits, which an
  * earlier search of the same text may have done: a server's kept document)
- * are not counted, so also whatever came before it in the process. Measured (in-process, CPU): a `}` near miss ~10,000 steps and
+ * are not counted, so also whatever came before it in the process. Measured (in-process, CPU): a `}` near miss ~22,000 steps (its pairs, and the `}` lines it walks and checks) and
  * 2-3 ms; a fuzzy `@@` hunk on a 1 MB file of code ~30 steps and ~0.5 ms.
  */
 import { EditError } from "../errors.ts";
@@ -32,8 +32,8 @@ import type { EditOp } from "./ops.ts";
 /**
  * Steps charged for each edit searched beyond its exact text, for its scans,
  * which no step counts: 2,000 fuzzy `@@` hunks on 1 MB (~0.4 ms and ~30
- * steps each) fit in the default allowance, and ~115 `}` near misses
- * (~10,000 steps and 1.5-3 ms each).
+ * steps each) fit in the default allowance, and ~55 `}` near misses
+ * (~22,000 steps and 2-5 ms each, cold).
  */
 export const PER_EDIT = 500;
 

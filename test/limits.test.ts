@@ -86,7 +86,7 @@ test("Budget.remainingMs: what is left of timeoutMs, 0 once spent, undefined wit
 });
 
 test("groupDigits writes a number as toLocaleString(\"en\") does, without building ICU's formatter", () => {
-  for (const n of [0, 7, 999, 1_000, -1_000, 1_200_000, -12_345_678, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1.5, 2 ** 60]) {
+  for (const n of [0, -0, 7, 999, 1_000, -1_000, 1_200_000, -12_345_678, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1.5, 2 ** 60]) {
     assert.equal(groupDigits(n), n.toLocaleString("en"), String(n));
   }
   fc.assert(fc.property(fc.maxSafeInteger(), (n) => groupDigits(n) === n.toLocaleString("en")));

@@ -5,8 +5,8 @@
  * command line whose call refuses blocks past its search allowance (issue 39).
  */
 export function groupDigits(n: number): string {
-  // Past the exactly written integers (and for fractions), the formatter's own answer.
-  if (!Number.isSafeInteger(n)) return n.toLocaleString("en");
+  // Past the exactly written integers (and for fractions and -0), the formatter's own answer.
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString("en");
   const digits = String(Math.abs(n));
   let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
   for (let k = out.length; k < digits.length; k += 3) out += `,${digits.slice(k, k + 3)}`;

@@ -11,7 +11,9 @@
  * count) at exit and on SIGUSR2. The command line's figure is its whole
  * process less its start-up (the median of a one-line edit's run, measured
  * first); the server's is the CPU it spent between two readings around one
- * call. `BUDGET_FUZZ_RUNS` sets the number of random inputs (default 6,
+ * call. Each process journals its writes in a directory of its own, so the
+ * user's journal (its size, a prune falling due) does not enter the figures.
+ * `BUDGET_FUZZ_RUNS` sets the number of random inputs (default 6,
  * besides one of each shape) and `BUDGET_FUZZ_SEED` replays a run.
  *
  * A bench, not a test: it prints each input's CPU time and exits 1 when one
@@ -67,7 +69,7 @@ async function cliCpu(input: HostileInput): Promise<{ ms: number; code: number |
   const out = path.join(t.base, "cpu.txt");
   writeFileSync(out, "");
   const [node, ...rest] = cli();
-  const child = spawn(node, ["--require", await hook(), ...rest, "apply", response], { cwd: t.root, env: { ...process.env, NO_COLOR: "1", FUZZPATCH_CPU_OUT: out } });
+  const child = spawn(node, ["--require", await hook(), ...rest, "apply", response], { cwd: t.root, env: { ...process.env, NO_COLOR: "1", FUZZPATCH_CPU_OUT: out, FUZZPATCH_JOURNAL_DIR: path.join(t.base, "journal") } });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (s: string) => {
     stderr += s;
@@ -108,7 +110,7 @@ class Server {
     const cpuFile = path.join(base, "server-cpu.txt");
     writeFileSync(cpuFile, "");
     const [node, ...rest] = cli();
-    const child = spawn(node, ["--require", await hook(), ...rest, "mcp", "--root", root], { env: { ...process.env, FUZZPATCH_CPU_OUT: cpuFile } });
+    const child = spawn(node, ["--require", await hook(), ...rest, "mcp", "--root", root], { env: { ...process.env, FUZZPATCH_CPU_OUT: cpuFile, FUZZPATCH_JOURNAL_DIR: path.join(base, "journal") } });
     const server = new Server(child, cpuFile);
     await server.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "budget-fuzz", version: "1" } });
     child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);

@@ -16,7 +16,8 @@ import { HASH_WHILE_WRITING_FROM, hashOnce, hashTextOnce, hashWhileWaiting, know
 import { hashBytes } from "../src/fs/read-file.ts";
 import { applyEdits, undoLast, undoWrite } from "../src/node.ts";
 import { defaultJournalDir } from "../src/fs/journal-dir.ts";
-import { listEntryIds, pruneJournal } from "../src/fs/journal-store.ts";
+import { blobsOf, listEntryIds, pruneJournal } from "../src/fs/journal-store.ts";
+import { FileCache } from "../src/fs/file-cache.ts";
 import { makeBundle, readBundle, replayBundle } from "../src/fs/report-bundle.ts";
 import type { WriteToolOutput } from "../src/tools/result-data.ts";
 import { runTool } from "../src/tools.ts";
@@ -597,3 +598,66 @@ test("a journal's new files are written on their own (0600, synced, renamed); a 
   await undoLast({ root: t.root, journal });
   assert.equal(await read(t.root, "a.txt"), "one\n");
 });
+
+// The record is staged while the file's own write waits on the disk (journal.ts stageRecord) and placed after its rename.
+for (const c of [
+  { name: "a small file", text: lines(1, 40) },
+  { name: "a file over HASH_WHILE_WRITING_FROM (its hash and record made while it syncs)", text: lines(1, Math.ceil(HASH_WHILE_WRITING_FROM / 9) + 1000) },
+]) {
+  test(`${c.name}: the journal's entry appears only once the file is in place; a write refused at the last moment (STALE) leaves no entry, no temporary file, and nothing in the file cache`, async () => {
+    const t = await makeTree({ "a.txt": c.text });
+    const journal = journalOf(t);
+    const cache = new FileCache();
+    const abs = path.join(t.root, "a.txt");
+    const entriesDir = path.join(journal.dir, "entries");
+    const tempFiles = async () => (await readdir(entriesDir).catch(() => [] as string[])).filter((n) => n.endsWith(".tmp"));
+    const seenBeforeRename: number[] = [];
+    const first = await applyEdits(t.root, [{ path: "a.txt", oldString: "line 20\n", newString: "line twenty\n" }], {
+      journal,
+      cache,
+      hooks: {
+        // Right before the rename: the new bytes are synced beside the file, the record may be staged, none is placed.
+        beforeWrite: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          seenBeforeRename.push(listEntryIds(journal.dir).length);
+        },
+      },
+    });
+    assert.ok(first.written && first.journal?.id !== undefined, JSON.stringify(first.journal));
+    assert.deepEqual(seenBeforeRename, [0]);
+    assert.deepEqual(listEntryIds(journal.dir), [first.journal?.id]);
+    assert.deepEqual(await tempFiles(), []);
+    // The cache holds what was written.
+    assert.equal(cache.latest(abs)?.text, c.text.replace("line 20\n", "line twenty\n"));
+
+    // Another writer changes the file right before the rename: STALE, and the record staged meanwhile is dropped.
+    const theirs = c.text.replace("line 20\n", "line XX\n");
+    const second = await applyEdits(t.root, [{ path: "a.txt", oldString: "line 30\n", newString: "line thirty\n" }], {
+      journal,
+      cache,
+      hooks: {
+        beforeWrite: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          await writeFile(abs, theirs);
+        },
+      },
+    });
+    assert.equal(second.written, false);
+    assert.equal(second.files[0]?.error?.code ?? second.errors[0]?.code, "STALE");
+    assert.equal(second.journal, undefined);
+    assert.equal(second.files[0]?.written, false);
+    assert.equal(await read(t.root, "a.txt"), theirs);
+    assert.deepEqual(listEntryIds(journal.dir), [first.journal?.id]);
+    assert.deepEqual(await tempFiles(), []);
+    assert.notEqual(cache.latest(abs)?.text, c.text.replace("line 20\n", "line twenty\n").replace("line 30\n", "line thirty\n"), "the failed write's text is not cached");
+    // A version stored for the failed write is named by no entry: the prune removes it once past its grace.
+    await pruneJournal(journal.dir, { maxEntries: 1000, maxBytes: 1e9, maxAgeMs: 1e12 }, Date.now() + 120_000);
+    const entry = parseEntry(first.journal?.id as string, await readFile(path.join(entriesDir, `${first.journal?.id}.json`), "utf8"));
+    const named = new Set(blobsOf(entry));
+    for (const name of await readdir(path.join(journal.dir, "blobs"))) assert.ok(named.has(name.slice(0, 64)), `${name} is named by no entry`);
+    // The journal still takes back the first write (the file is theirs now: undo refuses, then merges it out).
+    await writeFile(abs, c.text.replace("line 20\n", "line twenty\n"));
+    await undoLast({ root: t.root, journal });
+    assert.equal(await read(t.root, "a.txt"), c.text);
+  });
+}

@@ -37,7 +37,7 @@ import { resolveRoot, resolveSafePath, type SafePath } from "./safe-path.ts";
 import { checkWritable } from "./writable.ts";
 import { commitChanges, type PlannedChange, type TransactionHooks } from "./transaction.ts";
 import { type RejectedOp, rejectFileText } from "../formats/rejects.ts";
-import { type JournalOptions, type JournalRecord, type ResolvedJournal, recordWrite, resolveJournal } from "./journal.ts";
+import { type JournalOptions, type JournalRecord, type ResolvedJournal, resolveJournal, type StagedRecord, stageRecord } from "./journal.ts";
 import type { SyntaxReport } from "../syntax/report.ts";
 import { syntaxTreesFor } from "./syntax-trees.ts";
 import { checkTargets, judgeFor, probeJudge, SYNTAX_MODES, type SyntaxMode, tiedOps, VERIFY_MODES, type VerifyMode } from "./syntax-check.ts";
@@ -542,14 +542,18 @@ export async function applyEdits(
   if (opts.syntax !== "off" || opts.verify === "syntax") await checkTargets(planOrder.flatMap(syntaxTarget), opts.verify === "syntax");
   for (const plan of planOrder) await refuseReadOnly(plan);
   if (opts.reject) for (const plan of planOrder) await planRejectFile(plan, planOrder, realRoot, opts);
-
-  const { written, changes } = await writePlans(planOrder, opts, errors);
+  const journal = opts.journal;
+  // The write's record, staged while the files' own writes wait on the disk (writePlans), as the result of those writes succeeding.
+  const stage =
+    journal &&
+    ((changes: readonly PlannedChange[]) => {
+      const read = planOrder.flatMap((p) => (p.abs !== undefined && p.loaded ? [{ abs: p.abs, exists: p.loaded.exists, bytes: p.loaded.bytes, mode: p.loaded.mode }] : []));
+      const recorded = { ...options, ...(choices.length > 0 && { choices }) } as Record<string, unknown>;
+      return stageRecord(journal, { realRoot, changes, read, input, options: recorded, result: summarize(planOrder, errors, true, opts.dryRun, unescaped) });
+    });
+  const { written, record } = await writePlans(planOrder, opts, errors, stage);
   const result = summarize(planOrder, errors, written, opts.dryRun, unescaped);
-  if (written && opts.journal) {
-    const read = planOrder.flatMap((p) => (p.abs !== undefined && p.loaded ? [{ abs: p.abs, exists: p.loaded.exists, bytes: p.loaded.bytes, mode: p.loaded.mode }] : []));
-    const recorded = { ...options, ...(choices.length > 0 && { choices }) } as Record<string, unknown>;
-    result.journal = await recordWrite(opts.journal, { realRoot, changes, read, input, options: recorded, result });
-  }
+  if (record) result.journal = record;
   // Nothing of the call reads the bytes read or written after this (the cache keeps its own; a throw above leaves them to the collector).
   opts.hold.release();
   return result;
@@ -654,8 +658,17 @@ async function newPlan(found: FileLookup, edit: FileEdit, realRoot: string, opts
   return plan;
 }
 
-/** Writes the planned files (and `.rej` files) in one transaction, unless something forbids any write; a write's failure joins `errors`. */
-async function writePlans(planOrder: readonly FilePlan[], opts: ResolvedOptions, errors: EditError[]): Promise<{ written: boolean; changes: PlannedChange[] }> {
+/**
+ * Writes the planned files (and `.rej` files) in one transaction, unless something forbids any write; a write's failure joins `errors`.
+ * `stage` (the journal's record) runs once the new bytes' hashes are known, while the transaction waits on the disk; its record is
+ * placed once every file is in place, and discarded when the transaction fails.
+ */
+async function writePlans(
+  planOrder: readonly FilePlan[],
+  opts: ResolvedOptions,
+  errors: EditError[],
+  stage?: (changes: readonly PlannedChange[]) => Promise<StagedRecord>,
+): Promise<{ written: boolean; changes: PlannedChange[]; record?: JournalRecord }> {
   // The budget once more before writing: an edit that searches nothing (a new or empty file)
   // never checks it, and a call aborted or past its time writes nothing.
   const late = overBudget(opts.budget);
@@ -669,15 +682,30 @@ async function writePlans(planOrder: readonly FilePlan[], opts: ResolvedOptions,
   const rejects = nothing ? [] : planOrder.filter((p) => p.rejectChange !== undefined && p.report.status !== "failed");
   const changes: PlannedChange[] = [...toWrite.flatMap((p) => toChanges(p, opts.allowBinary, opts.hold)), ...rejects.map((p) => p.rejectChange as PlannedChange)];
   if (changes.length === 0) return { written: false, changes };
+  // Written as the record staged meanwhile says; taken back below if the transaction fails.
+  const setWritten = (value: boolean) => {
+    for (const p of toWrite) p.report.written = value;
+    for (const p of rejects) if (p.report.reject) p.report.reject.written = value;
+  };
+  setWritten(true);
+  let staging: Promise<StagedRecord> | undefined;
   try {
-    // The new bytes' sha256 (the journal's and the answer's) computed while the write waits on the disk.
+    // The new bytes' sha256 (the journal's and the answer's) computed while the write waits on the disk, then the record staged.
     const hashing = Promise.all(changes.map((c) => (c.kind !== "delete" && c.bytes.length >= HASH_WHILE_WRITING_FROM ? hashWhileWaiting(c.bytes) : undefined)));
+    staging = stage && hashing.then(() => stage(changes));
+    // The cache's entries made meanwhile too (the journal's files already on their way to the disk), stored once the files are in place.
+    const { cache } = opts;
+    const forget = () => {
+      for (const p of toWrite) if (p.abs !== undefined) cache?.drop(p.abs);
+    };
+    const remembering = cache && hashing.then(() => rememberWritten(cache, toWrite, changes)).catch(() => forget);
     await commitChanges(changes, opts.hooks, opts.budget).finally(() => hashing);
-    for (const p of toWrite) p.report.written = true;
-    for (const p of rejects) if (p.report.reject) p.report.reject.written = true;
-    if (opts.cache) rememberWritten(opts.cache, toWrite, changes);
-    return { written: true, changes };
+    (await remembering)?.();
+    const record = staging && (await (await staging).place());
+    return { written: true, changes, ...(record && { record }) };
   } catch (error) {
+    setWritten(false);
+    await (await staging)?.discard();
     const failure = asEditError(error, "IO");
     errors.push(failure);
     // A file changed by someone else meanwhile fails as that file's error.
@@ -1186,19 +1214,29 @@ function modeChange(plan: FilePlan): { oldMode?: number; newMode?: number } {
   return newMode === loaded.mode ? {} : { ...(loaded.mode !== undefined && { oldMode: loaded.mode }), newMode };
 }
 
-/** What the transaction wrote, for the next call's reads: a file edited in place keeps its document (line table carried over the edit); a moved or deleted one is forgotten. */
-function rememberWritten(cache: FileCache, written: readonly FilePlan[], changes: readonly PlannedChange[]): void {
+/**
+ * What the transaction writes, for the next call's reads: a file edited in place keeps its document (line table carried over the
+ * edit); a moved or deleted one is forgotten. The entries are made now (while the write waits on the disk) and stored by the
+ * function returned, once the files are in place.
+ */
+function rememberWritten(cache: FileCache, written: readonly FilePlan[], changes: readonly PlannedChange[]): () => void {
+  const steps: (() => void)[] = [];
   for (const plan of written) {
-    const loaded = plan.loaded;
-    if (plan.abs === undefined || !loaded) continue;
-    const change = changes.find((c) => c.abs === plan.abs);
-    if (plan.deleted || plan.moveAbs !== undefined || !change || change.kind === "delete") {
-      cache.drop(plan.abs);
-      if (plan.moveAbs !== undefined) cache.drop(plan.moveAbs);
+    const { abs, loaded, moveAbs } = plan;
+    if (abs === undefined || !loaded) continue;
+    const change = changes.find((c) => c.abs === abs);
+    if (plan.deleted || moveAbs !== undefined || !change || change.kind === "delete") {
+      steps.push(() => {
+        cache.drop(abs);
+        if (moveAbs !== undefined) cache.drop(moveAbs);
+      });
       continue;
     }
-    cache.storeWritten(plan.abs, change.bytes, plan.newText ?? "", loaded.layout, loaded.text);
+    steps.push(cache.prepareWritten(abs, change.bytes, plan.newText ?? "", loaded.layout, loaded.text));
   }
+  return () => {
+    for (const store of steps) store();
+  };
 }
 
 /** The writes of one file: one, or for a move the new path created and the old one deleted. */

@@ -68,11 +68,36 @@ export function timeOfId(id: string): number {
 }
 
 /**
- * Writes the blobs not yet stored (bytes, or a text stored as UTF-8) and the entry, as one transaction. A blob
+ * Writes the blobs not yet stored (bytes, or a text stored as UTF-8) and the entry. A blob
  * already there (same name, same size) is not written again; its time is
  * touched so a concurrent prune keeps it. Returns the bytes added.
  */
 export async function writeEntry(dir: string, entry: JournalEntry, blobs: ReadonlyMap<string, VersionToStore>): Promise<number> {
+  const staged = await stageEntry(dir, entry, blobs);
+  await staged.place();
+  return staged.added;
+}
+
+/** An entry staged by `stageEntry`: its versions stored, the entry itself synced under a temporary name. */
+export interface StagedEntry {
+  /** Bytes added (versions and entry). */
+  added: number;
+  /** Renames the entry into place: from then on the write is in the journal. */
+  place(): Promise<void>;
+  /** Removes the staged entry (the write it records did not happen); its versions are left to the prune. */
+  discard(): Promise<void>;
+}
+
+/**
+ * `writeEntry` up to the entry's rename: the versions not yet stored are
+ * written and placed, the entry written and fdatasync'd under a temporary
+ * name. applyEdits stages its record while the file's own write waits on
+ * the disk, and places it once the file is in place: the entry never names
+ * a write that did not happen, and a version stored for a write that then
+ * failed is only a version no entry names, which the prune removes (as a
+ * killed writer's).
+ */
+export async function stageEntry(dir: string, entry: JournalEntry, blobs: ReadonlyMap<string, VersionToStore>): Promise<StagedEntry> {
   const changes: PlannedChange[] = [];
   const now = new Date();
   /** Versions stored whole by this write: a delta on one of them is 1 deep. */
@@ -113,10 +138,15 @@ export async function writeEntry(dir: string, entry: JournalEntry, blobs: Readon
     changes.push({ rel: `${BLOBS}/${path.basename(at)}`, abs: at, kind: st ? "write" : "create", bytes: delta ?? d.bytes, original: st ? await readPrivate(abs) : new Uint8Array(), mode: 0o600 });
   }
   const text = Buffer.from(`${JSON.stringify(entry)}\n`, "utf8");
-  changes.push({ rel: `${ENTRIES}/${entry.id}.json`, abs: path.join(dir, ENTRIES, `${entry.id}.json`), kind: "create", bytes: text, original: new Uint8Array(), mode: 0o600 });
   // New names (nearly every write): each file on its own, all at once; a damaged version is replaced through the transaction.
-  await Promise.all([commitChanges(changes.filter((c) => c.kind !== "create")), ...changes.filter((c) => c.kind === "create").map((c) => writeNewPrivate(c.abs, c.bytes))]);
-  return changes.reduce((n, c) => n + c.bytes.length, 0);
+  const staging = stageNewPrivate(path.join(dir, ENTRIES, `${entry.id}.json`), text);
+  const versions = Promise.all([commitChanges(changes.filter((c) => c.kind !== "create")), ...changes.filter((c) => c.kind === "create").map((c) => writeNewPrivate(c.abs, c.bytes))]);
+  const [stored, staged] = await Promise.allSettled([versions, staging]);
+  if (stored.status === "rejected" || staged.status === "rejected") {
+    if (staged.status === "fulfilled") await staged.value.discard();
+    throw stored.status === "rejected" ? stored.reason : (staged as PromiseRejectedResult).reason;
+  }
+  return { added: changes.reduce((n, c) => n + c.bytes.length, text.length), place: staged.value.place, discard: staged.value.discard };
 }
 
 /**
@@ -134,21 +164,35 @@ export async function writeEntry(dir: string, entry: JournalEntry, blobs: Readon
  * which the prune removes.
  */
 async function writeNewPrivate(abs: string, bytes: Uint8Array): Promise<void> {
+  await (await stageNewPrivate(abs, bytes)).place();
+}
+
+/** `writeNewPrivate` up to the rename: the temporary file written, synced and closed; `place` renames it, `discard` removes it. */
+async function stageNewPrivate(abs: string, bytes: Uint8Array): Promise<{ place(): Promise<void>; discard(): Promise<void> }> {
   const temp = path.join(path.dirname(abs), tempNameFor(path.basename(abs)));
   const handle = await open(temp, CREATE_FLAGS, 0o600);
-  let placed = false;
+  let synced = false;
   try {
     for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done, bytes.length - done, done)).bytesWritten;
     await handle.datasync();
     await handle.close();
-    await rename(temp, abs);
-    placed = true;
+    synced = true;
   } finally {
-    if (!placed) {
+    if (!synced) {
       await handle.close().catch(() => undefined);
       await unlink(temp).catch(() => undefined);
     }
   }
+  const discard = () => unlink(temp).catch(() => undefined);
+  const place = async () => {
+    try {
+      await rename(temp, abs);
+    } catch (error) {
+      await discard();
+      throw error;
+    }
+  };
+  return { place, discard };
 }
 
 /** How many deltas the stored version `hash` lies on (0: stored whole), or undefined when it is not stored (or its delta is unreadable). */

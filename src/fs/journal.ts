@@ -17,7 +17,7 @@ import { VERSION } from "../version.ts";
 import type { ApplyEditsResult } from "./apply-edits.ts";
 import { defaultJournalDir, journalDisabled, preparePrivateDir } from "./journal-dir.ts";
 import { INLINE_MAX_BYTES, type JournalEntry, type JournalFile, type JournalRead, type RecordedResult } from "./journal-entry.ts";
-import { type VersionToStore, type JournalBounds, listEntryIds, newEntryId, pruneJournal, timeOfId, writeEntry } from "./journal-store.ts";
+import { type VersionToStore, type JournalBounds, listEntryIds, newEntryId, pruneJournal, stageEntry, timeOfId } from "./journal-store.ts";
 import { hashOnce, hashTextOnce } from "./known-hashes.ts";
 import type { PlannedChange } from "./transaction.ts";
 
@@ -119,6 +119,34 @@ export interface WriteRecord {
 
 /** Records a write; never throws (a failure is the record's warning). */
 export async function recordWrite(journal: ResolvedJournal, write: WriteRecord): Promise<JournalRecord> {
+  return (await stageRecord(journal, write)).place();
+}
+
+/**
+ * A record staged before its write is in place (`stageRecord`): `place`
+ * puts it in the journal once the write is done, `discard` drops it when
+ * the write failed. Neither throws.
+ */
+export interface StagedRecord {
+  place(): Promise<JournalRecord>;
+  discard(): Promise<void>;
+}
+
+/**
+ * `recordWrite` up to the entry's rename (journal-store.ts `stageEntry`):
+ * the versions stored, the entry synced under a temporary name. applyEdits
+ * stages while the file's own write waits on its fdatasync and places the
+ * entry right after the file's rename, so the journal's syncs no longer
+ * follow the file's (docs/security.md: the entry still appears only once
+ * the write it names is in place). Never throws: a failure is `place`'s
+ * warning.
+ */
+export async function stageRecord(journal: ResolvedJournal, write: WriteRecord): Promise<StagedRecord> {
+  const failed = (error: unknown): StagedRecord => {
+    const why = error instanceof EditError ? error.message : String((error as Error)?.message ?? error);
+    const record = { warning: `the undo journal could not be written (${why}); the edit was applied but cannot be undone with fuzzpatch undo.` };
+    return { place: async () => record, discard: async () => undefined };
+  };
   try {
     preparePrivateDir(journal.dir);
     const { entry, blobs } = buildEntry(journal, write);
@@ -126,14 +154,24 @@ export async function recordWrite(journal: ResolvedJournal, write: WriteRecord):
     let size = Buffer.byteLength(JSON.stringify(entry), "utf8");
     for (const b of blobs.values()) size += typeof b === "string" ? Buffer.byteLength(b, "utf8") : b instanceof Uint8Array ? b.length : b.bytes.length;
     if (size > journal.bounds.maxBytes) {
-      return { warning: `this write (${size} bytes of file versions and its record) is larger than the undo journal's bound (${journal.bounds.maxBytes} bytes); it was not recorded and cannot be undone.` };
+      const record = { warning: `this write (${size} bytes of file versions and its record) is larger than the undo journal's bound (${journal.bounds.maxBytes} bytes); it was not recorded and cannot be undone.` };
+      return { place: async () => record, discard: async () => undefined };
     }
-    const added = await writeEntry(journal.dir, entry, blobs);
-    await maybePrune(journal, added);
-    return { id: entry.id };
+    const staged = await stageEntry(journal.dir, entry, blobs);
+    return {
+      place: async () => {
+        try {
+          await staged.place();
+          await maybePrune(journal, staged.added);
+          return { id: entry.id };
+        } catch (error) {
+          return failed(error).place();
+        }
+      },
+      discard: staged.discard,
+    };
   } catch (error) {
-    const why = error instanceof EditError ? error.message : String((error as Error)?.message ?? error);
-    return { warning: `the undo journal could not be written (${why}); the edit was applied but cannot be undone with fuzzpatch undo.` };
+    return failed(error);
   }
 }
 

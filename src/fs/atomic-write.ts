@@ -127,7 +127,8 @@ export async function placeStaged(staged: StagedWrite): Promise<void> {
 /** Removes the staged temporary file unless it was placed (from wherever it is), and closes it. */
 export async function unstage(staged: StagedWrite): Promise<void> {
   if (!staged.placed) await removeOpen(staged.handle, path.join(path.dirname(staged.abs), staged.tempName), { at: staged.held.at, name: staged.tempName });
-  await staged.handle.close().catch(() => undefined);
+  // The close is not waited for: nothing follows from it, and each wait is a round trip through the thread pool.
+  void staged.handle.close().catch(() => undefined);
 }
 
 /**

@@ -160,7 +160,8 @@ async function loadOnce(abs: string, rel: string, options: ReadOptions, mayRetry
     if (error instanceof EditError) throw error;
     throw new EditError("IO", `Cannot read ${rel}: ${describeIoError(error)}.`, { path: rel });
   } finally {
-    await handle.close().catch(() => undefined);
+    // Not waited for: a close is one more round trip through the thread pool on the edit's way (each ~0.2-2 ms under load).
+    void handle.close().catch(() => undefined);
   }
 }
 

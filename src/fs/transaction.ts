@@ -170,7 +170,8 @@ export async function commitChanges(changes: readonly PlannedChange[], hooks: Tr
       fail(error, first.change, first.index);
     } finally {
       for (const ready of staged.values()) await unstage(ready);
-      await held.close();
+      // The directory's descriptor closed without waiting (a thread pool round trip at the end of every write).
+      void held.close();
     }
   };
   await Promise.all(batchesOf(changes).map((batch) => batches(() => runBatch(batch))));

@@ -147,6 +147,7 @@ async function withLockFile<T>(dir: string, fn: () => Promise<T>, { budget, at, 
     return await fn();
   } finally {
     await removeOpen(handle, lock, at && { at, name: LOCK_NAME });
-    await handle.close().catch(() => undefined);
+    // Removed above: the close need not be waited for (a thread pool round trip).
+    void handle.close().catch(() => undefined);
   }
 }

@@ -132,20 +132,25 @@ export async function commitChanges(changes: readonly PlannedChange[], hooks: Tr
     // Temporary files a killed fuzzpatch left here (debris.ts).
     await sweepDebris(dir, held);
     const staged = new Map<number, StagedWrite>();
+    const staging = Promise.all(
+      items.map(({ change, index }) =>
+        files(async () => {
+          if (failure !== undefined || change.kind === "delete") return;
+          try {
+            const expected = change.kind === "create" ? null : change.original;
+            staged.set(index, await stageWrite(change.abs, change.bytes, { mode: change.mode, expected, rel: change.rel }, held));
+          } catch (error) {
+            fail(error, change, index);
+          }
+        }),
+      ),
+    );
+    // One file (an edit_file): its lock is taken while its bytes are written and synced, not after (the lock
+    // file's create and write were two more round trips through the thread pool, in series). A batch of many
+    // files stages them first: holding the directory's lock through many syncs would make other writers wait.
+    const lockEarly = items.length === 1;
     try {
-      await Promise.all(
-        items.map(({ change, index }) =>
-          files(async () => {
-            if (failure !== undefined || change.kind === "delete") return;
-            try {
-              const expected = change.kind === "create" ? null : change.original;
-              staged.set(index, await stageWrite(change.abs, change.bytes, { mode: change.mode, expected, rel: change.rel }, held));
-            } catch (error) {
-              fail(error, change, index);
-            }
-          }),
-        ),
-      );
+      if (!lockEarly) await staging;
       if (failure !== undefined) return;
       const place = async (change: PlannedChange, index: number): Promise<void> => {
         if (failure !== undefined) return;
@@ -159,7 +164,11 @@ export async function commitChanges(changes: readonly PlannedChange[], hooks: Tr
           fail(error, change, index);
         }
       };
-      await withDirectoryLock(dir, () => Promise.all(items.map(({ change, index }) => files(() => place(change, index)))), {
+      const placeAll = async () => {
+        await staging;
+        await Promise.all(items.map(({ change, index }) => files(() => place(change, index))));
+      };
+      await withDirectoryLock(dir, placeAll, {
         budget,
         at: held.at,
         deadline: lockDeadline,
@@ -169,6 +178,8 @@ export async function commitChanges(changes: readonly PlannedChange[], hooks: Tr
       // The lock itself (a timeout, the directory swapped).
       fail(error, first.change, first.index);
     } finally {
+      // A lock that failed while the file was being staged: the staging ends first, so its temporary file is removed too.
+      await staging;
       for (const ready of staged.values()) await unstage(ready);
       // The directory's descriptor closed without waiting (a thread pool round trip at the end of every write).
       void held.close();

@@ -103,6 +103,8 @@ export async function stageEntry(dir: string, entry: JournalEntry, blobs: Readon
   /** Versions stored whole by this write: a delta on one of them is 1 deep. */
   const whole = new Set<string>();
   const deltas: [string, DeltaCandidate][] = [];
+  /** The deltas this write stores, with their depths (remembered once written: the next write lies on one). */
+  const written = new Map<string, number>();
   for (const [hash, blob] of blobs) {
     const abs = path.join(dir, BLOBS, hash);
     const st = lstatOrUndefined(abs);
@@ -133,6 +135,7 @@ export async function stageEntry(dir: string, entry: JournalEntry, blobs: Readon
     const damaged = lstatOrUndefined(abs);
     const depth = damaged ? undefined : whole.has(d.base) ? 0 : await storedDepth(dir, d.base);
     const delta = depth === undefined ? undefined : encodeDelta(d.base, depth, d.baseBytes, d.bytes);
+    if (delta && depth !== undefined) written.set(`${abs}${DELTA}`, depth + 1);
     const st = delta ? undefined : damaged;
     const at = delta ? `${abs}${DELTA}` : abs;
     changes.push({ rel: `${BLOBS}/${path.basename(at)}`, abs: at, kind: st ? "write" : "create", bytes: delta ?? d.bytes, original: st ? await readPrivate(abs) : new Uint8Array(), mode: 0o600 });
@@ -142,6 +145,7 @@ export async function stageEntry(dir: string, entry: JournalEntry, blobs: Readon
   const staging = stageNewPrivate(path.join(dir, ENTRIES, `${entry.id}.json`), text);
   const versions = Promise.all([commitChanges(changes.filter((c) => c.kind !== "create")), ...changes.filter((c) => c.kind === "create").map((c) => writeNewPrivate(c.abs, c.bytes))]);
   const [stored, staged] = await Promise.allSettled([versions, staging]);
+  if (stored.status === "fulfilled") for (const [at, depth] of written) rememberDepth(at, depth);
   if (stored.status === "rejected" || staged.status === "rejected") {
     if (staged.status === "fulfilled") await staged.value.discard();
     throw stored.status === "rejected" ? stored.reason : (staged as PromiseRejectedResult).reason;
@@ -195,12 +199,43 @@ async function stageNewPrivate(abs: string, bytes: Uint8Array): Promise<{ place(
   return { place, discard };
 }
 
+/**
+ * The depths of delta files this process read or wrote, by the file's
+ * identity (path, device, inode, size, and birth time where the system
+ * gives one; not its mtime, which each write naming the version touches): a
+ * session's next write lies on the version the previous one stored, and
+ * reading its header back was four round trips through the thread pool on
+ * the write's way. A file replaced or re-made since (another writer, after
+ * a prune) is mostly another identity, read again; a depth taken wrong
+ * could only make a chain longer than MAX_DEPTH, which readBlob refuses:
+ * never wrong bytes.
+ */
+const knownDepths = new Map<string, number>();
+const KNOWN_DEPTHS = 64;
+
+function depthKey(abs: string, st: Stats): string {
+  return `${abs}\0${st.dev}\0${st.ino}\0${st.size}\0${st.birthtimeMs}`;
+}
+
+function rememberDepth(abs: string, depth: number): void {
+  const st = lstatOrUndefined(abs);
+  if (!st?.isFile()) return;
+  knownDepths.set(depthKey(abs, st), depth);
+  if (knownDepths.size > KNOWN_DEPTHS) knownDepths.delete(knownDepths.keys().next().value as string);
+}
+
 /** How many deltas the stored version `hash` lies on (0: stored whole), or undefined when it is not stored (or its delta is unreadable). */
 async function storedDepth(dir: string, hash: string): Promise<number | undefined> {
   const abs = path.join(dir, BLOBS, hash);
   if (lstatOrUndefined(abs)?.isFile()) return 0;
+  const at = `${abs}${DELTA}`;
+  const st = lstatOrUndefined(at);
+  const known = st?.isFile() ? knownDepths.get(depthKey(at, st)) : undefined;
+  if (known !== undefined) return known;
   try {
-    return parseDelta(hash, await readPrivate(`${abs}${DELTA}`)).header.depth;
+    const depth = parseDelta(hash, await readPrivate(at)).header.depth;
+    rememberDepth(at, depth);
+    return depth;
   } catch {
     return undefined;
   }

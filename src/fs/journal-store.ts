@@ -13,13 +13,14 @@
 
 import { randomBytes } from "node:crypto";
 import { fstatSync, lstatSync, lutimesSync, readdirSync, type Stats } from "node:fs";
-import { open, rename, unlink } from "node:fs/promises";
+import { type FileHandle, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 import { EditError } from "../errors.ts";
 import { isDebris, tempNameFor } from "./debris.ts";
 import { CREATE_FLAGS, READ_FLAGS } from "./fd-place.ts";
 import { ID_PATTERN, type JournalEntry, parseEntry, type RecordedResult } from "./journal-entry.ts";
 import { BLOBS, ENTRIES } from "./journal-dir.ts";
+import { type EntryInfo, type EntryStat, PRUNE_INDEX, type PruneIndex, parsePruneIndex, serializePruneIndex, statOf, trustedInfo } from "./journal-prune-index.ts";
 import { applyDelta, encodeDelta, MAX_DEPTH, parseDelta } from "./journal-delta.ts";
 import { hashBytes } from "./read-file.ts";
 import { commitChanges, type PlannedChange } from "./transaction.ts";
@@ -167,18 +168,18 @@ export async function stageEntry(dir: string, entry: JournalEntry, blobs: Readon
  * file that does not get placed is only a version no entry names yet,
  * which the prune removes.
  */
-async function writeNewPrivate(abs: string, bytes: Uint8Array): Promise<void> {
-  await (await stageNewPrivate(abs, bytes)).place();
+async function writeNewPrivate(abs: string, bytes: Uint8Array, sync = true): Promise<void> {
+  await (await stageNewPrivate(abs, bytes, sync)).place();
 }
 
-/** `writeNewPrivate` up to the rename: the temporary file written, synced and closed; `place` renames it, `discard` removes it. */
-async function stageNewPrivate(abs: string, bytes: Uint8Array): Promise<{ place(): Promise<void>; discard(): Promise<void> }> {
+/** `writeNewPrivate` up to the rename: the temporary file written, synced (unless `sync` is false) and closed; `place` renames it, `discard` removes it. */
+async function stageNewPrivate(abs: string, bytes: Uint8Array, sync = true): Promise<{ place(): Promise<void>; discard(): Promise<void> }> {
   const temp = path.join(path.dirname(abs), tempNameFor(path.basename(abs)));
   const handle = await open(temp, CREATE_FLAGS, 0o600);
   let synced = false;
   try {
     for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done, bytes.length - done, done)).bytesWritten;
-    await handle.datasync();
+    if (sync) await handle.datasync();
     await handle.close();
     synced = true;
   } finally {
@@ -320,14 +321,14 @@ function lstatOrUndefined(abs: string): Stats | undefined {
  * process wrote for an entry not yet placed is younger). Returns the ids
  * dropped.
  */
-export async function pruneJournal(dir: string, bounds: JournalBounds, now = Date.now()): Promise<string[]> {
+export async function pruneJournal(dir: string, bounds: JournalBounds, now = Date.now(), learn = readEntryInfo): Promise<string[]> {
   const ids = listEntryIds(dir);
   const dropped = new Set<string>();
   for (const id of ids) if (now - timeOfId(id) > bounds.maxAgeMs) dropped.add(id);
   const kept = ids.filter((id) => !dropped.has(id));
   while (kept.length > bounds.maxEntries) dropped.add(kept.shift() as string);
-  const entryRefs = new Map<string, { size: number; blobs: string[] }>();
-  for (const id of ids) entryRefs.set(id, await entryInfo(dir, id));
+  const learned = await entriesInfo(dir, ids, learn);
+  const entryRefs = learned.infos;
   const files = await storedVersions(dir);
   /** The versions the entries `of` need: what they name, and the bases of the deltas among those, down the chain. */
   const needed = (of: readonly string[]): Set<string> => {
@@ -353,6 +354,7 @@ export async function pruneJournal(dir: string, bounds: JournalBounds, now = Dat
     live = needed(kept);
   }
   for (const id of dropped) await unlink(path.join(dir, ENTRIES, `${id}.json`)).catch(() => undefined);
+  await keepIndex(dir, learned, dropped);
   await removeDebris(dir, now);
   for (const [hash, list] of files) {
     if (live.has(hash)) continue;
@@ -365,9 +367,9 @@ export async function pruneJournal(dir: string, bounds: JournalBounds, now = Dat
   return [...dropped];
 }
 
-/** Temporary files a killed fuzzpatch left in the journal (writeNewPrivate's; debris.ts says whose are whose). */
+/** Temporary files a killed fuzzpatch left in the journal (writeNewPrivate's, the prune index's beside it; debris.ts says whose are whose). */
 async function removeDebris(dir: string, now: number): Promise<void> {
-  for (const sub of [BLOBS, ENTRIES]) {
+  for (const sub of [BLOBS, ENTRIES, "."]) {
     let names: string[];
     try {
       names = readdirSync(path.join(dir, sub));
@@ -406,16 +408,64 @@ async function storedVersions(dir: string): Promise<Map<string, StoredFile[]>> {
   return out;
 }
 
-/** An entry's size on disk and the versions it refers to (a damaged entry refers to none, and is dropped first by age or count like any). */
-async function entryInfo(dir: string, id: string): Promise<{ size: number; blobs: string[] }> {
+/** What the prune learned of an entry, and the stat of the file it learned it from (none when the file could not be read). */
+export interface LearnedEntry {
+  info: EntryInfo;
+  stat?: EntryStat;
+}
+
+/**
+ * An entry's size on disk and the versions it refers to (a damaged entry refers to none, and is dropped first by age or count like any),
+ * read through a descriptor whose fstat, taken before reading, is the record's key in the prune index.
+ */
+export async function readEntryInfo(dir: string, id: string): Promise<LearnedEntry> {
   const abs = path.join(dir, ENTRIES, `${id}.json`);
+  let handle: FileHandle | undefined;
   try {
-    const bytes = await readPrivate(abs);
-    const entry = parseEntry(id, bytes.toString("utf8"));
-    return { size: bytes.length, blobs: blobsOf(entry) };
+    handle = await open(abs, READ_FLAGS);
+    const st = fstatSync(handle.fd);
+    if (!st.isFile()) throw new Error("not a regular file");
+    const bytes = await handle.readFile();
+    let blobs: string[] = [];
+    try {
+      blobs = [...new Set(blobsOf(parseEntry(id, bytes.toString("utf8"))))];
+    } catch {
+      // Damaged: names no version, whatever the index says of it.
+    }
+    return { info: { size: bytes.length, blobs }, stat: statOf(st) };
   } catch {
-    return { size: lstatOrUndefined(abs)?.size ?? 0, blobs: [] };
+    return { info: { size: lstatOrUndefined(abs)?.size ?? 0, blobs: [] } };
+  } finally {
+    await handle?.close();
   }
+}
+
+/**
+ * Every entry's info: from the prune index where the entry file's lstat
+ * still matches its record, else read with `learn`; and the index to keep
+ * (undefined when nothing was learned).
+ */
+async function entriesInfo(dir: string, ids: readonly string[], learn: typeof readEntryInfo): Promise<{ infos: Map<string, EntryInfo>; index: PruneIndex; stale: boolean }> {
+  const index = parsePruneIndex((await readPrivate(path.join(dir, PRUNE_INDEX)).catch(() => Buffer.alloc(0))).toString("utf8"));
+  const infos = new Map<string, EntryInfo>();
+  const next: PruneIndex = new Map();
+  let stale = false;
+  for (const id of ids) {
+    const known = index.get(id);
+    const trusted = known && trustedInfo(index, id, lstatOrUndefined(path.join(dir, ENTRIES, `${id}.json`)));
+    const learned = trusted ? { info: trusted, stat: known.stat } : await learn(dir, id);
+    infos.set(id, learned.info);
+    if (!trusted) stale = true;
+    if (learned.stat) next.set(id, { stat: learned.stat, info: learned.info });
+  }
+  return { infos, index: next, stale: stale || next.size !== index.size };
+}
+
+/** The index of the entries kept, when it differs from the one read. A cache: not synced (a torn index is an empty one), atomic by the rename. */
+async function keepIndex(dir: string, learned: { index: PruneIndex; stale: boolean }, dropped: ReadonlySet<string>): Promise<void> {
+  for (const id of dropped) learned.index.delete(id);
+  if (!learned.stale && dropped.size === 0) return;
+  await writeNewPrivate(path.join(dir, PRUNE_INDEX), Buffer.from(serializePruneIndex(learned.index), "utf8"), false).catch(() => undefined);
 }
 
 /** Every blob an entry refers to. */

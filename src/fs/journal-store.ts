@@ -8,7 +8,9 @@
  * and read through a descriptor opened with O_NOFOLLOW.
  *
  * Bounded: `pruneJournal` drops the oldest entries past a count, an age and
- * a total size, then the versions no entry needs any more.
+ * a total size, then the versions no entry needs any more. What it learns of
+ * each entry is kept in `prune-index.json` (journal-prune-index.ts), so it
+ * reads only the entries written since the last prune.
  */
 
 import { randomBytes } from "node:crypto";
@@ -319,7 +321,7 @@ function lstatOrUndefined(abs: string): Stats | undefined {
  * entry needs: those only dropped entries used (directly, or as the base
  * of a delta they used), and strays older than GRACE_MS (a version another
  * process wrote for an entry not yet placed is younger). Returns the ids
- * dropped.
+ * dropped. `learn` reads an entry the index does not know (tests count its calls).
  */
 export async function pruneJournal(dir: string, bounds: JournalBounds, now = Date.now(), learn = readEntryInfo): Promise<string[]> {
   const ids = listEntryIds(dir);
@@ -430,7 +432,7 @@ export async function readEntryInfo(dir: string, id: string): Promise<LearnedEnt
     try {
       blobs = [...new Set(blobsOf(parseEntry(id, bytes.toString("utf8"))))];
     } catch {
-      // Damaged: names no version, whatever the index says of it.
+      // Damaged: it names no version (and the index says so while the file is unchanged).
     }
     return { info: { size: bytes.length, blobs }, stat: statOf(st) };
   } catch {
@@ -442,8 +444,8 @@ export async function readEntryInfo(dir: string, id: string): Promise<LearnedEnt
 
 /**
  * Every entry's info: from the prune index where the entry file's lstat
- * still matches its record, else read with `learn`; and the index to keep
- * (undefined when nothing was learned).
+ * still matches its record, else read with `learn`; and the index of them
+ * all, `stale` when it differs from the one read.
  */
 async function entriesInfo(dir: string, ids: readonly string[], learn: typeof readEntryInfo): Promise<{ infos: Map<string, EntryInfo>; index: PruneIndex; stale: boolean }> {
   const index = parsePruneIndex((await readPrivate(path.join(dir, PRUNE_INDEX)).catch(() => Buffer.alloc(0))).toString("utf8"));

@@ -65,7 +65,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const DEFAULTS = Object.freeze({ source: "library", maxEntries: 1000, maxBytes: 100 * 1024 * 1024, maxAgeDays: 30 });
 
-/** A full prune runs at least this often (it reads every entry); cheaper checks run at every write. */
+/** A full prune runs at least this often (it reads the entries written since the last, and stats every entry); cheaper checks run at every write. */
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 const PRUNED_MARK = "pruned";
 
@@ -336,7 +336,7 @@ function recordedResult(result: ApplyEditsResult, store: (bytes: Uint8Array) => 
 
 /**
  * Count and age are checked at every write (a directory listing); the
- * total size, which reads every entry, when the last full prune is older
+ * total size, which stats every entry and reads the new ones, when the last full prune is older
  * than PRUNE_EVERY_MS or this write added a sixteenth of the bound.
  */
 async function maybePrune(journal: ResolvedJournal, added: number): Promise<void> {

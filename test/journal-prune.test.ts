@@ -215,3 +215,14 @@ test("property: an index read back throws nothing on any content, and a written 
   const index = new Map([[ids[0] as string, { stat, info: { size: 345, blobs: [hashBytes(version(0)), hashBytes(version(1))] } }]]);
   assert.deepEqual(parsePruneIndex(serializePruneIndex(index)), index);
 });
+
+test("a temporary index a killed prune left beside the journal's files goes at the next prune; the index itself stays", async () => {
+  const dir = await copyJournal();
+  await buildIndex(dir);
+  const left = path.join(dir, `.${PRUNE_INDEX}.fuzzpatch-${"0".repeat(6)}-1-${"a".repeat(8)}.tmp`);
+  await writeFile(left, "{", { mode: 0o600 });
+  const old = new Date(Date.now() - 11 * 60_000);
+  await utimes(left, old, old);
+  await prune(dir, bounds);
+  assert.deepEqual((await readdir(dir)).sort(), ["blobs", "entries", PRUNE_INDEX]);
+});

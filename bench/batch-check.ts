@@ -90,18 +90,21 @@ async function passesThrough(): Promise<void> {
   let last: BatchResult[] = [];
   let seen = 0;
   let cpu = cpuNow();
+  let wall = performance.now();
   let threads = threadCpu();
   const all = Array.from({ length: passes }, () => cases).flat();
   for await (const r of applyMany(all, { jobs })) {
     if (keep) results.push(r);
     if (++seen < cases.length) continue;
     const ms = cpuNow() - cpu;
+    const wallMs = performance.now() - wall;
     perCase.push((ms * 1000) / cases.length);
-    console.log(`pass ${perCase.length}: CPU ${ms.toFixed(0)} ms, ${((ms * 1000) / cases.length).toFixed(0)} µs a case (µs a case by thread: ${byThread(threads, cases.length)}; load ${load()})`);
+    console.log(`pass ${perCase.length}: wall ${wallMs.toFixed(0)} ms (${Math.round((cases.length * 1000) / wallMs)} edits/s), CPU ${ms.toFixed(0)} ms, ${((ms * 1000) / cases.length).toFixed(0)} µs a case (µs a case by thread: ${byThread(threads, cases.length)}; load ${load()})`);
     last = results;
     results = [];
     seen = 0;
     cpu = cpuNow();
+    wall = performance.now();
     threads = threadCpu();
   }
   const mid = median(perCase.slice(2));

@@ -10,7 +10,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import test from "node:test";
 import fc from "fast-check";
-import { type BatchCase, type BatchResult, applyCase, errorData } from "../src/batch/apply-case.ts";
+import { type BatchCase, type BatchResult, applyCase, applyCaseWithDelta, errorData } from "../src/batch/apply-case.ts";
 import { applyMany } from "../src/batch/apply-many.ts";
 import { fileOfLine, type InputLine, inputLines, isBlankLine } from "../src/batch/json-lines.ts";
 import { textDelta, withDelta } from "../src/batch/text-delta.ts";
@@ -77,6 +77,21 @@ test("a result's text sent as its change to the case's text is rebuilt exactly, 
     }),
     { numRuns: 500 },
   );
+});
+
+test("a case's change as its formats said it rebuilds the result's text exactly, and is said for a text with one edit", async () => {
+  await fc.assert(
+    fc.asyncProperty(filesArb, fc.array(editArb, { minLength: 1, maxLength: 3 }), fc.constantFrom("\n", "\r\n"), async (files, edits, eol) => {
+      const content = `${(files["a.ts"] as string[]).join(eol)}${eol}`;
+      const c: BatchCase = { path: "a.ts", content, edit: render(files, edits.map((e) => ({ ...e, path: "a.ts" }))) };
+      const { result, delta } = await applyCaseWithDelta(c, 1, {});
+      assert.deepEqual(result, await applyCase(c, 1, {}), "the result applyCase gives");
+      if (delta) assert.equal(withDelta(content, delta), result.content);
+    }),
+    { numRuns: 60 },
+  );
+  const one = await applyCaseWithDelta({ path: "a.ts", content: "one\ntwo\nthree\n", edit: "a.ts\n```\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n```\n" }, 1, {});
+  assert.deepEqual(one.delta, { start: 4, tail: 7, middle: "TWO" });
 });
 
 // Ties in a file of a known language: an exact match twice (the judge is never asked: one run), a

@@ -6,7 +6,7 @@
  * of JSON, in one buffer moved back to the pool.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { applyCase, type BatchResult, type CaseContext } from "./apply-case.ts";
+import { applyCaseWithDelta, type BatchResult, type CaseContext } from "./apply-case.ts";
 import { applyLine } from "./apply-many.ts";
 import { type TextDelta, textDelta } from "./text-delta.ts";
 
@@ -29,7 +29,7 @@ const encoder = new TextEncoder();
 async function answer(chunk: WorkerChunk): Promise<void> {
   if ("cases" in chunk) {
     const results: { seq: number; result: BatchResult; delta?: TextDelta }[] = [];
-    for (const { seq, line, value } of chunk.cases) results.push(reply(seq, value, await applyCase(value, line, ctx)));
+    for (const { seq, line, value } of chunk.cases) results.push(reply(seq, value, await applyCaseWithDelta(value, line, ctx)));
     parentPort?.postMessage({ results } satisfies WorkerReply);
     return;
   }
@@ -52,12 +52,13 @@ async function answer(chunk: WorkerChunk): Promise<void> {
   parentPort?.postMessage({ lines: { seqs, ok, bytes: out, ends: outEnds } } satisfies WorkerReply, [out.buffer]);
 }
 
-/** A case's result as posted: a text result as the change it made to the case's text, which the pool has (text-delta.ts). */
-function reply(seq: number, value: unknown, result: BatchResult): { seq: number; result: BatchResult; delta?: TextDelta } {
+/** A case's result as posted: a text result as the change it made to the case's text, which the pool has (text-delta.ts): as the case's formats said it, else found by comparing the texts. */
+function reply(seq: number, value: unknown, outcome: { result: BatchResult; delta?: TextDelta }): { seq: number; result: BatchResult; delta?: TextDelta } {
+  const { result } = outcome;
   const base = (value as { content?: unknown }).content;
   if (result.content === undefined || typeof base !== "string") return { seq, result };
   const { content, ...rest } = result;
-  return { seq, result: rest, delta: textDelta(base, content) };
+  return { seq, result: rest, delta: outcome.delta ?? textDelta(base, content) };
 }
 
 parentPort?.on("message", (chunk: WorkerChunk) => {

@@ -19,7 +19,9 @@
  *
  * `--only FILE`: the cases whose ids are FILE's lines (to profile one kind).
  *
- * Usage: node --import tsx bench/batch-check.ts [--passes N] [--jobs N] [--out FILE] [--drop] [--best] [--only FILE] [--cases CASES.jsonl]
+ * `--fresh`: each case's text a new string (see `freshTexts`).
+ *
+ * Usage: node --import tsx bench/batch-check.ts [--passes N] [--jobs N] [--out FILE] [--drop] [--fresh] [--best] [--only FILE] [--cases CASES.jsonl]
  * The machine may be shared: CPU time, not the wall clock, is the figure.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -39,6 +41,7 @@ const jobs = Number(value("--jobs") ?? 0);
 const out = value("--out");
 const casesFile = resolve(value("--cases") ?? join(import.meta.dirname, "../../shared/real-edits/cases.jsonl"));
 const only = value("--only");
+const fresh = args.includes("--fresh");
 const onlyIds = only === undefined ? undefined : new Set(readFileSync(only, "utf8").split("\n"));
 const blob = (sha1: string) => (sha1 === "" ? "" : readFileSync(join(dirname(casesFile), "blobs", `${sha1}.txt`), "utf8"));
 const cases: BatchCase[] = readFileSync(casesFile, "utf8")
@@ -93,7 +96,7 @@ async function passesThrough(): Promise<void> {
   let wall = performance.now();
   let threads = threadCpu();
   const all = Array.from({ length: passes }, () => cases).flat();
-  for await (const r of applyMany(all, { jobs })) {
+  for await (const r of applyMany(fresh ? freshTexts(all) : all, { jobs })) {
     if (keep) results.push(r);
     if (++seen < cases.length) continue;
     const ms = cpuNow() - cpu;
@@ -110,6 +113,16 @@ async function passesThrough(): Promise<void> {
   const mid = median(perCase.slice(2));
   console.log(`median CPU a case, passes 3-${passes} (jobs ${jobs}): ${mid.toFixed(0)} µs (${Math.round(1e6 / mid)} edits per CPU-second)`);
   if (out) writeFileSync(out, last.map((r) => `${JSON.stringify(r)}\n`).join(""));
+}
+
+/**
+ * The cases, each with its text copied to a new string just before it is
+ * taken (`--fresh`), as a pipeline that reads its cases gets them (and as a
+ * pool's worker does): the loaded texts are old-generation strings that
+ * every pass reuses, which no real input is. The copy is timed with the pass.
+ */
+function* freshTexts(all: BatchCase[]): Generator<BatchCase> {
+  for (const c of all) yield c.content === undefined ? c : { ...c, content: Buffer.from(c.content, "utf16le").toString("utf16le") };
 }
 
 /** Each case alone, its least CPU time over the passes, summed by outcome. */

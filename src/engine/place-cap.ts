@@ -28,6 +28,7 @@
  * file-edge rule, took 4.4-4.9 s of CPU with every place a candidate.
  */
 
+import { withOccurrences } from "../match/derived-context.ts";
 import type { Candidate, MatchContext, Strategy } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
 import type { EditOp } from "./ops.ts";
@@ -158,9 +159,10 @@ function cappedExact(strategies: readonly Strategy[], want: Wanted): CapPlan {
           name: s.name,
           exact: s.exact,
           find(ctx, q) {
-            const limited: MatchContext = Object.create(ctx);
-            Object.defineProperty(limited, "occurrences", { value: (needle: string) => (needle === q.text ? placesOf(ctx, needle) : ctx.occurrences(needle)) });
-            return s.find(limited, q);
+            return s.find(
+              withOccurrences(ctx, (needle) => (needle === q.text ? placesOf(ctx, needle) : ctx.occurrences(needle))),
+              q,
+            );
           },
         };
   return {

@@ -27,6 +27,7 @@
 import { linesMaybeTrimmedAs } from "../match/anchors.ts";
 import { exact } from "../match/exact.ts";
 import { isSpace, trimBlank } from "../match/line-index.ts";
+import { withOccurrences } from "../match/derived-context.ts";
 import type { MatchContext, Query, Strategy } from "../match/types.ts";
 import type { Document } from "../text/document.ts";
 import { MAX_PLACES } from "./place-cap.ts";
@@ -98,9 +99,10 @@ export function wholeLineExact(strategies: readonly Strategy[]): Strategy[] {
           find(ctx: MatchContext, q: Query) {
             const places = wholeLinePlaces(ctx, q.text);
             if (!places) return s.find(ctx, q);
-            const listed: MatchContext = Object.create(ctx);
-            Object.defineProperty(listed, "occurrences", { value: (needle: string) => (needle === q.text ? places : ctx.occurrences(needle)) });
-            return exact.find(listed, q);
+            return exact.find(
+              withOccurrences(ctx, (needle) => (needle === q.text ? places : ctx.occurrences(needle))),
+              q,
+            );
           },
         },
   );

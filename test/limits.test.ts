@@ -5,7 +5,7 @@ import { Budget, checkLimit, DEFAULT_LIMITS, type Limits } from "../src/limits.t
 import { replace } from "../src/formats/str-replace.ts";
 import { countingSignal } from "./helpers/counting-signal.ts";
 import fc from "fast-check";
-import { groupDigits } from "../src/text/group-digits.ts";
+import { groupDigits } from "../src/limits.ts";
 
 const limitCases: { name: string; limit: keyof Limits; value: number; limits?: Limits; throws: boolean; mentions?: RegExp[] }[] = [
   { name: "response at the limit passes", limit: "maxResponseSize", value: DEFAULT_LIMITS.maxResponseSize, throws: false },

@@ -26,7 +26,7 @@
 import { EditError } from "../errors.ts";
 import type { StrategyName } from "../match/types.ts";
 import { countBreaks } from "../text/count-breaks.ts";
-import { groupDigits } from "../text/group-digits.ts";
+import { groupDigits } from "../limits.ts";
 import type { EditOp } from "./ops.ts";
 
 /**

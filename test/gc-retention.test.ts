@@ -27,7 +27,7 @@ setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as (options: { type: "minor" | "major" }) => void;
 const oldSpace = () => getHeapSpaceStatistics().find((s) => s.space_name === "old_space")?.space_used_size ?? 0;
 
-const CALLS = 20;
+const CALLS = 60;
 const SIZE = 100_000;
 
 /** A new 100 kB text (one-byte, flat) whose line `k` is unique. */
@@ -55,15 +55,15 @@ async function promotedBy(call: (text: string, k: number) => unknown): Promise<n
 
 test("replace on fresh texts: no text outlives its call into the old generation", async () => {
   const grown = await promotedBy((text, k) => replace(text, `  value_7 = compute(7, ${k});`, `  value_7 = compute(8, ${k});`));
-  // Kept alive, every text would be promoted: CALLS × SIZE bytes (2 MB).
-  assert.ok(grown < (CALLS * SIZE) / 4, `old generation grew ${grown} bytes over ${CALLS} calls of ${SIZE} characters`);
+  // Kept alive, every text would be promoted: CALLS × SIZE bytes (6 MB); a call leaves ~0.1-0.5 MB of other things (code, the last call's memo).
+  assert.ok(grown < (CALLS * SIZE) / 3, `old generation grew ${grown} bytes over ${CALLS} calls of ${SIZE} characters`);
 });
 
 test("a batch case with a fresh text: no text outlives its case into the old generation", async () => {
   const grown = await promotedBy((text, k) =>
     applyCase({ path: "a.py", content: text, edit: `a.py\n\`\`\`\n<<<<<<< SEARCH\n  value_9 = compute(9, ${k}); // line 9 of text ${k}\n=======\n  value_9 = 0\n>>>>>>> REPLACE\n\`\`\`\n` }, 1, {}),
   );
-  assert.ok(grown < (CALLS * SIZE) / 4, `old generation grew ${grown} bytes over ${CALLS} cases of ${SIZE} characters`);
+  assert.ok(grown < (CALLS * SIZE) / 3, `old generation grew ${grown} bytes over ${CALLS} cases of ${SIZE} characters`);
 });
 
 test("a derived search context is a copy, not an object with the context as its prototype", () => {

@@ -12,6 +12,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { applyEdits } from "../src/fs/apply-edits.ts";
 import { carrying } from "../src/fs/carried-text.ts";
+import { MAX_CHANGES } from "../src/text/change-list.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
 
 /** Few distinct lines, so that blocks repeat, overlap and land next to each other. */
@@ -144,6 +145,7 @@ test("one-line blocks carried past 256 pending edits give the per-block path's b
       return out;
     });
   carrying.deepest = 0;
+  carrying.ranges = 0;
   await fc.assert(
     fc.asyncProperty(bigFile, specs, async (text, blocks) => {
       const response = `f.txt\n${blocksOf(text, blocks).join("")}`;
@@ -155,6 +157,40 @@ test("one-line blocks carried past 256 pending edits give the per-block path's b
     { numRuns: 8 },
   );
   assert.ok(carrying.deepest > 256, `at most ${carrying.deepest} edits pending at once`);
+  // The carried blocks' report diff is made from their ranges past MAX_CHANGES (the per-block path diffs the whole
+  // texts there): the results above compared both, byte for byte.
+  assert.ok(carrying.ranges > MAX_CHANGES, `at most ${carrying.ranges} ranges kept`);
+});
+
+test("one-line blocks of unique lines past MAX_CHANGES: the report's diff from their ranges is the whole texts' diff", async () => {
+  // The per-block path diffs the whole texts past MAX_CHANGES ranges; the carried blocks' report is made from the
+  // ranges when every line stays unique (src/fs/report-changes.ts): both compared byte for byte, in random order,
+  // with some replacements of two lines and some that repeat a line of the file (then the whole texts are diffed).
+  const n = 1_200;
+  const text = `${Array.from({ length: n }, (_, i) => `  v${i} = compute(${i});`).join("\n")}\n`;
+  const specs = fc.tuple(
+    fc.shuffledSubarray(Array.from({ length: n / 6 }, (_, k) => k * 6), { minLength: 80 }),
+    fc.array(fc.constantFrom("one", "one", "one", "two"), { minLength: n / 6, maxLength: n / 6 }),
+    fc.option(fc.nat(79)),
+  );
+  carrying.partsDiffs = 0;
+  await fc.assert(
+    fc.asyncProperty(specs, async ([at, kinds, repeat]) => {
+      const blocks: BlockSpec[] = at.map((a, k) => {
+        const kind = k === repeat ? "repeat" : kinds[k];
+        const replace = kind === "repeat" ? [`  v${(a + 3) % n} = compute(${(a + 3) % n});`] : [`  v${a} = calc(${a});`];
+        if (kind === "two") replace.push(`  w${a} = calc(${a});`);
+        return { kind: "copy", at: a, length: 1, replace };
+      });
+      const response = `f.txt\n${blocksOf(text, blocks).join("")}`;
+      const carried = await run(text, response, true);
+      const perBlock = await run(text, response, false);
+      assert.equal(carried.written, perBlock.written);
+      assert.equal(carried.result, perBlock.result);
+    }),
+    { numRuns: 12 },
+  );
+  assert.ok(carrying.partsDiffs > 0, "no report diffed from its ranges");
 });
 
 test("a block that edits what an earlier block wrote sees it, and its lines count the earlier blocks' lines", async () => {

@@ -3,7 +3,8 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { createPatch, createPatchOfChange, createPatchOfChanges, writePatch } from "../src/formats/create-patch.ts";
 import { applyPatch } from "../src/index.ts";
-import { applyChanges, MAX_CHANGES, withChange } from "../src/text/change-list.ts";
+import { partsDiffIsWhole } from "../src/fs/report-changes.ts";
+import { addChange, applyChanges, MAX_CHANGES, withChange } from "../src/text/change-list.ts";
 import { makeEdits } from "./helpers/edit-sequence.ts";
 import { changedLineNumbers, changedPart, changedPartOfChange, commonPrefixLength, commonSuffixLength, type TextChange } from "../src/text/common-ends.ts";
 import { countBreaks } from "../src/text/count-breaks.ts";
@@ -81,6 +82,36 @@ test("change list: edits made one after the other are kept as ranges of the firs
   assert.equal(changes, undefined);
 });
 
+test("change list: a change added in place gives the list withChange gives, past MAX_CHANGES too", () => {
+  // Runs of edits in the text's order (the file layer's common case, placed from the list's kept shift) and anywhere.
+  const edits = fc.array(fc.tuple(fc.nat(400), fc.nat(6), fc.string({ unit: fc.constantFrom("a", "c", "\n"), maxLength: 5 }), fc.boolean()), { maxLength: 120 });
+  fc.assert(
+    fc.property(fc.string({ unit: fc.constantFrom("a", "b", "\n"), minLength: 200, maxLength: 400 }), edits, (a, steps) => {
+      let b = a;
+      let copied: TextChange[] = [];
+      const inPlace: TextChange[] = [];
+      let end = 0;
+      for (const [x, width, text, inOrder] of steps) {
+        const start = Math.min(inOrder ? end + 1 + (x % 5) : x, b.length);
+        const change = { start, end: Math.min(start + width, b.length), text };
+        copied = withChange(a, copied, change, 1_000) ?? assert.fail("under 1,000");
+        assert.equal(addChange(a, inPlace, change, 1_000), true);
+        assert.deepEqual(inPlace, copied);
+        b = b.slice(0, change.start) + text + b.slice(change.end);
+        end = change.start + text.length;
+      }
+      assert.equal(applyChanges(a, inPlace), b);
+    }),
+    { numRuns: 1500 },
+  );
+  // Past `max` ranges: false.
+  const kept: TextChange[] = [];
+  const a = "x\n".repeat(10);
+  for (let i = 0; i < 3; i++) assert.equal(addChange(a, kept, { start: 4 * i, end: 4 * i + 1, text: "y" }, 3), true);
+  assert.equal(addChange(a, kept, { start: 12, end: 13, text: "y" }, 3), false);
+  assert.equal(kept.length, 4);
+});
+
 test("a file's changes, diffed part by part: the patch applies, and it is the whole-text diff when every line is unique", () => {
   const line = fc.constantFrom("", "a", "b", "ab", "  a", "--x", "é");
   const texts = fc.array(line, { maxLength: 40 }).map((ls) => ls.join("\n") + (ls.length > 0 ? "\n" : ""));
@@ -119,6 +150,32 @@ test("a file's changes, diffed part by part: the patch applies, and it is the wh
     }),
     { numRuns: 2000 },
   );
+  // Edits of whole lines (a line's start to its end, its break kept) in the lines' order, as the file layer's carried
+  // blocks are, on long lines (a part's first window, 256 characters each side, holds less than its context and
+  // grows): where partsDiffIsWhole says so (every line unique, none repeated by an edit), the whole texts' bytes.
+  const long = fc.tuple(fc.nat(60), fc.nat(300)).map(([n, w]) => Array.from({ length: n }, (_, i) => `line ${i} ${"x".repeat((i * w) % 301)}\n`).join(""));
+  let whole = 0;
+  fc.assert(
+    fc.property(long, fc.array(fc.tuple(fc.nat(60), fc.constantFrom("q", "", "r\ns", "dup")), { maxLength: 12 }), fc.nat(4), (a, picks, context) => {
+      const starts = [0, ...[...a.matchAll(/\n/g)].map((m) => (m.index as number) + 1)].slice(0, -1);
+      // Each new text its own, but "dup": the line after it (the edit repeats a line), "": an empty line.
+      const lineAt = (k: number) => a.slice(starts[k] ?? a.length, Math.max(0, a.indexOf("\n", starts[k])));
+      const texts = new Map(picks.map(([i, t]) => [i % Math.max(1, starts.length), t === "dup" ? lineAt((i % Math.max(1, starts.length)) + 1) : t && `${t}${i}`]));
+      const changes = [...texts.keys()]
+        .sort((x, y) => x - y)
+        .filter((i) => starts[i] !== undefined)
+        .map((i) => ({ start: starts[i] as number, end: a.indexOf("\n", starts[i]), text: texts.get(i) as string }))
+        .filter((c) => c.text !== a.slice(c.start, c.end));
+      const options = { context, oldPath: "a/f", newPath: "b/f" };
+      const parts = createPatchOfChanges(a, changes, options);
+      if (parts !== "") assert.equal(applyPatch(a, parts).content, applyChanges(a, changes));
+      if (!partsDiffIsWhole(a, changes)) return;
+      whole++;
+      assert.equal(parts, createPatch(a, applyChanges(a, changes), options));
+    }),
+    { numRuns: 1000 },
+  );
+  assert.ok(whole > 100, `${whole} cases the check let through`);
 });
 
 test("common ends: prefix and suffix lengths are the longest, the suffix within its bound", () => {

@@ -27,10 +27,11 @@ import { rewriteEdits, suggestStrip } from "./rewrite-edits.ts";
 import { Document } from "../text/document.ts";
 import { shareDocument } from "../text/document-pool.ts";
 import { EXACT_ONLY, isAllowanceRefusal, SEARCH_ALLOWANCE, type WithAllowance } from "../engine/search-allowance.ts";
-import { type CarriedBlock, CarriedText, carriedBlock, cleanResult } from "./carried-text.ts";
+import { type CarriedBlock, CarriedText, carriedBlock, carrying, cleanResult } from "./carried-text.ts";
 import { type Budget, DEFAULT_LIMITS, overLimit } from "../limits.ts";
-import { withChange } from "../text/change-list.ts";
+import { addChange, MAX_CHANGES, MAX_FILE_CHANGES } from "../text/change-list.ts";
 import { changedLineNumbers, type TextChange } from "../text/common-ends.ts";
+import { partsDiffIsWhole } from "./report-changes.ts";
 import { changeHunks, gitHeader, joinReportDiffs, similarity } from "./report-diff.ts";
 import { createPatch } from "../formats/create-patch.ts";
 import { resolveRoot, resolveSafePath, type SafePath } from "./safe-path.ts";
@@ -907,7 +908,10 @@ function recordResult(
   let known = plan.changes === 0 ? [] : plan.textChanges;
   if (!result.changes || merged || !loaded.exists || plan.copiedFrom) known = undefined;
   // Last first: each is then a range of the text the ones after it (in the text) gave, unmoved by them.
-  for (let k = (result.changes?.length ?? 0) - 1; k >= 0 && known; k--) known = withChange(loaded.text, known, result.changes?.[k] as TextChange);
+  // (The list is the plan's alone: changed in place. Past MAX_CHANGES ranges only carried blocks keep it, see carryBlock.)
+  for (let k = (result.changes?.length ?? 0) - 1; k >= 0 && known; k--) {
+    if (!addChange(loaded.text, known, result.changes?.[k] as TextChange, MAX_CHANGES)) known = undefined;
+  }
   plan.textChanges = known;
   plan.changes++;
   // A clean block's change is kept pending on the text it was applied to, not made a new text (carried-text.ts).
@@ -981,7 +985,10 @@ function carryBlock(plan: FilePlan, edit: FileEdit, index: number, block: Carrie
   plan.report.edits.push(opReport(index, edit.format, moved.op, plan.report.path, new Map()));
   const loaded = plan.loaded as LoadedFile;
   const known = plan.changes === 0 ? [] : plan.textChanges;
-  plan.textChanges = known && withChange(loaded.text, known, moved.change);
+  // A carried block's change is whole lines, exact, apart from the others: up to MAX_FILE_CHANGES are kept, for the
+  // bytes written and, where it is the same diff, the report's (finishPlan; the whole texts' of 1 MB: ~160 ms warm).
+  plan.textChanges = known && addChange(loaded.text, known, moved.change, MAX_FILE_CHANGES) ? known : undefined;
+  if (plan.textChanges && plan.textChanges.length > carrying.ranges) carrying.ranges = plan.textChanges.length;
   plan.changes++;
   return true;
 }
@@ -1187,11 +1194,14 @@ function finishPlan(plan: FilePlan, reject: boolean): void {
   };
   // An undecoded text's bytes are written back otherwise (undecoded-bytes.ts): its diff stays the text's.
   const { layout } = plan.loaded;
+  // Past MAX_CHANGES ranges (carried blocks only), from the ranges when that gives the whole texts' diff (report-changes.ts).
+  const diffed = changes && (changes.length <= MAX_CHANGES || partsDiffIsWhole(oldText, changes)) ? changes : undefined;
+  if (diffed && diffed.length > MAX_CHANGES) carrying.partsDiffs++;
   const hunks = changeHunks(
     {
       oldText,
       newText: () => plan.newText ?? "",
-      ...(changes && { changes }),
+      ...(diffed && { changes: diffed }),
       ...(layout.undecoded === undefined && { layout }),
       created: !plan.loaded.exists && !plan.copiedFrom,
       deleted: plan.deleted === true,

@@ -75,9 +75,10 @@ const GRAM = 4;
 /**
  * Tests turn it off to compare with the per-block path, and read how many blocks it carried and the most
  * edits pending at once; `near` off, `holds` builds its window anew each time, and `reused` counts the
- * pieces it kept that served again (test/carried-text.test.ts). Not a public API.
+ * pieces it kept that served again, `ranges` the most changed ranges a file's carried blocks kept for its report,
+ * `partsDiffs` the reports diffed from over MAX_CHANGES ranges (test/carried-text.test.ts). Not a public API.
  */
-export const carrying = { on: true, carried: 0, deepest: 0, near: true, reused: 0 };
+export const carrying = { on: true, carried: 0, deepest: 0, near: true, reused: 0, ranges: 0, partsDiffs: 0 };
 
 /** A clean edit made since the base: a range of the base, its new text, and its lines. */
 interface Pending {

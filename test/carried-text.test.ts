@@ -50,6 +50,15 @@ function blocksOf(text: string, specs: readonly BlockSpec[]): string[] {
   return out.map((b) => `<<<<<<< SEARCH\n${b.search}\n=======\n${b.replace}\n>>>>>>> REPLACE\n`);
 }
 
+/** The blocks of `specs` as one response: carried, it writes and reports what the per-block path does. */
+async function sameAsPerBlock(text: string, specs: readonly BlockSpec[], maxFuzzySteps?: number): Promise<void> {
+  const response = `f.txt\n${blocksOf(text, specs).join("")}`;
+  const carried = await run(text, response, true, maxFuzzySteps);
+  const perBlock = await run(text, response, false, maxFuzzySteps);
+  assert.equal(carried.written, perBlock.written);
+  assert.equal(carried.result, perBlock.result);
+}
+
 async function run(text: string, response: string, on: boolean, maxFuzzySteps?: number): Promise<{ result: string; written: string }> {
   const t = await makeTree({ "f.txt": text });
   carrying.on = on;
@@ -64,11 +73,7 @@ async function run(text: string, response: string, on: boolean, maxFuzzySteps?: 
 test("carried blocks give the per-block path's bytes and reports on random responses", async () => {
   await fc.assert(
     fc.asyncProperty(file, fc.array(blockSpec, { minLength: 1, maxLength: 30, size: "max" }), async (text, specs) => {
-      const response = `f.txt\n${blocksOf(text, specs).join("")}`;
-      const carried = await run(text, response, true);
-      const perBlock = await run(text, response, false);
-      assert.equal(carried.written, perBlock.written);
-      assert.equal(carried.result, perBlock.result);
+      await sameAsPerBlock(text, specs);
     }),
     { numRuns: 150 },
   );
@@ -115,11 +120,7 @@ test("carried blocks give the per-block path's answers once the allowance for se
   // allowance is spent, without making the text whole (search-allowance.ts): the refusals must be the per-block path's.
   await fc.assert(
     fc.asyncProperty(file, fc.array(blockSpec, { minLength: 1, maxLength: 20, size: "max" }), fc.constantFrom(1, 2_000, 6_000), async (text, specs, steps) => {
-      const response = `f.txt\n${blocksOf(text, specs).join("")}`;
-      const carried = await run(text, response, true, steps);
-      const perBlock = await run(text, response, false, steps);
-      assert.equal(carried.written, perBlock.written);
-      assert.equal(carried.result, perBlock.result);
+      await sameAsPerBlock(text, specs, steps);
     }),
     { numRuns: 40 },
   );
@@ -148,11 +149,7 @@ test("one-line blocks carried past 256 pending edits give the per-block path's b
   carrying.ranges = 0;
   await fc.assert(
     fc.asyncProperty(bigFile, specs, async (text, blocks) => {
-      const response = `f.txt\n${blocksOf(text, blocks).join("")}`;
-      const carried = await run(text, response, true);
-      const perBlock = await run(text, response, false);
-      assert.equal(carried.written, perBlock.written);
-      assert.equal(carried.result, perBlock.result);
+      await sameAsPerBlock(text, blocks);
     }),
     { numRuns: 8 },
   );
@@ -182,11 +179,7 @@ test("one-line blocks of unique lines past MAX_CHANGES: the report's diff from t
         if (kind === "two") replace.push(`  w${a} = calc(${a});`);
         return { kind: "copy", at: a, length: 1, replace };
       });
-      const response = `f.txt\n${blocksOf(text, blocks).join("")}`;
-      const carried = await run(text, response, true);
-      const perBlock = await run(text, response, false);
-      assert.equal(carried.written, perBlock.written);
-      assert.equal(carried.result, perBlock.result);
+      await sameAsPerBlock(text, blocks);
     }),
     { numRuns: 12 },
   );

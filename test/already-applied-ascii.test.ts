@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { replacementPlaces, typesetShortcut } from "../src/engine/already-applied.ts";
-import type { EditOp } from "../src/engine/ops.ts";
+import { lineOp } from "./helpers/line-op.ts";
 import { createContext, linesTrimmedEqual } from "../src/match/anchors.ts";
 import { PRESETS } from "../src/match/cascade.ts";
 import { SCANS_BEFORE_INDEX } from "../src/match/line-index.ts";
@@ -53,13 +53,7 @@ test("a kept ASCII text: the replacement's loose places without punctuation-norm
         const from = at % lines.length;
         const replace = lines.slice(from, from + size).map((l, k) => (how[k] as (l: string) => string)(l));
         const find = ["never in the file"];
-        const op: EditOp = {
-          readings: [{ find: find.join("\n"), replace: replace.join("\n"), lines: { find, replace } }],
-          hints: {},
-          origin: { index: 0, line: 1, label: "" },
-          overlap: "conflict",
-          requireChange: false,
-        };
+        const op = lineOp(find, replace);
         const a = replacementPlaces(fast, op);
         typesetShortcut.on = false;
         let b: ReturnType<typeof replacementPlaces>;

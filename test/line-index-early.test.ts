@@ -8,7 +8,7 @@ import { createQuery } from "../src/match/query.ts";
 import { Document } from "../src/text/document.ts";
 import { applyPatch, type HunkReport } from "../src/formats/unified-apply.ts";
 import { replacementPlaces } from "../src/engine/already-applied.ts";
-import type { EditOp } from "../src/engine/ops.ts";
+import { lineOp } from "./helpers/line-op.ts";
 
 const options = PRESETS.default.options;
 // Whitespace of every kind, typeset punctuation and a few words: lines that collide under the strategies' forms.
@@ -58,13 +58,7 @@ test("where a replacement already stands is the same with the line index (a line
         // The replacement: the file's lines with some changed (standing where none is), or as they are elsewhere.
         const replace: string[] = [...lines.slice((from + 3) % lines.length, ((from + 3) % lines.length) + size + 1)];
         for (const [k, l] of changes) replace[k % replace.length] = l;
-        const op: EditOp = {
-          readings: [{ find: find.join("\n"), replace: replace.join("\n"), lines: { find, replace } }],
-          hints: {},
-          origin: { index: 0, line: 1, label: "" },
-          overlap: "conflict",
-          requireChange: false,
-        };
+        const op = lineOp(find, replace);
         for (const loose of [false, true]) {
           const a = replacementPlaces(many, op, loose);
           assert.deepEqual(a, replacementPlaces(few, op, loose), JSON.stringify({ text, find, replace, loose }));
@@ -77,26 +71,19 @@ test("where a replacement already stands is the same with the line index (a line
   assert.ok(stands > 100, `replacements standing: ${stands}`);
   // With the index: standing verbatim, found; a line between the first and last that no file line is, nowhere;
   // a first line with blank space the index keeps (U+3000 before it), still found.
-  const opOf = (find: string[], replace: string[]): EditOp => ({
-    readings: [{ find: find.join("\n"), replace: replace.join("\n"), lines: { find, replace } }],
-    hints: {},
-    origin: { index: 0, line: 1, label: "" },
-    overlap: "conflict",
-    requireChange: false,
-  });
   const indexed = (lines: string[]) => {
     const ctx = createContext(Document.from(`${lines.join("\n")}\n`), options, () => {}, 2000);
     for (let i = 0; i <= SCANS_BEFORE_INDEX; i++) linesTrimmedEqual(ctx, `probe ${i}`);
     return ctx;
   };
   const file = indexed(["a", "b()", "x(1)", "  c", "zz", "\u3000b()", "x(1)", "  c"]);
-  assert.deepEqual(replacementPlaces(file, opOf(["a", "q", "x(1)"], ["b()", "x(1)", "  c"]), false)?.exact, [
+  assert.deepEqual(replacementPlaces(file, lineOp(["a", "q", "x(1)"], ["b()", "x(1)", "  c"]), false)?.exact, [
     { startLine: 1, endLine: 4 },
     { startLine: 5, endLine: 8 },
   ]);
-  assert.equal(replacementPlaces(file, opOf(["a", "q", "x(1)"], ["b()", "x(2)", "  c"]), false), undefined);
+  assert.equal(replacementPlaces(file, lineOp(["a", "q", "x(1)"], ["b()", "x(2)", "  c"]), false), undefined);
   const spaced = indexed(["a", "\u3000b()", "x(1)", "  c\u3000"]);
-  assert.deepEqual(replacementPlaces(spaced, opOf(["a", "q", "x(1)"], ["b()", "x(1)", "  c"]), false)?.exact, [{ startLine: 1, endLine: 4 }]);
+  assert.deepEqual(replacementPlaces(spaced, lineOp(["a", "q", "x(1)"], ["b()", "x(1)", "  c"]), false)?.exact, [{ startLine: 1, endLine: 4 }]);
 });
 
 test("a context told of many edits rules out line-wise windows from its first query, a plain one after its scans", () => {

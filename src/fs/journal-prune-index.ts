@@ -55,9 +55,8 @@ export function statOf(st: Stats): EntryStat {
   return { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
 }
 
-/** The record of `id` when the entry file's stat `st` (an lstat, a regular file) still matches it. */
-export function trustedInfo(index: PruneIndex, id: string, st: Stats | undefined): EntryInfo | undefined {
-  const known = index.get(id);
+/** What `known` (an entry's record) says, when the entry file's stat `st` (an lstat, a regular file) still matches it. */
+export function trustedInfo(known: IndexedEntry | undefined, st: Stats | undefined): EntryInfo | undefined {
   if (!known || !st?.isFile()) return undefined;
   const k = known.stat;
   return k.ino === st.ino && k.size === st.size && k.mtimeMs === st.mtimeMs && k.ctimeMs === st.ctimeMs ? known.info : undefined;

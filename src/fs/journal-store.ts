@@ -454,7 +454,7 @@ async function entriesInfo(dir: string, ids: readonly string[], learn: typeof re
   let stale = false;
   for (const id of ids) {
     const known = index.get(id);
-    const trusted = known && trustedInfo(index, id, lstatOrUndefined(path.join(dir, ENTRIES, `${id}.json`)));
+    const trusted = known && trustedInfo(known, lstatOrUndefined(path.join(dir, ENTRIES, `${id}.json`)));
     const learned = trusted ? { info: trusted, stat: known.stat } : await learn(dir, id);
     infos.set(id, learned.info);
     if (!trusted) stale = true;

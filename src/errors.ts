@@ -84,6 +84,22 @@ export class EditError extends Error {
   }
 }
 
+/**
+ * `run`'s answer, every error made meanwhile without a stack: for errors
+ * made by the thousand and read as answers, never traced (a spent search
+ * allowance's refusals; a diff's headers read ahead and their errors
+ * dropped). Capturing a stack costs ~7-15 µs an error.
+ */
+export function withoutStacks<T>(run: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return run();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 export function isEditError(value: unknown): value is EditError {
   return value instanceof EditError;
 }

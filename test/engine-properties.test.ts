@@ -131,9 +131,12 @@ test("a unique exact edit is undone by the reverse edit", () => {
       const first = replace(content, old, newString);
       const once = first.content;
       fc.pre(!shiftUndone(first.match.exception, newString) && countOccurrences(once, newString) === 1 && !widened(once, from, newString, old));
-      assert.equal(replace(once, newString, old).content, content);
+      // The reverse edit may meet the same exception (a deletion shifted as a whole: "a\nx" -> "\n  x").
+      const back = replace(once, newString, old);
+      if (shiftUndone(back.match.exception, old)) return;
+      assert.equal(back.content, content);
     }),
-    { numRuns: 200 },
+    { numRuns: 200, examples: [[{ content: "\n  x", from: 0, old: "\n  x" }, "a\nx"]] },
   );
 });
 

@@ -233,7 +233,8 @@ test("occurrences found through the line index and the word index are the occurr
         assert.deepEqual([...ctx.occurrences(`\nzz${k}\nq\n`)], []);
       }
       const needles = spans.map(([at, len]) => t.slice(at % (t.length + 1), (at % (t.length + 1)) + len));
-      for (const n of [...needles, "a", "ab", "aab", "b1", "$_", "ab\nab\nab", "\n\n", "a\n\nb"]) {
+      // Needles that are no word but hold runs of three identifier characters or more: found through the rarest run.
+      for (const n of [...needles, "a", "ab", "aab", "b1", "$_", "ab\nab\nab", "\n\n", "a\n\nb", "aab(", " aab b", "(ab$_ab", "b aab\nab", "aab}aab"]) {
         assert.deepEqual([...ctx.occurrences(n)], scan(t, n), JSON.stringify(n));
         assert.deepEqual([...createOccurrenceFinder(t)(n)], scan(t, n), `scanned ${JSON.stringify(n)}`);
       }

@@ -186,6 +186,13 @@ function tokenHits(index: WordIndex, word: string): { token: number; offset: num
   return hits;
 }
 
+/** How many occurrences `word` (see `isWord`) has in the indexed text, without listing them. */
+export function occurrenceCount(index: WordIndex, word: string): number {
+  let total = 0;
+  for (const h of tokenHits(index, word)) total += (index.placeStart[h.token + 1] as number) - (index.placeStart[h.token] as number);
+  return total;
+}
+
 /** Every occurrence of `word` (see `isWord`) in the indexed text, ascending: what an `indexOf` scan finds. */
 export function wordOccurrences(index: WordIndex, word: string): number[] {
   const hits = tokenHits(index, word);

@@ -79,6 +79,21 @@ test("a near miss anchored on `}` lines counts the `}` lines it examines: fewer 
   assert.ok(large > 0 && large < small, `near misses searched: ${small} on 1,000 pairs, ${large} on 4,000`);
 });
 
+test("a near miss is charged the scans of the text it searches: fewer fit in the allowance on a longer text", () => {
+  // One-line blocks with a typo count few steps of their own, but each scans the whole text several times:
+  // charged a flat 500 steps, 2,000 of them on 1 MB fitted the default allowance and took 2-3 s of CPU.
+  const searched = (lines: number) => {
+    const file = `${Array.from({ length: lines }, (_, i) => code(i)).join("\n")}\n`;
+    const blocks = Array.from({ length: 40 }, (_, k) => sr(code(k * 7).replace("compute", "compte"), `  const v${k * 7} = 0;`)).join("");
+    const r = applySearchReplace(file, blocks, { limits: { maxFuzzySteps: 20_000 } });
+    return 40 - r.failed.filter((e) => e.code === "TOO_LARGE").length;
+  };
+  const short = searched(1_000);
+  const long = searched(20_000);
+  assert.ok(long < short, `near misses searched: ${short} on 1,000 lines, ${long} on 20,000`);
+  assert.ok(long > 0);
+});
+
 test("maxFuzzySteps is validated like the other limits", () => {
   assert.throws(() => applySearchReplace(FILE, nearMiss(3), { limits: { maxFuzzySteps: 0 } }), { code: "INVALID_INPUT", message: /limits\.maxFuzzySteps/ });
 });

@@ -261,7 +261,7 @@ function locateReading(l: LocateContext, op: EditOp, reading: Reading): Attempt 
     },
     (strategy) => {
       opts.budget.check(`the ${strategy} search of ${op.origin.label || "the edit"}`);
-      opts.allowance.enter(op, strategy, q.text);
+      opts.allowance.enter(op, strategy, q.text, ctx.doc.text.length);
     },
   );
   // A SEARCH section's exact places through the line index, where it has one (whole-line-exact.ts).

@@ -30,12 +30,21 @@ import { groupDigits } from "../limits.ts";
 import type { EditOp } from "./ops.ts";
 
 /**
- * Steps charged for each edit searched beyond its exact text, for its scans,
- * which no step counts: 2,000 fuzzy `@@` hunks on 1 MB (~0.4 ms and ~30
- * steps each) fit in the default allowance, and ~55 `}` near misses
- * (~22,000 steps and 2-5 ms each, cold).
+ * Steps charged for each edit searched beyond its exact text, besides one
+ * step per SCAN_CHARS characters of the text searched: its scans, which no
+ * step counts, each a pass over the whole text. ~55 `}` near misses
+ * (~22,000 steps and 2-5 ms each, cold) fit in the default allowance.
  */
 export const PER_EDIT = 500;
+
+/**
+ * Characters of the text searched per step charged for an edit's scans. A
+ * near miss on 1 MB costs ~0.5 ms of CPU cold (a fuzzy `@@` hunk, a one-line
+ * block with a typo) and counts ~30 steps of its own: charged 500 steps
+ * flat, 2,000 one-line typo blocks on 1 MB fit and took 2-3 s. Charged by
+ * the text's length as well (~3,000 steps on 1 MB), ~400 fit.
+ */
+export const SCAN_CHARS = 400;
 
 /** Carries one allowance through the engine calls of one response (the file layer applies each block as its own call). Not a public API. */
 export const SEARCH_ALLOWANCE: unique symbol = Symbol("fuzzpatch.searchAllowance");
@@ -54,15 +63,16 @@ export class SearchAllowance {
   constructor(readonly max: number) {}
 
   /**
-   * Called before `strategy` searches for `op`: nothing for the exact
-   * strategy or an op already charged; else PER_EDIT, or the refusal once
-   * the allowance is spent.
+   * Called before `strategy` searches for `op` in a text of `textLength`
+   * characters: nothing for the exact strategy or an op already charged;
+   * else PER_EDIT and the text's scans, or the refusal once the allowance
+   * is spent.
    */
-  enter(op: EditOp, strategy: StrategyName, find: string): void {
+  enter(op: EditOp, strategy: StrategyName, find: string, textLength: number): void {
     if (strategy === "exact" || this.charged.has(op)) return;
     if (this.spent >= this.max) throw this.refusal(find);
     this.charged.add(op);
-    this.spent += PER_EDIT;
+    this.spent += PER_EDIT + Math.ceil(textLength / SCAN_CHARS);
   }
 
   /** The refusal of an op that would search beyond its exact text once the allowance is spent. */

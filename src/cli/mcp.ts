@@ -6,6 +6,7 @@ import { resolveRoot } from "../fs/safe-path.ts";
 import type { VerifyMode } from "../fs/syntax-check.ts";
 import { serveMcp } from "../mcp/server.ts";
 import { type Streams, writeError } from "./output.ts";
+import { slowerTierUp } from "./tier-up.ts";
 
 export interface McpCommandOptions {
   root: string[];
@@ -35,6 +36,8 @@ export async function runMcp(options: McpCommandOptions, streams: Streams): Prom
     }
     roots.push(path.resolve(root));
   }
+  // A long call pays V8's compiling in the server as in a one-shot command: both tier up slowly (tier-up.ts).
+  await slowerTierUp();
   serveMcp({ roots, readOnly: options.readOnly, anchors: options.anchors ?? false, allowClientRoots: options.allowClientRoots ?? false, journal: options.journal ?? true, ...(options.verify !== undefined && { verify: options.verify }), ...(options.timeout !== undefined && { timeoutMs: options.timeout }), log: (line) => streams.err.write(`${line}\n`) });
   return 0;
 }

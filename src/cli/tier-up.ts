@@ -18,8 +18,13 @@
  * Only past RESPONSE_BYTES: `node:v8` loads Node's stream modules (~9 ms
  * of CPU), which a small edit need not pay. The flag is set once, after
  * the executable's code cache is written under the flags it is read with
- * (cli/bin.ts, as syntax/wasm-tier.ts does). The MCP server, long-lived,
- * keeps V8's default.
+ * (cli/bin.ts, as syntax/wasm-tier.ts does).
+ *
+ * The MCP server raises it at start, whatever its calls: its first call of
+ * 2,000 blocks paid the same cold compiling (1,992 `}` blocks: ~1,000-1,100
+ * ms of CPU, ~670 with the raised budget, in one process), and the
+ * functions a session keeps calling still get hot: `npm run bench -- --mcp` (9 MB file, one edit after another)
+ * showed no difference in its per-edit medians beyond the run-to-run noise.
  */
 import { BEFORE_V8_FLAGS } from "../syntax/wasm-tier.ts";
 
@@ -29,9 +34,9 @@ const INTERRUPT_BUDGET = 6 * 67_584;
 
 let done = false;
 
-/** Raises V8's interrupt budget for the rest of this process, when `response` is long enough to pay for it. */
-export async function slowerTierUp(response: string): Promise<void> {
-  if (done || response.length < RESPONSE_BYTES) return;
+/** Raises V8's interrupt budget for the rest of this process, when `response` is long enough to pay for it (always without one). */
+export async function slowerTierUp(response?: string): Promise<void> {
+  if (done || (response !== undefined && response.length < RESPONSE_BYTES)) return;
   done = true;
   try {
     const v8 = await import("node:v8");

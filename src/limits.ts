@@ -19,7 +19,7 @@ export interface Limits {
   /**
    * Work one call may spend searching for edits beyond their exact text, in
    * the matcher's counted steps (engine/search-allowance.ts: 500 for each
-   * edit so searched and one per 400 characters of the text it searches,
+   * edit so searched and one per 200 characters of the text it searches,
    * plus 32 for each pair of blocks scored and 1 for each window or place
    * its strategies examine). Once it is spent, an edit not
    * found exactly fails TOO_LARGE without that search; edits found exactly

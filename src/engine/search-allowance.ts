@@ -39,12 +39,13 @@ export const PER_EDIT = 500;
 
 /**
  * Characters of the text searched per step charged for an edit's scans. A
- * near miss on 1 MB costs ~0.5 ms of CPU cold (a fuzzy `@@` hunk, a one-line
- * block with a typo) and counts ~30 steps of its own: charged 500 steps
- * flat, 2,000 one-line typo blocks on 1 MB fit and took 2-3 s. Charged by
- * the text's length as well (~3,000 steps on 1 MB), ~400 fit.
+ * near miss on 1 MB costs 0.5-1.4 ms of CPU cold (a one-line block with a
+ * typo, a fuzzy `@@` hunk) and counts ~30 steps of its own: charged 500
+ * steps flat, 2,000 one-line typo blocks on 1 MB fitted and took 2-3 s.
+ * Charged by the text's length as well (~5,500 steps on 1 MB), ~220 fit,
+ * about the search time of the ~55 `}` near misses that fit.
  */
-export const SCAN_CHARS = 400;
+export const SCAN_CHARS = 200;
 
 /** Carries one allowance through the engine calls of one response (the file layer applies each block as its own call). Not a public API. */
 export const SEARCH_ALLOWANCE: unique symbol = Symbol("fuzzpatch.searchAllowance");

@@ -104,10 +104,39 @@ const tinyEdits = fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), ed
   return asBlocks(`many tiny edits ${JSON.stringify(p)}`, `${file}\n`, blocks.join(""));
 });
 
+/**
+ * Many hunks of a unified diff without line numbers, one changed line each with a line of context either
+ * side; with `typo`, the context line above misspelt, a fuzzy hunk (2,000 on 1 MB: ~1 s of CPU when all
+ * were searched).
+ */
+const manyHunks = fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), hunks: fc.integer({ min: 200, max: 2_000 }), typo: fc.boolean() }).map((p) => {
+  const file = Array.from({ length: p.lines }, (_, i) => codeLine(i)).join("\n");
+  const hunks = Math.min(p.hunks, Math.floor((p.lines - 2) / 3));
+  const step = Math.floor((p.lines - 2) / hunks);
+  const body = Array.from({ length: hunks }, (_, k) => {
+    const i = 1 + k * step;
+    const above = p.typo ? codeLine(i - 1).replace("compute", "compte") : codeLine(i - 1);
+    return `@@ @@\n ${above}\n-${codeLine(i)}\n+${codeLine(i).replace("compute", "calc")}\n ${codeLine(i + 1)}\n`;
+  }).join("");
+  return asDiff(`many hunks ${JSON.stringify({ ...p, hunks })}`, `${file}\n`, diff(body));
+});
+
+/** Many str_replace edits of one line each (the server's `edit_file`, the command line's JSON lines); with `typo`, each misspelt. */
+const manyReplaces = fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), edits: fc.integer({ min: 200, max: 2_000 }), typo: fc.boolean() }).map((p) => {
+  const file = Array.from({ length: p.lines }, (_, i) => codeLine(i)).join("\n");
+  // Lines apart and distinct: each edit's text stands once in the file.
+  const step = Math.floor(p.lines / p.edits);
+  const edits = Array.from({ length: p.edits }, (_, k) => {
+    const i = k * step;
+    return { oldString: p.typo ? codeLine(i).replace("compute", "compte") : codeLine(i), newString: codeLine(i).replace("compute", "calc") };
+  });
+  return asEdits(`many str_replace edits ${JSON.stringify(p)}`, `${file}\n`, edits);
+});
+
 /** Every shape, each input within MAX_BYTES. */
 export const hostileInput: fc.Arbitrary<HostileInput> = fc
-  .oneof(ambiguousHunks, cutShortHunks, braceBlocks, v4aChunks, longLine, deepNesting, hugeFind, tinyEdits)
+  .oneof(ambiguousHunks, cutShortHunks, braceBlocks, v4aChunks, longLine, deepNesting, hugeFind, tinyEdits, manyHunks, manyReplaces)
   .filter((x) => x.file.length <= MAX_BYTES && x.response.length <= MAX_BYTES);
 
 /** One input of each shape, at its heaviest listed parameters: the cases the campaigns reported. */
-export const reportedInputs: readonly fc.Arbitrary<HostileInput>[] = [ambiguousHunks, cutShortHunks, braceBlocks, v4aChunks, longLine, deepNesting, hugeFind, tinyEdits];
+export const reportedInputs: readonly fc.Arbitrary<HostileInput>[] = [ambiguousHunks, cutShortHunks, braceBlocks, v4aChunks, longLine, deepNesting, hugeFind, tinyEdits, manyHunks, manyReplaces];

@@ -32,8 +32,8 @@ const blockSpec: fc.Arbitrary<BlockSpec> = fc.record({
   replace: fc.array(line, { maxLength: 3 }),
 });
 
-/** Blocks built against the file (and against what earlier blocks wrote). */
-function blocksOf(text: string, specs: readonly BlockSpec[]): string[] {
+/** Edits built against the file (and against what earlier edits wrote), one a spec: what to find, what to write. */
+function editsOf(text: string, specs: readonly BlockSpec[]): { search: string; replace: string }[] {
   const lines = text.slice(0, -1).split("\n");
   const out: { search: string; replace: string }[] = [];
   for (const s of specs) {
@@ -47,23 +47,65 @@ function blocksOf(text: string, specs: readonly BlockSpec[]): string[] {
     else if (s.kind === "again" && prev) out.push(prev);
     else out.push({ search: `  w${s.at} = absent();`, replace });
   }
-  return out.map((b) => `<<<<<<< SEARCH\n${b.search}\n=======\n${b.replace}\n>>>>>>> REPLACE\n`);
+  return out;
 }
 
-/** The blocks of `specs` as one response: carried, it writes and reports what the per-block path does. */
-async function sameAsPerBlock(text: string, specs: readonly BlockSpec[], maxFuzzySteps?: number): Promise<void> {
-  const response = `f.txt\n${blocksOf(text, specs).join("")}`;
-  const carried = await run(text, response, true, maxFuzzySteps);
-  const perBlock = await run(text, response, false, maxFuzzySteps);
+/** Blocks built against the file (and against what earlier blocks wrote). */
+function blocksOf(text: string, specs: readonly BlockSpec[]): string[] {
+  return editsOf(text, specs).map((b) => `<<<<<<< SEARCH\n${b.search}\n=======\n${b.replace}\n>>>>>>> REPLACE\n`);
+}
+
+/** The blocks of `specs` as one response. */
+const blocksResponse = (text: string, specs: readonly BlockSpec[]) => `f.txt\n${blocksOf(text, specs).join("")}`;
+
+/**
+ * How a str_replace edit is written: as built (whole lines), part of a line, ending its last line, with CRLF breaks,
+ * its new text holding the old, replacing every occurrence, deleting, or a lone CR in its new text.
+ */
+type StrShape = "lines" | "part" | "eol" | "crlf" | "holds" | "all" | "delete" | "cr";
+const strShape = fc.constantFrom<StrShape>("lines", "lines", "lines", "lines", "lines", "lines", "part", "eol", "crlf", "holds", "all", "delete", "cr");
+
+/** The same edits as str_replace edits, JSON lines (`{"path", "old_string", "new_string"}`), shaped by `shapes` (cycled). */
+function strReplaceResponse(text: string, specs: readonly BlockSpec[], shapes: readonly StrShape[] = ["lines"]): string {
+  return editsOf(text, specs)
+    .map((e, k) => {
+      const shape = shapes[k % shapes.length] as StrShape;
+      let [old, neu] = [e.search, e.replace];
+      if (shape === "part" && old.length > 1) old = old.slice(1);
+      else if (shape === "eol") [old, neu] = [`${old}\n`, `${neu}\n`];
+      else if (shape === "crlf") [old, neu] = [old.replaceAll("\n", "\r\n"), neu.replaceAll("\n", "\r\n")];
+      else if (shape === "holds") neu = `${old}\n${neu}`;
+      else if (shape === "delete") neu = "";
+      else if (shape === "cr") neu = `${neu}\r`;
+      return JSON.stringify({ path: "f.txt", old_string: old, new_string: neu, ...(shape === "all" && { replace_all: true }) });
+    })
+    .join("\n");
+}
+
+/** A response, carried: it writes and reports what the per-edit path does. */
+async function samePerEdit(text: string, response: string, options: RunOptions = {}): Promise<void> {
+  const carried = await run(text, response, true, options);
+  const perBlock = await run(text, response, false, options);
   assert.equal(carried.written, perBlock.written);
   assert.equal(carried.result, perBlock.result);
 }
 
-async function run(text: string, response: string, on: boolean, maxFuzzySteps?: number): Promise<{ result: string; written: string }> {
+/** The blocks of `specs` as one response: carried, it writes and reports what the per-block path does. */
+async function sameAsPerBlock(text: string, specs: readonly BlockSpec[], maxFuzzySteps?: number): Promise<void> {
+  await samePerEdit(text, blocksResponse(text, specs), maxFuzzySteps === undefined ? {} : { maxFuzzySteps });
+}
+
+interface RunOptions {
+  maxFuzzySteps?: number | undefined;
+  reject?: boolean;
+}
+
+async function run(text: string, response: string, on: boolean, options: RunOptions = {}): Promise<{ result: string; written: string }> {
   const t = await makeTree({ "f.txt": text });
   carrying.on = on;
   try {
-    const r = await applyEdits(t.root, response, { partial: true, ...(maxFuzzySteps !== undefined && { limits: { maxFuzzySteps } }) });
+    const { maxFuzzySteps, reject } = options;
+    const r = await applyEdits(t.root, response, { partial: true, ...(reject && { reject }), ...(maxFuzzySteps !== undefined && { limits: { maxFuzzySteps } }) });
     return { result: JSON.stringify(r), written: await readFile(path.join(t.root, "f.txt"), "utf8") };
   } finally {
     carrying.on = true;
@@ -79,6 +121,49 @@ test("carried blocks give the per-block path's bytes and reports on random respo
   );
   // The carried path ran (a block applied in the base of others pending), not only the per-block one.
   assert.ok(carrying.carried > 100, `carried ${carrying.carried} blocks`);
+});
+
+test("carried str_replace edits give the per-edit path's bytes and reports on random responses", async () => {
+  // The same responses as str_replace edits (JSON lines), some written otherwise than as whole lines (carried or
+  // not by their own rules), some with the allowance for searches beyond exact text spent, some with --reject.
+  const before = carrying.carried;
+  // Coverage that must not depend on the draw: edits of unique lines carried, one of what an earlier one wrote, one
+  // sent twice, a typo, edits next to each other and next to a carried one, and each shape once.
+  const lines = `${Array.from({ length: 250 }, (_, i) => `  v${i} = compute(${i});`).join("\n")}\n`;
+  const head: BlockSpec[] = [
+    { kind: "copy", at: 2, length: 1, replace: ["  a = 1;"] },
+    { kind: "copy", at: 30, length: 2, replace: ["  b = 2;"] },
+    { kind: "copy", at: 60, length: 1, replace: [] },
+    { kind: "copy", at: 90, length: 1, replace: ["  e = 5;", "  f = 6;"] },
+    { kind: "written", at: 0, length: 1, replace: ["  c = 3;"] },
+    { kind: "again", at: 0, length: 1, replace: [] },
+    { kind: "typo", at: 40, length: 1, replace: ["  d = 4;"] },
+    { kind: "copy", at: 41, length: 1, replace: ["  g = 7;"] },
+    { kind: "copy", at: 42, length: 1, replace: ["  h = 8;"] },
+    { kind: "copy", at: 10, length: 1, replace: ["  i = 9;"] },
+  ];
+  // Each other shape after two edits of whole lines (the second carried), six lines apart.
+  const tail = (["part", "eol", "crlf", "holds", "all", "delete", "cr"] as const).flatMap((shape) => ["lines", "lines", shape] as const);
+  const fixed = [...head, ...tail.map((_, k): BlockSpec => ({ kind: "copy", at: 120 + 6 * k, length: 1, replace: [`  s${k} = 0;`] }))];
+  const shapes: StrShape[] = [...head.map(() => "lines" as const), ...tail];
+  await samePerEdit(lines, strReplaceResponse(lines, fixed, shapes));
+  const fixedCarried = carrying.carried - before;
+  assert.ok(fixedCarried >= 10, `carried ${fixedCarried} of the fixed response's edits`);
+  await fc.assert(
+    fc.asyncProperty(
+      file,
+      fc.array(blockSpec, { minLength: 1, maxLength: 30, size: "max" }),
+      fc.array(strShape, { minLength: 1, maxLength: 30 }),
+      fc.constantFrom(undefined, undefined, 1, 2_000),
+      fc.boolean(),
+      async (text, specs, shapes, maxFuzzySteps, reject) => {
+        await samePerEdit(text, strReplaceResponse(text, specs, shapes), { maxFuzzySteps, reject });
+      },
+    ),
+    { numRuns: 150, examples: [[lines, fixed, shapes, undefined, false], [lines, fixed, shapes, 1, true]] },
+  );
+  // The carried path ran for str_replace edits, not only the per-edit one.
+  assert.ok(carrying.carried - before - fixedCarried > 30, `carried ${carrying.carried - before - fixedCarried} str_replace edits`);
 });
 
 test("the pieces of text kept around pending edits carry the blocks, and give the answers, that windows built anew do", async () => {
@@ -126,7 +211,12 @@ test("carried blocks give the per-block path's answers once the allowance for se
   );
 });
 
-test("one-line blocks carried past 256 pending edits give the per-block path's bytes and reports", async () => {
+const oneLineCases = [
+  { name: "one-line blocks", render: blocksResponse, runs: 8 },
+  { name: "one-line str_replace edits", render: (text: string, specs: readonly BlockSpec[]) => strReplaceResponse(text, specs), runs: 4 },
+];
+
+for (const c of oneLineCases) test(`${c.name} carried past 256 pending edits give the per-edit path's bytes and reports`, async () => {
   // A block of one line is carried with up to MAX_PENDING_ONE_LINE edits pending (its place among them found by
   // halving, its find text looked for in their texts through 4-grams): blocks eight lines apart in random order on
   // a file of 3,000 lines, past the 280th a few on what an earlier block wrote (in a pending edit's text), then a miss.
@@ -149,9 +239,9 @@ test("one-line blocks carried past 256 pending edits give the per-block path's b
   carrying.ranges = 0;
   await fc.assert(
     fc.asyncProperty(bigFile, specs, async (text, blocks) => {
-      await sameAsPerBlock(text, blocks);
+      await samePerEdit(text, c.render(text, blocks));
     }),
-    { numRuns: 8 },
+    { numRuns: c.runs },
   );
   assert.ok(carrying.deepest > 256, `at most ${carrying.deepest} edits pending at once`);
   // The carried blocks' report diff is made from their ranges past MAX_CHANGES (the per-block path diffs the whole

@@ -72,6 +72,11 @@ export function replace(content: string, oldString: string, newString: string, o
   return replaceWithChange(content, oldString, newString, options).result;
 }
 
+/** The op of a str_replace edit: its one reading, literal (the file layer builds it too, to carry the edit: fs/carried-text.ts). */
+export function replaceOp(oldString: string, newString: string, hints: EditOp["hints"] = {}): EditOp {
+  return { readings: [{ find: oldString, replace: newString }], hints, origin: { index: 0, line: 1, label: "" }, overlap: "conflict", requireChange: true };
+}
+
 /** `replace`, and the change it made as one range of `content` when it spliced (for the file layer; not exported by the package). */
 export function replaceWithChange(content: string, oldString: string, newString: string, options: ReplaceOptions = {}): { result: ReplaceResult; change?: TextChange } {
   checkString(content, "content");
@@ -93,13 +98,7 @@ export function replaceWithChange(content: string, oldString: string, newString:
     }
     return { result: createContent(newString) };
   }
-  const op: EditOp = {
-    readings: [{ find: oldString, replace: newString }],
-    hints: { ...(startLine !== undefined && { startLine }), ...(replaceAll && { replaceAll }) },
-    origin: { index: 0, line: 1, label: "" },
-    overlap: "conflict",
-    requireChange: true,
-  };
+  const op = replaceOp(oldString, newString, { ...(startLine !== undefined && { startLine }), ...(replaceAll && { replaceAll }) });
   const advice = o.replaceAllAdvice;
   if (advice !== undefined && typeof advice !== "string") throw new EditError("INVALID_INPUT", "replaceAllAdvice must be a string.");
   const report = applyOps(content, [op], { opts, vocab: strReplaceVocabulary(advice) });

@@ -39,6 +39,8 @@ import type { EditOp } from "../engine/ops.ts";
 import type { SearchReplacePayload } from "../formats/search-replace-format.ts";
 import { blockOp } from "../formats/search-replace.ts";
 import { parseSearchReplace } from "../formats/search-replace-parse.ts";
+import { replaceOp } from "../formats/str-replace.ts";
+import type { StrReplacePayload } from "../formats/str-replace-format.ts";
 import type { FileApplyResult, FileEdit, OpOutcome } from "../formats/types.ts";
 import type { TextChange } from "../text/common-ends.ts";
 import { countBreaks } from "../text/count-breaks.ts";
@@ -103,10 +105,15 @@ export interface CarriedBlock {
   margin: number;
 }
 
-/** The edit's one block, when its place depends on the text alone; else undefined. */
+/** The edit's one block (a SEARCH/REPLACE block, a str_replace edit), when its place depends on the text alone; else undefined. */
 export function carriedBlock(edit: FileEdit): CarriedBlock | undefined {
-  if (!carrying.on || edit.format !== "search-replace") return undefined;
-  const payload = edit.payload as SearchReplacePayload;
+  if (!carrying.on) return undefined;
+  if (edit.format === "search-replace") return searchReplaceBlock(edit.payload as SearchReplacePayload);
+  if (edit.format === "str-replace") return strReplaceBlock(edit.payload as StrReplacePayload);
+  return undefined;
+}
+
+function searchReplaceBlock(payload: SearchReplacePayload): CarriedBlock | undefined {
   if (payload.startLine !== undefined) return undefined;
   const whole = unescapeWholeText(payload.diff);
   if (whole.unescaped) return undefined;
@@ -120,9 +127,31 @@ export function carriedBlock(edit: FileEdit): CarriedBlock | undefined {
   if (!block || block.search.trim() === "") return undefined;
   const op = blockOp(block, undefined, undefined, payload.offset);
   if (op.hints.startLine !== undefined) return undefined;
-  const find = block.search.replaceAll("\r\n", "\n");
+  return withMargin(op, block.search.replaceAll("\r\n", "\n"), block.replace);
+}
+
+/**
+ * A str_replace edit is read literally (one reading, no hint: str-replace.ts),
+ * so rule 1 holds for it as for a block, but for what its format reads
+ * beyond the engine's place: not every occurrence, so no replaceAll, and no
+ * new text holding the old (`coveredByReplacement` reads every occurrence
+ * of the old text in the whole text); no insert. A lone CR (not of a CRLF,
+ * which the engine reads as LF) would put a CR in a pending edit's text,
+ * which the whole text's document reads otherwise.
+ */
+function strReplaceBlock(payload: StrReplacePayload): CarriedBlock | undefined {
+  const { oldString, newString } = payload;
+  if (payload.replaceAll === true || payload.insertLine !== undefined || typeof oldString !== "string" || typeof newString !== "string") return undefined;
+  const find = oldString.replaceAll("\r\n", "\n");
+  const loneCr = find.includes("\r") || newString.replaceAll("\r\n", "\n").includes("\r");
+  if (find.trim() === "" || loneCr || newString.includes(oldString)) return undefined;
+  return withMargin(replaceOp(oldString, newString), find, newString);
+}
+
+/** `find` as searched (LF breaks), and the margin of rule 2: the find text's or the replacement's lines, plus two. */
+function withMargin(op: EditOp, find: string, replace: string): CarriedBlock {
   const lines = (s: string) => countBreaks(s, 0, s.length) + 1;
-  return { op, find, margin: Math.max(lines(find), lines(block.replace)) + 2 };
+  return { op, find, margin: Math.max(lines(find), lines(replace)) + 2 };
 }
 
 /** The one op of a result and its one change, when clean (rule 1); else undefined. */

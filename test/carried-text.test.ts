@@ -83,11 +83,12 @@ function strReplaceResponse(text: string, specs: readonly BlockSpec[], shapes: r
 }
 
 /** A response, carried: it writes and reports what the per-edit path does. */
-async function samePerEdit(text: string, response: string, options: RunOptions = {}): Promise<void> {
+async function samePerEdit(text: string, response: string, options: RunOptions = {}): Promise<string> {
   const carried = await run(text, response, true, options);
   const perBlock = await run(text, response, false, options);
   assert.equal(carried.written, perBlock.written);
   assert.equal(carried.result, perBlock.result);
+  return carried.result;
 }
 
 /** The blocks of `specs` as one response: carried, it writes and reports what the per-block path does. */
@@ -98,14 +99,24 @@ async function sameAsPerBlock(text: string, specs: readonly BlockSpec[], maxFuzz
 interface RunOptions {
   maxFuzzySteps?: number | undefined;
   reject?: boolean;
+  /** An earlier version of the file in its history, each line with the typo a `typo` edit makes (those match there). */
+  history?: boolean;
 }
+
+/** The file as read before: every line with the typo of a `typo` edit. */
+const typoVersion = (text: string) => text.split("\n").map((l) => l.replace(/[a-z]/, "q")).join("\n");
 
 async function run(text: string, response: string, on: boolean, options: RunOptions = {}): Promise<{ result: string; written: string }> {
   const t = await makeTree({ "f.txt": text });
   carrying.on = on;
   try {
-    const { maxFuzzySteps, reject } = options;
-    const r = await applyEdits(t.root, response, { partial: true, ...(reject && { reject }), ...(maxFuzzySteps !== undefined && { limits: { maxFuzzySteps } }) });
+    const { maxFuzzySteps, reject, history } = options;
+    const r = await applyEdits(t.root, response, {
+      partial: true,
+      ...(reject && { reject }),
+      ...(history && { history: { "f.txt": [typoVersion(text)] } }),
+      ...(maxFuzzySteps !== undefined && { limits: { maxFuzzySteps } }),
+    });
     return { result: JSON.stringify(r), written: await readFile(path.join(t.root, "f.txt"), "utf8") };
   } finally {
     carrying.on = true;
@@ -125,7 +136,8 @@ test("carried blocks give the per-block path's bytes and reports on random respo
 
 test("carried str_replace edits give the per-edit path's bytes and reports on random responses", async () => {
   // The same responses as str_replace edits (JSON lines), some written otherwise than as whole lines (carried or
-  // not by their own rules), some with the allowance for searches beyond exact text spent, some with --reject.
+  // not by their own rules), some with the allowance for searches beyond exact text spent, some with --reject, some
+  // with an earlier version of the file in its history.
   const before = carrying.carried;
   // Coverage that must not depend on the draw: edits of unique lines carried, one of what an earlier one wrote, one
   // sent twice, a typo, edits next to each other and next to a carried one, and each shape once.
@@ -146,9 +158,15 @@ test("carried str_replace edits give the per-edit path's bytes and reports on ra
   const tail = (["part", "eol", "crlf", "holds", "all", "delete", "cr"] as const).flatMap((shape) => ["lines", "lines", shape] as const);
   const fixed = [...head, ...tail.map((_, k): BlockSpec => ({ kind: "copy", at: 120 + 6 * k, length: 1, replace: [`  s${k} = 0;`] }))];
   const shapes: StrShape[] = [...head.map(() => "lines" as const), ...tail];
-  await samePerEdit(lines, strReplaceResponse(lines, fixed, shapes));
+  // With a history too: it serves edits not found (the typo: found in the version), never a carried one.
+  for (const history of [false, true]) {
+    const was = carrying.carried;
+    const result = await samePerEdit(lines, strReplaceResponse(lines, fixed, shapes), { history });
+    // (The version differs there from the file, so that the merge is a CONFLICT naming the version.)
+    assert.equal(result.includes('"version":0'), history, "the typo placed in the history");
+    assert.ok(carrying.carried - was >= 10, `carried ${carrying.carried - was} of the fixed response's edits${history ? " with a history" : ""}`);
+  }
   const fixedCarried = carrying.carried - before;
-  assert.ok(fixedCarried >= 10, `carried ${fixedCarried} of the fixed response's edits`);
   await fc.assert(
     fc.asyncProperty(
       file,
@@ -156,11 +174,19 @@ test("carried str_replace edits give the per-edit path's bytes and reports on ra
       fc.array(strShape, { minLength: 1, maxLength: 30 }),
       fc.constantFrom(undefined, undefined, 1, 2_000),
       fc.boolean(),
-      async (text, specs, shapes, maxFuzzySteps, reject) => {
-        await samePerEdit(text, strReplaceResponse(text, specs, shapes), { maxFuzzySteps, reject });
+      fc.boolean(),
+      async (text, specs, shapes, maxFuzzySteps, reject, history) => {
+        await samePerEdit(text, strReplaceResponse(text, specs, shapes), { maxFuzzySteps, reject, history });
       },
     ),
-    { numRuns: 150, examples: [[lines, fixed, shapes, undefined, false], [lines, fixed, shapes, 1, true]] },
+    {
+      numRuns: 150,
+      examples: [
+        [lines, fixed, shapes, undefined, false, false],
+        [lines, fixed, shapes, 1, true, false],
+        [lines, fixed, shapes, undefined, false, true],
+      ],
+    },
   );
   // The carried path ran for str_replace edits, not only the per-edit one.
   assert.ok(carrying.carried - before - fixedCarried > 30, `carried ${carrying.carried - before - fixedCarried} str_replace edits`);
@@ -202,10 +228,11 @@ test("the pieces of text kept around pending edits carry the blocks, and give th
 
 test("carried blocks give the per-block path's answers once the allowance for searches beyond exact text is spent", async () => {
   // The carried path tries a block exact-only in the base, and answers one placed nowhere there, once the
-  // allowance is spent, without making the text whole (search-allowance.ts): the refusals must be the per-block path's.
+  // allowance is spent, without making the text whole (search-allowance.ts): the refusals must be the per-block path's,
+  // and with a history (which may place such a block in an earlier version) the per-block path's merges.
   await fc.assert(
-    fc.asyncProperty(file, fc.array(blockSpec, { minLength: 1, maxLength: 20, size: "max" }), fc.constantFrom(1, 2_000, 6_000), async (text, specs, steps) => {
-      await sameAsPerBlock(text, specs, steps);
+    fc.asyncProperty(file, fc.array(blockSpec, { minLength: 1, maxLength: 20, size: "max" }), fc.constantFrom(1, 2_000, 6_000), fc.boolean(), async (text, specs, steps, history) => {
+      await samePerEdit(text, blocksResponse(text, specs), { maxFuzzySteps: steps, history });
     }),
     { numRuns: 40 },
   );

@@ -752,12 +752,15 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
   const entry = formatByName(edit.format);
   if (!entry) return fail(new EditError("INVALID_INPUT", `No format "${edit.format}".`, { path: report.path, index }));
   const versions = historyOf(opts.history, plan.rel, edit.path);
-  const block = versions.length === 0 && plan.loaded?.exists && !plan.copiedFrom && !plan.moveTo ? carriedBlock(edit) : undefined;
+  // A file's history serves edits not found, or found fuzzily (history-merge.ts): never a carried one, exact and clean.
+  const block = plan.loaded?.exists && !plan.copiedFrom && !plan.moveTo ? carriedBlock(edit) : undefined;
   const carried = block && plan.carried?.empty === false && plan.carried.openFor(block.find) ? carryBlock(plan, edit, index, block, entry, versions, opts) : false;
   if (carried === true) return;
   // Placed exactly neither in the base nor over a pending edit, once the call may start no search beyond exact
   // text: the whole text's answer is the allowance's refusal, which the base gives too, without making it whole.
-  const unplaced = typeof carried === "object" && block && (opts.engine as WithAllowance)[SEARCH_ALLOWANCE]?.spentAll && !plan.carried?.mayHold(block.find);
+  // (Not with a history: the refusal, NOT_FOUND, is then the history's to answer, in the whole text.)
+  const unplaced =
+    typeof carried === "object" && block && versions.length === 0 && (opts.engine as WithAllowance)[SEARCH_ALLOWANCE]?.spentAll && !plan.carried?.mayHold(block.find);
   if (!unplaced) settle(plan);
   const current = plan.newText ?? "";
   if (block) keepDocument(plan, current);

@@ -59,11 +59,12 @@ function blocksOf(text: string, specs: readonly BlockSpec[]): string[] {
 const blocksResponse = (text: string, specs: readonly BlockSpec[]) => `f.txt\n${blocksOf(text, specs).join("")}`;
 
 /**
- * How a str_replace edit is written: as built (whole lines), part of a line, ending its last line, with CRLF breaks,
+ * How a str_replace edit is written: as built (whole lines), part of a line (from inside its indentation, or inside
+ * its text), ending its last line, with CRLF breaks,
  * its new text holding the old, replacing every occurrence, deleting, or a lone CR in its new text.
  */
-type StrShape = "lines" | "part" | "eol" | "crlf" | "holds" | "all" | "delete" | "cr";
-const strShape = fc.constantFrom<StrShape>("lines", "lines", "lines", "lines", "lines", "lines", "part", "eol", "crlf", "holds", "all", "delete", "cr");
+type StrShape = "lines" | "part" | "inner" | "eol" | "crlf" | "holds" | "all" | "delete" | "cr";
+const strShape = fc.constantFrom<StrShape>("lines", "lines", "lines", "lines", "lines", "lines", "part", "inner", "inner", "eol", "crlf", "holds", "all", "delete", "cr");
 
 /** The same edits as str_replace edits, JSON lines (`{"path", "old_string", "new_string"}`), shaped by `shapes` (cycled). */
 function strReplaceResponse(text: string, specs: readonly BlockSpec[], shapes: readonly StrShape[] = ["lines"]): string {
@@ -72,6 +73,7 @@ function strReplaceResponse(text: string, specs: readonly BlockSpec[], shapes: r
       const shape = shapes[k % shapes.length] as StrShape;
       let [old, neu] = [e.search, e.replace];
       if (shape === "part" && old.length > 1) old = old.slice(1);
+      else if (shape === "inner" && old.trim().length > 2) old = old.trimStart().slice(0, -2);
       else if (shape === "eol") [old, neu] = [`${old}\n`, `${neu}\n`];
       else if (shape === "crlf") [old, neu] = [old.replaceAll("\n", "\r\n"), neu.replaceAll("\n", "\r\n")];
       else if (shape === "holds") neu = `${old}\n${neu}`;
@@ -155,7 +157,7 @@ test("carried str_replace edits give the per-edit path's bytes and reports on ra
     { kind: "copy", at: 10, length: 1, replace: ["  i = 9;"] },
   ];
   // Each other shape after two edits of whole lines (the second carried), six lines apart.
-  const tail = (["part", "eol", "crlf", "holds", "all", "delete", "cr"] as const).flatMap((shape) => ["lines", "lines", shape] as const);
+  const tail = (["part", "inner", "eol", "crlf", "holds", "all", "delete", "cr"] as const).flatMap((shape) => ["lines", "lines", shape] as const);
   const fixed = [...head, ...tail.map((_, k): BlockSpec => ({ kind: "copy", at: 120 + 6 * k, length: 1, replace: [`  s${k} = 0;`] }))];
   const shapes: StrShape[] = [...head.map(() => "lines" as const), ...tail];
   // With a history too: it serves edits not found (the typo: found in the version), never a carried one.
@@ -165,6 +167,13 @@ test("carried str_replace edits give the per-edit path's bytes and reports on ra
     // (The version differs there from the file, so that the merge is a CONFLICT naming the version.)
     assert.equal(result.includes('"version":0'), history, "the typo placed in the history");
     assert.ok(carrying.carried - was >= 10, `carried ${carrying.carried - was} of the fixed response's edits${history ? " with a history" : ""}`);
+  }
+  // Edits of part of a line, of a line with its break, deleting one, with CRLF: carried, each kept pending as whole lines.
+  for (const shape of ["inner", "eol", "delete", "crlf"] as const) {
+    const was = carrying.carried;
+    const apart = Array.from({ length: 20 }, (_, k): BlockSpec => ({ kind: "copy", at: 3 + 11 * k, length: 1, replace: [`  t${k} = 1;`] }));
+    await samePerEdit(lines, strReplaceResponse(lines, apart, [shape]));
+    assert.ok(carrying.carried - was >= 15, `carried ${carrying.carried - was} of 20 edits shaped "${shape}"`);
   }
   const fixedCarried = carrying.carried - before;
   await fc.assert(

@@ -921,7 +921,10 @@ function recordResult(
   const clean = carryFrom !== undefined ? cleanResult(result) : undefined;
   if (clean && carryFrom !== undefined) {
     plan.carried = new CarriedText(carryFrom);
-    if (plan.carried.open && plan.carried.start(clean.op, clean.change)) return;
+    if (plan.carried.open) {
+      plan.carried.start(clean.op, clean.change);
+      return;
+    }
     delete plan.carried;
   }
   plan.newText = result.content;

@@ -1,6 +1,7 @@
 /**
- * A file's SEARCH/REPLACE blocks, each its own edit of a response, applied
- * in sequence without a new whole text per block (issue 39, item 6).
+ * A file's SEARCH/REPLACE blocks and str_replace edits, each its own edit of
+ * a response, applied in sequence without a new whole text per edit (issue
+ * 39, item 6). "Block" below is either.
  *
  * Why: each block is applied to the text the blocks before it gave, and a
  * new string over ~128 kB is flattened into V8's large-object space at
@@ -13,9 +14,12 @@
  * (the sequential result, which the per-block path computes) when it is
  * clean and nothing pending can reach it:
  *
- * 1. One block, no line hint, not un-escaped: its place depends on the text
- *    alone. Found by the exact strategy, once, score 1: no other strategy
- *    ran, no rule chose among places.
+ * 1. One block, no line hint, not un-escaped (a str_replace edit: read
+ *    literally, see `strReplaceBlock`): its place depends on the text alone.
+ *    Found by the exact strategy, once, score 1: no other strategy ran, and
+ *    no rule chose among places but a str_replace edit's whole-line tiers,
+ *    which choose it again among any of the base's places that include it
+ *    (rule 3: the edited text's places are such).
  * 2. Every pending edit is more lines away from the place than the block
  *    and its replacement have (plus two): the checks that read around a
  *    place (whole-line tiers, the splice's line ends, "already applied
@@ -23,11 +27,12 @@
  *    read the same lines in both texts. The replacement does not stand near
  *    the place (else the already-applied rule searches the whole text).
  * 3. Every pending edit is whole lines (from a line's start to a line's
- *    end), so that a line of the edited text is the base's or the edit's,
- *    and the find text is nowhere in a pending edit's new text nor within
- *    its own length of it: every other exact place in the edited text is
- *    then one of the base, on the base's lines, where the strategy found
- *    none (one more place would have made the block ambiguous).
+ *    end; an edit inside a line is kept as its line), so that a line of the
+ *    edited text is the base's or the edit's, and the find text is nowhere
+ *    in a pending edit's new text nor within its own length of it: every
+ *    other exact place in the edited text is then one of the base, on the
+ *    base's lines, where the strategy found none (one more place would have
+ *    made the block ambiguous).
  *
  * Anything else (a failed block, a fuzzy one, an append, a hint) makes the
  * text whole again, once, and the block runs as before on it: decisions,
@@ -226,7 +231,7 @@ export class CarriedText {
     if (next && end + block.margin > next.firstLine) return undefined;
     const lineShift = next ? (this.lineAt[at] as number) - next.firstLine : this.lineDelta;
     const shift = next ? (this.at[at] as number) - next.start : this.total - this.base.length;
-    if (!this.wholeLines(change) || standsNear({ doc: this.doc }, block.op, { startLine: first, endLine: end })) return undefined;
+    if (standsNear({ doc: this.doc }, block.op, { startLine: first, endLine: end })) return undefined;
     if (this.mayHold(block.find)) return undefined;
     carrying.carried++;
     this.insert(at, op, change);
@@ -255,23 +260,36 @@ export class CarriedText {
   }
 
   /** Starts carrying from the base: `op` and `change` are the sequential result (nothing pending), now pending. */
-  start(op: OpOutcome, change: TextChange): boolean {
-    if (!this.wholeLines(change)) return false;
+  start(op: OpOutcome, change: TextChange): void {
     this.insert(0, op, change);
-    return true;
   }
 
-  /** Whether `change` runs from a line's start to a line's end of the base (rule 3). */
-  private wholeLines(change: TextChange): boolean {
+  /**
+   * `change` as whole lines of the base (rule 3), and those lines (0-based,
+   * half-open): as it is when it runs from a line's start to a line's end
+   * (its lines the op's), else widened to them, the base's characters around
+   * it kept (a str_replace edit of part of a line, a line deleted with its
+   * break). Margins keep it apart from the others: it reaches one line past
+   * the op's at most, each side.
+   */
+  private wholeLines(op: OpOutcome, change: TextChange): TextChange & { firstLine: number; endLine: number } {
     const b = this.base;
-    return (change.start === 0 || b.charCodeAt(change.start - 1) === 10) && (change.end === b.length || b.charCodeAt(change.end) === 10);
+    const startsLine = change.start === 0 || b.charCodeAt(change.start - 1) === 10;
+    const endsLine = change.end === b.length || b.charCodeAt(change.end) === 10;
+    if (startsLine && endsLine) return { ...change, firstLine: (op.startLine as number) - 1, endLine: op.endLine as number };
+    const start = startsLine ? change.start : b.lastIndexOf("\n", change.start - 1) + 1;
+    const next = endsLine ? change.end : b.indexOf("\n", change.end);
+    const end = next === -1 ? b.length : next;
+    const text = b.slice(start, change.start) + change.text + b.slice(change.end, end);
+    return { start, end, text, firstLine: this.doc.lineAt(start), endLine: this.doc.lineAt(end) + 1 };
   }
 
-  private insert(k: number, op: OpOutcome, change: TextChange): void {
+  private insert(k: number, op: OpOutcome, narrow: TextChange): void {
+    const change = this.wholeLines(op, narrow);
     const lines = countBreaks(this.base, change.start, change.end);
-    const firstLine = (op.startLine as number) - 1;
+    const firstLine = change.firstLine;
     const lineDelta = countBreaks(change.text, 0, change.text.length) - lines;
-    this.pending.splice(k, 0, { ...change, firstLine, endLine: op.endLine as number, lineDelta });
+    this.pending.splice(k, 0, { start: change.start, end: change.end, text: change.text, firstLine, endLine: change.endLine, lineDelta });
     // The edits before k keep their places; the new one starts after their shift, and those after move by its own.
     const at = this.at;
     const lineAt = this.lineAt;

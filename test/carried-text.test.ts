@@ -12,6 +12,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { applyEdits } from "../src/fs/apply-edits.ts";
 import { carrying } from "../src/fs/carried-text.ts";
+import type { StructuredEdit } from "../src/formats/str-replace-format.ts";
 import { MAX_CHANGES } from "../src/text/change-list.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
 
@@ -85,7 +86,7 @@ function strReplaceResponse(text: string, specs: readonly BlockSpec[], shapes: r
 }
 
 /** A response, carried: it writes and reports what the per-edit path does. */
-async function samePerEdit(text: string, response: string, options: RunOptions = {}): Promise<string> {
+async function samePerEdit(text: string, response: string | StructuredEdit[], options: RunOptions = {}): Promise<string> {
   const carried = await run(text, response, true, options);
   const perBlock = await run(text, response, false, options);
   assert.equal(carried.written, perBlock.written);
@@ -108,7 +109,7 @@ interface RunOptions {
 /** The file as read before: every line with the typo of a `typo` edit. */
 const typoVersion = (text: string) => text.split("\n").map((l) => l.replace(/[a-z]/, "q")).join("\n");
 
-async function run(text: string, response: string, on: boolean, options: RunOptions = {}): Promise<{ result: string; written: string }> {
+async function run(text: string, response: string | StructuredEdit[], on: boolean, options: RunOptions = {}): Promise<{ result: string; written: string }> {
   const t = await makeTree({ "f.txt": text });
   carrying.on = on;
   try {
@@ -175,6 +176,11 @@ test("carried str_replace edits give the per-edit path's bytes and reports on ra
     await samePerEdit(lines, strReplaceResponse(lines, apart, [shape]));
     assert.ok(carrying.carried - was >= 15, `carried ${carrying.carried - was} of 20 edits shaped "${shape}"`);
   }
+  // The server's edit_file hands them over as structured edits, `replaceAll: false` spelt out.
+  const structured = editsOf(lines, fixed).map((e): StructuredEdit => ({ path: "f.txt", oldString: e.search, newString: e.replace, replaceAll: false }));
+  const was = carrying.carried;
+  await samePerEdit(lines, structured);
+  assert.ok(carrying.carried - was >= 10, `carried ${carrying.carried - was} of the structured edits`);
   const fixedCarried = carrying.carried - before;
   await fc.assert(
     fc.asyncProperty(

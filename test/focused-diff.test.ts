@@ -178,6 +178,20 @@ test("a file's changes, diffed part by part: the patch applies, and it is the wh
   assert.ok(whole > 100, `${whole} cases the check let through`);
 });
 
+test("createPatchOfChanges: changes close enough to merge past MAX_MERGES give the whole texts' diff", () => {
+  // Every other line of 400 unique lines changed: each change's context meets the part before it.
+  const a = `${Array.from({ length: 400 }, (_, i) => `line ${i}`).join("\n")}\n`;
+  const starts = [0, ...[...a.matchAll(/\n/g)].map((m) => (m.index as number) + 1)];
+  const changes = Array.from({ length: 200 }, (_, k) => {
+    const start = starts[2 * k] as number;
+    return { start, end: a.indexOf("\n", start), text: `changed ${2 * k}` };
+  });
+  const options = { oldPath: "a/f", newPath: "b/f" };
+  assert.equal(createPatchOfChanges(a, changes, options), createPatch(a, applyChanges(a, changes), options));
+  // And a few such changes, parted and merged: the same patch.
+  assert.equal(createPatchOfChanges(a, changes.slice(0, 10), options), createPatch(a, applyChanges(a, changes.slice(0, 10)), options));
+});
+
 test("common ends: prefix and suffix lengths are the longest, the suffix within its bound", () => {
   fc.assert(
     fc.property(fc.string({ maxLength: 3000 }), fc.string({ maxLength: 3000 }), fc.string({ maxLength: 3000 }), fc.nat(7000), (shared, x, y, max) => {

@@ -20,12 +20,17 @@
  *    no rule chose among places but a str_replace edit's whole-line tiers,
  *    which choose it again among any of the base's places that include it
  *    (rule 3: the edited text's places are such).
- * 2. Every pending edit is more lines away from the place than the block
- *    and its replacement have (plus two): the checks that read around a
- *    place (whole-line tiers, the splice's line ends, "already applied
- *    around the match", which reads as many lines as the replacement has)
- *    read the same lines in both texts. The replacement does not stand near
- *    the place (else the already-applied rule searches the whole text).
+ * 2. Every pending edit below the place is more lines away from it than
+ *    the block and its replacement have (plus two): the checks that read
+ *    around a place (whole-line tiers, the splice's line ends, "already
+ *    applied around the match", which reads as many lines as the replacement
+ *    has, and the warning of written lines that repeat the lines after)
+ *    read the same lines in both texts. Above the place only the
+ *    already-applied check reads, as many lines as the replacement has more
+ *    than the match: a pending edit above is that many lines away, plus one
+ *    (a response that edits every other line, top to bottom, is carried).
+ *    The replacement does not stand near the place (else the already-applied
+ *    rule searches the whole text).
  * 3. Every pending edit is whole lines (from a line's start to a line's
  *    end; an edit inside a line is kept as its line), so that a line of the
  *    edited text is the base's or the edit's, and the find text is nowhere
@@ -106,8 +111,10 @@ export interface CarriedBlock {
   op: EditOp;
   /** The find text as searched (LF breaks). */
   find: string;
-  /** Lines around the place that must not hold a pending edit (rule 2). */
+  /** Lines below the place that must not hold a pending edit (rule 2). */
   margin: number;
+  /** Lines above the place that must not hold a pending edit (rule 2). */
+  above: number;
 }
 
 /** The edit's one block (a SEARCH/REPLACE block, a str_replace edit), when its place depends on the text alone; else undefined. */
@@ -153,10 +160,13 @@ function strReplaceBlock(payload: StrReplacePayload): CarriedBlock | undefined {
   return withMargin(replaceOp(oldString, newString), find, newString);
 }
 
-/** `find` as searched (LF breaks), and the margin of rule 2: the find text's or the replacement's lines, plus two. */
+/**
+ * `find` as searched (LF breaks), and the margins of rule 2: below, the find text's or the replacement's
+ * lines, plus two; above, the replacement's lines past the find text's, plus one.
+ */
 function withMargin(op: EditOp, find: string, replace: string): CarriedBlock {
   const lines = (s: string) => countBreaks(s, 0, s.length) + 1;
-  return { op, find, margin: Math.max(lines(find), lines(replace)) + 2 };
+  return { op, find, margin: Math.max(lines(find), lines(replace)) + 2, above: Math.max(0, lines(replace) - lines(find)) + 1 };
 }
 
 /** The one op of a result and its one change, when clean (rule 1); else undefined. */
@@ -218,13 +228,13 @@ export class CarriedText {
     const first = (op.startLine as number) - 1;
     const end = op.endLine as number;
     const pending = this.pending;
-    // Pending edits are apart and in order, so those wholly above the margin are the first `at` (found by halving);
-    // the next one is the nearest below it, and the shifts above are where that one starts less where it started.
+    // Pending edits are apart and in order, so those wholly above the margin above are the first `at` (found by
+    // halving); the next one is the nearest below it, and the shifts above are where that one starts less where it started.
     let at = 0;
     let hi = pending.length;
     while (at < hi) {
       const mid = (at + hi) >> 1;
-      if ((pending[mid] as Pending).endLine + block.margin <= first) at = mid + 1;
+      if ((pending[mid] as Pending).endLine + block.above <= first) at = mid + 1;
       else hi = mid;
     }
     const next = pending[at];

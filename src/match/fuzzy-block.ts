@@ -112,7 +112,8 @@ function scoreWindows(ctx: MatchContext, q: Query): Scored[] {
     best = trimBlankEdges(ctx, best);
     refined.set(`${best.start}:${best.size}`, best);
   }
-  return [...refined.values()].sort((a, b) => b.score - a.score);
+  // Equal scores in file order: which window was scored first (the anchors' votes) must not pick the closest.
+  return [...refined.values()].sort((a, b) => b.score - a.score || a.start - b.start || a.size - b.size);
 }
 
 /** A window never starts or ends on a blank line the query does not have there. */

@@ -23,8 +23,9 @@
  * The MCP server raises it at start, whatever its calls: its first call of
  * 2,000 blocks paid the same cold compiling (1,992 `}` blocks: ~1,000-1,100
  * ms of CPU, ~670 with the raised budget, in one process), and the
- * functions a session keeps calling still get hot: `npm run bench -- --mcp` (9 MB file, one edit after another)
- * showed no difference in its per-edit medians beyond the run-to-run noise.
+ * functions a session keeps calling still get hot: `npm run bench -- --mcp`
+ * (the 9 MB file, one edit after another) showed no difference in its
+ * per-edit medians beyond the run-to-run noise.
  */
 import { BEFORE_V8_FLAGS } from "../syntax/wasm-tier.ts";
 

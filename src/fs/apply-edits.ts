@@ -991,7 +991,7 @@ function carryBlock(plan: FilePlan, edit: FileEdit, index: number, block: Carrie
   plan.report.edits.push(opReport(index, edit.format, moved.op, plan.report.path, new Map()));
   const loaded = plan.loaded as LoadedFile;
   const known = plan.changes === 0 ? [] : plan.textChanges;
-  // A carried block's change is whole lines, exact, apart from the others: up to MAX_FILE_CHANGES are kept, for the
+  // A carried edit's change is exact and apart from the others: up to MAX_FILE_CHANGES are kept, for the
   // bytes written and, where it is the same diff, the report's (finishPlan; the whole texts' of 1 MB: ~160 ms warm).
   plan.textChanges = known && addChange(loaded.text, known, moved.change, MAX_FILE_CHANGES) ? known : undefined;
   if (plan.textChanges && plan.textChanges.length > carrying.ranges) carrying.ranges = plan.textChanges.length;

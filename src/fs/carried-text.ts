@@ -165,8 +165,9 @@ function strReplaceBlock(payload: StrReplacePayload): CarriedBlock | undefined {
  * lines, plus two; above, the replacement's lines past the find text's, plus one.
  */
 function withMargin(op: EditOp, find: string, replace: string): CarriedBlock {
-  const lines = (s: string) => countBreaks(s, 0, s.length) + 1;
-  return { op, find, margin: Math.max(lines(find), lines(replace)) + 2, above: Math.max(0, lines(replace) - lines(find)) + 1 };
+  const found = countBreaks(find, 0, find.length) + 1;
+  const written = countBreaks(replace, 0, replace.length) + 1;
+  return { op, find, margin: Math.max(found, written) + 2, above: Math.max(0, written - found) + 1 };
 }
 
 /** The one op of a result and its one change, when clean (rule 1); else undefined. */
@@ -280,7 +281,7 @@ export class CarriedText {
    * (its lines the op's), else widened to them, the base's characters around
    * it kept (a str_replace edit of part of a line, a line deleted with its
    * break). Margins keep it apart from the others: it reaches one line past
-   * the op's at most, each side.
+   * the op's at most, below them (a change that ends where a line starts).
    */
   private wholeLines(op: OpOutcome, change: TextChange): TextChange & { firstLine: number; endLine: number } {
     const b = this.base;

@@ -34,26 +34,39 @@ const blockSpec: fc.Arbitrary<BlockSpec> = fc.record({
 });
 
 /** Edits built against the file (and against what earlier edits wrote), one a spec: what to find, what to write. */
-function editsOf(text: string, specs: readonly BlockSpec[]): { search: string; replace: string }[] {
+function editsOf(text: string, specs: readonly BlockSpec[]): { search: string; replace: string; line: number }[] {
   const lines = text.slice(0, -1).split("\n");
-  const out: { search: string; replace: string }[] = [];
+  const out: { search: string; replace: string; line: number }[] = [];
   for (const s of specs) {
     const start = s.at % lines.length;
     const search = lines.slice(start, start + s.length).join("\n");
     const replace = s.replace.join("\n");
     const prev = out.at(-1);
-    if (s.kind === "copy") out.push({ search, replace });
-    else if (s.kind === "typo") out.push({ search: search.replace(/[a-z]/, "q"), replace });
-    else if (s.kind === "written" && prev && prev.replace.trim() !== "") out.push({ search: prev.replace, replace });
+    const line = start + 1;
+    if (s.kind === "copy") out.push({ search, replace, line });
+    else if (s.kind === "typo") out.push({ search: search.replace(/[a-z]/, "q"), replace, line });
+    else if (s.kind === "written" && prev && prev.replace.trim() !== "") out.push({ search: prev.replace, replace, line: prev.line });
     else if (s.kind === "again" && prev) out.push(prev);
-    else out.push({ search: `  w${s.at} = absent();`, replace });
+    else out.push({ search: `  w${s.at} = absent();`, replace, line });
   }
   return out;
 }
 
-/** Blocks built against the file (and against what earlier blocks wrote). */
-function blocksOf(text: string, specs: readonly BlockSpec[]): string[] {
-  return editsOf(text, specs).map((b) => `<<<<<<< SEARCH\n${b.search}\n=======\n${b.replace}\n>>>>>>> REPLACE\n`);
+/**
+ * Where a block's `:start_line:` hint points: none, the line its text starts on in the file (later blocks that add
+ * or remove lines above move it), a few lines off, or far off.
+ */
+type HintShape = "none" | "at" | "off" | "far";
+const hintShape = fc.constantFrom<HintShape>("none", "at", "at", "at", "off", "far");
+const hintLine: Record<Exclude<HintShape, "none">, (line: number) => number> = { at: (l) => l, off: (l) => l + 3, far: (l) => l + 200 };
+
+/** Blocks built against the file (and against what earlier blocks wrote), hinted as `hints` say (cycled). */
+function blocksOf(text: string, specs: readonly BlockSpec[], hints: readonly HintShape[] = ["none"]): string[] {
+  return editsOf(text, specs).map((b, k) => {
+    const hint = hints[k % hints.length] as HintShape;
+    const head = hint === "none" ? "" : `:start_line:${hintLine[hint](b.line)}\n-------\n`;
+    return `<<<<<<< SEARCH\n${head}${b.search}\n=======\n${b.replace}\n>>>>>>> REPLACE\n`;
+  });
 }
 
 /** The blocks of `specs` as one response. */
@@ -137,6 +150,29 @@ test("carried blocks give the per-block path's bytes and reports on random respo
   assert.ok(carrying.carried > 100, `carried ${carrying.carried} blocks`);
 });
 
+test("carried blocks with line hints give the per-block path's bytes and reports on random responses", async () => {
+  // Carried only when found on the hinted line with no line added or removed above (carried-text.ts, rule 1): the
+  // fixed responses make sure of both, the random ones mix hints at, near and far from the place.
+  const lines = `${Array.from({ length: 250 }, (_, i) => `  v${i} = compute(${i});`).join("\n")}\n`;
+  const apart = (replace: (k: number) => string[]) => Array.from({ length: 20 }, (_, k): BlockSpec => ({ kind: "copy", at: 3 + 11 * k, length: 1, replace: replace(k) }));
+  const carriedOf = async (specs: BlockSpec[], hints: HintShape[]) => {
+    const was = carrying.carried;
+    await samePerEdit(lines, `f.txt\n${blocksOf(lines, specs, hints).join("")}`);
+    return carrying.carried - was;
+  };
+  assert.ok((await carriedOf(apart((k) => [`  t${k} = 1;`]), ["at"])) >= 15, "hinted blocks of as many lines as they replace carried");
+  assert.equal(await carriedOf(apart((k) => [`  t${k} = 1;`, "  u = 2;"]), ["at"]), 0, "no hinted block carried once a line was added above");
+  assert.equal(await carriedOf(apart((k) => [`  t${k} = 1;`]), ["off"]), 0, "no block carried whose hint is off its place");
+  const before = carrying.carried;
+  await fc.assert(
+    fc.asyncProperty(file, fc.array(blockSpec, { minLength: 1, maxLength: 30, size: "max" }), fc.array(hintShape, { minLength: 1, maxLength: 30 }), async (text, specs, hints) => {
+      await samePerEdit(text, `f.txt\n${blocksOf(text, specs, hints).join("")}`);
+    }),
+    { numRuns: 150 },
+  );
+  assert.ok(carrying.carried - before > 50, `carried ${carrying.carried - before} hinted or plain blocks`);
+});
+
 /** A response whose NOT_FOUND had two equally close regions (the property found it run at 8x its runs). */
 const TIED_TEXT = "}\n{\n\n  x = 1;\n  y = 2;\n  return x;\nfunction f() {\n  // note\n\tz();\nend\n}\n{\n\n  x = 1;\n  y = 2;\n  return x;\nfunction f() {\n  // note\n\tz();\nend\n}\n{\n\n  v23 = compute(23);\n  y = 2;\n  return x;\n  v26 = compute(26);\n  v27 = compute(27);\n";
 const TIED_SPECS: BlockSpec[] = [{"kind": "copy", "at": 0, "length": 1, "replace": []}, {"kind": "copy", "at": 1634104636, "length": 3, "replace": ["  v0 = compute(0);"]}, {"kind": "copy", "at": 1307162493, "length": 3, "replace": []}, {"kind": "copy", "at": 2006583794, "length": 3, "replace": ["  // note"]}, {"kind": "again", "at": 813430550, "length": 2, "replace": ["  // note", "  v222 = compute(222);", "  v282 = compute(282);"]}, {"kind": "copy", "at": 788041066, "length": 2, "replace": ["\tz();"]}];
@@ -173,13 +209,27 @@ test("carried str_replace edits give the per-edit path's bytes and reports on ra
     assert.equal(result.includes('"version":0'), history, "the typo placed in the history");
     assert.ok(carrying.carried - was >= 10, `carried ${carrying.carried - was} of the fixed response's edits${history ? " with a history" : ""}`);
   }
-  // Edits of part of a line, of a line with its break, deleting one, with CRLF: carried, each kept pending as whole lines.
-  for (const shape of ["inner", "eol", "delete", "crlf"] as const) {
+  // Edits of part of a line, of a line with its break, deleting one, with CRLF, replacing every occurrence of a text
+  // that stands once: carried, each kept pending as whole lines.
+  for (const shape of ["inner", "eol", "delete", "crlf", "all"] as const) {
     const was = carrying.carried;
     const apart = Array.from({ length: 20 }, (_, k): BlockSpec => ({ kind: "copy", at: 3 + 11 * k, length: 1, replace: [`  t${k} = 1;`] }));
     await samePerEdit(lines, strReplaceResponse(lines, apart, [shape]));
     assert.ok(carrying.carried - was >= 15, `carried ${carrying.carried - was} of 20 edits shaped "${shape}"`);
   }
+  // Replacing every occurrence of a text that stands twice (lines 201 and 203), first: not carried, nor carrying
+  // others (its change would span both places), and both places replaced.
+  const twice = lines.replace("  v202 = compute(202);", "  v200 = compute(200);");
+  const apart = Array.from({ length: 18 }, (_, k): BlockSpec => ({ kind: "copy", at: 3 + 11 * k, length: 1, replace: [`  t${k} = 1;`] }));
+  const carriedOf = async (specs: BlockSpec[]) => {
+    const was = carrying.carried;
+    const result = await samePerEdit(twice, strReplaceResponse(twice, specs, ["all"]));
+    return { result, carried: carrying.carried - was };
+  };
+  const alone = await carriedOf(apart);
+  const withTwice = await carriedOf([{ kind: "copy", at: 200, length: 1, replace: ["  w = 1;"] }, ...apart]);
+  assert.equal(withTwice.carried, alone.carried);
+  assert.match(withTwice.result, /"startLine":201,"endLine":203/);
   // The server's edit_file hands them over as structured edits, `replaceAll: false` spelt out.
   const structured = editsOf(lines, fixed).map((e): StructuredEdit => ({ path: "f.txt", oldString: e.search, newString: e.replace, replaceAll: false }));
   const was = carrying.carried;

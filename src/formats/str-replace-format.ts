@@ -167,7 +167,7 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
   const { result, change } = replaced;
   const m = result.match;
   if (result.alreadyApplied) return { content, ops: [{ status: "already-applied", note: result.alreadyApplied }] };
-  return { content: result.content, ...(change && { changes: [change] }), ops: [{ status: "applied", strategy: m.strategy, startLine: m.startLine, endLine: m.endLine, score: m.score, fuzzy: m.fuzzy }] };
+  return { content: result.content, ...(change && { changes: [change] }), ops: [{ status: "applied", strategy: m.strategy, startLine: m.startLine, endLine: m.endLine, score: m.score, fuzzy: m.fuzzy, ...(replaceAll === true && { places: m.count }) }] };
 }
 
 export const strReplaceFormat: FormatEntry<StrReplacePayload> = Object.freeze({

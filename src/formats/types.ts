@@ -83,6 +83,8 @@ export interface OpOutcome {
   version?: number;
   /** A failed op under `keepApplied`: its text for the file's `.rej` (absent: the op has no such form, and fails as without it). */
   rejected?: RejectedOp;
+  /** Places an edit replacing every occurrence (str_replace `replaceAll`) replaced; absent for other edits. */
+  places?: number;
 }
 
 export interface FileApplyContext {

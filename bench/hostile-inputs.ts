@@ -24,10 +24,10 @@ const codeLine = (i: number, tag = "v") => `  const ${tag}${i} = compute(${i}, "
 const diff = (hunks: string) => `--- a/f.txt\n+++ b/f.txt\n${hunks}`;
 const asDiff = (name: string, file: string, response: string): HostileInput => ({ name, file, response, tool: { name: "apply_diff", arguments: { diff: response } } });
 const asBlocks = (name: string, file: string, blocks: string): HostileInput => asDiff(name, file, `f.txt\n${blocks}`);
-const asEdits = (name: string, file: string, edits: { oldString: string; newString: string }[]): HostileInput => ({
+const asEdits = (name: string, file: string, edits: { oldString: string; newString: string; replaceAll?: boolean }[]): HostileInput => ({
   name,
   file,
-  response: edits.map((e) => JSON.stringify({ path: "f.txt", old_string: e.oldString, new_string: e.newString })).join("\n"),
+  response: edits.map((e) => JSON.stringify({ path: "f.txt", old_string: e.oldString, new_string: e.newString, ...(e.replaceAll && { replace_all: true }) })).join("\n"),
   tool: { name: "edit_file", arguments: { path: "f.txt", edits } },
 });
 
@@ -93,13 +93,16 @@ const hugeFind = fc.record({ bytes: fc.integer({ min: 100_000, max: 450_000 }) }
 
 /**
  * Many tiny edits (up to the 2,000 the default limits allow), each of one token on its own line; with
- * `typo`, each SEARCH line misspelt, a near miss (2,000 on 1 MB took 3 s of CPU: each scanned the file).
+ * `typo`, each SEARCH line misspelt, a near miss (2,000 on 1 MB took 3 s of CPU: each scanned the file);
+ * with `hinted`, each with a `:start_line:` hint at its line (2,000 on 1 MB took 12.7 s: none was carried).
  */
-const tinyEdits = fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), edits: fc.integer({ min: 500, max: 2_000 }), typo: fc.boolean() }).map((p) => {
+const tinyParams = fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), edits: fc.integer({ min: 500, max: 2_000 }), typo: fc.boolean(), hinted: fc.boolean() });
+const tinyEdits = tinyParams.map((p) => {
   const file = Array.from({ length: p.lines }, (_, i) => codeLine(i)).join("\n");
   const blocks = Array.from({ length: p.edits }, (_, k) => {
     const i = (k * 13) % p.lines;
-    return sr(p.typo ? codeLine(i).replace("compute", "compte") : codeLine(i), codeLine(i).replace("compute", "calc"));
+    const block = sr(p.typo ? codeLine(i).replace("compute", "compte") : codeLine(i), codeLine(i).replace("compute", "calc"));
+    return p.hinted ? block.replace("<<<<<<< SEARCH\n", `<<<<<<< SEARCH\n:start_line:${i + 1}\n-------\n`) : block;
   });
   return asBlocks(`many tiny edits ${JSON.stringify(p)}`, `${file}\n`, blocks.join(""));
 });
@@ -121,17 +124,27 @@ const manyHunks = fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), hu
   return asDiff(`many hunks ${JSON.stringify({ ...p, hunks })}`, `${file}\n`, diff(body));
 });
 
-/** Many str_replace edits of one line each (the server's `edit_file`, the command line's JSON lines); with `typo`, each misspelt. */
-const manyReplaces = fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), edits: fc.integer({ min: 200, max: 2_000 }), typo: fc.boolean() }).map((p) => {
+/**
+ * Many str_replace edits of one line each (the server's `edit_file`, the command line's JSON lines); with `typo`,
+ * each misspelt; with `all`, each of part of its line and replacing every occurrence (issue 39: 2,000 on 1 MB took
+ * ~9.6 s).
+ */
+const replaceParams = (all: fc.Arbitrary<boolean>) =>
+  fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), edits: fc.integer({ min: 200, max: 2_000 }), typo: fc.boolean(), all });
+const replacesOf = (p: { lines: number; edits: number; typo: boolean; all: boolean }): HostileInput => {
   const file = Array.from({ length: p.lines }, (_, i) => codeLine(i)).join("\n");
   // Lines apart and distinct: each edit's text stands once in the file.
   const step = Math.floor(p.lines / p.edits);
   const edits = Array.from({ length: p.edits }, (_, k) => {
     const i = k * step;
+    if (p.all) return { oldString: `v${i} = compute(${i},`, newString: `v${i} = calc(${i},`, replaceAll: true };
     return { oldString: p.typo ? codeLine(i).replace("compute", "compte") : codeLine(i), newString: codeLine(i).replace("compute", "calc") };
   });
   return asEdits(`many str_replace edits ${JSON.stringify(p)}`, `${file}\n`, edits);
-});
+};
+const manyReplaces = replaceParams(fc.boolean()).map(replacesOf);
+/** The same, every edit replacing every occurrence: reported on its own, as the draw of `manyReplaces` may not make it. */
+const manyReplaceAlls = replaceParams(fc.constant(true)).map(replacesOf);
 
 /** Every shape, each input within MAX_BYTES. */
 export const hostileInput: fc.Arbitrary<HostileInput> = fc
@@ -139,4 +152,16 @@ export const hostileInput: fc.Arbitrary<HostileInput> = fc
   .filter((x) => x.file.length <= MAX_BYTES && x.response.length <= MAX_BYTES);
 
 /** One input of each shape, at its heaviest listed parameters: the cases the campaigns reported. */
-export const reportedInputs: readonly fc.Arbitrary<HostileInput>[] = [ambiguousHunks, cutShortHunks, braceBlocks, v4aChunks, longLine, deepNesting, hugeFind, tinyEdits, manyHunks, manyReplaces];
+export const reportedInputs: readonly fc.Arbitrary<HostileInput>[] = [
+  ambiguousHunks,
+  cutShortHunks,
+  braceBlocks,
+  v4aChunks,
+  longLine,
+  deepNesting,
+  hugeFind,
+  tinyEdits,
+  manyHunks,
+  manyReplaces,
+  manyReplaceAlls,
+];

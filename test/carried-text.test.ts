@@ -151,8 +151,9 @@ test("carried blocks give the per-block path's bytes and reports on random respo
 });
 
 test("carried blocks with line hints give the per-block path's bytes and reports on random responses", async () => {
-  // Carried only when found on the hinted line with no line added or removed above (carried-text.ts, rule 1): the
-  // fixed responses make sure of both, the random ones mix hints at, near and far from the place.
+  // Carried when found on the hinted line of the edited text, or at the one place they fit, the lines at the hint
+  // unchanged (carried-text.ts, rule 1): the fixed responses make sure of each, the random ones mix hints at, near
+  // and far from the place, on files whose lines repeat.
   const lines = `${Array.from({ length: 250 }, (_, i) => `  v${i} = compute(${i});`).join("\n")}\n`;
   const apart = (replace: (k: number) => string[]) => Array.from({ length: 20 }, (_, k): BlockSpec => ({ kind: "copy", at: 3 + 11 * k, length: 1, replace: replace(k) }));
   const carriedOf = async (specs: BlockSpec[], hints: HintShape[]) => {
@@ -161,8 +162,42 @@ test("carried blocks with line hints give the per-block path's bytes and reports
     return carrying.carried - was;
   };
   assert.ok((await carriedOf(apart((k) => [`  t${k} = 1;`]), ["at"])) >= 15, "hinted blocks of as many lines as they replace carried");
-  assert.equal(await carriedOf(apart((k) => [`  t${k} = 1;`, "  u = 2;"]), ["at"]), 0, "no hinted block carried once a line was added above");
-  assert.equal(await carriedOf(apart((k) => [`  t${k} = 1;`]), ["off"]), 0, "no block carried whose hint is off its place");
+  assert.ok((await carriedOf(apart((k) => [`  t${k} = 1;`, "  u = 2;"]), ["at"])) >= 15, "hinted blocks carried after lines added above");
+  assert.ok((await carriedOf(apart((k) => [`  t${k} = 1;`]), ["off"])) >= 15, "blocks carried whose hint is off their place");
+  // Each block hinted at the first line the one before it wrote (line 12k - 8 of the edited text, each adding one):
+  // a pending edit's line, where the hint of a line found nowhere else chooses nothing.
+  let k = 0;
+  const onPrevious = `f.txt\n${blocksOf(lines, apart((j) => [`  t${j} = 1;`, "  u = 2;"]), ["at"]).join("")}`.replace(/:start_line:\d+/g, () => {
+    k++;
+    return `:start_line:${k === 1 ? 4 : 12 * (k - 1) - 8}`;
+  });
+  const wasOnPrevious = carrying.carried;
+  await samePerEdit(lines, onPrevious);
+  assert.ok(carrying.carried - wasOnPrevious >= 15, `carried ${carrying.carried - wasOnPrevious} of 20 blocks hinted at a pending edit's lines`);
+  // A line that stands twice, the hint choosing: carried only when the hint is on its line in the edited text.
+  const twice = lines.replace("  v100 = compute(100);", "  v90 = compute(90);");
+  const pick = (at: number): BlockSpec[] => [...apart((k) => [`  t${k} = 1;`, "  u = 2;"]).slice(0, 8), { kind: "copy", at, length: 1, replace: ["  w = 1;"] }];
+  const hinted: HintShape[] = [...Array<HintShape>(8).fill("none"), "at"];
+  // The places are lines 99 and 109 of the edited text (the blocks before each add one). The hint on the first
+  // place's line in the file, or on the second's (off both by more than it may choose with: ambiguous), or on the
+  // first's in the edited text (carried).
+  for (const [at, hint, outcome, carried] of [
+    [90, 91, /"AMBIGUOUS"/, 7],
+    [100, 101, /"AMBIGUOUS"/, 7],
+    [90, 99, /"index":8,"format":"search-replace","status":"applied","strategy":"exact","startLine":99,/, 8],
+  ] as const) {
+    const was = carrying.carried;
+    const response = `f.txt\n${blocksOf(twice, pick(at), hinted).join("")}`.replace(`:start_line:${at + 1}\n`, `:start_line:${hint}\n`);
+    assert.match(await samePerEdit(twice, response), outcome);
+    assert.equal(carrying.carried - was, carried, `hint ${hint}`);
+  }
+  // A hint two lines above the first of two places and 81 above the second, in the base: it chooses the first
+  // (the other is 80 lines or more further). Two lines deleted between them bring the second to 79 lines in the
+  // edited text, where it does not choose: not carried, ambiguous.
+  const far = lines.replace("  v169 = compute(169);", "  v90 = compute(90);");
+  const deletions: BlockSpec[] = [120, 130].map((at) => ({ kind: "copy", at, length: 1, replace: [] }));
+  const chosen = `f.txt\n${blocksOf(far, [...deletions, { kind: "copy", at: 90, length: 1, replace: ["  w = 1;"] }], ["none", "none", "at"]).join("")}`;
+  assert.match(await samePerEdit(far, chosen.replace(":start_line:91\n", ":start_line:89\n")), /"AMBIGUOUS"/);
   const before = carrying.carried;
   await fc.assert(
     fc.asyncProperty(file, fc.array(blockSpec, { minLength: 1, maxLength: 30, size: "max" }), fc.array(hintShape, { minLength: 1, maxLength: 30 }), async (text, specs, hints) => {

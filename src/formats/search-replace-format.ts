@@ -65,7 +65,9 @@ function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileA
   // On a missing file every SEARCH fails against empty text; say what is really wrong.
   if (!ctx.exists && !result.applied.some((a) => a.strategy === "create")) throw missingFile(ctx.path, "an empty SEARCH section", ctx.pathHint);
   const ops: OpOutcome[] = [];
-  for (const a of result.applied) ops.push({ status: "applied", strategy: a.strategy, startLine: a.startLine, endLine: a.endLine, score: a.score, fuzzy: a.fuzzy });
+  for (const a of result.applied) {
+    ops.push({ status: "applied", strategy: a.strategy, startLine: a.startLine, endLine: a.endLine, score: a.score, fuzzy: a.fuzzy, ...(a.resolvedBy && { resolvedBy: a.resolvedBy }) });
+  }
   for (const note of result.alreadyApplied) ops.push({ status: "already-applied", note });
   if (ctx.keepApplied !== true) {
     for (const error of result.failed) ops.push({ status: "failed", error });

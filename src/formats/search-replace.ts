@@ -87,6 +87,8 @@ export interface BlockReport {
   exception?: AppliedOp["exception"];
   /** Things to look at although the block applied (lines it wrote twice). */
   warnings?: string[];
+  /** How its place was chosen among several where the text fits (its `:start_line:` hint, ...); absent when it fits one. */
+  resolvedBy?: AppliedOp["resolvedBy"];
 }
 
 export interface SearchReplaceResult {
@@ -179,6 +181,7 @@ function blockReport(a: AppliedOp): BlockReport {
     lineDelta: a.lineDelta,
     ...(a.exception && { exception: a.exception }),
     ...(a.warnings && { warnings: a.warnings }),
+    ...(a.resolvedBy && { resolvedBy: a.resolvedBy }),
   };
 }
 

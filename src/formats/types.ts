@@ -85,6 +85,8 @@ export interface OpOutcome {
   rejected?: RejectedOp;
   /** Places an edit replacing every occurrence (str_replace `replaceAll`) replaced; absent for other edits. */
   places?: number;
+  /** How a SEARCH/REPLACE block's place was chosen among several (its line hint, ...); absent when it fit one. */
+  resolvedBy?: string;
 }
 
 export interface FileApplyContext {

@@ -15,6 +15,7 @@ import { applyFromHistory } from "../formats/history-merge.ts";
 import { permissionsFor } from "../formats/git-headers.ts";
 import { type EditFormat, formatByName, type ResponseFormat } from "../formats/index.ts";
 import { type DetectedEdits, detectEdits, fromStructuredEdits } from "../formats/response.ts";
+import type { SearchReplacePayload } from "../formats/search-replace-format.ts";
 import type { StructuredEdit } from "../formats/str-replace-format.ts";
 import type { FileApplyContext, FileApplyResult, FileEdit, FormatEntry, OpOutcome } from "../formats/types.ts";
 import { FileCache } from "./file-cache.ts";
@@ -973,8 +974,12 @@ function carryBlock(plan: FilePlan, edit: FileEdit, index: number, block: Carrie
   const ctx = editContext(plan, base, versions, opts);
   ctx.options = { ...ctx.options, [SEARCH_ALLOWANCE]: spent ? allowance : EXACT_ONLY } as EngineOptions;
   const publish = () => engineTimes.hasSubscribers && engineTimes.publish({ path: plan.report.path, ms: performance.now() - started, versions: 0 });
+  // A hinted block is located in the base with its hint on the base's line of the hinted one (carried-text.ts, rule 1).
+  const baseHint = block.hint === undefined ? undefined : carried.baseHint(block);
+  if (block.hint !== undefined && baseHint === undefined) return false;
+  const located = baseHint === undefined ? edit : { ...edit, payload: { ...(edit.payload as SearchReplacePayload), startLine: baseHint } };
   try {
-    result = entry.apply(base, edit as FileEdit<never>, ctx);
+    result = entry.apply(base, located as FileEdit<never>, ctx);
   } catch (error) {
     if (!isAllowanceRefusal(error)) return false;
     if (spent) publish();
@@ -986,7 +991,7 @@ function carryBlock(plan: FilePlan, edit: FileEdit, index: number, block: Carrie
   }
   publish();
   const clean = cleanResult(result);
-  const moved = clean && carried.carry(block, clean.op, clean.change);
+  const moved = clean && carried.carry(block, clean.op, clean.change, baseHint);
   if (!moved) return false;
   plan.report.edits.push(opReport(index, edit.format, moved.op, plan.report.path, new Map()));
   const loaded = plan.loaded as LoadedFile;

@@ -20,11 +20,14 @@
  *    no rule chose among places but a str_replace edit's whole-line tiers,
  *    which choose it again among any of the base's places that include it
  *    (rule 3: the edited text's places are such). A block with a line hint
- *    (`:start_line:`) is carried only when found on the hinted line, and the
- *    pending edits above it add as many lines as they remove: the engine
- *    takes the exact place that starts on the hinted line at once, whatever
- *    else matches (locate-op.ts `exactAtHint`), and that line is the
- *    place's in both texts.
+ *    (`:start_line:`) names a line of the edited text. It is located in the
+ *    base with the hint on that line's base line (`baseHint`: the lines
+ *    from it that the block spans are base lines, no pending edit among
+ *    them), and carried when found on the hinted line, or found at the one
+ *    place it fits (no `resolvedBy`). On the hinted line, the engine takes
+ *    the place at once, whatever else fits (locate-op.ts `exactAtHint`), in
+ *    both texts; at its one place, what the hint is read for is the lines
+ *    at the hint (rival.ts `rivalAtHint`), the same lines in both texts.
  * 2. Every pending edit below the place is more lines away from it than
  *    the block and its replacement have (plus two): the checks that read
  *    around a place (whole-line tiers, the splice's line ends, "already
@@ -120,9 +123,15 @@ export interface CarriedBlock {
   margin: number;
   /** Lines above the place that must not hold a pending edit (rule 2). */
   above: number;
-  /** The line the block's hint names (1-based), if it has one (rule 1). */
+  /** The line of the edited text the block's hint names (1-based), if it has one (rule 1). */
   hint?: number;
+  /** Lines of the find text, and of them those not blank. */
+  lines: number;
+  nonBlank: number;
 }
+
+/** A line no text has: a hint there chooses nothing (resolve.ts `pickByHint` reads 40 lines around it), as no hint. */
+const NO_LINE = Number.MAX_SAFE_INTEGER;
 
 /** The edit's one block (a SEARCH/REPLACE block, a str_replace edit), when its place depends on the text alone; else undefined. */
 export function carriedBlock(edit: FileEdit): CarriedBlock | undefined {
@@ -182,7 +191,8 @@ function strReplaceBlock(payload: StrReplacePayload): CarriedBlock | undefined {
 function withMargin(op: EditOp, find: string, replace: string): CarriedBlock {
   const found = countBreaks(find, 0, find.length) + 1;
   const written = countBreaks(replace, 0, replace.length) + 1;
-  return { op, find, margin: Math.max(found, written) + 2, above: Math.max(0, written - found) + 1 };
+  const nonBlank = find.split("\n").filter((l) => l.trim() !== "").length;
+  return { op, find, margin: Math.max(found, written) + 2, above: Math.max(0, written - found) + 1, lines: found, nonBlank };
 }
 
 /** The one op of a result and its one change, when clean (rule 1); else undefined. */
@@ -237,12 +247,50 @@ export class CarriedText {
   }
 
   /**
+   * The line to locate hinted `block` at in the base (rule 1): the base's
+   * line of the hinted line of the edited text, when the lines from it that
+   * the block spans are lines of the edited text, and base lines in one
+   * stretch (no pending edit wrote one or stands between two; a line deleted
+   * above the first does not). Else, for a find text of one line not blank,
+   * no line (NO_LINE): the hinted line is then a pending edit's or past the
+   * end, where the find text is not (rule 3), so the hint in the edited text
+   * chooses nothing either, and the lines at it are read for finds of two
+   * lines or more only (`rivalAtHint`). Else undefined: not carried.
+   */
+  baseHint(block: CarriedBlock): number | undefined {
+    const line = block.hint as number;
+    const window = this.window(line - 1, line - 2 + block.lines);
+    return window ?? (block.nonBlank < 2 ? NO_LINE : undefined);
+  }
+
+  /** The base line (1-based) of line `first` (0-based) of the edited text, when lines `first` to `last` are base lines in one stretch. */
+  private window(first: number, last: number): number | undefined {
+    if (first < 0 || last >= this.doc.lineCount + this.lineDelta) return undefined;
+    const pending = this.pending;
+    const lineAt = this.lineAt;
+    // The last pending edit whose lines in the edited text start at or before the window's last line.
+    let lo = 0;
+    let hi = pending.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((lineAt[mid] as number) <= last) lo = mid + 1;
+      else hi = mid;
+    }
+    const p = pending[lo - 1];
+    if (!p) return first + 1;
+    // Its lines in the edited text end by the window's first line: the window is below it, moved by it and those above.
+    const end = (lineAt[lo - 1] as number) + p.endLine - p.firstLine + p.lineDelta;
+    if (end > first) return undefined;
+    return first - (end - p.endLine) + 1;
+  }
+
+  /**
    * `op` and `change`, a clean result of `block` in the base, as the result
    * in the text with the pending edits (lines and offsets moved by those
    * above it), when rules 2 and 3 hold; else undefined. The edit is then
-   * pending too.
+   * pending too. A hinted block was located with its hint at `baseHint`.
    */
-  carry(block: CarriedBlock, op: OpOutcome, change: TextChange): { op: OpOutcome; change: TextChange } | undefined {
+  carry(block: CarriedBlock, op: OpOutcome, change: TextChange, baseHint?: number): { op: OpOutcome; change: TextChange } | undefined {
     const first = (op.startLine as number) - 1;
     const end = op.endLine as number;
     const pending = this.pending;
@@ -258,9 +306,8 @@ export class CarriedText {
     const next = pending[at];
     if (next && end + block.margin > next.firstLine) return undefined;
     const lineShift = next ? (this.lineAt[at] as number) - next.firstLine : this.lineDelta;
-    // A hinted block found on its hinted line is found there in the edited text when nothing above moved it (rule 1):
-    // the engine takes the place that starts on the hinted line at once, whatever else matches.
-    if (block.hint !== undefined && (block.hint !== first + 1 || lineShift !== 0)) return undefined;
+    // Placed by a rule that chose among several places, but for the hint on the place's line (rule 1).
+    if (op.resolvedBy !== undefined && (block.hint === undefined || baseHint !== first + 1)) return undefined;
     const shift = next ? (this.at[at] as number) - next.start : this.total - this.base.length;
     if (standsNear({ doc: this.doc }, block.op, { startLine: first, endLine: end })) return undefined;
     if (this.mayHold(block.find)) return undefined;

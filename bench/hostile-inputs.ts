@@ -94,14 +94,22 @@ const hugeFind = fc.record({ bytes: fc.integer({ min: 100_000, max: 450_000 }) }
 /**
  * Many tiny edits (up to the 2,000 the default limits allow), each of one token on its own line; with
  * `typo`, each SEARCH line misspelt, a near miss (2,000 on 1 MB took 3 s of CPU: each scanned the file);
- * with `hinted`, each with a `:start_line:` hint at its line (2,000 on 1 MB took 12.7 s: none was carried).
+ * with `hinted`, each with a `:start_line:` hint at its line in the file (2,000 on 1 MB took 12.7 s: none was
+ * carried); with `grow`, each adding a line (the hints of the blocks after it then name other lines).
  */
-const tinyParams = fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), edits: fc.integer({ min: 500, max: 2_000 }), typo: fc.boolean(), hinted: fc.boolean() });
+const tinyParams = fc.record({
+  lines: fc.integer({ min: 5_000, max: 25_000 }),
+  edits: fc.integer({ min: 500, max: 2_000 }),
+  typo: fc.boolean(),
+  hinted: fc.boolean(),
+  grow: fc.boolean(),
+});
 const tinyEdits = tinyParams.map((p) => {
   const file = Array.from({ length: p.lines }, (_, i) => codeLine(i)).join("\n");
   const blocks = Array.from({ length: p.edits }, (_, k) => {
     const i = (k * 13) % p.lines;
-    const block = sr(p.typo ? codeLine(i).replace("compute", "compte") : codeLine(i), codeLine(i).replace("compute", "calc"));
+    const written = codeLine(i).replace("compute", "calc");
+    const block = sr(p.typo ? codeLine(i).replace("compute", "compte") : codeLine(i), p.grow ? `${written}\n  // ${i}` : written);
     return p.hinted ? block.replace("<<<<<<< SEARCH\n", `<<<<<<< SEARCH\n:start_line:${i + 1}\n-------\n`) : block;
   });
   return asBlocks(`many tiny edits ${JSON.stringify(p)}`, `${file}\n`, blocks.join(""));

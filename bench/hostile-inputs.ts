@@ -134,15 +134,24 @@ const manyHunks = fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), hu
 
 /**
  * Many str_replace edits of one line each (the server's `edit_file`, the command line's JSON lines); with `typo`,
- * each misspelt; with `all`, each of part of its line and replacing every occurrence (issue 39: 2,000 on 1 MB took
- * ~9.6 s).
+ * each misspelt; with `all`, each of part of its line and replacing every occurrence, in `places` copies of the
+ * lines (issue 39: 2,000 on 1 MB took ~9.6 s with one place each, ~22 s with two).
  */
 const replaceParams = (all: fc.Arbitrary<boolean>) =>
-  fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), edits: fc.integer({ min: 200, max: 2_000 }), typo: fc.boolean(), all });
-const replacesOf = (p: { lines: number; edits: number; typo: boolean; all: boolean }): HostileInput => {
-  const file = Array.from({ length: p.lines }, (_, i) => codeLine(i)).join("\n");
-  // Lines apart and distinct: each edit's text stands once in the file.
-  const step = Math.floor(p.lines / p.edits);
+  fc.record({
+    lines: fc.integer({ min: 5_000, max: 25_000 }),
+    edits: fc.integer({ min: 200, max: 2_000 }),
+    typo: fc.boolean(),
+    all,
+    places: fc.integer({ min: 1, max: 3 }),
+  });
+const replacesOf = (p: { lines: number; edits: number; typo: boolean; all: boolean; places: number }): HostileInput => {
+  // With `all`, the file's lines `places` times over: each edit replaces that many places, far apart.
+  const copies = p.all ? p.places : 1;
+  const part = Math.floor(p.lines / copies);
+  const file = Array.from({ length: part * copies }, (_, i) => codeLine(i % part)).join("\n");
+  // Lines apart and distinct: each edit's text stands once in the file (in each copy, with `all`).
+  const step = Math.floor(part / p.edits) || 1;
   const edits = Array.from({ length: p.edits }, (_, k) => {
     const i = k * step;
     if (p.all) return { oldString: `v${i} = compute(${i},`, newString: `v${i} = calc(${i},`, replaceAll: true };

@@ -252,19 +252,27 @@ test("carried str_replace edits give the per-edit path's bytes and reports on ra
     await samePerEdit(lines, strReplaceResponse(lines, apart, [shape]));
     assert.ok(carrying.carried - was >= 15, `carried ${carrying.carried - was} of 20 edits shaped "${shape}"`);
   }
-  // Replacing every occurrence of a text that stands twice (lines 201 and 203), first: not carried, nor carrying
-  // others (its change would span both places), and both places replaced.
-  const twice = lines.replace("  v202 = compute(202);", "  v200 = compute(200);");
+  // Replacing every occurrence of a text that stands on two lines: carried, each place pending apart, after 18
+  // carried edits. Not carried: two places on one line, or more than the engine gives apart (splice.ts MAX_PARTS).
   const apart = Array.from({ length: 18 }, (_, k): BlockSpec => ({ kind: "copy", at: 3 + 11 * k, length: 1, replace: [`  t${k} = 1;`] }));
-  const carriedOf = async (specs: BlockSpec[]) => {
+  const shared = "  v220 = compute(220) + compute(220);";
+  const places = `${lines.replace("  v202 = compute(202);", "  v200 = compute(200);").replace("  v220 = compute(220);", shared)}${"  z = 0;\n".repeat(65)}`;
+  const carriedOf = async (last: StructuredEdit[]) => {
+    const edits = editsOf(places, apart).map((e): StructuredEdit => ({ path: "f.txt", oldString: e.search, newString: e.replace, replaceAll: true }));
     const was = carrying.carried;
-    const result = await samePerEdit(twice, strReplaceResponse(twice, specs, ["all"]));
+    const result = await samePerEdit(places, [...edits, ...last]);
     return { result, carried: carrying.carried - was };
   };
-  const alone = await carriedOf(apart);
-  const withTwice = await carriedOf([{ kind: "copy", at: 200, length: 1, replace: ["  w = 1;"] }, ...apart]);
-  assert.equal(withTwice.carried, alone.carried);
-  assert.match(withTwice.result, /"startLine":201,"endLine":203/);
+  const all = (oldString: string, newString: string): StructuredEdit => ({ path: "f.txt", oldString, newString, replaceAll: true });
+  const alone = await carriedOf([]);
+  const twoLines = await carriedOf([all("v200 = compute(200);", "w = 1;")]);
+  assert.equal(twoLines.carried, alone.carried + 1);
+  assert.match(twoLines.result, /"startLine":201,"endLine":203/);
+  for (const [name, last] of [["one line", all("compute(220)", "calc(220)")], ["65 lines", all("  z = 0;", "  z = 1;")]] as const) {
+    const other = await carriedOf([last]);
+    assert.equal(other.carried, alone.carried, name);
+    assert.match(other.result, /"applied":19,/);
+  }
   // The server's edit_file hands them over as structured edits, `replaceAll: false` spelt out.
   const structured = editsOf(lines, fixed).map((e): StructuredEdit => ({ path: "f.txt", oldString: e.search, newString: e.replace, replaceAll: false }));
   const was = carrying.carried;

@@ -342,7 +342,7 @@ function logOf(doc: Document, p: Planned): LogEntry[] {
   return out;
 }
 
-function render(doc: Document, accepted: readonly Planned[]): { text: string; change?: TextChange } {
+function render(doc: Document, accepted: readonly Planned[]): { text: string; change?: TextChange; parts?: TextChange[] } {
   if (accepted.some((p) => p.line)) {
     let want: boolean | undefined;
     for (const p of accepted) {
@@ -466,6 +466,7 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
   let text = rendered.text;
   // The change stands for the text only until a retried op edits it further.
   let change = rendered.change;
+  const parts = accepted.length === 1 ? rendered.parts : undefined;
   const log: LogEntry[] = [...prior];
   // Bottom-up, each entry's lines are still those of the text it applies to.
   const entries = accepted.flatMap((p) => logOf(doc, p)).sort((x, y) => y.start - x.start);
@@ -491,7 +492,7 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
     applied.push({ ...p.report, retried: true });
   }
   failed.sort((x, y) => (x.op.origin.diffIndex ?? 0) - (y.op.origin.diffIndex ?? 0) || x.op.origin.index - y.op.origin.index);
-  return { content: text, applied, failed, complete: failed.length === 0, shifts: log, ...(change && { change }) };
+  return { content: text, applied, failed, complete: failed.length === 0, shifts: log, ...(change && { change, ...(parts && { parts }) }) };
 }
 
 /**

@@ -116,6 +116,8 @@ export interface EditReport {
   content: string;
   /** `content` as one change of the text handed in, when the ops were spliced (absent after a line edit or a retry). */
   change?: TextChange;
+  /** `change` as its splices, ranges of the text handed in in order, when one op made a few (a replaceAll edit's places). */
+  parts?: TextChange[];
   /** Applied ops, in file order (retried ones after). */
   applied: AppliedOp[];
   /** Failed ops, in input order. */

@@ -393,10 +393,18 @@ function lazyChange(start: number, end: number, pieces: string[]): TextChange {
   return change;
 }
 
-export function renderSplicesWithChange(doc: Document, splices: readonly Splice[]): { text: string; change: TextChange } {
+/**
+ * Splices up to which the change is also given as its parts (a change a
+ * splice, the file layer's carried text keeps each apart, carried-text.ts);
+ * replaceAll makes up to a million.
+ */
+const MAX_PARTS = 64;
+
+export function renderSplicesWithChange(doc: Document, splices: readonly Splice[]): { text: string; change: TextChange; parts?: TextChange[] } {
   const sorted = inOrder(splices) ? splices : [...splices].sort((a, b) => a.start - b.start || a.end - b.end);
   // Many pieces are joined once: a million `+=` built a rope that cost twice the join.
   const middle: string[] = [];
+  const parts: TextChange[] | undefined = sorted.length > 1 && sorted.length <= MAX_PARTS ? [] : undefined;
   let first = -1;
   let rawAt = 0;
   let prev: Splice | undefined;
@@ -418,8 +426,10 @@ export function renderSplicesWithChange(doc: Document, splices: readonly Splice[
     else if (rawStart > rawAt) middle.push(doc.raw.slice(rawAt, rawStart));
     // Only a text with a break needs the ending there, which eolAt finds by
     // scanning to the line's end: per splice, a 1 MB CRLF line took 7 s.
-    middle.push(s.breaks || s.text.includes("\n") ? withBreaks(s, doc.eolAt(s.start)) : s.text);
+    const text = s.breaks || s.text.includes("\n") ? withBreaks(s, doc.eolAt(s.start)) : s.text;
+    middle.push(text);
     rawAt = doc.toRaw(s.end);
+    parts?.push({ start: rawStart, end: rawAt, text });
     prev = s;
   }
   const start = Math.max(0, first);
@@ -428,9 +438,9 @@ export function renderSplicesWithChange(doc: Document, splices: readonly Splice[
   out.push(doc.raw.slice(rawAt));
   // The change's text is joined only when asked (replaceAll's million pieces are most of the file).
   const change = lazyChange(start, rawAt, middle);
-  if (out.length > FEW_PIECES) return { text: out.join(""), change };
+  if (out.length > FEW_PIECES) return { text: out.join(""), change, ...(parts && { parts }) };
   // A few pieces: `+` makes a rope that shares the file's text; a join copies all of it (~4 ms on 9 MB).
   let text = "";
   for (const piece of out) text += piece;
-  return { text, change };
+  return { text, change, ...(parts && { parts }) };
 }

@@ -78,7 +78,12 @@ export function replaceOp(oldString: string, newString: string, hints: EditOp["h
 }
 
 /** `replace`, and the change it made as one range of `content` when it spliced (for the file layer; not exported by the package). */
-export function replaceWithChange(content: string, oldString: string, newString: string, options: ReplaceOptions = {}): { result: ReplaceResult; change?: TextChange } {
+export function replaceWithChange(
+  content: string,
+  oldString: string,
+  newString: string,
+  options: ReplaceOptions = {},
+): { result: ReplaceResult; change?: TextChange; parts?: TextChange[] } {
   checkString(content, "content");
   checkString(oldString, "oldString");
   checkString(newString, "newString");
@@ -126,5 +131,6 @@ export function replaceWithChange(content: string, oldString: string, newString:
       },
     },
     ...(report.change && { change: report.change }),
+    ...(report.parts && { parts: report.parts }),
   };
 }

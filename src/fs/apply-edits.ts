@@ -922,10 +922,7 @@ function recordResult(
   const clean = carryFrom !== undefined ? cleanResult(result) : undefined;
   if (clean && carryFrom !== undefined) {
     plan.carried = new CarriedText(carryFrom);
-    if (plan.carried.open) {
-      plan.carried.start(clean.op, clean.change);
-      return;
-    }
+    if (plan.carried.open && plan.carried.start(clean.op, clean.changes)) return;
     delete plan.carried;
   }
   plan.newText = result.content;
@@ -991,14 +988,17 @@ function carryBlock(plan: FilePlan, edit: FileEdit, index: number, block: Carrie
   }
   publish();
   const clean = cleanResult(result);
-  const moved = clean && carried.carry(block, clean.op, clean.change, baseHint);
+  const moved = clean && carried.carry(block, clean.op, clean.changes, baseHint);
   if (!moved) return false;
   plan.report.edits.push(opReport(index, edit.format, moved.op, plan.report.path, new Map()));
   const loaded = plan.loaded as LoadedFile;
   const known = plan.changes === 0 ? [] : plan.textChanges;
   // A carried edit's change is exact and apart from the others: up to MAX_FILE_CHANGES are kept, for the
   // bytes written and, where it is the same diff, the report's (finishPlan; the whole texts' of 1 MB: ~160 ms warm).
-  plan.textChanges = known && addChange(loaded.text, known, moved.change, MAX_FILE_CHANGES) ? known : undefined;
+  // Last first, as finishPlan adds them: each a range of the text the ones after it gave, unmoved by them.
+  let kept = known;
+  for (let k = moved.changes.length - 1; k >= 0 && kept; k--) if (!addChange(loaded.text, kept, moved.changes[k] as TextChange, MAX_FILE_CHANGES)) kept = undefined;
+  plan.textChanges = kept;
   if (plan.textChanges && plan.textChanges.length > carrying.ranges) carrying.ranges = plan.textChanges.length;
   plan.changes++;
   return true;

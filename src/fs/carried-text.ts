@@ -195,15 +195,29 @@ function withMargin(op: EditOp, find: string, replace: string): CarriedBlock {
   return { op, find, margin: Math.max(found, written) + 2, above: Math.max(0, written - found) + 1, lines: found, nonBlank };
 }
 
-/** The one op of a result and its one change, when clean (rule 1); else undefined. */
-export function cleanResult(result: FileApplyResult): { op: OpOutcome; change: TextChange } | undefined {
+/**
+ * The one op of a result and its changes, one a place, when clean (rule 1);
+ * else undefined. A replaceAll edit of more places than the engine gives
+ * apart (splice.ts `MAX_PARTS`) has one change for all: kept pending, it
+ * would keep most of the file pending (strReplaceBlock).
+ */
+export function cleanResult(result: FileApplyResult): { op: OpOutcome; changes: readonly TextChange[] } | undefined {
   const op = result.ops.length === 1 ? result.ops[0] : undefined;
-  const change = result.changes?.length === 1 ? result.changes[0] : undefined;
-  if (!op || !change || result.content === undefined || result.deleted || result.moveTo !== undefined || result.gitMode !== undefined) return undefined;
+  const changes = result.changes;
+  if (!op || !changes || changes.length !== (op.places ?? 1)) return undefined;
+  if (result.content === undefined || result.deleted || result.moveTo !== undefined || result.gitMode !== undefined) return undefined;
   if (op.status !== "applied" || op.strategy !== "exact" || op.score !== 1 || op.fuzzy || op.startLine === undefined || op.endLine === undefined) return undefined;
-  // One change a place would let the others' neighbours hold pending edits; as one, it keeps all of them pending (strReplaceBlock).
-  if (op.places !== undefined && op.places !== 1) return undefined;
-  return { op, change };
+  return { op, changes };
+}
+
+/** Where a change of a carried op stands among the pending edits: the index it goes in at, and the shifts of its lines and offsets. */
+interface Placed {
+  change: TextChange;
+  first: number;
+  end: number;
+  at: number;
+  lineShift: number;
+  shift: number;
 }
 
 /** A text as a flat base and the clean edits made since. */
@@ -235,11 +249,11 @@ export class CarriedText {
     return this.openFor(undefined);
   }
 
-  /** `open`, for a block whose find text is `find`: one of one line has more room (MAX_PENDING_ONE_LINE). */
-  openFor(find: string | undefined): boolean {
+  /** `open`, for a block whose find text is `find`, with room for `count` edits: one of one line has more (MAX_PENDING_ONE_LINE). */
+  openFor(find: string | undefined, count = 1): boolean {
     this.plain ??= !this.base.includes("\r") && this.doc.raw === this.doc.text;
     const room = find !== undefined && !find.includes("\n") ? MAX_PENDING_ONE_LINE : MAX_PENDING;
-    return this.pending.length < room && this.plain;
+    return this.pending.length + count <= room && this.plain;
   }
 
   get empty(): boolean {
@@ -290,9 +304,35 @@ export class CarriedText {
    * above it), when rules 2 and 3 hold; else undefined. The edit is then
    * pending too. A hinted block was located with its hint at `baseHint`.
    */
-  carry(block: CarriedBlock, op: OpOutcome, change: TextChange, baseHint?: number): { op: OpOutcome; change: TextChange } | undefined {
+  carry(block: CarriedBlock, op: OpOutcome, changes: readonly TextChange[], baseHint?: number): { op: OpOutcome; changes: TextChange[] } | undefined {
     const first = (op.startLine as number) - 1;
-    const end = op.endLine as number;
+    // Placed by a rule that chose among several places, but for the hint on the place's line (rule 1).
+    if (op.resolvedBy !== undefined && (block.hint === undefined || baseHint !== first + 1)) return undefined;
+    if (!this.openFor(block.find, changes.length)) return undefined;
+    // One place: the op's lines. Several (a replaceAll edit's): each change's, on lines of their own, each kept apart.
+    const one = changes.length === 1;
+    const placed: Placed[] = [];
+    for (const change of changes) {
+      const prev = placed.at(-1);
+      const p = one ? this.place(block, first, op.endLine as number, change) : this.placeChange(block, change, prev);
+      if (!p) return undefined;
+      placed.push(p);
+    }
+    if (one && standsNear({ doc: this.doc }, block.op, { startLine: first, endLine: op.endLine as number })) return undefined;
+    if (this.mayHold(block.find)) return undefined;
+    carrying.carried++;
+    // In order, each below those before it: its index is where it stood, past them.
+    for (const [k, p] of placed.entries()) this.insert(p.at + k, p.first, p.end, p.change);
+    const top = placed[0] as Placed;
+    const bottom = placed.at(-1) as Placed;
+    return {
+      op: { ...op, startLine: first + 1 + top.lineShift, endLine: (op.endLine as number) + bottom.lineShift },
+      changes: placed.map((p) => ({ start: p.change.start + p.shift, end: p.change.end + p.shift, text: p.change.text })),
+    };
+  }
+
+  /** Where `change` of one place, on lines `first` to `end` (0-based, half-open), stands among the pending edits, when rule 2 holds. */
+  private place(block: CarriedBlock, first: number, end: number, change: TextChange): Placed | undefined {
     const pending = this.pending;
     // Pending edits are apart and in order, so those wholly above the margin above are the first `at` (found by
     // halving); the next one is the nearest below it, and the shifts above are where that one starts less where it started.
@@ -306,17 +346,16 @@ export class CarriedText {
     const next = pending[at];
     if (next && end + block.margin > next.firstLine) return undefined;
     const lineShift = next ? (this.lineAt[at] as number) - next.firstLine : this.lineDelta;
-    // Placed by a rule that chose among several places, but for the hint on the place's line (rule 1).
-    if (op.resolvedBy !== undefined && (block.hint === undefined || baseHint !== first + 1)) return undefined;
     const shift = next ? (this.at[at] as number) - next.start : this.total - this.base.length;
-    if (standsNear({ doc: this.doc }, block.op, { startLine: first, endLine: end })) return undefined;
-    if (this.mayHold(block.find)) return undefined;
-    carrying.carried++;
-    this.insert(at, op, change);
-    return {
-      op: { ...op, startLine: first + 1 + lineShift, endLine: end + lineShift },
-      change: { start: change.start + shift, end: change.end + shift, text: change.text },
-    };
+    return { change, first, end, at, lineShift, shift };
+  }
+
+  /** `place` for one of several changes of an op, on its own lines, below the one before it (`prev`) and on no line of it. */
+  private placeChange(block: CarriedBlock, change: TextChange, prev: Placed | undefined): Placed | undefined {
+    const first = this.doc.lineAt(change.start);
+    const end = this.doc.lineAt(Math.max(change.start, change.end - 1)) + 1;
+    if (prev && first < prev.end) return undefined;
+    return this.place(block, first, end, change);
   }
 
   /**
@@ -337,24 +376,40 @@ export class CarriedText {
     return false;
   }
 
-  /** Starts carrying from the base: `op` and `change` are the sequential result (nothing pending), now pending. */
-  start(op: OpOutcome, change: TextChange): void {
-    this.insert(0, op, change);
+  /**
+   * Starts carrying from the base: `op` and `changes` are the sequential
+   * result (nothing pending), now pending; false (nothing pending) when two
+   * of a replaceAll edit's places share a line.
+   */
+  start(op: OpOutcome, changes: readonly TextChange[]): boolean {
+    if (changes.length === 1) {
+      this.insert(0, (op.startLine as number) - 1, op.endLine as number, changes[0] as TextChange);
+      return true;
+    }
+    const lines: { first: number; end: number }[] = [];
+    for (const c of changes) {
+      const first = this.doc.lineAt(c.start);
+      if (first < (lines.at(-1)?.end ?? 0)) return false;
+      lines.push({ first, end: this.doc.lineAt(Math.max(c.start, c.end - 1)) + 1 });
+    }
+    for (const [k, l] of lines.entries()) this.insert(k, l.first, l.end, changes[k] as TextChange);
+    return true;
   }
 
   /**
    * `change` as whole lines of the base (rule 3), and those lines (0-based,
    * half-open): as it is when it runs from a line's start to a line's end
-   * (its lines the op's), else widened to them, the base's characters around
-   * it kept (a str_replace edit of part of a line, a line deleted with its
-   * break). Margins keep it apart from the others: it reaches one line past
-   * the op's at most, below them (a change that ends where a line starts).
+   * (its lines `from` to `to`, its place's), else widened to them, the
+   * base's characters around it kept (a str_replace edit of part of a line,
+   * a line deleted with its break). Margins keep it apart from the others:
+   * it reaches one line past its place's at most, below them (a change that
+   * ends where a line starts).
    */
-  private wholeLines(op: OpOutcome, change: TextChange): TextChange & { firstLine: number; endLine: number } {
+  private wholeLines(from: number, to: number, change: TextChange): TextChange & { firstLine: number; endLine: number } {
     const b = this.base;
     const startsLine = change.start === 0 || b.charCodeAt(change.start - 1) === 10;
     const endsLine = change.end === b.length || b.charCodeAt(change.end) === 10;
-    if (startsLine && endsLine) return { ...change, firstLine: (op.startLine as number) - 1, endLine: op.endLine as number };
+    if (startsLine && endsLine) return { ...change, firstLine: from, endLine: to };
     const start = startsLine ? change.start : b.lastIndexOf("\n", change.start - 1) + 1;
     const next = endsLine ? change.end : b.indexOf("\n", change.end);
     const end = next === -1 ? b.length : next;
@@ -362,8 +417,9 @@ export class CarriedText {
     return { start, end, text, firstLine: this.doc.lineAt(start), endLine: this.doc.lineAt(end) + 1 };
   }
 
-  private insert(k: number, op: OpOutcome, narrow: TextChange): void {
-    const change = this.wholeLines(op, narrow);
+  /** `narrow`, a change of lines `first` to `end` (0-based, half-open), pending at index `k`. */
+  private insert(k: number, first: number, end: number, narrow: TextChange): void {
+    const change = this.wholeLines(first, end, narrow);
     const lines = countBreaks(this.base, change.start, change.end);
     const firstLine = change.firstLine;
     const lineDelta = countBreaks(change.text, 0, change.text.length) - lines;

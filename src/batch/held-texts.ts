@@ -19,12 +19,21 @@
 
 /** Texts held per worker: the 8 before a case hold 290 of the real edits' 978 texts, 16 hold 30 more. */
 export const HELD_TEXTS = 8;
+/**
+ * Characters held per worker at most (each side: the worker, and the pool's mirror, which keeps the
+ * caller's strings alive): 8 texts of a 9 MB file would otherwise be ~150 MB a side.
+ */
+export const HELD_CHARS = 32 * 2 ** 20;
 
 /** The last texts used, oldest first: `find` a text, `use` it (sent or named), and both sides stay equal. */
 export class HeldTexts {
   private readonly texts: string[] = [];
+  private chars = 0;
 
-  constructor(private readonly size = HELD_TEXTS) {}
+  constructor(
+    private readonly size = HELD_TEXTS,
+    private readonly maxChars = HELD_CHARS,
+  ) {}
 
   /** Where `text` is held (the same string at once, an equal one by one comparison of its characters), or -1. */
   find(text: string): number {
@@ -44,9 +53,10 @@ export class HeldTexts {
     return text;
   }
 
-  /** Holds `text` (just sent whole) as the newest, letting the oldest go past the size. */
+  /** Holds `text` (just sent whole) as the newest, letting the oldest go past the size or the characters (the newest stays). */
   add(text: string): void {
     this.texts.push(text);
-    if (this.texts.length > this.size) this.texts.shift();
+    this.chars += text.length;
+    while (this.texts.length > 1 && (this.texts.length > this.size || this.chars > this.maxChars)) this.chars -= (this.texts.shift() as string).length;
   }
 }

@@ -12,6 +12,7 @@ import test from "node:test";
 import fc from "fast-check";
 import { type BatchCase, type BatchResult, applyCase, applyCaseWithDelta, errorData } from "../src/batch/apply-case.ts";
 import { applyMany } from "../src/batch/apply-many.ts";
+import { HELD_CHARS, HELD_TEXTS, HeldTexts } from "../src/batch/held-texts.ts";
 import { fileOfLine, type InputLine, inputLines, isBlankLine } from "../src/batch/json-lines.ts";
 import { textDelta, withDelta } from "../src/batch/text-delta.ts";
 import { EditError } from "../src/errors.ts";
@@ -173,6 +174,61 @@ test("applyMany: the results of every pool size are the in-thread ones, in input
   );
   assert.equal(inThread[2]?.error?.code, "NOT_FOUND");
   for (const jobs of [1, 2, 3]) assert.deepEqual(await collect(many, { jobs }), inThread, `jobs ${jobs}`);
+});
+
+test("held texts: the pool's mirror names the text the worker holds, for any order of texts, equal copies or the same strings", () => {
+  fc.assert(
+    fc.property(fc.array(fc.nat({ max: 2 * HELD_TEXTS }), { maxLength: 120 }), fc.boolean(), fc.constantFrom(40, 400, HELD_CHARS), (picks, copies, maxChars) => {
+      const texts = Array.from({ length: 2 * HELD_TEXTS + 1 }, (_, k) => `text ${k}\n`.repeat(k + 1));
+      // A bound on the characters held (texts of 7-119 characters here) lets texts go before the count does.
+      const pool = new HeldTexts(HELD_TEXTS, maxChars);
+      const worker = new HeldTexts(HELD_TEXTS, maxChars);
+      for (const k of picks) {
+        const sent = copies ? [...(texts[k] as string)].join("") : (texts[k] as string);
+        // The pool's side (apply-many.ts `hold`), then the worker's (worker.ts `withHeldText`).
+        const at = pool.find(sent);
+        if (at < 0) pool.add(sent);
+        else pool.take(at);
+        if (at < 0) worker.add(sent);
+        assert.equal(at < 0 ? sent : worker.take(at), texts[k]);
+      }
+    }),
+  );
+});
+
+test("held texts: at most the count and the characters bound, the newest always held", () => {
+  const held = new HeldTexts(3, 100);
+  const a = "a".repeat(60);
+  const b = "b".repeat(30);
+  held.add(a);
+  held.add(b);
+  assert.deepEqual([held.find(a), held.find(b)], [0, 1]);
+  held.add("c".repeat(20));
+  assert.equal(held.find(a), -1, "110 characters: the oldest goes");
+  assert.equal(held.take(0), b);
+  const big = "d".repeat(500);
+  held.add(big);
+  assert.deepEqual([held.find(big), held.find(b)], [0, -1], "a text over the bound is held alone");
+  const few = new HeldTexts(2, HELD_CHARS);
+  for (const t of ["x", "y", "z"]) few.add(t);
+  assert.deepEqual(["x", "y", "z"].map((t) => few.find(t)), [-1, 0, 1]);
+});
+
+test("applyMany: cases of recurring texts (held by a worker, posted without them) get the in-thread results", async () => {
+  const files = Array.from({ length: HELD_TEXTS + 4 }, (_, k) => `def f${k}():\n    return ${k}\n`.repeat(3));
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+  const cases: BatchCase[] = Array.from({ length: 150 }, (_, n) => {
+    const k = next() % files.length;
+    // Some cases carry a copy of the text (a pipeline reads each case anew), some the same string.
+    const content = n % 3 === 0 ? [...(files[k] as string)].join("") : (files[k] as string);
+    const edit = [{ path: "a.py", oldString: `    return ${k}\n`, newString: `    return ${k + n}\n`, replaceAll: n % 2 === 0 }];
+    return { id: n, path: "a.py", content, edit };
+  });
+  const inThread = await collect(cases, { jobs: 0 });
+  assert.equal(inThread.filter((r) => r.ok).length, cases.filter((_, n) => n % 2 === 0).length, "the replaceAll cases apply, the others are ambiguous");
+  assert.ok(inThread.some((r) => r.ok && r.content?.includes("return")));
+  for (const jobs of [2, 3]) assert.deepEqual(await collect(cases, { jobs }), inThread, `jobs ${jobs}`);
 });
 
 test("applyMany: a case's own id is said back; without one, its position", async () => {

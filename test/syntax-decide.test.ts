@@ -16,7 +16,7 @@ import { generateTie, TIE_KINDS } from "../bench/syntax-ties.ts";
 import { MAX_JUDGED, pickBySyntax, type SyntaxJudge } from "../src/engine/syntax-decide.ts";
 import { EditError } from "../src/errors.ts";
 import { replace } from "../src/index.ts";
-import { SYNTAX_REPORT_MAX_CHARS } from "../src/fs/syntax-check.ts";
+import { probeJudge, SYNTAX_REPORT_MAX_CHARS } from "../src/fs/syntax-check.ts";
 import { applyEdits } from "../src/node.ts";
 import { loadSyntaxJudge } from "../src/syntax/judge.ts";
 import { makeTree, read } from "./helpers/temp-tree.ts";
@@ -213,6 +213,51 @@ for (const c of pickCases) {
     assert.equal(pickBySyntax("before", texts, judge), c.want);
   });
 }
+
+test("pickBySyntax: a judge with noteTie is told of a reading that could not be planned instead of weighing those before it; one without is called as before", () => {
+  for (const texts of [["t0", undefined], ["t0", "t1", undefined, "t3"], [undefined, "t1"]] as (string | undefined)[][]) {
+    let calls = 0;
+    let notes = 0;
+    const counted = (() => {
+      calls++;
+      return 0;
+    }) as SyntaxJudge;
+    const noting: SyntaxJudge = Object.assign(() => {
+      calls++;
+      return 0;
+    }, { noteTie: () => notes++ });
+    assert.equal(pickBySyntax("before", texts, noting), undefined);
+    // An unplannable first reading asks nothing, as the loop never called the judge there.
+    assert.deepEqual([calls, notes], texts[0] === undefined ? [0, 0] : [0, 1], JSON.stringify(texts));
+    assert.equal(pickBySyntax("before", texts, counted), undefined);
+    assert.equal(calls, texts.indexOf(undefined), JSON.stringify(texts));
+  }
+  // Every reading planned: noteTie is never used.
+  let notes = 0;
+  const judge: SyntaxJudge = Object.assign((_b: string, after: string) => (after === "t1" ? 0 : 1), { noteTie: () => notes++ });
+  assert.equal(pickBySyntax("before", ["t0", "t1"], judge), 1);
+  assert.equal(notes, 0);
+});
+
+test("noteTie: the probe counts a tie no verdict decides as asked (a second run follows, as after a call); the parsing judge has it and parses nothing for it", async () => {
+  const text = "def f():\n    return 1\n";
+  const probe = probeJudge("a.py", text);
+  assert.ok(probe?.judge.noteTie);
+  assert.equal(probe.asked(), false);
+  assert.equal(pickBySyntax(text, ["def f():\n    return 2\n", undefined], probe.judge), undefined);
+  assert.equal(probe.asked(), true);
+  const judge = await loadSyntaxJudge("a.py", text);
+  assert.equal(typeof judge?.noteTie, "function");
+  // A broken first reading: called, the judge would report its error; told of the tie instead, no verdict is asked for.
+  let called = 0;
+  const verdict = (b: string, a: string) => {
+    called++;
+    return judge?.(b, a);
+  };
+  const counting: SyntaxJudge = Object.assign(verdict, { noteTie: judge?.noteTie });
+  assert.equal(pickBySyntax(text, ["def f(:\n", undefined], counting), undefined);
+  assert.equal(called, 0);
+});
 
 test("property: a judge that says the same of every reading changes no outcome of replace()", () => {
   const line = fc.constantFrom("if a:", "  b = 1", "    b = 1", "c()", "", "  if a:", "d = [", "]");

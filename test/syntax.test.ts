@@ -454,6 +454,51 @@ test("syntax property: a chain of edits checked through the kept trees gets the 
   clearKeptTrees();
 });
 
+test("syntax property: a version that differs from a kept one in two places far apart (a model's next try) is parsed from its tree, told both changes, and gets the report of fresh parses", async () => {
+  const fn = (k: number) => `def f${k}(a, b):\n    if a:\n        return [a, b, ${k}]\n    for x in b:\n        print(x)\n    return {a: b}\n\n\n`;
+  const base = `import os\n\n\n${Array.from({ length: 12 }, (_, k) => fn(k)).join("")}class C:\n    def g(self):\n        return f1(1, (2, 3))\n`;
+  // A change in one of the first or the last three functions (a model's edit: a line changed, added or
+  // dropped; or a character that may break it), so that two of them leave a long common run between.
+  const ops: [string, string][] = [
+    ["        print(x)\n", "        print(x, a)\n"],
+    ["    if a:\n", "    if a:\n        b = list(b)\n"],
+    ["        print(x)\n", ""],
+    ["    return {a: b}\n", "    return {a: b\n"],
+    ["    for x in b:\n", "    for x in b\n"],
+  ];
+  const edit = (head: boolean) => fc.tuple(fc.nat(2), fc.nat(ops.length - 1), fc.constant(head));
+  const apply = (text: string, [k, op, head]: [number, number, boolean]) => {
+    const name = `def f${head ? k : 11 - k}(`;
+    const at = text.indexOf(name);
+    const [from, to] = ops[op] as [string, string];
+    const place = text.indexOf(from, at);
+    return text.slice(0, place) + to + text.slice(place + from.length);
+  };
+  let two = 0;
+  let runs = 0;
+  await fc.assert(
+    fc.asyncProperty(edit(true), edit(false), edit(false), fc.boolean(), async (e1, e2, e3, swap) => {
+      runs++;
+      clearKeptTrees();
+      // One try checked (its tree kept, not the base's), then the next try, changed at the other end of the file.
+      const [first, second] = swap ? [e2, e1] : [e1, e2];
+      const tried = apply(base, first);
+      await checkSyntax("p.py", tried, tried);
+      const other = apply(base, second);
+      const after = apply(other, e3);
+      const before = treeCacheStats.twoRegions;
+      const kept = await checkSyntax("p.py", other, after);
+      two += treeCacheStats.twoRegions - before;
+      clearKeptTrees();
+      assert.deepEqual(kept, await checkSyntax("p.py", other, after));
+    }),
+    { numRuns: 120, seed: 43 },
+  );
+  clearKeptTrees();
+  // Only a clean kept tree and a clean text take this path (two of the five changes break the code).
+  assert.ok(two > runs / 5, `${two} of ${runs} parsed from a kept tree told two changes`);
+});
+
 test("syntax property: a text parsed from the kept tree of another version of its file (keptNear) gets the report of fresh parses", async () => {
   const bases = {
     py: "import os\n\n\ndef f(a, b):\n    if a:\n        return [a, b]\n    for x in b:\n        print(x)\n    return {a: b}\n\n\nclass C:\n    def g(self):\n        return f(1, (2, 3))\n",

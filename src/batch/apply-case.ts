@@ -340,15 +340,17 @@ async function runProbed(run: () => FileApplyResult | EditError, ctx: FileApplyC
 function runJudged(run: () => FileApplyResult | EditError, ctx: FileApplyContext, engine: EngineOptions, ready: SyntaxJudge): Weighed {
   let asked = false;
   let broke = false;
-  ctx.options = {
-    ...engine,
-    syntaxJudge: (before, after) => {
-      asked = true;
-      const introduced = ready(before, after);
-      if (introduced !== undefined && introduced > 0) broke = true;
-      return introduced;
-    },
+  const judge: SyntaxJudge = (before, after) => {
+    asked = true;
+    const introduced = ready(before, after);
+    if (introduced !== undefined && introduced > 0) broke = true;
+    return introduced;
   };
+  // A tie no verdict decides: asked, and nothing broken that the run without a judge would not have.
+  const noteTie = () => {
+    asked = true;
+  };
+  ctx.options = { ...engine, syntaxJudge: Object.assign(judge, { noteTie }) };
   const now = run();
   let tied = tiedOps(now);
   if (broke) {

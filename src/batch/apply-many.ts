@@ -4,8 +4,12 @@
  *
  * - Cases are posted in chunks (one message per CHUNK cases: a message costs
  *   tens of microseconds, a real edit a few hundred), content cases to the
- *   worker with the least work, path cases to the worker their path hashes
- *   to, so that cases of one file apply one after another in input order.
+ *   worker with the least work (or, within a chunk of it, to the worker that
+ *   holds their text or had their file last: see `nearWorker`), path cases to
+ *   the worker their path hashes to, so that cases of one file apply one
+ *   after another in input order.
+ * - A content case whose text its worker holds from a case before is posted
+ *   without it (held-texts.ts).
  * - At most WINDOW cases per worker are read ahead of the first result not
  *   yet yielded: memory stays flat over any number of cases (the input is
  *   consumed as results are taken), and one slow case holds back only the
@@ -19,9 +23,10 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { EditError } from "../errors.ts";
 import { applyCase, type BatchCase, type BatchResult, type CaseContext, errorData } from "./apply-case.ts";
+import { HeldTexts } from "./held-texts.ts";
 import { fileOfLine, type InputLine } from "./json-lines.ts";
 import { withDelta } from "./text-delta.ts";
-import type { WorkerChunk, WorkerReply } from "./worker.ts";
+import type { PostedCase, WorkerChunk, WorkerReply } from "./worker.ts";
 
 export interface ApplyManyOptions {
   /**
@@ -115,7 +120,11 @@ interface Carrier<In, Out> {
   /** The result of an entry whose worker died. */
   failure(entry: In, error: EditError): Out;
   /** Posts a chunk of entries. */
-  post(worker: Worker, chunk: { seq: number; entry: In }[]): void;
+  post(worker: Worker, chunk: Outgoing<In>[]): void;
+  /** A worker to prefer for an entry any worker may take (undefined: the least busy). */
+  prefer?(entry: In, slots: readonly Slot<In>[]): Slot<In> | undefined;
+  /** Called as the entry joins its worker's outbox, in posting order: what the message carries besides it. */
+  hold?(entry: In, slot: Slot<In>): Pick<Outgoing<In>, "held">;
   /** The results in a worker's reply; `posted`: the entry posted with a sequence number. */
   results(reply: WorkerReply, posted: (seq: number) => In | undefined): Iterable<[number, Out]>;
 }
@@ -129,11 +138,32 @@ const objectCarrier: Carrier<CaseEntry, BatchResult> = {
     return { id: typeof own === "string" || typeof own === "number" ? own : entry.line, ok: false, error: errorData(error), report: { status: "failed", applied: 0, failed: 0, alreadyApplied: 0, edits: [] } };
   },
   post(worker, chunk) {
-    for (const { entry } of chunk) {
-      const content = (entry.value as { content?: unknown } | null)?.content;
-      if (typeof content === "string") entry.sent = content;
+    const cases: PostedCase[] = [];
+    for (const { seq, entry, held } of chunk) {
+      const content = contentOf(entry);
+      if (content !== undefined) entry.sent = content;
+      if (held === undefined) {
+        cases.push({ seq, line: entry.line, value: entry.value });
+        continue;
+      }
+      // The worker has the text: the case without it (a copy; the caller's object is left as it is).
+      const { content: _, ...rest } = entry.value as BatchCase;
+      cases.push({ seq, line: entry.line, value: rest, held });
     }
-    worker.postMessage({ cases: chunk.map(({ seq, entry }) => ({ seq, line: entry.line, value: entry.value })) } satisfies WorkerChunk);
+    worker.postMessage({ cases } satisfies WorkerChunk);
+  },
+  prefer: nearWorker,
+  hold(entry, slot) {
+    const content = contentOf(entry);
+    slot.lastPath = (entry.value as { path?: unknown }).path;
+    if (content === undefined) return {};
+    const held = slot.held.find(content);
+    if (held < 0) {
+      slot.held.add(content);
+      return {};
+    }
+    slot.held.take(held);
+    return { held };
   },
   *results(reply, posted) {
     if (!("results" in reply)) return;
@@ -194,11 +224,43 @@ export function applyLine(entry: InputLine, ctx: CaseContext): Promise<BatchResu
   return applyEntry(caseEntry(new TextDecoder("utf-8", { ignoreBOM: true }).decode(entry.bytes), entry.line), ctx);
 }
 
+/** An entry in a worker's outbox; `held`: its text is the one the worker holds at that place (held-texts.ts). */
+interface Outgoing<In> {
+  seq: number;
+  entry: In;
+  held?: number;
+}
+
 interface Slot<In> {
   worker: Worker;
-  outbox: { seq: number; entry: In }[];
+  outbox: Outgoing<In>[];
   /** Entries posted and not answered, by sequence number, to fail them if the worker dies. */
   pending: Map<number, In>;
+  /** The texts the worker holds, as it will hold them once it has read the outbox. */
+  held: HeldTexts;
+  /** The `path` of the last case given to the worker. */
+  lastPath?: unknown;
+}
+
+function contentOf(entry: CaseEntry): string | undefined {
+  const content = (entry.value as { content?: unknown } | null)?.content;
+  return typeof content === "string" ? content : undefined;
+}
+
+/**
+ * The worker for a content case when one holds its text, else the one that had
+ * its file last (a model's next try at a file: the syntax judge parses it from
+ * the tree of the last try it kept, syntax/tree-cache.ts `keptNear`), as long as
+ * that worker has at most a chunk more cases waiting than the least busy one.
+ */
+function nearWorker(entry: CaseEntry, slots: readonly Slot<CaseEntry>[]): Slot<CaseEntry> | undefined {
+  const content = contentOf(entry);
+  if (content === undefined || slots.length < 2) return undefined;
+  let least = Number.POSITIVE_INFINITY;
+  for (const s of slots) least = Math.min(least, s.pending.size);
+  const near = slots.filter((s) => s.pending.size <= least + CHUNK);
+  const path = (entry.value as { path?: unknown }).path;
+  return near.find((s) => s.held.find(content) >= 0) ?? near.find((s) => s.lastPath === path);
 }
 
 /** Results of the entries, in order, from a pool of `jobs` workers. */
@@ -224,7 +286,7 @@ async function* pool<In, Out>(entries: Iterable<In> | AsyncIterable<In>, ctx: Ca
   };
   const slots: Slot<In>[] = [];
   const spawn = (): Slot<In> => {
-    const slot: Slot<In> = { worker: startWorker(ctx), outbox: [], pending: new Map() };
+    const slot: Slot<In> = { worker: startWorker(ctx), outbox: [], pending: new Map(), held: new HeldTexts() };
     slot.worker.on("message", (reply: WorkerReply) => {
       for (const [seq, result] of carrier.results(reply, (seq) => slot.pending.get(seq))) {
         done.set(seq, result);
@@ -264,8 +326,11 @@ async function* pool<In, Out>(entries: Iterable<In> | AsyncIterable<In>, ctx: Ca
           continue;
         }
         const path = carrier.route(r.value);
-        const slot = path !== undefined ? (slots[hashOf(path) % jobs] as Slot<In>) : slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-        slot.outbox.push({ seq, entry: r.value });
+        const slot =
+          path !== undefined
+            ? (slots[hashOf(path) % jobs] as Slot<In>)
+            : (carrier.prefer?.(r.value, slots) ?? slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a)));
+        slot.outbox.push({ seq, entry: r.value, ...carrier.hold?.(r.value, slot) });
         slot.pending.set(seq, r.value);
         seq++;
         if (slot.outbox.length >= CHUNK) flush(slot);

@@ -139,13 +139,19 @@ export async function checkTargets(targets: readonly SyntaxTarget[], verify: boo
 export function probeJudge(path: string, text: string, anySize = false): { judge: SyntaxJudge; asked: () => boolean } | undefined {
   if (languageOf(path, text) === undefined || (!anySize && text.length > SYNTAX_REPORT_MAX_CHARS)) return undefined;
   let asked = false;
-  return {
-    judge: () => {
+  const judge: SyntaxJudge = Object.assign(
+    () => {
       asked = true;
       return undefined;
     },
-    asked: () => asked,
-  };
+    // A tie no verdict decides is still a tie the probe was asked about (as a call would have said).
+    {
+      noteTie: () => {
+        asked = true;
+      },
+    },
+  );
+  return { judge, asked: () => asked };
 }
 
 /** True, and the report says why, when the target is too large for the report (see SYNTAX_REPORT_MAX_CHARS). */

@@ -89,13 +89,18 @@ function parseNear(parser: Parser, language: SyntaxLanguage, text: string): Tree
   if (!near) return undefined;
   let tree: Tree | undefined;
   try {
-    editTree(near.tree, near.text, text);
+    // Two regions: the first changed, then the second (each edit in the text the last one left).
+    if (near.via !== undefined) {
+      editTree(near.tree, near.text, near.via);
+      editTree(near.tree, near.via, text);
+    } else editTree(near.tree, near.text, text);
     tree = parseWithin(parser, text, near.tree);
   } finally {
     near.tree.delete();
   }
   if (!tree.rootNode.hasError) {
     treeCacheStats.near++;
+    if (near.via !== undefined) treeCacheStats.twoRegions++;
     return tree;
   }
   tree.delete();

@@ -81,7 +81,7 @@ export function syntaxJudgeWith(parser: Parser, language: SyntaxLanguage): Synta
     clean = { before, text: after, tree };
     return true;
   };
-  return (before, after) => {
+  const judge = (before: string, after: string): number | undefined => {
     try {
       if (parsesClean(before, after)) return 0;
       if (last?.text !== before) {
@@ -100,4 +100,6 @@ export function syntaxJudgeWith(parser: Parser, language: SyntaxLanguage): Synta
       return undefined;
     }
   };
+  // Nothing to record of a tie no verdict decides: its readings are not parsed (syntax-decide.ts).
+  return Object.assign(judge, { noteTie: () => {} });
 }

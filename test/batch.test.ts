@@ -48,7 +48,21 @@ test("a case with content gets the reports and the text applyEdits gives a file 
       if (want.ok) assert.equal(got.content, await readFile(path.join(root, "a.ts"), "utf8"), "the text applyEdits wrote");
       else assert.equal(got.content, undefined);
     }),
-    { numRuns: 60 },
+    {
+      numRuns: 60,
+      // A block that empties the file, then one more: the file is still there (the case said "does not exist"; seed -674608355).
+      examples: [
+        [
+          { "a.ts": ["const a = 1;", "const a = 1;", "const a = 1;"], "src/b.ts": ["const a = 1;"] },
+          [
+            { path: "a.ts", start: 0, length: 3, typo: false, replacement: [], format: "sr" },
+            { path: "a.ts", start: 0, length: 1, typo: false, replacement: [], format: "sr" },
+          ],
+          "\n",
+          false,
+        ],
+      ],
+    },
   );
 });
 

@@ -221,7 +221,8 @@ async function applyToText(c: BatchCase, id: string | number): Promise<{ result:
   let delta: TextDelta | undefined;
   let changedBy = 0;
   for (const [index, edit] of detected.edits.entries()) {
-    const outcome = await applyOne(edit, index, current, c.path, engine, history);
+    // A file is there once the case's text or an edit's result is, however empty an edit made it (as the file layer has it).
+    const outcome = await applyOne(edit, index, current, c.path, engine, history, text !== "" || changedBy > 0);
     for (const r of outcome.reports) edits.push(r);
     const next = outcome.result?.content;
     if (next !== undefined) {
@@ -258,10 +259,11 @@ async function applyOne(
   path: string,
   engine: EngineOptions,
   versions: readonly string[],
+  exists: boolean,
 ): Promise<{ reports: EditReport[]; result?: FileApplyResult }> {
   const entry = formatByName(edit.format);
   if (!entry) return { reports: [{ index, format: edit.format, status: "failed", error: new EditError("INVALID_INPUT", `No format "${edit.format}".`, { path, index }) }] };
-  const ctx: FileApplyContext = { path, exists: current !== "", options: engine, ...(versions.length > 0 && { versions }) };
+  const ctx: FileApplyContext = { path, exists, options: engine, ...(versions.length > 0 && { versions }) };
   const run = (): FileApplyResult | EditError => {
     try {
       return entry.apply(current, edit as FileEdit<never>, ctx);

@@ -150,9 +150,10 @@ const replacesOf = (p: { lines: number; edits: number; typo: boolean; all: boole
   const copies = p.all ? p.places : 1;
   const part = Math.floor(p.lines / copies);
   const file = Array.from({ length: part * copies }, (_, i) => codeLine(i % part)).join("\n");
-  // Lines apart and distinct: each edit's text stands once in the file (in each copy, with `all`).
-  const step = Math.floor(part / p.edits) || 1;
-  const edits = Array.from({ length: p.edits }, (_, k) => {
+  // Lines apart and distinct: each edit's text stands once in the file (in each copy, with `all`). At least a line
+  // apart: edits of consecutive lines are not carried (docs/speed.md), each a new whole text.
+  const step = Math.max(2, Math.floor(part / p.edits));
+  const edits = Array.from({ length: Math.min(p.edits, Math.floor(part / step)) }, (_, k) => {
     const i = k * step;
     if (p.all) return { oldString: `v${i} = compute(${i},`, newString: `v${i} = calc(${i},`, replaceAll: true };
     return { oldString: p.typo ? codeLine(i).replace("compute", "compte") : codeLine(i), newString: codeLine(i).replace("compute", "calc") };

@@ -322,7 +322,7 @@ export class CarriedText {
     if (this.mayHold(block.find)) return undefined;
     carrying.carried++;
     // In order, each below those before it: its index is where it stood, past them.
-    for (const [k, p] of placed.entries()) this.insert(p.at + k, p.first, p.end, p.change);
+    for (const [k, p] of placed.entries()) this.insert(p.at + k, p.first, p.end, p.change, !one);
     const top = placed[0] as Placed;
     const bottom = placed.at(-1) as Placed;
     return {
@@ -352,10 +352,21 @@ export class CarriedText {
 
   /** `place` for one of several changes of an op, on its own lines, below the one before it (`prev`) and on no line of it. */
   private placeChange(block: CarriedBlock, change: TextChange, prev: Placed | undefined): Placed | undefined {
-    const first = this.doc.lineAt(change.start);
-    const end = this.doc.lineAt(Math.max(change.start, change.end - 1)) + 1;
+    const { first, end } = this.linesOf(change, prev);
     if (prev && first < prev.end) return undefined;
     return this.place(block, first, end, change);
+  }
+
+  /**
+   * The lines (0-based, half-open) of one of several changes of an op, in
+   * order: counted from the one before it (`prev`), not asked of the
+   * document, whose line lookups walk from the last one asked (two places
+   * 12,500 lines apart, 2,000 times: ~140 ms of a 1 MB input).
+   */
+  private linesOf(change: TextChange, prev: { change: TextChange; first: number } | undefined): { first: number; end: number } {
+    const b = this.base;
+    const first = prev ? prev.first + countBreaks(b, prev.change.start, change.start) : this.doc.lineAt(change.start);
+    return { first, end: first + countBreaks(b, change.start, Math.max(change.start, change.end - 1)) + 1 };
   }
 
   /**
@@ -386,13 +397,14 @@ export class CarriedText {
       this.insert(0, (op.startLine as number) - 1, op.endLine as number, changes[0] as TextChange);
       return true;
     }
-    const lines: { first: number; end: number }[] = [];
-    for (const c of changes) {
-      const first = this.doc.lineAt(c.start);
-      if (first < (lines.at(-1)?.end ?? 0)) return false;
-      lines.push({ first, end: this.doc.lineAt(Math.max(c.start, c.end - 1)) + 1 });
+    const lines: { change: TextChange; first: number; end: number }[] = [];
+    for (const change of changes) {
+      const prev = lines.at(-1);
+      const l = this.linesOf(change, prev);
+      if (prev && l.first < prev.end) return false;
+      lines.push({ change, ...l });
     }
-    for (const [k, l] of lines.entries()) this.insert(k, l.first, l.end, changes[k] as TextChange);
+    for (const [k, l] of lines.entries()) this.insert(k, l.first, l.end, l.change, true);
     return true;
   }
 
@@ -405,7 +417,7 @@ export class CarriedText {
    * it reaches one line past its place's at most, below them (a change that
    * ends where a line starts).
    */
-  private wholeLines(from: number, to: number, change: TextChange): TextChange & { firstLine: number; endLine: number } {
+  private wholeLines(from: number, to: number, change: TextChange, startsOnFrom: boolean): TextChange & { firstLine: number; endLine: number } {
     const b = this.base;
     const startsLine = change.start === 0 || b.charCodeAt(change.start - 1) === 10;
     const endsLine = change.end === b.length || b.charCodeAt(change.end) === 10;
@@ -414,12 +426,14 @@ export class CarriedText {
     const next = endsLine ? change.end : b.indexOf("\n", change.end);
     const end = next === -1 ? b.length : next;
     const text = b.slice(start, change.start) + change.text + b.slice(change.end, end);
-    return { start, end, text, firstLine: this.doc.lineAt(start), endLine: this.doc.lineAt(end) + 1 };
+    // Counted from `from` when the change starts on it (a replaceAll edit's places, far apart: the document's lookups walk).
+    const firstLine = startsOnFrom ? from : this.doc.lineAt(start);
+    return { start, end, text, firstLine, endLine: startsOnFrom ? from + countBreaks(b, start, end) + 1 : this.doc.lineAt(end) + 1 };
   }
 
-  /** `narrow`, a change of lines `first` to `end` (0-based, half-open), pending at index `k`. */
-  private insert(k: number, first: number, end: number, narrow: TextChange): void {
-    const change = this.wholeLines(first, end, narrow);
+  /** `narrow`, a change of lines `first` to `end` (0-based, half-open), pending at index `k`; `startsOnFirst`: it starts on line `first`. */
+  private insert(k: number, first: number, end: number, narrow: TextChange, startsOnFirst = false): void {
+    const change = this.wholeLines(first, end, narrow, startsOnFirst);
     const lines = countBreaks(this.base, change.start, change.end);
     const firstLine = change.firstLine;
     const lineDelta = countBreaks(change.text, 0, change.text.length) - lines;

@@ -54,6 +54,31 @@ test("linesTrimmedAs answers what reading every line answers", () => {
   );
 });
 
+test("linesTrimmedAs answers the same before any line is read, after lookups that move a windowed table, and in an edited document", () => {
+  // Asked first, it read the line table as whole: a table not counted to the end (a document `edited` from another),
+  // or a window that jumped, dropped lines that are there (a kept document's fuzzy block lost its anchors).
+  // Enough lines for a window of a few dozen characters to jump.
+  const lines = fc.array(fc.oneof(textArb, fc.nat(300).map((i) => `  v${i} = compute(${i});`)), { minLength: 20, maxLength: 120 }).map((l) => l.join("\n"));
+  fc.assert(
+    fc.property(lines, fc.array(fc.nat(), { maxLength: 4 }), fc.tuple(fc.nat(), textArb), (text, lookups, [at, insert]) => {
+      const from = at % (text.length + 1);
+      const edited = Document.from(text).edited(`${text.slice(0, from)}${insert}${text.slice(from)}`);
+      for (const doc of [Document.withWindow(text, 64, 2), edited]) {
+        const reference = Document.withWindow(doc.raw, 65_536, 4096);
+        const asked = new Set<string>();
+        for (let i = 0; i < reference.lineCount; i++) asked.add(trimBlank(reference.line(i)));
+        const check = () => {
+          for (const t of asked) if (t !== "") assert.deepEqual(doc.linesTrimmedAs(t), naive(reference, t), JSON.stringify({ text: doc.raw, t }));
+        };
+        check();
+        for (const n of lookups) doc.lineAt(n % (doc.text.length + 1));
+        check();
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
 test("hashes carried over a chain of edits (Document.edited) equal those built from the edited text", () => {
   fc.assert(
     fc.property(textArb, fc.array(fc.tuple(fc.nat(), fc.nat(), textArb), { minLength: 1, maxLength: 6 }), (start, edits) => {

@@ -298,10 +298,10 @@ export class Document {
    */
   linesTrimmedAs(trimmed: string): number[] {
     const text = this.text;
-    const starts = this.starts;
-    // The whole table is built (trimmedHashes), so line i spans starts[i] to the next start's break (or the end).
-    const end = (i: number) => (i + 1 < this.n && i + 1 < this.count ? (starts[i + 1] as number) - 1 : text.endsWith("\n") ? text.length - 1 : text.length);
-    return this.linesHashedAs(trimmed).filter((i) => isTrimmedAt(text, starts[i] as number, end(i), trimmed));
+    // Through the lookups, not `starts`: the table may be a window that jumped, or not yet counted to the end (a
+    // document `edited` from another), and reading `starts` as the whole table dropped lines that are there
+    // (a fuzzy block lost its anchors in a kept document and was not found; the carried-text property found it).
+    return this.linesHashedAs(trimmed).filter((i) => isTrimmedAt(text, this.lineStart(i), this.lineEnd(i), trimmed));
   }
 
   /**

@@ -106,8 +106,10 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
  * them at the file's depth.
  */
 function startsInsideIndent(doc: Document, cand: Candidate): boolean {
+  // The find text first: the line's start is a lookup that walks the line table (a replaceAll edit's places far apart).
+  if (!/^[ \t]/.test(cand.query.text)) return false;
   const lineStart = doc.lineStart(cand.startLine);
-  if (cand.start === lineStart || !/^[ \t]/.test(cand.query.text)) return false;
+  if (cand.start === lineStart) return false;
   return cand.start <= blankPrefixEnd(doc, cand.startLine);
 }
 

@@ -52,6 +52,7 @@
  * reports and messages are those of the per-block path (the property test
  * in test/carried-text.test.ts compares them on random responses).
  */
+import { lastAtMost } from "../arrays.ts";
 import { standsNear } from "../engine/already-applied.ts";
 import type { EditOp } from "../engine/ops.ts";
 import type { SearchReplacePayload } from "../formats/search-replace-format.ts";
@@ -278,20 +279,12 @@ export class CarriedText {
   /** The base line (1-based) of line `first` (0-based) of the edited text, when lines `first` to `last` are base lines in one stretch. */
   private window(first: number, last: number): number | undefined {
     if (first < 0 || last >= this.doc.lineCount + this.lineDelta) return undefined;
-    const pending = this.pending;
-    const lineAt = this.lineAt;
     // The last pending edit whose lines in the edited text start at or before the window's last line.
-    let lo = 0;
-    let hi = pending.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((lineAt[mid] as number) <= last) lo = mid + 1;
-      else hi = mid;
-    }
-    const p = pending[lo - 1];
+    const k = lastAtMost(this.lineAt, last);
+    const p = this.pending[k];
     if (!p) return first + 1;
     // Its lines in the edited text end by the window's first line: the window is below it, moved by it and those above.
-    const end = (lineAt[lo - 1] as number) + p.endLine - p.firstLine + p.lineDelta;
+    const end = (this.lineAt[k] as number) + p.endLine - p.firstLine + p.lineDelta;
     if (end > first) return undefined;
     return first - (end - p.endLine) + 1;
   }

@@ -300,12 +300,12 @@ export class CarriedText {
     // Placed by a rule that chose among several places, but for the hint on the place's line (rule 1).
     if (op.resolvedBy !== undefined && (block.hint === undefined || baseHint !== first + 1)) return undefined;
     if (!this.openFor(block.find, changes.length)) return undefined;
-    // One place: the op's lines. Several (a replaceAll edit's): each change's, on lines of their own, each kept apart.
     const one = changes.length === 1;
+    const lines = this.changeLines(op, changes);
+    if (!lines) return undefined;
     const placed: Placed[] = [];
-    for (const change of changes) {
-      const prev = placed.at(-1);
-      const p = one ? this.place(block, first, op.endLine as number, change) : this.placeChange(block, change, prev);
+    for (const l of lines) {
+      const p = this.place(block, l.first, l.end, l.change);
       if (!p) return undefined;
       placed.push(p);
     }
@@ -342,22 +342,25 @@ export class CarriedText {
   }
 
   /** `place` for one of several changes of an op, on its own lines, below the one before it (`prev`) and on no line of it. */
-  private placeChange(block: CarriedBlock, change: TextChange, prev: Placed | undefined): Placed | undefined {
-    const { first, end } = this.linesOf(change, prev);
-    if (prev && first < prev.end) return undefined;
-    return this.place(block, first, end, change);
-  }
-
   /**
-   * The lines (0-based, half-open) of one of several changes of an op, in
-   * order: counted from the one before it (`prev`), not asked of the
-   * document, whose line lookups walk from the last one asked (two places
-   * 12,500 lines apart, 2,000 times: ~140 ms of a 1 MB input).
+   * Each change of `op` with its lines (0-based, half-open): one place, the
+   * op's; several (a replaceAll edit's), each change's own, in order, or
+   * undefined when two share a line (each is kept pending apart). Several
+   * are counted from one to the next, not asked of the document, whose line
+   * lookups walk from the last one asked (two places 12,500 lines apart,
+   * 2,000 times: ~140 ms of a 1 MB input).
    */
-  private linesOf(change: TextChange, prev: { change: TextChange; first: number } | undefined): { first: number; end: number } {
+  private changeLines(op: OpOutcome, changes: readonly TextChange[]): { change: TextChange; first: number; end: number }[] | undefined {
+    if (changes.length === 1) return [{ change: changes[0] as TextChange, first: (op.startLine as number) - 1, end: op.endLine as number }];
     const b = this.base;
-    const first = prev ? prev.first + countBreaks(b, prev.change.start, change.start) : this.doc.lineAt(change.start);
-    return { first, end: first + countBreaks(b, change.start, Math.max(change.start, change.end - 1)) + 1 };
+    const out: { change: TextChange; first: number; end: number }[] = [];
+    for (const change of changes) {
+      const prev = out.at(-1);
+      const first = prev ? prev.first + countBreaks(b, prev.change.start, change.start) : this.doc.lineAt(change.start);
+      if (prev && first < prev.end) return undefined;
+      out.push({ change, first, end: first + countBreaks(b, change.start, Math.max(change.start, change.end - 1)) + 1 });
+    }
+    return out;
   }
 
   /**
@@ -384,18 +387,9 @@ export class CarriedText {
    * of a replaceAll edit's places share a line.
    */
   start(op: OpOutcome, changes: readonly TextChange[]): boolean {
-    if (changes.length === 1) {
-      this.insert(0, (op.startLine as number) - 1, op.endLine as number, changes[0] as TextChange);
-      return true;
-    }
-    const lines: { change: TextChange; first: number; end: number }[] = [];
-    for (const change of changes) {
-      const prev = lines.at(-1);
-      const l = this.linesOf(change, prev);
-      if (prev && l.first < prev.end) return false;
-      lines.push({ change, ...l });
-    }
-    for (const [k, l] of lines.entries()) this.insert(k, l.first, l.end, l.change, true);
+    const lines = this.changeLines(op, changes);
+    if (!lines) return false;
+    for (const [k, l] of lines.entries()) this.insert(k, l.first, l.end, l.change, changes.length > 1);
     return true;
   }
 

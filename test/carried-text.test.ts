@@ -307,6 +307,23 @@ test("carried str_replace edits give the per-edit path's bytes and reports on ra
   assert.ok(carrying.carried - before - fixedCarried > 30, `carried ${carrying.carried - before - fixedCarried} str_replace edits`);
 });
 
+test("an exact edit not written literally reads the text around it, and is not carried", async () => {
+  // A find text found starting inside a line's indentation is a re-indented match (splice.ts startsInsideIndent):
+  // its replacement is read in the file's whitespace, which looks 100 lines around the place. A pending edit
+  // there that indents with tabs keeps the typed tab in the edited text; the base, all spaces, would rewrite it.
+  const text = `${Array.from({ length: 200 }, (_, i) => `  v${i} = compute(${i});`).join("\n")}\n`;
+  const edits: StructuredEdit[] = [
+    { path: "f.txt", oldString: "  v50 = compute(50);", newString: "\tz();" },
+    { path: "f.txt", oldString: " v60 = compute(60);", newString: "x60 = 1;\n\tq();" },
+  ];
+  const was = carrying.carried;
+  await samePerEdit(text, edits);
+  assert.equal(carrying.carried, was, "neither carried: the first starts carrying, the second is read in the edited text");
+  // Written literally, the same edit from the line's start is carried.
+  await samePerEdit(text, [edits[0] as StructuredEdit, { path: "f.txt", oldString: "  v60 = compute(60);", newString: "x60 = 1;\n\tq();" }]);
+  assert.equal(carrying.carried, was + 1);
+});
+
 test("the pieces of text kept around pending edits carry the blocks, and give the answers, that windows built anew do", async () => {
   const reusedBefore = carrying.reused;
   // Blocks of several lines (a one-line find text is looked for otherwise), many of them, in a file of a few hundred lines.

@@ -59,6 +59,8 @@ interface Planned {
   merged?: AppliedOp[];
   /** Located by a looser reading (a hunk with context dropped). */
   looser?: boolean;
+  /** Written as sent by an exact match (exact-literal.ts), reading no line but its place's (EditReport.literal). */
+  literal?: boolean;
 }
 
 interface Retry {
@@ -187,7 +189,7 @@ function planLocated(doc: Document, l: LocateContext, op: EditOp, located: Locat
     const lines = same ? doc.lines(cand.startLine, cand.endLine) : (literal ?? newLinesAt(doc, { ...cand, query }, rl.replace, l.opts.strategy, l.vocab, l.opts.judge));
     const line = { from: cand.startLine, to: cand.endLine, lines };
     const report = withWarnings(appliedOf(op, located, lines.length - (line.to - line.from)), literal && repeatWarnings(doc, cand.startLine, cand.endLine, rl.find, lines));
-    return { op, splices: [], line, report, ...(reading.looser && { looser: true }) };
+    return { op, splices: [], line, report, ...(reading.looser && { looser: true }), literal: literal !== undefined };
   }
   // replaceAll: a candidate sharing its line with another is spliced literally
   // (widened to the line, each would copy the whole line: memory without end on one huge line).
@@ -199,18 +201,20 @@ function planLocated(doc: Document, l: LocateContext, op: EditOp, located: Locat
   // The syntax judge weighs a single place's readings (merge.ts), never each of replaceAll's many.
   const own = { sharesLine: false, words: l.vocab, ...(cands.length === 1 && l.opts.judge && { judge: l.opts.judge }) };
   let delta = 0;
+  let literal = true;
   for (let k = 0; k < cands.length; k++) {
     const c = cands[k] as Candidate;
     const sharesLine = (cands[k - 1]?.endLine ?? -1) > c.startLine || (cands[k + 1]?.startLine ?? Number.POSITIVE_INFINITY) < c.endLine;
     const s = planSplice(doc, c, reading.replace, l.opts.strategy, sharesLine ? sharing : own);
     splices[k] = s;
     delta += spliceDelta(doc, s);
+    if (!s.literal) literal = false;
   }
   const report = appliedOf(op, located, delta);
   const only = cands.length === 1 ? splices[0] : undefined;
-  if (!only || located.strategy !== "exact") return { op, splices, report };
+  if (!only || located.strategy !== "exact") return { op, splices, report, literal };
   if (only.exception) report.exception = only.exception;
-  return { op, splices, report: withWarnings(report, exactRangeWarnings(doc, cands[0] as Candidate, only)) };
+  return { op, splices, report: withWarnings(report, exactRangeWarnings(doc, cands[0] as Candidate, only)), literal };
 }
 
 function unchanged(doc: Document, p: Planned): boolean {
@@ -492,7 +496,8 @@ export function applyOps(content: string, ops: readonly EditOp[], a: ApplyOpsOpt
     applied.push({ ...p.report, retried: true });
   }
   failed.sort((x, y) => (x.op.origin.diffIndex ?? 0) - (y.op.origin.diffIndex ?? 0) || x.op.origin.index - y.op.origin.index);
-  return { content: text, applied, failed, complete: failed.length === 0, shifts: log, ...(change && { change, ...(parts && { parts }) }) };
+  const literal = accepted.every((p) => p.literal === true && !p.merged);
+  return { content: text, applied, failed, complete: failed.length === 0, shifts: log, ...(change && { change, ...(parts && { parts }), ...(literal && { literal: true as const }) }) };
 }
 
 /**

@@ -39,6 +39,8 @@ export interface Splice {
   breaks?: string[];
   /** An exact match's replacement was not written as sent: which of the named exceptions (exact-literal.ts). */
   exception?: LiteralException;
+  /** Written by an exact match (exactSplice): nothing around the place but its own line was read to write it. */
+  literal?: true;
 }
 
 /** `options`: the preset's thresholds, which set how closely a removed line must match (merge.ts). */
@@ -66,7 +68,11 @@ export interface SpliceHow {
 export function planSplice(doc: Document, cand: Candidate, newString: string, options?: StrategyOptions, how: SpliceHow = {}): Splice {
   const explicitLines = how.explicitLines ?? false;
   const words = how.words ?? GENERIC_WORDS;
-  if (cand.strategy === "exact" && !cand.lineBased && !startsInsideIndent(doc, cand) && ruleOn("exact-literal")) return exactSplice(doc, cand, newString, words, explicitLines);
+  if (cand.strategy === "exact" && !cand.lineBased && !startsInsideIndent(doc, cand) && ruleOn("exact-literal")) {
+    const literal = exactSplice(doc, cand, newString, words, explicitLines);
+    literal.literal = true;
+    return literal;
+  }
   const replacement = readReplacement(doc, cand, newString, explicitLines);
   if (how.sharesLine && !cand.lineBased) return literalSplice(doc, cand.start, cand.end, replacement);
   // A match widened to its lines may not move or change the text around it on those lines.

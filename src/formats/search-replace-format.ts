@@ -61,7 +61,7 @@ function split(response: ResponseText): SplitResult<SearchReplacePayload> {
 
 function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileApplyContext): FileApplyResult {
   const { startLine, offset } = edit.payload;
-  const { result, changes } = applySearchReplaceWithChanges(content, edit.payload.diff, { ...ctx.options, ...(startLine !== undefined && { startLine }), ...(offset > 0 && { lineOffset: offset }) });
+  const { result, changes, literal } = applySearchReplaceWithChanges(content, edit.payload.diff, { ...ctx.options, ...(startLine !== undefined && { startLine }), ...(offset > 0 && { lineOffset: offset }) });
   // On a missing file every SEARCH fails against empty text; say what is really wrong.
   if (!ctx.exists && !result.applied.some((a) => a.strategy === "create")) throw missingFile(ctx.path, "an empty SEARCH section", ctx.pathHint);
   const ops: OpOutcome[] = [];
@@ -71,7 +71,7 @@ function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileA
   for (const note of result.alreadyApplied) ops.push({ status: "already-applied", note });
   if (ctx.keepApplied !== true) {
     for (const error of result.failed) ops.push({ status: "failed", error });
-    return result.complete ? { content: result.content, ...(changes && { changes }), ops } : { ops };
+    return result.complete ? { content: result.content, ...(changes && { changes, ...(literal && { literal }) }), ops } : { ops };
   }
   // --reject: the blocks that applied are kept, each failed one goes to the .rej as the model wrote it.
   const blocks = result.failed.length > 0 ? parseSearchReplace(unescapeWholeText(edit.payload.diff).text) : [];
@@ -79,7 +79,7 @@ function apply(content: string, edit: FileEdit<SearchReplacePayload>, ctx: FileA
     const block = blocks.find((b) => b.index === error.detail.index);
     ops.push({ status: "failed", error, ...(block && { rejected: { kind: "block", text: blockText(block.search, block.replace) } }) });
   }
-  return { content: result.content, ...(changes && { changes }), ops };
+  return { content: result.content, ...(changes && { changes, ...(literal && { literal }) }), ops };
 }
 
 export const searchReplaceFormat: FormatEntry<SearchReplacePayload> = Object.freeze({

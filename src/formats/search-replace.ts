@@ -207,6 +207,8 @@ interface State {
   content: string;
   /** `content` as ranges of `read` (text/change-list.ts), while every block said what it changed. */
   changes: TextChange[] | undefined;
+  /** Every block applied was written as sent by an exact match (EditReport.literal). */
+  literal: boolean;
   shifts: LineShift[];
   applied: BlockReport[];
   failed: EditError[];
@@ -247,6 +249,7 @@ function applyBlocks(state: State, blocks: readonly SearchReplaceBlock[], diffIn
   if (ops.length > 0) {
     const report = applyOps(state.content, ops, { opts, vocab: VOCABULARY, shifts: state.shifts });
     if (report.applied.length > 0) state.changes = state.changes && report.change ? withChange(state.read, state.changes, report.change) : undefined;
+    if (report.applied.length > 0 && !report.literal) state.literal = false;
     state.content = report.content;
     state.shifts = report.shifts;
     for (const a of report.applied) state.applied.push(blockReport(a));
@@ -263,6 +266,7 @@ function applyBlocks(state: State, blocks: readonly SearchReplaceBlock[], diffIn
       continue;
     }
     state.content = r.content;
+    state.literal = false;
     // An append renders the file's last lines again: told apart from the rest, only by reading both texts whole.
     state.changes = undefined;
     state.applied.push({ ...blockReport(r.report), strategy: r.report.strategy === "create" ? "create" : "append" });
@@ -285,7 +289,7 @@ export function applySearchReplaceWithChanges(
   content: string,
   diffText: SearchReplaceInput,
   options: SearchReplaceOptions = {},
-): { result: SearchReplaceResult; changes?: TextChange[] } {
+): { result: SearchReplaceResult; changes?: TextChange[]; literal?: true } {
   if (typeof content !== "string") {
     throw new EditError("INVALID_INPUT", `content must be a string, got ${content === null ? "null" : typeof content}.`);
   }
@@ -296,7 +300,7 @@ export function applySearchReplaceWithChanges(
   const offset = checkLine(o.lineOffset, "lineOffset") ?? 0;
   if (typeof input === "string") checkLimit("maxResponseSize", input.length, opts.limits);
   else for (const item of input) checkLimit("maxResponseSize", item.content.length, opts.limits);
-  const state: State = { read: content, content, changes: [], shifts: [], applied: [], failed: [], alreadyApplied: [] };
+  const state: State = { read: content, content, changes: [], literal: true, shifts: [], applied: [], failed: [], alreadyApplied: [] };
   let unescaped = false;
 
   if (typeof input === "string") {
@@ -327,6 +331,6 @@ export function applySearchReplaceWithChanges(
     .map((f) => f.error);
   return {
     result: { content: state.content, applied: state.applied, failed, alreadyApplied: state.alreadyApplied, complete: failed.length === 0, ...(unescaped && { unescaped }) },
-    ...(state.changes && { changes: state.changes }),
+    ...(state.changes && { changes: state.changes, ...(state.literal && { literal: true as const }) }),
   };
 }

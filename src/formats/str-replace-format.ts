@@ -164,11 +164,11 @@ function apply(content: string, edit: FileEdit<StrReplacePayload>, ctx: FileAppl
     if (!rejected) throw error;
     return { content, ops: [{ status: "failed", error: error as EditError, rejected }] };
   }
-  const { result, change, parts } = replaced;
+  const { result, change, parts, literal } = replaced;
   const m = result.match;
   if (result.alreadyApplied) return { content, ops: [{ status: "already-applied", note: result.alreadyApplied }] };
   // Each place apart, when a few (a replaceAll edit's): the file layer carries them apart (carried-text.ts).
-  return { content: result.content, ...(change && { changes: parts ?? [change] }), ops: [{ status: "applied", strategy: m.strategy, startLine: m.startLine, endLine: m.endLine, score: m.score, fuzzy: m.fuzzy, ...(replaceAll === true && { places: m.count }) }] };
+  return { content: result.content, ...(change && { changes: parts ?? [change], ...(literal && { literal }) }), ops: [{ status: "applied", strategy: m.strategy, startLine: m.startLine, endLine: m.endLine, score: m.score, fuzzy: m.fuzzy, ...(replaceAll === true && { places: m.count }) }] };
 }
 
 export const strReplaceFormat: FormatEntry<StrReplacePayload> = Object.freeze({

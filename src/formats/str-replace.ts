@@ -83,7 +83,7 @@ export function replaceWithChange(
   oldString: string,
   newString: string,
   options: ReplaceOptions = {},
-): { result: ReplaceResult; change?: TextChange; parts?: TextChange[] } {
+): { result: ReplaceResult; change?: TextChange; parts?: TextChange[]; literal?: true } {
   checkString(content, "content");
   checkString(oldString, "oldString");
   checkString(newString, "newString");
@@ -132,5 +132,6 @@ export function replaceWithChange(
     },
     ...(report.change && { change: report.change }),
     ...(report.parts && { parts: report.parts }),
+    ...(report.literal && { literal: report.literal }),
   };
 }

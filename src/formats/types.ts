@@ -129,6 +129,8 @@ export interface FileApplyResult {
    * diffs and writes only those parts.
    */
   changes?: readonly TextChange[];
+  /** With `changes`: each was written as sent by an exact match, reading no line but its place's (engine/ops.ts `EditReport.literal`). */
+  literal?: true;
   /** The edit deletes the file. */
   deleted?: boolean;
   /** The edit renames the file (V4A `*** Move to:`): the new text goes to this path (relative to the root) and the old path is deleted. */

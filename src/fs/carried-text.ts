@@ -204,7 +204,7 @@ export function cleanResult(result: FileApplyResult): { op: OpOutcome; changes: 
   const op = result.ops.length === 1 ? result.ops[0] : undefined;
   const changes = result.changes;
   if (!op || !changes || changes.length !== (op.places ?? 1)) return undefined;
-  if (result.content === undefined || result.deleted || result.moveTo !== undefined || result.gitMode !== undefined) return undefined;
+  if (result.content === undefined || result.literal !== true || result.deleted || result.moveTo !== undefined || result.gitMode !== undefined) return undefined;
   if (op.status !== "applied" || op.strategy !== "exact" || op.score !== 1 || op.fuzzy || op.startLine === undefined || op.endLine === undefined) return undefined;
   return { op, changes };
 }

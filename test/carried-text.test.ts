@@ -16,6 +16,10 @@ import type { StructuredEdit } from "../src/formats/str-replace-format.ts";
 import { MAX_CHANGES } from "../src/text/change-list.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
 
+// Every edit made pending is checked apart from the others (carried-text.ts `checkApart`): a wrong one may not show
+// in the bytes written, which come from the changes' list, until a later edit reads the whole text.
+carrying.checked = true;
+
 /** Few distinct lines, so that blocks repeat, overlap and land next to each other. */
 const LINES = ["}", "{", "", "  x = 1;", "  y = 2;", "  return x;", "function f() {", "  // note", "\tz();", "end"];
 /** A replacement line: a common one, or one that may also stand in the file. */
@@ -322,6 +326,75 @@ test("an exact edit not written literally reads the text around it, and is not c
   // Written literally, the same edit from the line's start is carried.
   await samePerEdit(text, [edits[0] as StructuredEdit, { path: "f.txt", oldString: "  v60 = compute(60);", newString: "x60 = 1;\n\tq();" }]);
   assert.equal(carrying.carried, was + 1);
+});
+
+test("edits of consecutive lines give the per-edit path's bytes and reports, and are carried", async () => {
+  // Each edit quotes the lines right below the one before it (a model going down a file), or right above (going
+  // up): a pending edit then ends where the next place starts, or starts where it ends. Blocks and str_replace
+  // edits of every shape, files with and without a final break (a last line deleted takes the break before it,
+  // reaching the line above; one deleted with its break reaches the line below).
+  const run = fc.record({
+    start: fc.nat(),
+    specs: fc.array(fc.record({ length: fc.integer({ min: 1, max: 3 }), replace: fc.array(line, { maxLength: 4 }), kind: fc.constantFrom<BlockSpec["kind"]>("copy", "copy", "copy", "copy", "typo", "written") }), {
+      minLength: 2,
+      maxLength: 40,
+    }),
+  });
+  const consecutive = (text: string, r: { start: number; specs: { length: number; replace: string[]; kind: BlockSpec["kind"] }[] }): BlockSpec[] => {
+    let at = r.start % (text.split("\n").length - 1);
+    return r.specs.map((s) => {
+      const spec = { kind: s.kind, at, length: s.length, replace: s.replace };
+      at += s.length;
+      return spec;
+    });
+  };
+  const before = carrying.carried;
+  // Lines of their own, edited down from the top: every edit after the first carried.
+  const lines = `${Array.from({ length: 120 }, (_, i) => `  v${i} = compute(${i});`).join("\n")}\n`;
+  const down = Array.from({ length: 60 }, (_, k): BlockSpec => ({ kind: "copy", at: k, length: 1, replace: [`  t${k} = 1;`] }));
+  await samePerEdit(lines, strReplaceResponse(lines, down));
+  assert.equal(carrying.carried - before, 59, "str_replace edits of consecutive lines carried");
+  await samePerEdit(lines, blocksResponse(lines, down));
+  assert.equal(carrying.carried - before, 118, "blocks of consecutive lines carried");
+  await samePerEdit(lines, strReplaceResponse(lines, [...down].reverse()));
+  assert.equal(carrying.carried - before, 177, "str_replace edits of consecutive lines, bottom to top, carried");
+  // Each adding a line: the already-applied check reads a line each side, a pending edit's, in the edited text.
+  const grow = down.map((d, k): BlockSpec => ({ ...d, replace: [`  t${k} = 1;`, `  // ${k}`] }));
+  await samePerEdit(lines, blocksResponse(lines, grow));
+  await samePerEdit(lines, strReplaceResponse(lines, [...grow].reverse()));
+  assert.equal(carrying.carried - before, 295, "edits adding a line to consecutive lines carried");
+  // The replacement standing around the place once the edit before it is made (a response sent again, edited
+  // further): read in the edited text, it is already applied there, as the per-edit path says.
+  const again = [
+    { kind: "copy", at: 10, length: 1, replace: ["  a = 1;"] },
+    { kind: "copy", at: 11, length: 1, replace: ["  a = 1;", "v11 = compute(11);"] },
+  ] satisfies BlockSpec[];
+  for (const response of [blocksResponse(lines, again), strReplaceResponse(lines, again)]) assert.match(await samePerEdit(lines, response), /"alreadyApplied":1/);
+  await fc.assert(
+    fc.asyncProperty(file, fc.boolean(), fc.boolean(), run, fc.boolean(), fc.array(strShape, { minLength: 1, maxLength: 40 }), fc.boolean(), async (drawn, doubled, finalBreak, r, up, shapes, blocks) => {
+      // Doubled, each line stands twice in a row: edits replacing every occurrence make places on adjacent lines.
+      const whole = doubled ? drawn.replace(/^.*\n/gm, (l) => l + l) : drawn;
+      const text = finalBreak ? whole : whole.slice(0, -1);
+      const specs = up ? consecutive(whole, r).reverse() : consecutive(whole, r);
+      await samePerEdit(text, blocks ? blocksResponse(whole, specs) : strReplaceResponse(whole, specs, shapes));
+    }),
+    { numRuns: 150 },
+  );
+  // The last line deleted with the break before it: its change reaches the line above, a pending edit's.
+  const last = lines.slice(0, -1);
+  await samePerEdit(last, strReplaceResponse(lines, [116, 117, 118, 119].map((at): BlockSpec => ({ kind: "copy", at, length: 1, replace: at === 119 ? [] : ["  u = 0;"] }))));
+  // A line on two adjacent lines deleted by one edit replacing every occurrence: the first place, deleted with its
+  // break, reaches the second's line. Kept pending as they were, the next edit not carried read a text that had lost
+  // a line break (and wrote `  b = 1;  c = 1; compute(31);`).
+  const twice = lines.replace("  v21 = compute(21);\n  v22 = compute(22);", "  dup();\n  dup();");
+  for (const before of [[], [{ path: "f.txt", oldString: "  v2 = compute(2);", newString: "  a = 1;" }]]) {
+    await samePerEdit(twice, [
+      ...before,
+      { path: "f.txt", oldString: "  dup();", newString: "", replaceAll: true },
+      { path: "f.txt", oldString: "  v30 = compute(30);", newString: "  b = 1;" },
+      { path: "f.txt", oldString: "  b = 1;", newString: "  c = 1;" },
+    ]);
+  }
 });
 
 test("the pieces of text kept around pending edits carry the blocks, and give the answers, that windows built anew do", async () => {

@@ -219,8 +219,11 @@ function offsetInReplacement(op: EditOp): number | undefined {
  * an ordinary edit pays no search of the whole file (measured: 3.8 -> 10 ms
  * per exact edit on a 200k-line file without it).
  */
-/** Whether the op's replacement stands around `match`, within as many lines as it has: reads those lines only (fs/carried-text.ts relies on it). */
-export function standsNear(ctx: Pick<MatchContext, "doc">, op: EditOp, match: Place): boolean {
+/**
+ * Whether the op's replacement stands around `match`, within as many lines as it has: reads those lines only,
+ * through `line` and `hasLine` (fs/carried-text.ts relies on it, and asks it of a few lines of a text).
+ */
+export function standsNear(ctx: { doc: Pick<Document, "line" | "hasLine"> }, op: EditOp, match: Place): boolean {
   const reading = op.readings[0];
   if (!reading || op.hints.replaceAll) return false;
   const repl = trimBlankEdges(linesOf(reading).replace.map((l) => normalizePunctuation(l).trim()));

@@ -28,17 +28,21 @@
  *    the place at once, whatever else fits (locate-op.ts `exactAtHint`), in
  *    both texts; at its one place, what the hint is read for is the lines
  *    at the hint (rival.ts `rivalAtHint`), the same lines in both texts.
- * 2. Every pending edit below the place is more lines away from it than
- *    the block and its replacement have (plus two): the checks that read
- *    around a place (whole-line tiers, the splice's line ends, "already
- *    applied around the match", which reads as many lines as the replacement
- *    has, and the warning of written lines that repeat the lines after)
- *    read the same lines in both texts. Above the place only the
- *    already-applied check reads, as many lines as the replacement has more
- *    than the match: a pending edit above is that many lines away, plus one
- *    (a response that edits every other line, top to bottom, is carried).
- *    The replacement does not stand near the place (else the already-applied
- *    rule searches the whole text).
+ * 2. The result is written literally (the engine says so: `literal`, every
+ *    op an exact match written as sent, exact-literal.ts), which reads no
+ *    line but the place's own: whole-line tiers and the splice's line ends
+ *    read its lines. No pending edit is on them, nor on the lines the change
+ *    is kept pending as (a line deleted with its break reaches the next
+ *    line, or the line above at the text's end), and a base line break
+ *    stands between it and each. Around it only "already applied around the
+ *    match" reads, as many lines each side as the replacement has more than
+ *    the match (`reach`): the replacement stands on none of them (else the
+ *    already-applied rule searches the whole text), read in the edited text
+ *    when a pending edit is among them. A response editing consecutive
+ *    lines, top to bottom or bottom to top, is carried. An edit that deletes lines (no line
+ *    written) reads whether the text has more lines than it deletes: both
+ *    texts must say the same. (Warnings, which read the lines after the
+ *    place, are not in a file's report.)
  * 3. Every pending edit is whole lines (from a line's start to a line's
  *    end; an edit inside a line is kept as its line), so that a line of the
  *    edited text is the base's or the edit's, and the find text is nowhere
@@ -97,9 +101,10 @@ const GRAM = 4;
  * Tests turn it off to compare with the per-block path, and read how many blocks it carried and the most
  * edits pending at once; `near` off, `holds` builds its window anew each time, and `reused` counts the
  * pieces it kept that served again, `ranges` the most changed ranges a file's carried blocks kept for its report,
- * `partsDiffs` the reports diffed from over MAX_CHANGES ranges (test/carried-text.test.ts). Not a public API.
+ * `partsDiffs` the reports diffed from over MAX_CHANGES ranges; `checked` on, each edit made pending is checked
+ * apart from its neighbours, on lines of its own (test/carried-text.test.ts). Not a public API.
  */
-export const carrying = { on: true, carried: 0, deepest: 0, near: true, reused: 0, ranges: 0, partsDiffs: 0 };
+export const carrying = { on: true, carried: 0, deepest: 0, near: true, reused: 0, ranges: 0, partsDiffs: 0, checked: false };
 
 /** A clean edit made since the base: a range of the base, its new text, and its lines. */
 interface Pending {
@@ -120,10 +125,10 @@ export interface CarriedBlock {
   op: EditOp;
   /** The find text as searched (LF breaks). */
   find: string;
-  /** Lines below the place that must not hold a pending edit (rule 2). */
-  margin: number;
-  /** Lines above the place that must not hold a pending edit (rule 2). */
-  above: number;
+  /** Lines each side of the place that the already-applied check reads: the replacement's past the find text's (rule 2). */
+  reach: number;
+  /** The replacement writes no line: the render reads whether the text has more lines than the place (rule 2). */
+  deletes: boolean;
   /** The line of the edited text the block's hint names (1-based), if it has one (rule 1). */
   hint?: number;
   /** Lines of the find text, and of them those not blank. */
@@ -183,15 +188,12 @@ function strReplaceBlock(payload: StrReplacePayload): CarriedBlock | undefined {
   return withMargin(replaceOp(oldString, newString, payload.replaceAll === true ? { replaceAll: true } : {}), find, newString);
 }
 
-/**
- * `find` as searched (LF breaks), and the margins of rule 2: below, the find text's or the replacement's
- * lines, plus two; above, the replacement's lines past the find text's, plus one.
- */
+/** `find` as searched (LF breaks), and what rule 2 reads around the place. */
 function withMargin(op: EditOp, find: string, replace: string): CarriedBlock {
   const found = countBreaks(find, 0, find.length) + 1;
   const written = countBreaks(replace, 0, replace.length) + 1;
   const nonBlank = find.split("\n").filter((l) => l.trim() !== "").length;
-  return { op, find, margin: Math.max(found, written) + 2, above: Math.max(0, written - found) + 1, lines: found, nonBlank };
+  return { op, find, reach: Math.max(0, written - found), deletes: replace === "", lines: found, nonBlank };
 }
 
 /**
@@ -209,11 +211,14 @@ export function cleanResult(result: FileApplyResult): { op: OpOutcome; changes: 
   return { op, changes };
 }
 
+/** A change as whole lines of the base, and those lines (0-based, half-open). */
+type WholeChange = TextChange & { firstLine: number; endLine: number };
+
 /** Where a change of a carried op stands among the pending edits: the index it goes in at, and the shifts of its lines and offsets. */
 interface Placed {
   change: TextChange;
-  first: number;
-  end: number;
+  /** The change as whole lines of the base, as it is kept pending (`wholeLines`). */
+  whole: WholeChange;
   at: number;
   lineShift: number;
   shift: number;
@@ -305,15 +310,22 @@ export class CarriedText {
     if (!lines) return undefined;
     const placed: Placed[] = [];
     for (const l of lines) {
-      const p = this.place(block, l.first, l.end, l.change);
+      const whole = this.wholeLines(l.first, l.end, l.change, !one);
+      // Places of one edit apart as pending edits are: a line deleted with its break reaches the next place's line.
+      const before = placed.at(-1);
+      if (before && !apart(before.whole, whole)) return undefined;
+      const p = this.place(l.first, l.end, l.change, whole);
       if (!p) return undefined;
       placed.push(p);
     }
-    if (one && standsNear({ doc: this.doc }, block.op, { startLine: first, endLine: op.endLine as number })) return undefined;
+    if (one && this.standsNear(block, placed[0] as Placed, first, op.endLine as number)) return undefined;
+    // Deleting lines: whether the text has more lines than it deletes (line-edits.ts, the text left empty) is read in both.
+    const removed = (op.endLine as number) - first;
+    if (block.deletes && this.doc.lineCount > removed !== this.doc.lineCount + this.lineDelta > removed) return undefined;
     if (this.mayHold(block.find)) return undefined;
     carrying.carried++;
     // In order, each below those before it: its index is where it stood, past them.
-    for (const [k, p] of placed.entries()) this.insert(p.at + k, p.first, p.end, p.change, !one);
+    for (const [k, p] of placed.entries()) this.insert(p.at + k, p.whole);
     const top = placed[0] as Placed;
     const bottom = placed.at(-1) as Placed;
     return {
@@ -322,26 +334,34 @@ export class CarriedText {
     };
   }
 
-  /** Where `change` of one place, on lines `first` to `end` (0-based, half-open), stands among the pending edits, when rule 2 holds. */
-  private place(block: CarriedBlock, first: number, end: number, change: TextChange): Placed | undefined {
+  /**
+   * Where `change` of one place, on lines `first` to `end` (0-based, half-open), kept pending as `whole`, stands
+   * among the pending edits, when rule 2 holds: none on the place's lines or `whole`'s, a base line break
+   * between `whole` and each.
+   */
+  private place(first: number, end: number, change: TextChange, whole: WholeChange): Placed | undefined {
     const pending = this.pending;
     // Pending edits are apart and in order, so those wholly above the margin above are the first `at` (found by
     // halving); the next one is the nearest below it, and the shifts above are where that one starts less where it started.
+    const above = Math.min(first, whole.firstLine);
     let at = 0;
     let hi = pending.length;
     while (at < hi) {
       const mid = (at + hi) >> 1;
-      if ((pending[mid] as Pending).endLine + block.above <= first) at = mid + 1;
+      if ((pending[mid] as Pending).endLine <= above) at = mid + 1;
       else hi = mid;
     }
     const next = pending[at];
-    if (next && end + block.margin > next.firstLine) return undefined;
+    if (next && Math.max(end, whole.endLine) > next.firstLine) return undefined;
+    // A line break of the base between it and each neighbour, so that a line of the edited text is the base's or
+    // one edit's (rule 3): a change ending at an empty line's break meets the next line's (the lines alone allow it).
+    const prev = pending[at - 1];
+    if ((prev && !apart(prev, whole)) || (next && !apart(whole, next))) return undefined;
     const lineShift = next ? (this.lineAt[at] as number) - next.firstLine : this.lineDelta;
     const shift = next ? (this.at[at] as number) - next.start : this.total - this.base.length;
-    return { change, first, end, at, lineShift, shift };
+    return { change, whole, at, lineShift, shift };
   }
 
-  /** `place` for one of several changes of an op, on its own lines, below the one before it (`prev`) and on no line of it. */
   /**
    * Each change of `op` with its lines (0-based, half-open): one place, the
    * op's; several (a replaceAll edit's), each change's own, in order, or
@@ -361,6 +381,55 @@ export class CarriedText {
       out.push({ change, first, end: first + countBreaks(b, change.start, Math.max(change.start, change.end - 1)) + 1 });
     }
     return out;
+  }
+
+  /**
+   * Whether the block's replacement stands around its one place, lines `first` to `end` of the base, placed as
+   * `p` (rule 2): read in the base, or in the edited text when a pending edit is within `reach` lines of it.
+   */
+  private standsNear(block: CarriedBlock, p: Placed, first: number, end: number): boolean {
+    const place = { startLine: first, endLine: end };
+    const prev = this.pending[p.at - 1];
+    const next = this.pending[p.at];
+    const near = block.reach > 0 && ((prev && prev.endLine > first - block.reach) || (next && next.firstLine < end + block.reach));
+    if (!near) return standsNear({ doc: this.doc }, block.op, place);
+    const { lines, at } = this.linesAround(this.doc.lineStart(first) + p.shift, block.reach, end - first + block.reach);
+    const view = { line: (k: number) => lines[k] ?? "", hasLine: (k: number) => k >= 0 && k < lines.length };
+    return standsNear({ doc: view }, block.op, { startLine: at, endLine: at + end - first });
+  }
+
+  /**
+   * Lines of the edited text: up to `above` before the line that starts at
+   * `pos`, and up to `count` from it (fewer at the text's ends, where the
+   * text has no more); `at`, the index of the line at `pos` among them.
+   */
+  private linesAround(pos: number, above: number, count: number): { lines: string[]; at: number } {
+    let before: string[] = [];
+    for (let w = 1_024; ; w *= 4) {
+      const from = Math.max(0, pos - w);
+      // The piece after the last break (at `pos`) is empty; the first is part of a line unless the text starts there,
+      // and is left out by taking the last `above` of more.
+      const pieces = this.slice(from, pos).split("\n").slice(0, -1);
+      if (from === 0 || pieces.length > above) {
+        before = pieces.slice(Math.max(0, pieces.length - above));
+        break;
+      }
+    }
+    let after: string[] = [];
+    for (let w = 1_024; ; w *= 4) {
+      const to = Math.min(this.total, pos + w);
+      const pieces = this.slice(pos, to).split("\n");
+      if (to === this.total) {
+        // A final break ends the last line; no line follows it.
+        after = (pieces.at(-1) === "" ? pieces.slice(0, -1) : pieces).slice(0, count);
+        break;
+      }
+      if (pieces.length > count) {
+        after = pieces.slice(0, count);
+        break;
+      }
+    }
+    return { lines: [...before, ...after], at: before.length };
   }
 
   /**
@@ -389,7 +458,9 @@ export class CarriedText {
   start(op: OpOutcome, changes: readonly TextChange[]): boolean {
     const lines = this.changeLines(op, changes);
     if (!lines) return false;
-    for (const [k, l] of lines.entries()) this.insert(k, l.first, l.end, l.change, changes.length > 1);
+    const wholes = lines.map((l) => this.wholeLines(l.first, l.end, l.change, changes.length > 1));
+    for (let k = 1; k < wholes.length; k++) if (!apart(wholes[k - 1] as WholeChange, wholes[k] as WholeChange)) return false;
+    for (const [k, whole] of wholes.entries()) this.insert(k, whole);
     return true;
   }
 
@@ -402,7 +473,7 @@ export class CarriedText {
    * it reaches one line past its place's at most, below them (a change that
    * ends where a line starts).
    */
-  private wholeLines(from: number, to: number, change: TextChange, startsOnFrom: boolean): TextChange & { firstLine: number; endLine: number } {
+  private wholeLines(from: number, to: number, change: TextChange, startsOnFrom: boolean): WholeChange {
     const b = this.base;
     const startsLine = change.start === 0 || b.charCodeAt(change.start - 1) === 10;
     const endsLine = change.end === b.length || b.charCodeAt(change.end) === 10;
@@ -416,9 +487,9 @@ export class CarriedText {
     return { start, end, text, firstLine, endLine: startsOnFrom ? from + countBreaks(b, start, end) + 1 : this.doc.lineAt(end) + 1 };
   }
 
-  /** `narrow`, a change of lines `first` to `end` (0-based, half-open), pending at index `k`; `startsOnFirst`: it starts on line `first`. */
-  private insert(k: number, first: number, end: number, narrow: TextChange, startsOnFirst = false): void {
-    const change = this.wholeLines(first, end, narrow, startsOnFirst);
+  /** `change`, whole lines of the base (`wholeLines`), pending at index `k`. */
+  private insert(k: number, change: WholeChange): void {
+    if (carrying.checked) this.checkApart(k, change);
     const lines = countBreaks(this.base, change.start, change.end);
     const firstLine = change.firstLine;
     const lineDelta = countBreaks(change.text, 0, change.text.length) - lines;
@@ -441,6 +512,13 @@ export class CarriedText {
     this.forgetNear(k);
     if (this.pending.length > carrying.deepest) carrying.deepest = this.pending.length;
     this.addGrams(change.text);
+  }
+
+  /** Throws unless `change`, to go in at `k`, stands after the edit before it and before the one after, on lines of its own. */
+  private checkApart(k: number, change: WholeChange): void {
+    const prev = this.pending[k - 1];
+    const next = this.pending[k];
+    if ((prev && !apart(prev, change)) || (next && !apart(change, next))) throw new Error(`pending edit ${JSON.stringify(change)} meets another at ${k}`);
   }
 
   private addGrams(text: string): void {
@@ -538,6 +616,14 @@ export class CarriedText {
     }
     return out;
   }
+}
+
+/**
+ * Whether pending edit `a` ends before `b` starts, on lines of its own, with a line break of the base between
+ * them: a line of the edited text is then the base's or one edit's (rule 3).
+ */
+function apart(a: { end: number; endLine: number }, b: { start: number; firstLine: number }): boolean {
+  return a.end < b.start && a.endLine <= b.firstLine;
 }
 
 /** A hash of `s[i, i + GRAM)` (equal substrings, equal hashes; a collision only costs a scan). */

@@ -95,19 +95,25 @@ const hugeFind = fc.record({ bytes: fc.integer({ min: 100_000, max: 450_000 }) }
  * Many tiny edits (up to the 2,000 the default limits allow), each of one token on its own line; with
  * `typo`, each SEARCH line misspelt, a near miss (2,000 on 1 MB took 3 s of CPU: each scanned the file);
  * with `hinted`, each with a `:start_line:` hint at its line in the file (2,000 on 1 MB took 12.7 s: none was
- * carried); with `grow`, each adding a line (the hints of the blocks after it then name other lines).
+ * carried); with `grow`, each adding a line (the hints of the blocks after it then name other lines); in
+ * `order`, spread over the file or on consecutive lines, down or up from the first.
  */
+const order = fc.constantFrom<Order>("spread", "down", "up");
+type Order = "spread" | "down" | "up";
+/** Edit `k` of `n`'s line: every `step`-th line, wrapping in `lines`; or consecutive lines down or up from the first. */
+const lineOf = (o: Order, k: number, n: number, step: number, lines: number) => (o === "spread" ? (k * step) % lines : o === "down" ? k : n - 1 - k);
 const tinyParams = fc.record({
   lines: fc.integer({ min: 5_000, max: 25_000 }),
   edits: fc.integer({ min: 500, max: 2_000 }),
   typo: fc.boolean(),
   hinted: fc.boolean(),
   grow: fc.boolean(),
+  order,
 });
 const tinyEdits = tinyParams.map((p) => {
   const file = Array.from({ length: p.lines }, (_, i) => codeLine(i)).join("\n");
   const blocks = Array.from({ length: p.edits }, (_, k) => {
-    const i = (k * 13) % p.lines;
+    const i = lineOf(p.order, k, p.edits, 13, p.lines);
     const written = codeLine(i).replace("compute", "calc");
     const block = sr(p.typo ? codeLine(i).replace("compute", "compte") : codeLine(i), p.grow ? `${written}\n  // ${i}` : written);
     return p.hinted ? block.replace("<<<<<<< SEARCH\n", `<<<<<<< SEARCH\n:start_line:${i + 1}\n-------\n`) : block;
@@ -135,7 +141,8 @@ const manyHunks = fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), hu
 /**
  * Many str_replace edits of one line each (the server's `edit_file`, the command line's JSON lines); with `typo`,
  * each misspelt; with `all`, each of part of its line and replacing every occurrence, in `places` copies of the
- * lines (issue 39: 2,000 on 1 MB took ~9.6 s with one place each, ~22 s with two).
+ * lines (issue 39: 2,000 on 1 MB took ~9.6 s with one place each, ~22 s with two); in `order`, spread over the
+ * file (or its copy) or on consecutive lines, down or up from the first (2,000 up a 1 MB file: ~11 s).
  */
 const replaceParams = (all: fc.Arbitrary<boolean>) =>
   fc.record({
@@ -144,17 +151,18 @@ const replaceParams = (all: fc.Arbitrary<boolean>) =>
     typo: fc.boolean(),
     all,
     places: fc.integer({ min: 1, max: 3 }),
+    order,
   });
-const replacesOf = (p: { lines: number; edits: number; typo: boolean; all: boolean; places: number }): HostileInput => {
+const replacesOf = (p: { lines: number; edits: number; typo: boolean; all: boolean; places: number; order: Order }): HostileInput => {
   // With `all`, the file's lines `places` times over: each edit replaces that many places, far apart.
   const copies = p.all ? p.places : 1;
   const part = Math.floor(p.lines / copies);
   const file = Array.from({ length: part * copies }, (_, i) => codeLine(i % part)).join("\n");
-  // Lines apart and distinct: each edit's text stands once in the file (in each copy, with `all`). At least a line
-  // apart: edits of consecutive lines are not carried (docs/speed.md), each a new whole text.
-  const step = Math.max(2, Math.floor(part / p.edits));
-  const edits = Array.from({ length: Math.min(p.edits, Math.floor(part / step)) }, (_, k) => {
-    const i = k * step;
+  // Distinct lines: each edit's text stands once in the file (in each copy, with `all`).
+  const step = Math.max(1, Math.floor(part / p.edits));
+  const n = Math.min(p.edits, Math.floor(part / step));
+  const edits = Array.from({ length: n }, (_, k) => {
+    const i = lineOf(p.order, k, n, step, part);
     if (p.all) return { oldString: `v${i} = compute(${i},`, newString: `v${i} = calc(${i},`, replaceAll: true };
     return { oldString: p.typo ? codeLine(i).replace("compute", "compte") : codeLine(i), newString: codeLine(i).replace("compute", "calc") };
   });

@@ -363,6 +363,25 @@ test("edits of consecutive lines give the per-edit path's bytes and reports, and
   await samePerEdit(lines, blocksResponse(lines, grow));
   await samePerEdit(lines, strReplaceResponse(lines, [...grow].reverse()));
   assert.equal(carrying.carried - before, 295, "edits adding a line to consecutive lines carried");
+  // Blocks of two lines down the file, each adding one, hinted at their lines in the file: from the second on, the
+  // hint names lines the blocks before wrote, where the find text is not.
+  const pairs = Array.from({ length: 30 }, (_, k): BlockSpec => ({ kind: "copy", at: 2 * k, length: 2, replace: [`  t${2 * k} = 1;`, `  v${2 * k + 1} = compute(${2 * k + 1});`, `  // ${k}`] }));
+  const wasPairs = carrying.carried;
+  await samePerEdit(lines, `f.txt\n${blocksOf(lines, pairs, ["at"]).join("")}`);
+  assert.equal(carrying.carried - wasPairs, 29, "two-line blocks hinted at lines the block before wrote carried");
+  // Not carried when those lines hold the find text's grown (an exact match's rival at the hint, rival.ts): the
+  // first block writes lines 50-51 with a comment at lines 11-12 (or 12-13, after a line of its own), the second,
+  // hinted there, finds lines 50-51 and takes the rival, as the per-block path does.
+  for (const [written, hint] of [[[], 11], [["  a = 1;"], 12]] as const) {
+    const rival: BlockSpec[] = [
+      { kind: "copy", at: 10, length: 1, replace: [...written, "  v50 = compute(50); // x", "  v51 = compute(51); // x"] },
+      { kind: "copy", at: 50, length: 2, replace: ["  w = 1;"] },
+    ];
+    const wasRival = carrying.carried;
+    const rivalResponse = `f.txt\n${blocksOf(lines, rival, ["none", "at"]).join("")}`.replace(":start_line:51\n", `:start_line:${hint}\n`);
+    assert.match(await samePerEdit(lines, rivalResponse), new RegExp(`"index":1,"format":"search-replace","status":"applied","strategy":"exact","startLine":${hint},`));
+    assert.equal(carrying.carried, wasRival, "a block with a rival at its hint not carried");
+  }
   // The replacement standing around the place once the edit before it is made (a response sent again, edited
   // further): read in the edited text, it is already applied there, as the per-edit path says.
   const again = [
@@ -371,12 +390,22 @@ test("edits of consecutive lines give the per-edit path's bytes and reports, and
   ] satisfies BlockSpec[];
   for (const response of [blocksResponse(lines, again), strReplaceResponse(lines, again)]) assert.match(await samePerEdit(lines, response), /"alreadyApplied":1/);
   await fc.assert(
-    fc.asyncProperty(file, fc.boolean(), fc.boolean(), run, fc.boolean(), fc.array(strShape, { minLength: 1, maxLength: 40 }), fc.boolean(), async (drawn, doubled, finalBreak, r, up, shapes, blocks) => {
+    fc.asyncProperty(
+      file,
+      fc.boolean(),
+      fc.boolean(),
+      run,
+      fc.boolean(),
+      fc.array(strShape, { minLength: 1, maxLength: 40 }),
+      fc.boolean(),
+      fc.array(hintShape, { minLength: 1, maxLength: 40 }),
+      async (drawn, doubled, finalBreak, r, up, shapes, blocks, hints) => {
       // Doubled, each line stands twice in a row: edits replacing every occurrence make places on adjacent lines.
       const whole = doubled ? drawn.replace(/^.*\n/gm, (l) => l + l) : drawn;
       const text = finalBreak ? whole : whole.slice(0, -1);
       const specs = up ? consecutive(whole, r).reverse() : consecutive(whole, r);
-      await samePerEdit(text, blocks ? blocksResponse(whole, specs) : strReplaceResponse(whole, specs, shapes));
+      // Blocks hinted at their lines in the file: those after blocks that add lines then point at what those wrote.
+      await samePerEdit(text, blocks ? `f.txt\n${blocksOf(whole, specs, hints).join("")}` : strReplaceResponse(whole, specs, shapes));
     }),
     { numRuns: 150 },
   );

@@ -58,6 +58,7 @@
  */
 import { lastAtMost } from "../arrays.ts";
 import { standsNear } from "../engine/already-applied.ts";
+import { rivalLinesOfExact } from "../match/rival.ts";
 import type { EditOp } from "../engine/ops.ts";
 import type { SearchReplacePayload } from "../formats/search-replace-format.ts";
 import { blockOp } from "../formats/search-replace.ts";
@@ -269,16 +270,38 @@ export class CarriedText {
    * line of the hinted line of the edited text, when the lines from it that
    * the block spans are lines of the edited text, and base lines in one
    * stretch (no pending edit wrote one or stands between two; a line deleted
-   * above the first does not). Else, for a find text of one line not blank,
-   * no line (NO_LINE): the hinted line is then a pending edit's or past the
-   * end, where the find text is not (rule 3), so the hint in the edited text
-   * chooses nothing either, and the lines at it are read for finds of two
-   * lines or more only (`rivalAtHint`). Else undefined: not carried.
+   * above the first does not). Else no line (NO_LINE): the hinted lines are
+   * then past the end, or a pending edit's among them, where the find text
+   * is not (rule 3), so the hint in the edited text chooses nothing either;
+   * what else the engine reads there is whether those lines hold the find
+   * text's grown (an exact match's rival, read for finds of two lines or
+   * more only: rival.ts): when they do, undefined (not carried).
    */
   baseHint(block: CarriedBlock): number | undefined {
     const line = block.hint as number;
     const window = this.window(line - 1, line - 2 + block.lines);
-    return window ?? (block.nonBlank < 2 ? NO_LINE : undefined);
+    if (window !== undefined || block.nonBlank < 2) return window ?? NO_LINE;
+    if (block.find.endsWith("\n")) return undefined;
+    const model = block.find.split("\n");
+    const start = this.editedLineStart(line - 1);
+    if (start === undefined) return NO_LINE;
+    const { lines } = this.linesAround(start, 0, model.length);
+    return rivalLinesOfExact((j) => lines[j], model) ? undefined : NO_LINE;
+  }
+
+  /** Where line `line` (0-based) of the edited text starts in it, or undefined past its end. */
+  private editedLineStart(line: number): number | undefined {
+    if (line < 0 || line >= this.doc.lineCount + this.lineDelta) return undefined;
+    const k = lastAtMost(this.lineAt, line);
+    const p = this.pending[k];
+    if (!p) return this.doc.lineStart(line);
+    const from = this.lineAt[k] as number;
+    // Its lines in the edited text: the line is one of them (a line of its text), or a base line below it.
+    const end = from + p.endLine - p.firstLine + p.lineDelta;
+    if (line >= end) return this.doc.lineStart(line - (end - p.endLine)) + (this.at[k] as number) + p.text.length - p.end;
+    let at = 0;
+    for (let j = from; j < line; j++) at = p.text.indexOf("\n", at) + 1;
+    return (this.at[k] as number) + at;
   }
 
   /** The base line (1-based) of line `first` (0-based) of the edited text, when lines `first` to `last` are base lines in one stretch. */

@@ -47,9 +47,28 @@ const holdsLine = (ctx: MatchContext, q: Query, start: number, j: number, same: 
 
 /** How many of the model's non-blank lines the window starting at `start` holds, position by position. */
 function held(ctx: MatchContext, q: Query, start: number, same: SameLine): number {
+  return heldBy((j) => (ctx.doc.hasLine(start + j) ? ctx.doc.line(start + j) : undefined), q.lines, same);
+}
+
+/** How many of the model's non-blank lines a window holds, position by position: its line `j` is `line(j)`, undefined past the text. */
+function heldBy(line: (j: number) => string | undefined, model: readonly string[], same: SameLine): number {
   let n = 0;
-  for (let j = 0; j < q.lines.length; j++) if ((q.lines[j] ?? "").trim() !== "" && holdsLine(ctx, q, start, j, same)) n++;
+  for (let j = 0; j < model.length; j++) {
+    const file = line(j);
+    if ((model[j] ?? "").trim() !== "" && file !== undefined && same(file, model[j] ?? "")) n++;
+  }
   return n;
+}
+
+/**
+ * Whether a window (its line `j` is `line(j)`) holds what makes it an exact
+ * match's rival at the op's line hint (rivalOf): every non-blank line of the
+ * model as written or grown at its end, not all as written. fs/carried-text.ts
+ * asks it of the hinted lines of a text it has not made whole.
+ */
+export function rivalLinesOfExact(line: (j: number) => string | undefined, model: readonly string[]): boolean {
+  const nonBlank = model.filter((l) => l.trim() !== "").length;
+  return heldBy(line, model, writtenOrGrownAtEnd) >= nonBlank && heldBy(line, model, asWritten) < nonBlank;
 }
 
 /** A rival of a similarity match is a plausible block at least (it holds more of the model's lines). */

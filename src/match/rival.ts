@@ -45,9 +45,15 @@ const writtenOrGrownAtEnd: SameLine = (file, line) => file === line || (file.sta
 const holdsLine = (ctx: MatchContext, q: Query, start: number, j: number, same: SameLine): boolean =>
   ctx.doc.hasLine(start + j) && same(ctx.doc.line(start + j), q.lines[j] ?? "");
 
+/** Line `j` of the window starting at file line `start`, undefined past the file. */
+const windowAt =
+  (ctx: MatchContext, start: number) =>
+  (j: number): string | undefined =>
+    ctx.doc.hasLine(start + j) ? ctx.doc.line(start + j) : undefined;
+
 /** How many of the model's non-blank lines the window starting at `start` holds, position by position. */
 function held(ctx: MatchContext, q: Query, start: number, same: SameLine): number {
-  return heldBy((j) => (ctx.doc.hasLine(start + j) ? ctx.doc.line(start + j) : undefined), q.lines, same);
+  return heldBy(windowAt(ctx, start), q.lines, same);
 }
 
 /** How many of the model's non-blank lines a window holds, position by position: its line `j` is `line(j)`, undefined past the text. */
@@ -95,8 +101,8 @@ const sharesMost = (winner: Candidate, start: number, end: number): boolean =>
 
 /**
  * The window at the op's line hint, apart from the winner and inside the
- * file, when it holds every line of the model as written or grown (a
- * comment appended since) and `beats` says it reads better than the winner.
+ * file, when `rivals` says it holds every line of the model as written or
+ * grown (a comment appended since) and reads better than the winner.
  * Two cases, one rule: a similarity winner that does not hold them all (a
  * similar block elsewhere scored higher than the real place: a numbered
  * hunk at line 287 was applied at 318, where `ColorName` reads
@@ -109,14 +115,11 @@ function rivalAtHint(
   q: Query,
   winner: Candidate,
   hintStart: number | undefined,
-  beats: (start: number, nonBlank: number) => boolean,
-  grown: SameLine = writtenOrGrown,
+  rivals: (start: number) => boolean,
 ): Candidate | undefined {
   if (hintStart === undefined || !Number.isInteger(hintStart) || hintStart < 0) return undefined;
   const n = q.lines.length;
-  if (!ctx.doc.hasLine(hintStart + n - 1) || overlaps(winner, hintStart, n)) return undefined;
-  const nonBlank = nonBlankLines(q);
-  if (held(ctx, q, hintStart, grown) < nonBlank || !beats(hintStart, nonBlank)) return undefined;
+  if (!ctx.doc.hasLine(hintStart + n - 1) || overlaps(winner, hintStart, n) || !rivals(hintStart)) return undefined;
   return lineCandidate(ctx, q, hintStart, n, "fuzzy-block", blockSimilarity(ctx.doc.lines(hintStart, hintStart + n), q.lines));
 }
 
@@ -144,11 +147,11 @@ function rivalOf(ctx: MatchContext, q: Query, winner: Candidate, hintStart?: num
   // An exact match that starts inside a line holds its first line grown at the start: a hinted window
   // holding it grown at the end is no better a reading, and removing the line there would fail.
   if (winner.strategy === "exact" && winner.start !== ctx.doc.lineStart(winner.startLine)) return undefined;
-  if (winner.strategy === "exact") return rivalAtHint(ctx, q, winner, hintStart, (at, all) => held(ctx, q, at, asWritten) < all, writtenOrGrownAtEnd);
+  if (winner.strategy === "exact") return rivalAtHint(ctx, q, winner, hintStart, (at) => rivalLinesOfExact(windowAt(ctx, at), q.lines));
   if (!winner.lineBased) return undefined;
-  const atHint = rivalAtHint(ctx, q, winner, hintStart, (_, all) => held(ctx, q, winner.startLine, writtenOrGrown) < all);
-  if (atHint) return atHint;
   const nonBlank = nonBlankLines(q);
+  const atHint = rivalAtHint(ctx, q, winner, hintStart, (at) => held(ctx, q, at, writtenOrGrown) >= nonBlank && held(ctx, q, winner.startLine, writtenOrGrown) < nonBlank);
+  if (atHint) return atHint;
   // A tolerant match has every line modulo spacing: a rival needs more lines
   // as written, and the fallback's similarity. A similarity match: more lines
   // as written or grown, and to be a plausible block at all.

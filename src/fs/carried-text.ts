@@ -428,7 +428,7 @@ export class CarriedText {
    */
   private linesAround(pos: number, above: number, count: number): { lines: string[]; at: number } {
     let before: string[] = [];
-    for (let w = 1_024; ; w *= 4) {
+    for (let w = 256; ; w *= 4) {
       const from = Math.max(0, pos - w);
       // The piece after the last break (at `pos`) is empty; the first is part of a line unless the text starts there,
       // and is left out by taking the last `above` of more.
@@ -439,7 +439,7 @@ export class CarriedText {
       }
     }
     let after: string[] = [];
-    for (let w = 1_024; ; w *= 4) {
+    for (let w = 256; ; w *= 4) {
       const to = Math.min(this.total, pos + w);
       const pieces = this.slice(pos, to).split("\n");
       if (to === this.total) {
@@ -469,6 +469,10 @@ export class CarriedText {
       for (const p of this.pending) if (p.text.includes(find)) return true;
       return false;
     }
+    // An occurrence over a pending edit's text has one of its lines inside a line of that text (the edited text's
+    // lines are the base's or one edit's), whose 4-grams are then all in `grams`: with no such line, none is (2,000
+    // blocks of two lines, each checked against up to 256 pending edits: ~0.15 s of CPU).
+    if (!find.split("\n").some((line) => this.gramsHold(line))) return false;
     for (let k = 0; k < this.pending.length; k++) if (this.holds(k, find)) return true;
     return false;
   }

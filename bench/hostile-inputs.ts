@@ -95,8 +95,9 @@ const hugeFind = fc.record({ bytes: fc.integer({ min: 100_000, max: 450_000 }) }
  * Many tiny edits (up to the 2,000 the default limits allow), each of one token on its own line; with
  * `typo`, each SEARCH line misspelt, a near miss (2,000 on 1 MB took 3 s of CPU: each scanned the file);
  * with `hinted`, each with a `:start_line:` hint at its line in the file (2,000 on 1 MB took 12.7 s: none was
- * carried); with `grow`, each adding a line (the hints of the blocks after it then name other lines); in
- * `order`, spread over the file or on consecutive lines, down or up from the first.
+ * carried); with `grow`, each adding a line (the hints of the blocks after it then name other lines); with
+ * `two`, each of its line and the next (hinted, growing, down a 1 MB file: 26.5 s before such blocks were
+ * carried); in `order`, spread over the file or on consecutive lines, down or up from the first.
  */
 const order = fc.constantFrom<Order>("spread", "down", "up");
 type Order = "spread" | "down" | "up";
@@ -108,14 +109,19 @@ const tinyParams = fc.record({
   typo: fc.boolean(),
   hinted: fc.boolean(),
   grow: fc.boolean(),
+  two: fc.boolean(),
   order,
 });
 const tinyEdits = tinyParams.map((p) => {
   const file = Array.from({ length: p.lines }, (_, i) => codeLine(i)).join("\n");
-  const blocks = Array.from({ length: p.edits }, (_, k) => {
-    const i = lineOf(p.order, k, p.edits, 13, p.lines);
-    const written = codeLine(i).replace("compute", "calc");
-    const block = sr(p.typo ? codeLine(i).replace("compute", "compte") : codeLine(i), p.grow ? `${written}\n  // ${i}` : written);
+  // With `two`, blocks of lines i and i + 1, i even: apart, and consecutive in order.
+  const span = p.two ? 2 : 1;
+  const n = Math.min(p.edits, Math.floor(p.lines / span));
+  const blocks = Array.from({ length: n }, (_, k) => {
+    const i = span * lineOf(p.order, k, n, 13, Math.floor(p.lines / span));
+    const written = codeLine(i).replace("compute", "calc") + (p.two ? `\n${codeLine(i + 1)}` : "");
+    const search = (p.typo ? codeLine(i).replace("compute", "compte") : codeLine(i)) + (p.two ? `\n${codeLine(i + 1)}` : "");
+    const block = sr(search, p.grow ? `${written}\n  // ${i}` : written);
     return p.hinted ? block.replace("<<<<<<< SEARCH\n", `<<<<<<< SEARCH\n:start_line:${i + 1}\n-------\n`) : block;
   });
   return asBlocks(`many tiny edits ${JSON.stringify(p)}`, `${file}\n`, blocks.join(""));

@@ -248,9 +248,9 @@ test("carried str_replace edits give the per-edit path's bytes and reports on ra
     assert.equal(result.includes('"version":0'), history, "the typo placed in the history");
     assert.ok(carrying.carried - was >= 10, `carried ${carrying.carried - was} of the fixed response's edits${history ? " with a history" : ""}`);
   }
-  // Edits of part of a line, of a line with its break, deleting one, with CRLF, replacing every occurrence of a text
-  // that stands once: carried, each kept pending as whole lines.
-  for (const shape of ["inner", "eol", "delete", "crlf", "all"] as const) {
+  // Edits of part of a line (from inside its indentation, or inside its text), of a line with its break, deleting
+  // one, with CRLF, replacing every occurrence of a text that stands once: carried, each kept pending as whole lines.
+  for (const shape of ["part", "inner", "eol", "delete", "crlf", "all"] as const) {
     const was = carrying.carried;
     const apart = Array.from({ length: 20 }, (_, k): BlockSpec => ({ kind: "copy", at: 3 + 11 * k, length: 1, replace: [`  t${k} = 1;`] }));
     await samePerEdit(lines, strReplaceResponse(lines, apart, [shape]));
@@ -323,6 +323,20 @@ test("an exact edit not written literally reads the text around it, and is not c
   const was = carrying.carried;
   await samePerEdit(text, edits);
   assert.equal(carrying.carried, was, "neither carried: the first starts carrying, the second is read in the edited text");
+  // Of one line, the same: its tab is read in the file's whitespace (whitespace-kind.ts), which looks for tabs
+  // around the place, the one there a pending edit's to remove. And a number column is read against the place's
+  // line number, which the 60 lines deleted above move from 151 to 91, near the 92 written (replacement.ts).
+  const tabbed = text.replace("  v140 = compute(140);", "\tz();");
+  const deleted = Array.from({ length: 60 }, (_, i) => `  v${i + 10} = compute(${i + 10});`).join("\n");
+  const firsts: [StructuredEdit, string][] = [
+    [{ path: "f.txt", oldString: "\tz();", newString: "  z();" }, "\tq();"],
+    [{ path: "f.txt", oldString: deleted, newString: "" }, "92 q();"],
+  ];
+  for (const [first, newString] of firsts) {
+    const at = carrying.carried;
+    await samePerEdit(tabbed, [first, { path: "f.txt", oldString: " v150 = compute(150);", newString }]);
+    assert.equal(carrying.carried, at, `${JSON.stringify(newString)} not carried`);
+  }
   // Written literally, the same edit from the line's start is carried.
   await samePerEdit(text, [edits[0] as StructuredEdit, { path: "f.txt", oldString: "  v60 = compute(60);", newString: "x60 = 1;\n\tq();" }]);
   assert.equal(carrying.carried, was + 1);

@@ -39,7 +39,7 @@ export interface Splice {
   breaks?: string[];
   /** An exact match's replacement was not written as sent: which of the named exceptions (exact-literal.ts). */
   exception?: LiteralException;
-  /** Written by an exact match (exactSplice): nothing around the place but its own line was read to write it. */
+  /** Written as sent by an exact match (exactSplice, or writtenOnItsLine), reading no line but the place's own. */
   literal?: true;
 }
 
@@ -82,7 +82,11 @@ export function planSplice(doc: Document, cand: Candidate, newString: string, op
     const widened = ruleOn("widen-to-lines") ? widenToLines(doc, cand, replacement) : undefined;
     const elided = widened ? undefined : elisionToLines(doc, cand, replacement, words);
     const lines = widened ?? elided?.cand;
-    if (!lines) return literalSplice(doc, cand.start, cand.end, replacement);
+    if (!lines) {
+      const splice = literalSplice(doc, cand.start, cand.end, replacement);
+      if (writtenOnItsLine(cand, newString, replacement)) splice.literal = true;
+      return splice;
+    }
     exact = cand;
     marker = elided?.marker;
     cand = lines;
@@ -117,6 +121,22 @@ function startsInsideIndent(doc: Document, cand: Candidate): boolean {
   const lineStart = doc.lineStart(cand.startLine);
   if (cand.start === lineStart) return false;
   return cand.start <= blankPrefixEnd(doc, cand.startLine);
+}
+
+/**
+ * An exact match inside a line's indentation (startsInsideIndent) written as
+ * sent, reading no other line: find text and replacement of one line each,
+ * with no escape, no line break, no number column (replacement.ts reads the
+ * match's line number for one) and no indentation of the other kind than the
+ * find text's (whitespace-kind.ts then reads the lines around): the reading
+ * steps read none, and an edit adding no line is not widened. Carried text
+ * (fs/carried-text.ts) carries such a result as it does a literal one.
+ */
+function writtenOnItsLine(cand: Candidate, newString: string, replacement: string): boolean {
+  if (cand.strategy !== "exact" || replacement !== newString || cand.query.lines.length !== 1 || cand.query.endsWithNewline) return false;
+  if (/[\n\r\\]/.test(newString) || /^[ \t]*\d/.test(newString)) return false;
+  const kinds = leadingWhitespace(cand.query.text);
+  return [...leadingWhitespace(newString)].every((c) => kinds.includes(c));
 }
 
 /** The last line's blank prefix: replaceAll asks it for each of a million places on one line. */

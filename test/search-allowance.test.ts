@@ -119,6 +119,28 @@ test("applyEdits: one allowance spans the response's blocks; the refused block f
   assert.match(await readFile(path.join(t.root, "f.txt"), "utf8"), /const v50 = 0;/);
 });
 
+test("applyEdits: a block applied beyond its exact text is charged the text it makes, which the next block reads anew", async () => {
+  // Two-line blocks with a typo in their first line, found fuzzily and applied: each made a new text of the file,
+  // and the next block read it anew (~15 ms on 1 MB): 501 such blocks on 1 MB took 3.3 s of CPU, 234 applied within
+  // the allowance. Charged REBUILD_STEPS per SCAN_CHARS of that text, fewer fit on a longer file, and fewer than
+  // the near misses that apply nothing.
+  const applied = async (lines: number, apply: boolean) => {
+    const file = `${Array.from({ length: lines }, (_, i) => code(i)).join("\n")}\n`;
+    const blocks = Array.from({ length: 40 }, (_, k) => {
+      const i = 2 * k * 7;
+      return apply ? sr(`${code(i).replace("compute", "compte")}\n${code(i + 1)}`, `  const v${i} = 0;\n${code(i + 1)}`) : sr(code(i).replace("compute", "compte"), "x");
+    });
+    const t = await makeTree({ "f.txt": file });
+    const r = await applyEdits(t.root, `f.txt\n${blocks.join("")}`, { limits: { maxFuzzySteps: 100_000 }, partial: true, dryRun: true });
+    const edits = r.files[0]?.edits ?? [];
+    return 40 - edits.filter((e) => e.error?.code === "TOO_LARGE").length;
+  };
+  const short = await applied(1_000, true);
+  const long = await applied(10_000, true);
+  assert.ok(long < short && long > 0, `fuzzy blocks applied: ${short} on 1,000 lines, ${long} on 10,000`);
+  assert.ok(long < (await applied(10_000, false)), "fewer than near misses that apply nothing");
+});
+
 /** Lines that share trimmed texts, indentation, blanks the line index trims or keeps, and lines inside longer ones. */
 const PIECES = ["x = 1;", "x = 1; // more", "  x = 1;", "\tx = 1;", "x = 1;  ", "x = 1;\u3000", "y();", "  y();", "}", "", "   ", "x = 1; y();"];
 const fileLines = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 80 });

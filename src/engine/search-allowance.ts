@@ -47,6 +47,16 @@ export const PER_EDIT = 500;
  */
 export const SCAN_CHARS = 200;
 
+/**
+ * Steps per SCAN_CHARS characters charged for an edit of a response that the
+ * file layer applied after a search beyond its exact text: the text it makes
+ * is new, and the next edit reads it anew (a new 1 MB string, its line table,
+ * indexes and hashes: ~13-15 ms). 501 two-line blocks with a typo, hinted, on
+ * 1 MB: 234 applied fuzzily within the allowance, 3.3 s of CPU; charged so,
+ * ~18 fit on 1 MB (~180 on 100 kB).
+ */
+export const REBUILD_STEPS = 12;
+
 /** Carries one allowance through the engine calls of one response (the file layer applies each block as its own call). Not a public API. */
 export const SEARCH_ALLOWANCE: unique symbol = Symbol("fuzzpatch.searchAllowance");
 
@@ -95,6 +105,11 @@ export class SearchAllowance {
   /** Whether no search beyond exact text will start any more. */
   get spentAll(): boolean {
     return this.spent >= this.max;
+  }
+
+  /** Charges the text of `length` characters that an edit found beyond its exact text made: the next edit reads it anew. */
+  rebuilt(length: number): void {
+    this.spent += REBUILD_STEPS * Math.ceil(length / SCAN_CHARS);
   }
 
   /** Adds the steps a search of `op` took, when it was charged. */

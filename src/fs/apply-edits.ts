@@ -808,6 +808,10 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
     }
     for (const op of result.ops) if (op.error) op.error = opts.budget.asOwnTimeout(op.error);
     recordResult(plan, result, merged !== undefined, { index, format: edit.format }, choices, judge ? tied : undefined, block && !merged && choices.size === 0 && !judge ? current : undefined);
+    // A text made by an edit found beyond its exact text is read anew by the next edit (search-allowance.ts).
+    if (result.content !== undefined && result.content !== current && result.ops.some((op) => op.status === "applied" && op.fuzzy === true)) {
+      (opts.engine as WithAllowance)[SEARCH_ALLOWANCE]?.rebuilt(result.content.length);
+    }
   } catch (error) {
     const note = error instanceof EditError ? alreadyAppliedNote(error, entry.unit) : undefined;
     if (note) report.edits.push(alreadyAppliedReport(index, edit.format, note, report.path));

@@ -148,18 +148,21 @@ const manyHunks = fc.record({ lines: fc.integer({ min: 5_000, max: 25_000 }), hu
  * Many str_replace edits of one line each (the server's `edit_file`, the command line's JSON lines); with `typo`,
  * each misspelt; with `all`, each of part of its line and replacing every occurrence, in `places` copies of the
  * lines (issue 39: 2,000 on 1 MB took ~9.6 s with one place each, ~22 s with two); in `order`, spread over the
- * file (or its copy) or on consecutive lines, down or up from the first (2,000 up a 1 MB file: ~11 s).
+ * file (or its copy) or on consecutive lines, down or up from the first (2,000 up a 1 MB file: ~11 s); with
+ * `indent`, each quoted from inside its line's indentation (2,000 on 1 MB: 12.3 s while only literal results
+ * were carried).
  */
 const replaceParams = (all: fc.Arbitrary<boolean>) =>
   fc.record({
     lines: fc.integer({ min: 5_000, max: 25_000 }),
     edits: fc.integer({ min: 200, max: 2_000 }),
     typo: fc.boolean(),
+    indent: fc.boolean(),
     all,
     places: fc.integer({ min: 1, max: 3 }),
     order,
   });
-const replacesOf = (p: { lines: number; edits: number; typo: boolean; all: boolean; places: number; order: Order }): HostileInput => {
+const replacesOf = (p: { lines: number; edits: number; typo: boolean; indent: boolean; all: boolean; places: number; order: Order }): HostileInput => {
   // With `all`, the file's lines `places` times over: each edit replaces that many places, far apart.
   const copies = p.all ? p.places : 1;
   const part = Math.floor(p.lines / copies);
@@ -170,7 +173,10 @@ const replacesOf = (p: { lines: number; edits: number; typo: boolean; all: boole
   const edits = Array.from({ length: n }, (_, k) => {
     const i = lineOf(p.order, k, n, step, part);
     if (p.all) return { oldString: `v${i} = compute(${i},`, newString: `v${i} = calc(${i},`, replaceAll: true };
-    return { oldString: p.typo ? codeLine(i).replace("compute", "compte") : codeLine(i), newString: codeLine(i).replace("compute", "calc") };
+    const old = p.typo ? codeLine(i).replace("compute", "compte") : codeLine(i);
+    // With `indent`, quoted from inside the line's indentation (a re-indented match, not a literal one).
+    const cut = p.indent ? 1 : 0;
+    return { oldString: old.slice(cut), newString: codeLine(i).replace("compute", "calc").slice(cut) };
   });
   return asEdits(`many str_replace edits ${JSON.stringify(p)}`, `${file}\n`, edits);
 };

@@ -59,7 +59,7 @@ interface Planned {
   merged?: AppliedOp[];
   /** Located by a looser reading (a hunk with context dropped). */
   looser?: boolean;
-  /** Written as sent by an exact match (exact-literal.ts), reading no line but its place's (EditReport.literal). */
+  /** Written as sent by an exact match, reading no line but its place's (EditReport.literal). */
   literal?: boolean;
 }
 

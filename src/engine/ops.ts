@@ -119,8 +119,8 @@ export interface EditReport {
   /** `change` as its splices, ranges of the text handed in in order, when one op made a few (a replaceAll edit's places). */
   parts?: TextChange[];
   /**
-   * With `change`: every op was written as sent by an exact match (exact-literal.ts), reading no line of the
-   * text but its place's (fs/carried-text.ts carries only such results).
+   * With `change`: every op was written as sent by an exact match, reading no line of the text but its place's
+   * (splice.ts `Splice.literal`; a line edit's exactLines): fs/carried-text.ts carries only such results.
    */
   literal?: true;
   /** Applied ops, in file order (retried ones after). */

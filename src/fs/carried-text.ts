@@ -29,20 +29,21 @@
  *    both texts; at its one place, what the hint is read for is the lines
  *    at the hint (rival.ts `rivalAtHint`), the same lines in both texts.
  * 2. The result is written literally (the engine says so: `literal`, every
- *    op an exact match written as sent, exact-literal.ts), which reads no
- *    line but the place's own: whole-line tiers and the splice's line ends
- *    read its lines. No pending edit is on them, nor on the lines the change
- *    is kept pending as (a line deleted with its break reaches the next
- *    line, or the line above at the text's end), and a base line break
- *    stands between it and each. Around it only "already applied around the
- *    match" reads, as many lines each side as the replacement has more than
- *    the match (`reach`): the replacement stands on none of them (else the
- *    already-applied rule searches the whole text), read in the edited text
- *    when a pending edit is among them. A response editing consecutive
- *    lines, top to bottom or bottom to top, is carried. An edit that deletes lines (no line
- *    written) reads whether the text has more lines than it deletes: both
- *    texts must say the same. (Warnings, which read the lines after the
- *    place, are not in a file's report.)
+ *    op an exact match written as sent, exact-literal.ts, or one inside a
+ *    line's indentation written as sent, splice.ts `writtenOnItsLine`),
+ *    which reads no line but the place's own: whole-line tiers and the
+ *    splice's line ends read its lines. No pending edit is on them, nor on
+ *    the lines the change is kept pending as (a line deleted with its break
+ *    reaches the next line, or the line above at the text's end), and a base
+ *    line break stands between it and each. Around it only "already applied
+ *    around the match" reads, as many lines each side as the replacement has
+ *    more than the match (`reach`): the replacement stands on none of them
+ *    (else the already-applied rule searches the whole text), read in the
+ *    edited text when a pending edit is among them. A response editing
+ *    consecutive lines, top to bottom or bottom to top, is carried. An edit
+ *    that deletes lines (no line written) reads whether the text has more
+ *    lines than it deletes: both texts must say the same. (Warnings, which
+ *    read the lines after the place, are not in a file's report.)
  * 3. Every pending edit is whole lines (from a line's start to a line's
  *    end; an edit inside a line is kept as its line), so that a line of the
  *    edited text is the base's or the edit's, and the find text is nowhere
@@ -162,7 +163,7 @@ function searchReplaceBlock(payload: SearchReplacePayload): CarriedBlock | undef
   const op = blockOp(block, undefined, payload.startLine, payload.offset);
   // Line numbers pasted into the SEARCH section make a second reading, the hint their first.
   if (op.readings.length !== 1) return undefined;
-  const carried = withMargin(op, block.search.replaceAll("\r\n", "\n"), block.replace);
+  const carried = withReach(op, block.search.replaceAll("\r\n", "\n"), block.replace);
   return op.hints.startLine === undefined ? carried : { ...carried, hint: op.hints.startLine };
 }
 
@@ -186,11 +187,11 @@ function strReplaceBlock(payload: StrReplacePayload): CarriedBlock | undefined {
   const find = oldString.replaceAll("\r\n", "\n");
   const loneCr = find.includes("\r") || newString.replaceAll("\r\n", "\n").includes("\r");
   if (find.trim() === "" || loneCr || newString.includes(oldString)) return undefined;
-  return withMargin(replaceOp(oldString, newString, payload.replaceAll === true ? { replaceAll: true } : {}), find, newString);
+  return withReach(replaceOp(oldString, newString, payload.replaceAll === true ? { replaceAll: true } : {}), find, newString);
 }
 
 /** `find` as searched (LF breaks), and what rule 2 reads around the place. */
-function withMargin(op: EditOp, find: string, replace: string): CarriedBlock {
+function withReach(op: EditOp, find: string, replace: string): CarriedBlock {
   const found = countBreaks(find, 0, find.length) + 1;
   const written = countBreaks(replace, 0, replace.length) + 1;
   const nonBlank = find.split("\n").filter((l) => l.trim() !== "").length;
@@ -364,8 +365,9 @@ export class CarriedText {
    */
   private place(first: number, end: number, change: TextChange, whole: WholeChange): Placed | undefined {
     const pending = this.pending;
-    // Pending edits are apart and in order, so those wholly above the margin above are the first `at` (found by
-    // halving); the next one is the nearest below it, and the shifts above are where that one starts less where it started.
+    // Pending edits are apart and in order, so those wholly above the place's lines and `whole`'s are the first `at`
+    // (found by halving); the next one is the nearest below it, and the shifts above are where that one starts less
+    // where it started.
     const above = Math.min(first, whole.firstLine);
     let at = 0;
     let hi = pending.length;

@@ -8,7 +8,7 @@ import test from "node:test";
 import fc from "fast-check";
 import { FORMATS } from "../src/formats/index.ts";
 import { detectEdits } from "../src/formats/response.ts";
-import { collectJsonEdits } from "../src/formats/json-edits.ts";
+import { collectJsonEdits, parseJson, parseJsonOrLines } from "../src/formats/json-edits.ts";
 import type { SplitResult } from "../src/formats/types.ts";
 import { applyEdits } from "../src/fs/apply-edits.ts";
 import { makeTree, read } from "./helpers/temp-tree.ts";
@@ -407,6 +407,34 @@ test("property: collectJsonEdits takes any JSON value (nested wrappers included)
       for (const e of out.errors) assert.equal(e.code, "PARSE");
     }),
     { numRuns: 300 },
+  );
+});
+
+test("property: JSON or JSON lines reads every text as the whole text first would (the lines are tried first when the first is a value)", () => {
+  // The reading it replaces: the whole text as JSON, else two or more lines each a value.
+  const reference = (text: string) => {
+    const whole = parseJson(text);
+    if (whole.ok) return whole;
+    const filled = text.split("\n").filter((l) => l.trim() !== "");
+    if (filled.length < 2) return whole;
+    const values: unknown[] = [];
+    for (const line of filled) {
+      const one = parseJson(line);
+      if (!one.ok) return whole;
+      values.push(one.value);
+    }
+    return { ok: true, value: values };
+  };
+  const line = fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+    fc.constantFrom("", "  ", "// note", "/* c */", "{", "}", "[", "],", '"a": 1,', "1,", "{,}", "[1, 2,]", '{"a": 1} // x'),
+  );
+  fc.assert(
+    fc.property(fc.array(line, { maxLength: 8 }), (lines) => {
+      const text = lines.join("\n");
+      assert.deepEqual(parseJsonOrLines(text), reference(text));
+    }),
+    { numRuns: 500 },
   );
 });
 

@@ -94,17 +94,24 @@ export function parseJson(text: string): JsonParse {
   return { ok: false, error: `${printParseErrorCode(first.error)} at line ${at.line}, column ${at.column}`, line: at.line };
 }
 
-/** JSON, or JSONL (two or more lines that are each a JSON value): the values as one list. */
+/**
+ * JSON, or JSONL (two or more lines that are each a JSON value): the values as one list. The lines are
+ * tried first when the first is a value of its own: the whole text is then two values or more, which no
+ * JSON text is, and the parser reads every line of a failed text for its errors (2,000 lines: ~115 ms).
+ */
 export function parseJsonOrLines(text: string): JsonParse {
-  const whole = parseJson(text);
-  if (whole.ok) return whole;
-  const lines = text.split("\n");
-  const filled = lines.filter((l) => l.trim() !== "");
-  if (filled.length < 2) return whole;
+  const filled = text.split("\n").filter((l) => l.trim() !== "");
+  // A first line that is no value of its own makes no JSONL.
+  const lines = filled.length >= 2 && parseJson(filled[0] as string).ok ? jsonLines(filled) : undefined;
+  return lines ?? parseJson(text);
+}
+
+/** The lines' values, when each is a JSON value. */
+function jsonLines(filled: readonly string[]): JsonParse | undefined {
   const values: unknown[] = [];
   for (const line of filled) {
     const one = parseJson(line);
-    if (!one.ok) return whole;
+    if (!one.ok) return undefined;
     values.push(one.value);
   }
   return { ok: true, value: values };

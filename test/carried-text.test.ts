@@ -16,7 +16,7 @@ import type { StructuredEdit } from "../src/formats/str-replace-format.ts";
 import { MAX_CHANGES } from "../src/text/change-list.ts";
 import { makeTree } from "./helpers/temp-tree.ts";
 
-// Every edit made pending is checked apart from the others (carried-text.ts `checkApart`): a wrong one may not show
+// Every edit made pending is checked apart from the others (carried-text.ts `check`): a wrong one may not show
 // in the bytes written, which come from the changes' list, until a later edit reads the whole text.
 carrying.checked = true;
 
@@ -429,6 +429,14 @@ test("edits of consecutive lines give the per-edit path's bytes and reports, and
   // A line on two adjacent lines deleted by one edit replacing every occurrence: the first place, deleted with its
   // break, reaches the second's line. Kept pending as they were, the next edit not carried read a text that had lost
   // a line break (and wrote `  b = 1;  c = 1; compute(31);`).
+  // Replacing every occurrence of a last line with no break after it: that place is deleted with the break before
+  // it, and its change starts on the line above (the engine says so with its line: apply-ops.ts).
+  const atEnd = `${lines.replace("  v30 = compute(30);", "  end();")}  end();`;
+  await samePerEdit(atEnd, [
+    { path: "f.txt", oldString: "  v2 = compute(2);", newString: "  a = 1;" },
+    { path: "f.txt", oldString: "  end();", newString: "", replaceAll: true },
+    { path: "f.txt", oldString: "  v50 = compute(50);\n  v51 = compute(51);", newString: "  b = 1;" },
+  ]);
   const twice = lines.replace("  v21 = compute(21);\n  v22 = compute(22);", "  dup();\n  dup();");
   for (const before of [[], [{ path: "f.txt", oldString: "  v2 = compute(2);", newString: "  a = 1;" }]]) {
     await samePerEdit(twice, [

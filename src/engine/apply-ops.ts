@@ -35,7 +35,7 @@ import { exactLines, exactRangeWarnings, repeatWarnings, withWarnings } from "./
 import { ruleOn } from "./rules.ts";
 import { type AppliedOp, type EditOp, type EditReport, type FailedOp, isFuzzy, type LineShift, placedOp, type Reading, type TextChange } from "./ops.ts";
 import type { ResolvedOptions } from "./options.ts";
-import { planSplice, renderSplicesWithChange, type Splice } from "./splice.ts";
+import { MAX_PARTS, planSplice, renderSplicesWithChange, type Splice } from "./splice.ts";
 import { MAX_JUDGED, pickBySyntax, type SyntaxJudge } from "./syntax-decide.ts";
 import { capitalize, type Vocabulary } from "../match/vocabulary.ts";
 import { count } from "../text/plural.ts";
@@ -209,6 +209,9 @@ function planLocated(doc: Document, l: LocateContext, op: EditOp, located: Locat
     splices[k] = s;
     delta += spliceDelta(doc, s);
     if (!s.literal) literal = false;
+    // Each place's line, for the file layer, which would count the lines between places far apart (carried-text.ts).
+    // A literal splice starts on its place's line, or at the break before it (a last line deleted with that break).
+    else if (cands.length > 1 && cands.length <= MAX_PARTS) s.line = s.start < c.start && doc.text.charCodeAt(s.start) === 10 ? c.startLine - 1 : c.startLine;
   }
   const report = appliedOf(op, located, delta);
   const only = cands.length === 1 ? splices[0] : undefined;

@@ -41,6 +41,8 @@ export interface Splice {
   exception?: LiteralException;
   /** Written as sent by an exact match (exactSplice, or writtenOnItsLine), reading no line but the place's own. */
   literal?: true;
+  /** The line it starts on (0-based), when its planner knew it: given with its part (renderSplicesWithChange). */
+  line?: number;
 }
 
 /** `options`: the preset's thresholds, which set how closely a removed line must match (merge.ts). */
@@ -426,7 +428,7 @@ function lazyChange(start: number, end: number, pieces: string[]): TextChange {
  * splice, the file layer's carried text keeps each apart, carried-text.ts);
  * replaceAll makes up to a million.
  */
-const MAX_PARTS = 64;
+export const MAX_PARTS = 64;
 
 export function renderSplicesWithChange(doc: Document, splices: readonly Splice[]): { text: string; change: TextChange; parts?: TextChange[] } {
   const sorted = inOrder(splices) ? splices : [...splices].sort((a, b) => a.start - b.start || a.end - b.end);
@@ -457,7 +459,7 @@ export function renderSplicesWithChange(doc: Document, splices: readonly Splice[
     const text = s.breaks || s.text.includes("\n") ? withBreaks(s, doc.eolAt(s.start)) : s.text;
     middle.push(text);
     rawAt = doc.toRaw(s.end);
-    parts?.push({ start: rawStart, end: rawAt, text });
+    parts?.push(s.line === undefined ? { start: rawStart, end: rawAt, text } : { start: rawStart, end: rawAt, text, line: s.line });
     prev = s;
   }
   const start = Math.max(0, first);

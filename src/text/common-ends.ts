@@ -19,6 +19,8 @@ export interface TextChange {
   start: number;
   end: number;
   text: string;
+  /** The line it starts on (0-based), when the engine knew it: a replaceAll edit's places (fs/carried-text.ts). */
+  line?: number;
 }
 
 /** Chunks start this long and double while they match; a mismatch halves them down to a character loop. */

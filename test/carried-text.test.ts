@@ -421,7 +421,11 @@ test("edits of consecutive lines give the per-edit path's bytes and reports, and
       // Blocks hinted at their lines in the file: those after blocks that add lines then point at what those wrote.
       await samePerEdit(text, blocks ? `f.txt\n${blocksOf(whole, specs, hints).join("")}` : strReplaceResponse(whole, specs, shapes));
     }),
-    { numRuns: 150 },
+    {
+      numRuns: 150,
+      // The last line deleted with the break before it, after an empty line: the change starts on the empty line.
+      examples: [["}\n{\n\n  x = 1;\n", false, false, { start: 1, specs: [1, 2, 3].map(() => ({ length: 1, replace: [], kind: "copy" as const })) }, false, ["lines"], false, ["none"]]],
+    },
   );
   // The last line deleted with the break before it: its change reaches the line above, a pending edit's.
   const last = lines.slice(0, -1);

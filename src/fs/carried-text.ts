@@ -508,7 +508,8 @@ export class CarriedText {
     const b = this.base;
     const startsLine = change.start === 0 || b.charCodeAt(change.start - 1) === 10;
     const endsLine = change.end === b.length || b.charCodeAt(change.end) === 10;
-    if (startsLine && endsLine) return { ...change, firstLine: from, endLine: to };
+    // A change starting at an empty line's break (a last line deleted with the break before it) starts on that line.
+    if (startsLine && endsLine) return { ...change, firstLine: b.charCodeAt(change.start) === 10 ? this.doc.lineAt(change.start) : from, endLine: to };
     const start = startsLine ? change.start : b.lastIndexOf("\n", change.start - 1) + 1;
     const next = endsLine ? change.end : b.indexOf("\n", change.end);
     const end = next === -1 ? b.length : next;

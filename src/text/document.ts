@@ -548,10 +548,16 @@ export class Document {
     this.restartAt(k >= 0 ? (this.markAt[k] as number) : 0);
   }
 
-  /** Marks the window's starts every `markEvery` lines and its last one, before the window is left. */
+  /**
+   * Marks the window's starts every `markEvery` lines and its last one, before the window is left. The last
+   * start may be the text's end after a final break, which opens no line: not marked (a restart there numbered
+   * the text's end as a line of its own, one more than a table built from the top).
+   */
   private keepMarks(): void {
-    for (let k = 0; k < this.n; k += this.markEvery) this.mark(this.base + k, this.starts[k] as number);
-    this.mark(this.base + this.n - 1, this.starts[this.n - 1] as number);
+    const end = this.text.length;
+    const lines = end > 0 && this.starts[this.n - 1] === end ? this.n - 1 : this.n;
+    for (let k = 0; k < lines; k += this.markEvery) this.mark(this.base + k, this.starts[k] as number);
+    if (lines > 0) this.mark(this.base + lines - 1, this.starts[lines - 1] as number);
   }
 
   private mark(line: number, offset: number): void {

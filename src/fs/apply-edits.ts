@@ -808,8 +808,9 @@ async function planEdit(plan: FilePlan, edit: FileEdit, index: number, opts: Res
     }
     for (const op of result.ops) if (op.error) op.error = opts.budget.asOwnTimeout(op.error);
     recordResult(plan, result, merged !== undefined, { index, format: edit.format }, choices, judge ? tied : undefined, block && !merged && choices.size === 0 && !judge ? current : undefined);
-    // A text made by an edit found beyond its exact text is read anew by the next edit (search-allowance.ts).
-    if (result.content !== undefined && result.content !== current && result.ops.some((op) => op.status === "applied" && op.fuzzy === true)) {
+    // A text made by an edit found beyond its exact text is read anew by the next edit (search-allowance.ts). The
+    // texts are compared last: two of 1 MB and one length are read whole, for every edit not carried.
+    if (result.content !== undefined && result.ops.some((op) => op.status === "applied" && op.fuzzy === true) && result.content !== current) {
       (opts.engine as WithAllowance)[SEARCH_ALLOWANCE]?.rebuilt(result.content.length);
     }
   } catch (error) {

@@ -413,9 +413,15 @@ type Frame = "file" | "find" | "tied";
  * text shared by both sides): it counts only when no changed line voted.
  */
 function inFileFrame(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript, explicit = false): Frame {
+  // Lines the model kept at the file's indentation, none at the find text's: it copied the file's
+  // lines, so its new lines are in the file's frame too. Ahead of the outermost level, which one of
+  // those kept lines can make the find text's by chance (its file level is another quoted line's
+  // find level: the noise property's find text shifted deeper, replacement not).
+  if (!explicit && keptAtFileLevel(doc, find, repl, align, script)) return "file";
   // The outermost level. A replacement whose outermost level is the find text's (and not the file's)
   // was not shifted as a whole: lines of it at the file's indentation are moves (nesting) in the
   // model's frame; one whose outermost level is the file's (and not the find text's) was shifted.
+  // The lines it removes count: a new line written where one of them was stands at its level.
   // Not for diffs: their context lines are one text for both sides.
   if (!explicit) {
     let fMin = Number.POSITIVE_INFINITY;
@@ -423,7 +429,7 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
     align.forEach((f, j) => {
       const b = find[j] ?? "";
       const st = script.status[j]?.kind;
-      if (f < 0 || (st !== "keep" && st !== "change") || isBlank(b) || isElisionLine(b) || isBlank(doc.line(f))) return;
+      if (f < 0 || (st !== "keep" && st !== "change" && st !== "remove") || isBlank(b) || isElisionLine(b) || isBlank(doc.line(f))) return;
       fMin = Math.min(fMin, columns(leadingWhitespace(b)));
       oMin = Math.min(oMin, columns(leadingWhitespace(doc.line(f))));
     });
@@ -502,6 +508,37 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
   return votes.file > votes.same ? "file" : votes.file < votes.same ? "find" : "tied";
 }
 
+/**
+ * Whether some line the model kept is written at the file's indentation where
+ * the find text's differs, and none at the find text's. Not for diffs: there a
+ * kept line is one text for both sides. A kept line under a block the
+ * replacement opens anew may have been moved there (nested) in the model's
+ * frame: it says nothing of the frame (sympy-11400's `return` under a new
+ * `else:`, bench:real).
+ */
+function keptAtFileLevel(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript): boolean {
+  const kept = new Set<number>();
+  for (const s of script.status) if (s.kind === "keep" || s.kind === "change") kept.add(s.k);
+  let file = 0;
+  let same = 0;
+  script.status.forEach((s, j) => {
+    const f = align[j] ?? -1;
+    if (s.kind !== "keep" || f < 0) return;
+    if (underOpener(repl, s.k, (i) => !kept.has(i))) return;
+    const b = find[j] ?? "";
+    const t = repl[s.k] ?? "";
+    const line = doc.line(f);
+    if (isBlank(b) || isBlank(t) || isBlank(line) || isElisionLine(b)) return;
+    const bi = leadingWhitespace(b);
+    const fi = leadingWhitespace(line);
+    const ti = leadingWhitespace(t);
+    if (bi === fi) return;
+    if (ti === fi) file++;
+    else if (ti === bi) same++;
+  });
+  return file > 0 && same === 0;
+}
+
 function reindenter(doc: Document, cand: Candidate, find: readonly string[], repl: readonly string[], align: readonly number[], fileFrame: boolean): LevelMap {
   if (fileFrame) return Object.assign((indent: string) => indent, { identity: true });
   const pairs: IndentPair[] = [];
@@ -534,13 +571,18 @@ interface MergeCtx {
 
 /** Whether replacement line k stands, through shallower lines, under a block that a new line opens (`try:`, `if (x) {`). */
 function insideNewBlock(m: MergeCtx, k: number): boolean {
-  let threshold = columns(leadingWhitespace(m.repl[k] ?? ""));
+  return underOpener(m.repl, k, (i) => m.isNew?.has(i) === true);
+}
+
+/** Whether line k of `lines` stands, through shallower lines, under a line that opens a block and that `counts`. */
+function underOpener(lines: readonly string[], k: number, counts: (i: number) => boolean): boolean {
+  let threshold = columns(leadingWhitespace(lines[k] ?? ""));
   for (let i = k - 1; i >= 0 && threshold > 0; i--) {
-    const l = m.repl[i] ?? "";
+    const l = lines[i] ?? "";
     if (isBlank(l)) continue;
     const w = columns(leadingWhitespace(l));
     if (w >= threshold) continue;
-    if (m.isNew?.has(i) && /[{([:]$|=>$/.test(l.trimEnd())) return true;
+    if (counts(i) && /[{([:]$|=>$/.test(l.trimEnd())) return true;
     threshold = w;
   }
   return false;

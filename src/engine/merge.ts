@@ -435,12 +435,21 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
     });
     let rMin = Number.POSITIVE_INFINITY;
     for (const t of repl) if (!isBlank(t)) rMin = Math.min(rMin, columns(leadingWhitespace(t)));
-    // The lines it kept say it too: new lines alone at the file's level may be the model's own shallower lines.
+    // The lines it kept say it too: new lines alone at the file's level may be the model's own shallower
+    // lines. Kept lines agree when the outermost is theirs, or when each stands at its own file line's
+    // indentation (one kept inside a block the replacement opens is deeper than the outermost).
     let kMin = Number.POSITIVE_INFINITY;
-    for (const st of script.status) if (st.kind === "keep" && !isBlank(repl[st.k] ?? "")) kMin = Math.min(kMin, columns(leadingWhitespace(repl[st.k] ?? "")));
+    let keptAsFile = true;
+    script.status.forEach((st, j) => {
+      if (st.kind !== "keep" || isBlank(repl[st.k] ?? "")) return;
+      const t = leadingWhitespace(repl[st.k] ?? "");
+      kMin = Math.min(kMin, columns(t));
+      const f = align[j] ?? -1;
+      if (f < 0 || isBlank(doc.line(f)) || t !== leadingWhitespace(doc.line(f))) keptAsFile = false;
+    });
     if (Number.isFinite(fMin) && fMin !== oMin) {
       if (rMin === fMin) return "find";
-      if (rMin === oMin && (kMin === oMin || !Number.isFinite(kMin))) return "file";
+      if (rMin === oMin && (kMin === oMin || keptAsFile)) return "file";
     }
   }
   const votes = { file: 0, same: 0 };

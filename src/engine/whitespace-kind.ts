@@ -10,7 +10,7 @@
  * to, for an insertion).
  *
  * Only when the evidence is whole: the find text's indented lines and the
- * matched region use one kind, every indented line of the replacement uses
+ * matched region's (it must have some) use one kind, every indented line of the replacement uses
  * the other (except lines copied exactly as quoted), no line near the match
  * is indented with the other, and the edit changes more than indentation.
  */
@@ -92,8 +92,9 @@ function levelsInFindWhitespace(
   // The find text's own indented lines tell its whitespace: a file with none may want the other (a Makefile's tabs).
   const findKind = uniformKind(find);
   if (findKind === undefined) return undefined;
-  const regionKind = uniformKind(region);
-  if (regionKind !== undefined && regionKind !== findKind) return undefined;
+  // The matched lines must be indented that way too: a region with no indented line (the find
+  // text's indentation is then the model's own, not a copy of the file's) says nothing of its kind.
+  if (uniformKind(region) !== findKind) return undefined;
   const other: Kind = findKind === "tabs" ? "spaces" : "tabs";
   // Each quoted line's indentations, by its text (`}` is quoted at several).
   const quoted = new Map<string, Set<string>>();

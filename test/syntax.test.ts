@@ -454,6 +454,35 @@ test("syntax property: a chain of edits checked through the kept trees gets the 
   clearKeptTrees();
 });
 
+/**
+ * Counterexamples the two properties around this one found at 8× their runs:
+ * a broken text's errors depended on the tree it was parsed from. Each report
+ * through the kept trees must be the fresh one.
+ */
+test("a broken text's report does not depend on the kept trees: an edit that breaks a version parsed from another's tree, and a no-op edit of a broken text", async () => {
+  const js = "function f(a, b) {\n  if (a) {\n    return [a, b];\n  }\n  for (const x of b) console.log(x);\n  return { a, b };\n}\nclass C {\n  g() { return f(1, [2, 3]); }\n}\n";
+  // The text before is well-formed and parsed from the kept tree of `js` (keptNear); the edit breaks it.
+  const other = js.replace("function f(", "function(");
+  const after = `f(${other.slice(1)}`;
+  clearKeptTrees();
+  await checkSyntax("p.js", js, js);
+  const kept = await checkSyntax("p.js", other, after);
+  clearKeptTrees();
+  assert.deepEqual(kept, await checkSyntax("p.js", other, after));
+  // A chain of breaking edits, each checked through the trees the last one kept; the last edit changes nothing.
+  const base = "function f(a, b) {\n  if (a) {\n    return [a, b];\n  }\n  return { a, b };\n}\n";
+  const first = base.replace("[a, ", "[}");
+  const broken = first.replace("n f(", "}");
+  clearKeptTrees();
+  await checkSyntax("p.js", base, first);
+  await checkSyntax("p.js", first, broken);
+  const same = await checkSyntax("p.js", broken, broken);
+  assert.deepEqual(same?.introduced, [], "a text checked against itself introduces nothing");
+  clearKeptTrees();
+  assert.deepEqual(same, await checkSyntax("p.js", broken, broken));
+  clearKeptTrees();
+});
+
 test("syntax property: a version that differs from a kept one in two places far apart (a model's next try) is parsed from its tree, told both changes, and gets the report of fresh parses", async () => {
   const fn = (k: number) => `def f${k}(a, b):\n    if a:\n        return [a, b, ${k}]\n    for x in b:\n        print(x)\n    return {a: b}\n\n\n`;
   const base = `import os\n\n\n${Array.from({ length: 12 }, (_, k) => fn(k)).join("")}class C:\n    def g(self):\n        return f1(1, (2, 3))\n`;

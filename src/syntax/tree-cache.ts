@@ -110,8 +110,15 @@ export function keptNear(language: SyntaxLanguage, text: string): NearText | und
   return best && { text: best.text, tree: best.tree.copy(), ...(bestVia !== undefined && { via: bestVia }) };
 }
 
-/** Keeps a copy of `tree` (of `text` in `language`), pushing out the least recently used. */
-export function keepTree(language: SyntaxLanguage, text: string, tree: Tree): void {
+/**
+ * Keeps a copy of `tree` (of `text` in `language`), pushing out the least
+ * recently used. A tree with an error only when it was parsed from the top
+ * (`fromTop`): one parsed from an edited tree may read the broken text
+ * otherwise (error recovery starts from the nodes it reuses), and the next
+ * check would start from a tree a fresh parse does not give.
+ */
+export function keepTree(language: SyntaxLanguage, text: string, tree: Tree, fromTop = false): void {
+  if (!fromTop && tree.rootNode.hasError) return;
   if (kept.some((k) => k.language === language && k.text === text)) return;
   kept.push({ language, text, tree: tree.copy() });
   while (kept.length > KEPT) kept.shift()?.tree.delete();

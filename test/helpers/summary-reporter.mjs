@@ -7,17 +7,29 @@
  * ~9,000 lines for a green run; a newcomer needs the failures and the count.
  * Plain JavaScript: node loads a reporter before `--import tsx` takes effect.
  */
+import { inspect } from "node:util";
 
 /** A failure whose only cause is a failed subtest: the subtest itself is printed. */
 function onlySubtestsFailed(error) {
   return typeof error === "object" && error !== null && error.failureType === "subtestsFailed";
 }
 
-/** The error behind the runner's wrapper (`cause`), with its stack when it has one. */
+/**
+ * The error behind the runner's wrapper (`cause`), with its stack when it has
+ * one. An error whose fields could not cross from the test's process (an
+ * assertion's `actual` holding functions) arrives as an object `String` cannot
+ * convert: its stack or message, else its inspection.
+ */
 function describeError(error) {
   const cause = error?.cause ?? error;
   if (cause instanceof Error) return cause.stack ?? `${cause.name}: ${cause.message}`;
-  return String(cause);
+  if (typeof cause?.stack === "string") return cause.stack;
+  if (typeof cause?.message === "string") return cause.message;
+  try {
+    return String(cause);
+  } catch {
+    return inspect(cause, { depth: 4 });
+  }
 }
 
 /** Keeps the end of each file's stderr: a file that fails to load says why only there. */

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { syntaxJudgeWith } from "../src/syntax/judge.ts";
 import { loadParser } from "../src/syntax/runtime.ts";
-import { clearKeptTrees, treeCacheStats } from "../src/syntax/tree-cache.ts";
+import { clearKeptTrees, keepTree, keptTree, TOP_PARSE_MAX_CHARS, treeCacheStats } from "../src/syntax/tree-cache.ts";
 import { checkSyntax, languageOf, listDefinitions, listSyntaxIssues, parse, SYNTAX_LANGUAGES, type SyntaxLanguage } from "../src/syntax/index.ts";
 
 interface LanguageCase {
@@ -480,6 +480,26 @@ test("a broken text's report does not depend on the kept trees: an edit that bre
   assert.deepEqual(same?.introduced, [], "a text checked against itself introduces nothing");
   clearKeptTrees();
   assert.deepEqual(same, await checkSyntax("p.js", broken, broken));
+  clearKeptTrees();
+});
+
+test("a broken text's tree is kept only when parsed from the top, unless the text is past TOP_PARSE_MAX_CHARS", () => {
+  // Stand-ins for web-tree-sitter trees: the cache reads `rootNode.hasError` and copies and deletes.
+  const tree = (hasError: boolean) => {
+    const t = { rootNode: { hasError }, copy: () => t, delete: () => {} };
+    return t as unknown as Parameters<typeof keepTree>[2];
+  };
+  const small = "x".repeat(100);
+  const large = "x".repeat(TOP_PARSE_MAX_CHARS + 1);
+  clearKeptTrees();
+  keepTree("javascript", small, tree(true));
+  assert.equal(keptTree("javascript", small), undefined, "an incremental tree of a small broken text");
+  keepTree("javascript", small, tree(true), true);
+  assert.ok(keptTree("javascript", small), "the same parsed from the top");
+  keepTree("javascript", large, tree(true));
+  assert.ok(keptTree("javascript", large), "an incremental tree of a broken text past the limit");
+  keepTree("python", small, tree(false));
+  assert.ok(keptTree("python", small), "a clean tree, however parsed");
   clearKeptTrees();
 });
 

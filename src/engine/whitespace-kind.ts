@@ -10,9 +10,10 @@
  * to, for an insertion).
  *
  * Only when the evidence is whole: the find text's indented lines and the
- * matched region's (it must have some) use one kind, every indented line of the replacement uses
- * the other (except lines copied exactly as quoted), no line near the match
- * is indented with the other, and the edit changes more than indentation.
+ * matched region's (it must have some) use one kind, every indented line of
+ * the replacement uses the other (except lines copied exactly as quoted), no
+ * line near the match is indented with the other, and the edit changes more
+ * than indentation.
  */
 import { detectIndentUnit } from "../text/document.ts";
 import { isBlank, leadingWhitespace } from "../text/normalize.ts";

@@ -19,7 +19,7 @@ import { pythonBlockIssues } from "./python-blocks.ts";
 import { pythonIndentIssues } from "./python-indent.ts";
 import { loadParser } from "./runtime.ts";
 import type { SyntaxIssue, SyntaxReport } from "./report.ts";
-import { keepTree, keptNear, keptTree, treeCacheStats } from "./tree-cache.ts";
+import { keepTree, keptNear, keptTree, TOP_PARSE_MAX_CHARS, treeCacheStats } from "./tree-cache.ts";
 
 export type { SyntaxReport } from "./report.ts";
 
@@ -77,18 +77,6 @@ export function parseBefore(parser: Parser, before: string, language?: SyntaxLan
   if (language !== undefined) keepTree(language, before, tree, reused === undefined);
   return { text: before, tree, issues: listSyntaxIssues(tree, before) };
 }
-
-/**
- * Texts up to this long that do not parse clean are parsed again from the
- * top after an incremental parse: the errors a broken text shows depend on
- * the tree it was parsed from (tree-sitter recovers from the nodes it
- * reuses), and a report must not depend on which trees were kept. Past it,
- * a broken text keeps its incremental tree: a parse from the top of a 9 MB
- * file costs ~1.5 s, which a file that was broken before its edit would pay
- * on every check. Measured: 7 of the 642 real Python files are broken, 44 kB
- * on average.
- */
-export const TOP_PARSE_MAX_CHARS = 1 << 20;
 
 /** `after` parsed from `oldTree` (edited to it), or from the top when that tree shows an error (`TOP_PARSE_MAX_CHARS`). */
 function parseAfter(parser: Parser, after: string, oldTree: Tree): { tree: Tree; fromTop: boolean } {

@@ -528,12 +528,12 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
 function keptAtFileLevel(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript): boolean {
   const kept = new Set<number>();
   for (const s of script.status) if (s.kind === "keep" || s.kind === "change") kept.add(s.k);
+  const nested = underOpeners(repl, (i) => !kept.has(i));
   let file = 0;
   let same = 0;
   script.status.forEach((s, j) => {
     const f = align[j] ?? -1;
-    if (s.kind !== "keep" || f < 0) return;
-    if (underOpener(repl, s.k, (i) => !kept.has(i))) return;
+    if (s.kind !== "keep" || f < 0 || nested[s.k]) return;
     const b = find[j] ?? "";
     const t = repl[s.k] ?? "";
     const line = doc.line(f);
@@ -576,25 +576,36 @@ interface MergeCtx {
   words: SpliceWords;
   /** Replacement lines that are new (not kept or changed find lines). */
   isNew?: ReadonlySet<number>;
+  /** `insideNewBlock` of each replacement line, computed on first use. */
+  newBlocks?: boolean[];
 }
 
 /** Whether replacement line k stands, through shallower lines, under a block that a new line opens (`try:`, `if (x) {`). */
 function insideNewBlock(m: MergeCtx, k: number): boolean {
-  return underOpener(m.repl, k, (i) => m.isNew?.has(i) === true);
+  m.newBlocks ??= underOpeners(m.repl, (i) => m.isNew?.has(i) === true);
+  return m.newBlocks[k] === true;
 }
 
-/** Whether line k of `lines` stands, through shallower lines, under a line that opens a block and that `counts`. */
-function underOpener(lines: readonly string[], k: number, counts: (i: number) => boolean): boolean {
-  let threshold = columns(leadingWhitespace(lines[k] ?? ""));
-  for (let i = k - 1; i >= 0 && threshold > 0; i--) {
-    const l = lines[i] ?? "";
-    if (isBlank(l)) continue;
-    const w = columns(leadingWhitespace(l));
-    if (w >= threshold) continue;
-    if (counts(i) && /[{([:]$|=>$/.test(l.trimEnd())) return true;
-    threshold = w;
-  }
-  return false;
+/**
+ * For each line of `lines`, whether it stands, through shallower lines (the
+ * lines above it, each shallower than the last), under a line that opens a
+ * block and that `counts`. One pass with a stack of those lines: asked line by
+ * line, a walk back from each cost O(lines²) on a whole JSON file re-indented
+ * (6,000 lines: 1 s).
+ */
+function underOpeners(lines: readonly string[], counts: (i: number) => boolean): boolean[] {
+  const out = new Array<boolean>(lines.length).fill(false);
+  // The lines above, each shallower than the next, and whether any of them up to there is a counted opener.
+  const stack: { width: number; opened: boolean }[] = [];
+  lines.forEach((line, i) => {
+    if (isBlank(line)) return;
+    const width = columns(leadingWhitespace(line));
+    while (stack.length > 0 && (stack.at(-1) as { width: number }).width >= width) stack.pop();
+    const above = stack.at(-1)?.opened ?? false;
+    out[i] = above;
+    stack.push({ width, opened: above || (counts(i) && /[{([:]$|=>$/.test(line.trimEnd())) });
+  });
+  return out;
 }
 
 const fileLine = (m: MergeCtx, f: number): MergedLine => ({ text: m.doc.line(f), from: f });

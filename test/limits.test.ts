@@ -69,6 +69,16 @@ test("the budget is checked inside the strategies' long loops, not only between 
   assert.ok(reads() > 200, `the signal was read ${reads()} times`);
 });
 
+test("a find text longer than the file, all one repeated line, is refused without running each of its lines over every hit", () => {
+  // npm run fuzz's budget property: 8,002 lines of `x` on 8,000 such lines. The word-anchored
+  // strategies proposed windows from each query line and every line of `x`, none fitting: ~0.9 s
+  // of CPU (375,193 reads of the signal); now the loop stops once no window is left to propose.
+  const { signal, reads } = countingSignal();
+  const file = Array(8000).fill("x").join("\n");
+  assert.throws(() => replace(file, Array(8002).fill("x").join("\n"), "y", { signal }), (e: unknown) => e instanceof EditError && e.code === "NOT_FOUND");
+  assert.ok(reads() < 1000, `the signal was read ${reads()} times`);
+});
+
 test("a budget spent inside a strategy's loop stops the call with TIMEOUT, nothing decided", () => {
   const { signal } = countingSignal(99);
   assert.throws(() => replace(periodic, periodicEdit, "changed", { signal }), (e: unknown) => e instanceof EditError && e.code === "TIMEOUT" && /during the search/.test(e.message));

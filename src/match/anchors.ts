@@ -450,7 +450,12 @@ export function windowsByWord(ctx: MatchContext, q: Query, match: LineKeys): num
   // One budget for every query line holding the word: a window proposed by
   // several of them is verified once (in periodic text, by all of them).
   const budget = newBudget();
-  for (let j = 0; j < q.lines.length; j++) {
+  // Once every window the file has room for was verified (or it has room for none), the other query
+  // lines can propose none: a find text of 8,002 lines of `x`, on 8,000 such lines, ran each of its
+  // lines over every hit, none fitting (~0.3 s per strategy). (`hasLine` of the line past them all:
+  // the line table is not built to the end to count them.)
+  const n = q.lines.length;
+  for (let j = 0; j < n && ctx.doc.hasLine(budget.seen.size + n - 1); j++) {
     if (!q.lines[j]?.includes(word)) continue;
     for (const s of verifyWindows(ctx, q, j, hits, match, budget)) starts.add(s);
     if (budget.capped) return [];

@@ -412,12 +412,20 @@ type Frame = "file" | "find" | "tied";
  * find text's indentation is weak evidence (in a diff the kept lines are one
  * text shared by both sides): it counts only when no changed line voted.
  */
-function inFileFrame(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript, explicit = false): Frame {
+function inFileFrame(
+  doc: Document,
+  find: readonly string[],
+  repl: readonly string[],
+  align: readonly number[],
+  script: TheirScript,
+  isNew: ReadonlySet<number>,
+  explicit = false,
+): Frame {
   // Lines the model kept at the file's indentation, none at the find text's: it copied the file's
   // lines, so its new lines are in the file's frame too. Ahead of the outermost level, which one of
   // those kept lines can make the find text's by chance (its file level is another quoted line's
   // find level: the noise property's find text shifted deeper, replacement not).
-  if (!explicit && keptAtFileLevel(doc, find, repl, align, script)) return "file";
+  if (!explicit && keptAtFileLevel(doc, find, repl, align, script, isNew)) return "file";
   // The outermost level. A replacement whose outermost level is the find text's (and not the file's)
   // was not shifted as a whole: lines of it at the file's indentation are moves (nesting) in the
   // model's frame; one whose outermost level is the file's (and not the find text's) was shifted.
@@ -454,16 +462,9 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
   }
   const votes = { file: 0, same: 0 };
   const vote = (j: number, k: number, kept: boolean) => {
-    const f = align[j] ?? -1;
-    const b = find[j] ?? "";
-    const t = repl[k] ?? "";
-    if (f < 0 || isBlank(b) || isBlank(t) || isBlank(doc.line(f))) return;
-    const bi = leadingWhitespace(b);
-    const fi = leadingWhitespace(doc.line(f));
-    const ti = leadingWhitespace(t);
-    if (bi === fi) return;
-    if (ti === fi) votes.file++;
-    else if (ti === bi && !kept) votes.same++;
+    const side = indentSide(doc, find[j] ?? "", repl[k] ?? "", align[j] ?? -1);
+    if (side === "file") votes.file++;
+    else if (side === "find" && !kept) votes.same++;
   };
   script.status.forEach((s, j) => {
     if (s.kind === "keep" || s.kind === "change") vote(j, s.k, s.kind === "keep");
@@ -525,27 +526,32 @@ function inFileFrame(doc: Document, find: readonly string[], repl: readonly stri
  * frame: it says nothing of the frame (sympy-11400's `return` under a new
  * `else:`, bench:real).
  */
-function keptAtFileLevel(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript): boolean {
-  const kept = new Set<number>();
-  for (const s of script.status) if (s.kind === "keep" || s.kind === "change") kept.add(s.k);
-  const nested = underOpeners(repl, (i) => !kept.has(i));
+function keptAtFileLevel(doc: Document, find: readonly string[], repl: readonly string[], align: readonly number[], script: TheirScript, isNew: ReadonlySet<number>): boolean {
+  const nested = underOpeners(repl, (i) => isNew.has(i));
   let file = 0;
   let same = 0;
   script.status.forEach((s, j) => {
-    const f = align[j] ?? -1;
-    if (s.kind !== "keep" || f < 0 || nested[s.k]) return;
-    const b = find[j] ?? "";
-    const t = repl[s.k] ?? "";
-    const line = doc.line(f);
-    if (isBlank(b) || isBlank(t) || isBlank(line) || isElisionLine(b)) return;
-    const bi = leadingWhitespace(b);
-    const fi = leadingWhitespace(line);
-    const ti = leadingWhitespace(t);
-    if (bi === fi) return;
-    if (ti === fi) file++;
-    else if (ti === bi) same++;
+    if (s.kind !== "keep" || nested[s.k] || isElisionLine(find[j] ?? "")) return;
+    const side = indentSide(doc, find[j] ?? "", repl[s.k] ?? "", align[j] ?? -1);
+    if (side === "file") file++;
+    else if (side === "find") same++;
   });
   return file > 0 && same === 0;
+}
+
+/**
+ * Which side's indentation replacement line `t` has, where find line `b` and
+ * the file line `f` it was aligned with differ: the file's or the find
+ * text's; undefined when they agree, a line is blank or unaligned, or `t` has
+ * neither.
+ */
+function indentSide(doc: Document, b: string, t: string, f: number): "file" | "find" | undefined {
+  if (f < 0 || isBlank(b) || isBlank(t) || isBlank(doc.line(f))) return undefined;
+  const bi = leadingWhitespace(b);
+  const fi = leadingWhitespace(doc.line(f));
+  const ti = leadingWhitespace(t);
+  if (bi === fi) return undefined;
+  return ti === fi ? "file" : ti === bi ? "find" : undefined;
 }
 
 function reindenter(doc: Document, cand: Candidate, find: readonly string[], repl: readonly string[], align: readonly number[], fileFrame: boolean): LevelMap {
@@ -739,9 +745,9 @@ export function mergeLines(
   expandElisions(find, repl, script, explicitLines, words);
   checkRemovedLines(doc, cand, find, align, script, floor, words);
   checkKeptLines(doc, cand, find, align, script, floor, words);
-  const frame = ruleOn("merge-frame") ? inFileFrame(doc, find, repl, align, script, explicitLines) : "find";
   const isNew = new Set<number>(repl.map((_, k) => k));
   for (const s of script.status) if (s.kind === "keep" || s.kind === "change") isNew.delete(s.k);
+  const frame = ruleOn("merge-frame") ? inFileFrame(doc, find, repl, align, script, isNew, explicitLines) : "find";
   const inFrame = (fileFrame: boolean) =>
     mergeInFrame({ doc, cand, find, repl, fileFrame, words, isNew, mapIndent: reindenter(doc, cand, find, repl, align, fileFrame) }, align, script);
   const chosen = inFrame(frame === "file");
